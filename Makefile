@@ -1,0 +1,96 @@
+# kontor: one hand-written GNU Makefile (the way Lua, Redis, SQLite and Git build).
+#
+#   make                 build libkontor.a and the kontor command into build/
+#   make test            build and run every test (cmocka), then print "N passed, N failed"
+#   make SANITIZE=address,undefined test
+#                        the same under ASan and UBSan, in build-san/
+#   make fuzz            build the libFuzzer targets (needs clang)
+#   make check           what CI runs: tests, tests under sanitizers, short fuzz runs
+#   make bench           kontor bench
+
+CC ?= cc
+OPT ?= -O2
+WARN = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+       -Wpointer-arith -Wvla -Wformat=2
+CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -Iinclude -Isrc
+LDLIBS = -lm
+
+ifdef SANITIZE
+BUILD ?= build-san
+CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+OPT = -O1
+else
+BUILD ?= build
+endif
+
+CFLAGS ?=
+ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(CFLAGS)
+
+LIB_SRC := $(wildcard src/core/*.c src/record/*.c src/ai/*.c src/proto/*.c)
+CLI_SRC := $(wildcard src/cli/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+LIB := $(BUILD)/libkontor.a
+KONTOR := $(BUILD)/kontor
+
+.PHONY: all test check fuzz bench clean
+all: $(KONTOR) kontor
+
+kontor: $(KONTOR)
+	@ln -sf $(KONTOR) kontor
+
+$(BUILD)/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The default card set is data (data/cards.txt), compiled in as a string.
+$(BUILD)/gen/cards_default.c: data/cards.txt
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from data/cards.txt by the Makefile; do not edit */'; \
+	   echo 'const char *kontor_cards_default_text(void);'; \
+	   echo 'const char *kontor_cards_default_text(void) {'; \
+	   echo '    return'; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/        "/' -e 's/$$/\\n"/' $<; \
+	   echo '        ;'; echo '}'; } > $@
+
+$(BUILD)/gen/cards_default.o: $(BUILD)/gen/cards_default.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(KONTOR): $(CLI_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+
+test: $(TEST_BIN) $(KONTOR)
+	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)
+
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
+fuzz: $(FUZZ_BIN)
+build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c -lm
+
+check:
+	$(MAKE) test
+	$(MAKE) SANITIZE=address,undefined test
+	$(MAKE) fuzz
+	sh fuzz/run.sh 20
+
+bench: $(KONTOR)
+	$(KONTOR) bench
+
+clean:
+	rm -rf build build-san build-fuzz kontor

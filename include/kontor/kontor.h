@@ -1,0 +1,405 @@
+/* kontor.h: the public interface of libkontor, the rules engine of Kontor.
+ *
+ * The whole game is one plain value, kontor_state: no pointers, no heap, so
+ * copying it with memcpy copies the game (search copies it millions of times).
+ * All randomness is at set-up and comes from a seed the caller passes in; after
+ * the deal the game is deterministic. The engine does no I/O and never reads
+ * the clock. Errors are values (kontor_status) with the detail in a
+ * caller-owned kontor_error.
+ *
+ * Coordinates: the board lives on a 16x16 grid, cell = y*16 + x, with the
+ * harbour centre at grid (7,7). Records and people use coordinates relative to
+ * the centre: x grows to the east, y grows to the south (screen order).
+ *
+ * A game is a sequence of decisions. kontor_actors() says which seats owe one
+ * now; kontor_legal() lists a seat's legal decisions; kontor_apply() takes one.
+ * In the choice phase every seat decides (simultaneously, hidden); in the other
+ * phases exactly one seat does.
+ */
+#ifndef KONTOR_KONTOR_H
+#define KONTOR_KONTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KONTOR_VERSION "0.1.0"
+
+/* ---- status and errors --------------------------------------------------- */
+
+typedef enum kontor_status {
+    KONTOR_OK = 0,
+    KONTOR_E_PARSE,    /* malformed text (record, card file, option, command) */
+    KONTOR_E_INVALID,  /* well-formed but breaks a constraint (card set, config) */
+    KONTOR_E_ILLEGAL,  /* a decision that the rules do not allow now */
+    KONTOR_E_IO,       /* a file could not be read or written */
+    KONTOR_E_RANGE     /* a number outside what the engine supports */
+} kontor_status;
+
+/* Detail of a failure. Lines and rounds are 1-based; 0 means "not known". */
+typedef struct kontor_error {
+    kontor_status code;
+    int line;
+    int round;
+    char msg[256];
+} kontor_error;
+
+/* Returns a static lowercase name for a status ("illegal move", ...). */
+const char *kontor_status_name(kontor_status st);
+
+/* ---- random numbers -------------------------------------------------------- */
+
+/* xoshiro256** (Blackman and Vigna 2018), seeded through splitmix64 so that
+ * every 64-bit seed, 0 included, gives a good state. Small, fast, and the same
+ * stream on every platform. */
+typedef struct kontor_rng {
+    uint64_t s[4];
+} kontor_rng;
+
+void kontor_rng_seed(kontor_rng *r, uint64_t seed);
+uint64_t kontor_rng_next(kontor_rng *r);
+/* Uniform integer in [0, n) for n >= 1, without modulo bias (Lemire 2019). */
+uint32_t kontor_rng_below(kontor_rng *r, uint32_t n);
+
+/* ---- cards ---------------------------------------------------------------- */
+
+#define KONTOR_MAX_CARDS 96     /* 44 dock + 44 water + 6 special = 94 */
+#define KONTOR_NONE 0xFF        /* no card, no cell, no choice */
+#define KONTOR_PASS 0xFE        /* the choice "pass" */
+#define KONTOR_HIDDEN 0xFD      /* in a view: a choice made but not revealed */
+/* In a view, a card the viewer cannot see reads KONTOR_UNKNOWN_BASE + its class. */
+#define KONTOR_UNKNOWN_BASE 0xF0
+
+enum { KONTOR_RED = 0, KONTOR_BLACK = 1, KONTOR_NEUTRAL = 2 };
+enum { KONTOR_TEA = 0, KONTOR_WINE = 1, KONTOR_SPICE = 2 };
+
+typedef enum kontor_kind {
+    KONTOR_KIND_GOODS = 0,
+    KONTOR_KIND_CRANE,
+    KONTOR_KIND_TAVERN,
+    KONTOR_KIND_WATER,
+    KONTOR_KIND_CENTRE,
+    KONTOR_KIND_FLOOD,
+    KONTOR_KIND_BRIDGE,
+    KONTOR_KIND_CUSTOMS
+} kontor_kind;
+
+/* Card classes: which hidden pool a card is drawn from when it is unseen. */
+enum {
+    KONTOR_CLASS_RED = 0,   /* red dock cards */
+    KONTOR_CLASS_BLACK,     /* black dock cards */
+    KONTOR_CLASS_WATER,     /* numbered water cards */
+    KONTOR_CLASS_SPECIAL,   /* flood, bridge, customs house */
+    KONTOR_CLASS_CENTRE,    /* the harbour centre (always public) */
+    KONTOR_NCLASSES
+};
+
+typedef struct kontor_card {
+    uint8_t number;     /* printed number; 0 for the harbour centre */
+    uint8_t colour;     /* KONTOR_RED, KONTOR_BLACK or KONTOR_NEUTRAL */
+    uint8_t kind;       /* kontor_kind */
+    uint8_t coin;       /* 1 if the card shows the coin symbol */
+    uint8_t ship;       /* 1 if the card shows the ship symbol */
+    uint8_t goods[3];   /* how many tea, wine, spice the card shows */
+} kontor_card;
+
+typedef struct kontor_cardset {
+    uint8_t ncards;
+    uint8_t centre;                 /* id of the harbour centre card */
+    char name[22];                  /* "default", or the file's stated name */
+    kontor_card card[KONTOR_MAX_CARDS];
+} kontor_cardset;
+
+/* The built-in card set (data/cards.txt compiled in). Never fails. */
+void kontor_cards_default(kontor_cardset *cs);
+/* Parse and validate a card file. On failure fills err (line and constraint)
+ * and returns its code; cs is then unspecified. */
+kontor_status kontor_cards_parse(kontor_cardset *cs, const char *text, size_t len,
+                                 kontor_error *err);
+/* The text of the built-in card file. */
+const char *kontor_cards_default_text(void);
+
+/* 0 dock (goods, crane, tavern), 1 water (water, centre), 2 special. */
+int kontor_card_is_dock(const kontor_card *c);
+int kontor_card_is_water(const kontor_card *c);
+int kontor_card_class(const kontor_card *c);
+
+/* ---- bitboards ------------------------------------------------------------ */
+
+#define KONTOR_GRID 16
+#define KONTOR_CELLS 256
+#define KONTOR_CENTRE_CELL (7 * 16 + 7)
+
+typedef struct kontor_bb {
+    uint64_t w[4];  /* word i holds rows 4i..4i+3, 16 cells a row */
+} kontor_bb;
+
+/* ---- configuration (variant and rulings) ----------------------------------- */
+
+#define KONTOR_MAX_SEATS 4
+
+typedef enum kontor_variant {
+    KONTOR_VARIANT_BASIC = 0,
+    KONTOR_VARIANT_ADVANCED
+} kontor_variant;
+
+/* Rulings that are a matter of taste are options; docs/rules.md gives each
+ * one's default and why. */
+typedef struct kontor_config {
+    uint8_t variant;        /* kontor_variant */
+    uint8_t nseats;         /* 2 (4 reserved for the team game) */
+    uint8_t width, height;  /* board extent limit: 6x6 basic, 7x7 advanced */
+    uint8_t ship;           /* the ship is in play */
+    uint8_t largest;        /* 0: every enclosed area counts; N: only the N largest */
+    uint8_t start_coins;    /* coins per player at the start */
+    uint8_t total_coins;    /* coins in the game (player coins + treasury) */
+    /* rulings (options) */
+    uint8_t edge_both;      /* 1: board edges enclose only when both extents are fixed */
+    uint8_t pass_rule;      /* 0: after a double pass nobody may pass next round; 1: passing always allowed */
+    uint8_t optional_place; /* 1: a player may take a placeable card back instead */
+    uint8_t final_draw;     /* 1: the card that fills the board still draws and earns its coin */
+    uint8_t largest_keepers;/* 1: only areas with a keeper compete for the N largest */
+    uint8_t keeper_limit;   /* 1: a player with all 5 keepers placed wins areas without a point */
+    uint16_t max_rounds;    /* safety rule: the game ends after this many rounds */
+    kontor_cardset cards;
+} kontor_config;
+
+/* Fill cfg with a named variant ("basic", "advanced") and the default card set
+ * and rulings. */
+kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor_error *err);
+/* Apply one "name=value" option (see docs/rules.md for the names). */
+kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_error *err);
+/* Apply a comma- or space-separated list of options. */
+kontor_status kontor_config_options(kontor_config *cfg, const char *opts, kontor_error *err);
+/* Write the options that differ from the variant's defaults, "a=1,b=2", into
+ * buf; returns the length. Empty when none differ. */
+size_t kontor_config_describe(const kontor_config *cfg, char *buf, size_t cap);
+const char *kontor_variant_name(int variant);
+
+/* ---- the state -------------------------------------------------------------- */
+
+typedef enum kontor_phase {
+    KONTOR_PHASE_CHOOSE = 0,  /* every seat picks a hand card or a pass, hidden */
+    KONTOR_PHASE_SHIP,        /* the seat to act may move the ship */
+    KONTOR_PHASE_REMOVE,      /* ... and then remove an adjacent ship-symbol dock card */
+    KONTOR_PHASE_PLACE,       /* the seat to act places its card */
+    KONTOR_PHASE_OVER
+} kontor_phase;
+
+#define KONTOR_HAND_MAX 8
+#define KONTOR_PILE_MAX 64     /* ring buffer; a power of two */
+#define KONTOR_MAX_AREAS 64
+
+typedef struct kontor_pile {
+    uint8_t card[KONTOR_PILE_MAX];  /* ring buffer, top at head */
+    uint8_t head;
+    uint8_t n;
+} kontor_pile;
+
+/* An enclosed (and so scored) area. */
+typedef struct kontor_area {
+    uint8_t cell;       /* lowest cell of the area (a representative) */
+    uint8_t size;       /* dock cards in it */
+    uint8_t dist;       /* Manhattan distance of its nearest cell to the centre */
+    uint8_t winner;     /* team that put a keeper there, or KONTOR_NONE */
+    uint8_t keeper;     /* 1 if a keeper was placed */
+    uint8_t round;      /* round in which it was enclosed */
+    uint8_t goods[2][3];/* warehouses per team and good when it was scored */
+} kontor_area;
+
+typedef struct kontor_state {
+    kontor_config cfg;
+
+    /* board */
+    kontor_bb occ;          /* cells with a card */
+    kontor_bb water;        /* water cards (centre included) */
+    kontor_bb dock;         /* dock cards */
+    kontor_bb team_dock[2]; /* dock cards per colour */
+    kontor_bb crane[2];     /* crane cards per colour */
+    kontor_bb shipsym;      /* dock cards with a ship symbol */
+    kontor_bb enclosed;     /* cells of enclosed areas */
+    kontor_bb mask;         /* cells where a card can still ever lie */
+    uint8_t cell_card[KONTOR_CELLS];
+    uint8_t minx, maxx, miny, maxy;  /* extent reached so far (grid coords); never shrinks */
+    uint8_t ncards_board;
+    uint8_t ship_cell;      /* KONTOR_NONE when the ship is not in play */
+
+    /* cards off the board */
+    uint8_t hand[KONTOR_MAX_SEATS][KONTOR_HAND_MAX];
+    uint8_t hand_n[KONTOR_MAX_SEATS];
+    kontor_pile dock_pile[KONTOR_MAX_SEATS];
+    kontor_pile water_pile;
+    uint64_t pub[2];        /* cards whose whereabouts every player knows */
+
+    /* money and points */
+    uint8_t coins[KONTOR_MAX_SEATS];
+    uint8_t treasury;
+    uint8_t keepers[2];     /* keepers placed, per team */
+
+    /* round */
+    uint16_t round;         /* 1-based */
+    uint8_t phase;          /* kontor_phase */
+    uint8_t choice[KONTOR_MAX_SEATS];  /* card id, KONTOR_PASS, or KONTOR_NONE */
+    uint8_t order[KONTOR_MAX_SEATS];   /* seats that place this round, in order */
+    uint8_t norder;
+    uint8_t turn;           /* index into order of the seat to act */
+    uint8_t no_pass;        /* nobody may pass this round (after a double pass) */
+    uint8_t ship_moved;     /* the seat to act has moved the ship this turn */
+
+    /* enclosed areas */
+    kontor_area area[KONTOR_MAX_AREAS];
+    uint8_t nareas;
+
+    /* result, valid in KONTOR_PHASE_OVER */
+    uint8_t score[2];       /* final points per team */
+    int8_t winner;          /* team, or -1 for a draw */
+    uint8_t end_reason;     /* kontor_end */
+} kontor_state;
+
+typedef enum kontor_end {
+    KONTOR_END_NONE = 0,
+    KONTOR_END_FULL,        /* the board is full */
+    KONTOR_END_MAX_ROUNDS,  /* the safety rule */
+    KONTOR_END_STUCK        /* no seat can do anything (no cards left) */
+} kontor_end;
+
+/* Deal a new game: shuffle every pile with seed and lay out the start. */
+kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed,
+                         kontor_error *err);
+
+/* The deal written down: the full initial order of every pile, top first.
+ * water: the 43 numbered water cards (first 8 to the cross N1 N2 E1 E2 S1 S2
+ * W1 W2, then 2 to each seat's hand in seat order, the rest the pile);
+ * dock[s]: seat s's dock cards (first 3 to the hand, the rest the pile). */
+typedef struct kontor_deal {
+    uint8_t water[KONTOR_MAX_CARDS];
+    uint8_t nwater;
+    uint8_t dock[KONTOR_MAX_SEATS][KONTOR_MAX_CARDS / 2];
+    uint8_t ndock[KONTOR_MAX_SEATS];
+} kontor_deal;
+
+/* Shuffle a deal for cfg with seed (what kontor_new does first). */
+void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed);
+/* Start a game from a written deal; validates that it is a permutation. */
+kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg,
+                                   const kontor_deal *d, kontor_error *err);
+
+/* ---- decisions -------------------------------------------------------------- */
+
+/* A decision, 16 bits:
+ *   bits 0..7   value: a card id (choose), a cell (ship, remove, place),
+ *               KONTOR_PASS (choose), KONTOR_NONE (do not move the ship /
+ *               remove nothing / take the card back where allowed)
+ *   bits 8..11  kind: kontor_move_kind
+ */
+typedef uint16_t kontor_move;
+typedef enum kontor_move_kind {
+    KONTOR_MOVE_CHOOSE = 1,
+    KONTOR_MOVE_SHIP = 2,
+    KONTOR_MOVE_REMOVE = 3,
+    KONTOR_MOVE_PLACE = 4
+} kontor_move_kind;
+
+#define KONTOR_MOVE(kind, value) ((kontor_move)(((kind) << 8) | ((value) & 0xFF)))
+#define KONTOR_MOVE_KIND(m) (((m) >> 8) & 0xF)
+#define KONTOR_MOVE_VALUE(m) ((uint8_t)((m) & 0xFF))
+#define KONTOR_MAX_MOVES 256
+
+/* Seats that owe a decision now, as a bit mask (bit s = seat s). 0 when over. */
+unsigned kontor_actors(const kontor_state *s);
+/* The seat to act in the ship, remove and place phases. */
+int kontor_current(const kontor_state *s);
+/* Write seat's legal decisions into moves (capacity KONTOR_MAX_MOVES); returns
+ * the count (0 when the seat owes nothing). */
+int kontor_legal(const kontor_state *s, int seat, kontor_move *moves);
+/* Is move legal for seat now? */
+int kontor_is_legal(const kontor_state *s, int seat, kontor_move move);
+
+/* ---- events: what happened, for logs, traces and observers ---------------- */
+
+typedef enum kontor_event_kind {
+    KONTOR_EV_ROUND = 1,   /* a: round number */
+    KONTOR_EV_PASS,        /* seat passes; a: coin received (0/1) */
+    KONTOR_EV_REVEAL,      /* seat reveals card */
+    KONTOR_EV_TAX,         /* seat pays one coin in tax */
+    KONTOR_EV_TAKEBACK,    /* seat takes card back; a: kontor_takeback reason */
+    KONTOR_EV_SITOUT,      /* both broke: seat sits out; a: coin received */
+    KONTOR_EV_SHIP,        /* seat moves the ship to cell */
+    KONTOR_EV_REMOVE,      /* seat removes card from cell; a: owner seat whose pile takes it */
+    KONTOR_EV_PLACE,       /* seat places card on cell */
+    KONTOR_EV_SCORE,       /* area a enclosed and scored (state->area[a]) */
+    KONTOR_EV_DRAW,        /* seat draws card */
+    KONTOR_EV_COIN,        /* seat receives a coin for water */
+    KONTOR_EV_END          /* game over; a: kontor_end */
+} kontor_event_kind;
+
+enum { KONTOR_TAKEBACK_TAX = 1, KONTOR_TAKEBACK_NOCELL, KONTOR_TAKEBACK_DECLINED };
+
+typedef struct kontor_event {
+    uint8_t kind;
+    uint8_t seat;
+    uint8_t card;
+    uint8_t cell;
+    uint16_t a;
+} kontor_event;
+
+#define KONTOR_LOG_MAX 64
+typedef struct kontor_log {
+    kontor_event ev[KONTOR_LOG_MAX];
+    int n;
+} kontor_log;
+
+/* Take a decision for seat. log may be NULL; otherwise events are appended
+ * (silently dropped past KONTOR_LOG_MAX). On an illegal move returns
+ * KONTOR_E_ILLEGAL and leaves the state unchanged. */
+kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log);
+
+/* Play the rest of the game with uniformly random legal decisions. */
+void kontor_playout(kontor_state *s, kontor_rng *rng);
+
+/* ---- queries ---------------------------------------------------------------- */
+
+int kontor_team(const kontor_state *s, int seat);
+int kontor_over(const kontor_state *s);
+/* Warehouses per team and good of the (not necessarily enclosed) area that
+ * contains dock cell; returns the number of dock cards in the area. */
+int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]);
+/* Winner of a warehouse comparison: 0, 1, or -1 (not scored). */
+int kontor_compare_goods(const uint8_t goods[2][3]);
+/* Which enclosed areas count at the end (largest-N rule); marks counted[i]. */
+void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREAS]);
+/* Points per team counting only the areas that count now. */
+void kontor_points(const kontor_state *s, int points[2]);
+
+/* Coordinates. */
+static inline int kontor_cell(int dx, int dy) { return (7 + dy) * 16 + (7 + dx); }
+static inline int kontor_cell_dx(int cell) { return (cell & 15) - 7; }
+static inline int kontor_cell_dy(int cell) { return (cell >> 4) - 7; }
+/* Parse "x,y" (e.g. "+1,-2", "0,3") into a cell; -1 on error. */
+int kontor_parse_cell(const char *text);
+/* Format a cell as "x,y" with signs ("+1,-2", "0,0"). buf >= 8 bytes. */
+const char *kontor_format_cell(int cell, char *buf);
+
+/* ---- fairness: views and determinization ---------------------------------- */
+
+/* What one seat may know: the state with every card the seat cannot see
+ * replaced by KONTOR_UNKNOWN_BASE + class, and other seats' hidden choices by
+ * KONTOR_HIDDEN. Two states that differ only in what seat cannot see give
+ * byte-identical views. */
+typedef struct kontor_view {
+    kontor_state s;
+    uint8_t seat;
+} kontor_view;
+
+void kontor_view_of(const kontor_state *s, int seat, kontor_view *v);
+/* A full state consistent with the view: unseen cards dealt at random into the
+ * unknown places, other seats' hidden choices undone (they choose again). */
+void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
