@@ -1,0 +1,36 @@
+/* cli.h: what the subcommands of the kontor command share.
+ *
+ * One command, many subcommands, one file each (KataGo's cpp/command/ is the
+ * model): main.c dispatches on the first word to cmd_<name>(argc, argv), with
+ * argv[0] the subcommand's name. Every subcommand answers --help. */
+#ifndef KONTOR_CLI_H
+#define KONTOR_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "kontor/kontor.h"
+
+int cmd_selfplay(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated
+ * buffer. Returns 0, or -1 with errno set. */
+int cli_read_file(const char *path, char **buf, size_t *len);
+
+/* Build a configuration from --variant, --options and --cards values (each may
+ * be NULL). Prints "kontor: ..." to stderr and returns non-zero on error. */
+int cli_config(kontor_config *cfg, const char *variant, const char *options, const char *cards_file);
+
+/* Parse an unsigned number for option opt; prints an error and returns -1 on
+ * failure. */
+int cli_number(const char *opt, const char *text, uint64_t max, uint64_t *out);
+
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+/* "kontor: " + message to stderr. */
+__attribute__((format(printf, 1, 2))) void cli_error(const char *fmt, ...);
+
+#endif

@@ -1,0 +1,101 @@
+/* util.c: helpers shared by the subcommands: files, configurations, numbers,
+ * the clock and error messages. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+void cli_error(const char *fmt, ...) {
+    va_list ap;
+    fputs("kontor: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_read_file(const char *path, char **buf, size_t *len) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return -1;
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap);
+    if (!b) goto fail;
+    for (;;) {
+        if (n + 1 >= cap) {
+            if (cap > ((size_t)1 << 30)) {
+                errno = EFBIG;
+                goto fail;
+            }
+            char *nb = realloc(b, cap * 2);
+            if (!nb) goto fail;
+            b = nb;
+            cap *= 2;
+        }
+        size_t got = fread(b + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    if (ferror(f)) goto fail;
+    if (f != stdin) fclose(f);
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return 0;
+fail:
+    {
+        int e = errno;
+        free(b);
+        if (f != stdin) fclose(f);
+        errno = e ? e : EIO;
+    }
+    return -1;
+}
+
+int cli_config(kontor_config *cfg, const char *variant, const char *options, const char *cards_file) {
+    kontor_error err;
+    if (kontor_config_init(cfg, variant ? variant : "basic", &err)) {
+        cli_error("%s", err.msg);
+        return 1;
+    }
+    if (cards_file) {
+        char *text;
+        size_t len;
+        if (cli_read_file(cards_file, &text, &len)) {
+            cli_error("cannot read card file '%s': %s", cards_file, strerror(errno));
+            return 1;
+        }
+        kontor_status st = kontor_cards_parse(&cfg->cards, text, len, &err);
+        free(text);
+        if (st) {
+            cli_error("card file '%s': %s", cards_file, err.msg);
+            return 1;
+        }
+    }
+    if (options && kontor_config_options(cfg, options, &err)) {
+        cli_error("%s", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_number(const char *opt, const char *text, uint64_t max, uint64_t *out) {
+    char *end;
+    errno = 0;
+    if (!text || !*text || *text == '-') goto bad;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v > max) goto bad;
+    *out = v;
+    return 0;
+bad:
+    cli_error("%s wants a whole number from 0 to %llu, not '%s'", opt, (unsigned long long)max, text ? text : "");
+    return -1;
+}
+
+double cli_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,863 @@
+/* game.c: the rules of Kontor for two players, basic and advanced game.
+ *
+ * The state is a plain value (see kontor.h) and every rule here is a pure
+ * function of it. Areas are not stored while they are open: they are the
+ * connected components of the dock bitboard, found by flood fill when needed,
+ * and a player's warehouses in an area are the goods of that player's cards
+ * in it. That one choice makes merging areas, splitting them after the ship
+ * removes a card, and "warehouses follow their cards" all true by
+ * construction instead of by bookkeeping. Only enclosed areas, which never
+ * change again, are written down (kontor_area), with the warehouses they held
+ * when scored.
+ *
+ * Rulings (docs/rules.md) are cited as R<n> next to the code that makes them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/bb.h"
+#include "kontor/kontor.h"
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards.card[id]; }
+
+static inline void log_ev(kontor_log *log, int kind, int seat, int card, int cell, int a) {
+    if (!log || log->n >= KONTOR_LOG_MAX) return;
+    kontor_event *e = &log->ev[log->n++];
+    e->kind = (uint8_t)kind;
+    e->seat = (uint8_t)seat;
+    e->card = (uint8_t)card;
+    e->cell = (uint8_t)cell;
+    e->a = (uint16_t)a;
+}
+
+static inline void pub_set(kontor_state *s, int id) {
+    if (id < KONTOR_MAX_CARDS) s->pub[id >> 6] |= 1ULL << (id & 63);
+}
+
+int kontor_team(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat / 2 : seat; }
+int kontor_over(const kontor_state *s) { return s->phase == KONTOR_PHASE_OVER; }
+
+/* The seat that sits opposite seat (the one it pays taxes to and from). */
+static inline int opposite(const kontor_state *s, int seat) {
+    return s->cfg.nseats == 4 ? (seat + 2) & 3 : seat ^ 1;
+}
+/* The seat whose pile takes back a removed dock card of colour team. */
+static inline int owner_seat(const kontor_state *s, int team) { return s->cfg.nseats == 4 ? team * 2 : team; }
+
+static inline int pile_top(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
+
+static inline int pile_draw(kontor_pile *p) {
+    if (!p->n) return KONTOR_NONE;
+    int c = p->card[p->head];
+    p->head = (uint8_t)((p->head + 1) & (KONTOR_PILE_MAX - 1));
+    p->n--;
+    return c;
+}
+
+static inline void pile_put_under(kontor_pile *p, int id) {
+    p->card[(p->head + p->n) & (KONTOR_PILE_MAX - 1)] = (uint8_t)id;
+    p->n++;
+}
+
+static inline void hand_add(kontor_state *s, int seat, int id) {
+    if (s->hand_n[seat] < KONTOR_HAND_MAX) s->hand[seat][s->hand_n[seat]++] = (uint8_t)id;
+}
+
+static inline int hand_remove(kontor_state *s, int seat, int id) {
+    for (int i = 0; i < s->hand_n[seat]; i++)
+        if (s->hand[seat][i] == id) {
+            /* keep the order of the rest: views and records show hands in order */
+            memmove(&s->hand[seat][i], &s->hand[seat][i + 1], (size_t)(s->hand_n[seat] - i - 1));
+            s->hand_n[seat]--;
+            s->hand[seat][s->hand_n[seat]] = 0;
+            return 1;
+        }
+    return 0;
+}
+
+static inline int gx(int cell) { return cell & 15; }
+static inline int gy(int cell) { return cell >> 4; }
+
+/* R5: the cells where a card may still ever lie: every cell of some W x H
+ * board that contains everything placed so far. The extent is the bounding
+ * box of every cell that ever held a card, so it never shrinks (R6). */
+static void update_mask(kontor_state *s) {
+    int w = s->cfg.width, h = s->cfg.height;
+    s->mask = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
+}
+
+/* Cells that close an area from outside: water, and (R7) cells that can never
+ * hold a card, counted as soon as their own direction's extent is fixed
+ * (default) or only once both are (edge=both). */
+static bb_t closing_cells(const kontor_state *s) {
+    if (s->cfg.edge_both) {
+        int fixed = s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
+        if (!fixed) return s->water;
+    }
+    return bb_or(s->water, bb_andnot(bb_all(), s->mask));
+}
+
+static int is_enclosed(bb_t area, bb_t closing) {
+    bb_t around = bb_andnot(bb_neighbours(area), area);
+    return !bb_any(bb_andnot(around, closing));
+}
+
+/* Warehouses per team and good in a set of dock cells. */
+static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
+    memset(goods, 0, 6);
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        const kontor_card *k = card_of(s, s->cell_card[c]);
+        if (k->kind != KONTOR_KIND_GOODS || k->colour > 1) continue;
+        goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
+        goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
+        goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
+    }
+}
+
+/* The rulebook's comparison: largest single superiority, then more
+ * superiorities, then the value of the goods (wine > spice > tea > wine). */
+int kontor_compare_goods(const uint8_t g[2][3]) {
+    int max[2] = {0, 0}, cnt[2] = {0, 0}, lead[2] = {-1, -1};
+    for (int k = 0; k < 3; k++) {
+        int d = (int)g[0][k] - (int)g[1][k];
+        int who = d > 0 ? 0 : 1;
+        if (d < 0) d = -d;
+        if (d == 0) continue;
+        cnt[who]++;
+        if (d > max[who]) max[who] = d, lead[who] = k;
+    }
+    if (max[0] != max[1]) return max[0] > max[1] ? 0 : 1;
+    if (max[0] == 0) return -1; /* no superiority at all: exact tie, or no warehouses */
+    if (cnt[0] != cnt[1]) return cnt[0] > cnt[1] ? 0 : 1;
+    /* one superiority each, of equal size, in different goods: good a beats
+     * good b when b == (a + 1) % 3 (wine 1 > spice 2 > tea 0 > wine 1). */
+    if (cnt[0] == 1 && lead[0] != lead[1]) return (lead[0] + 1) % 3 == lead[1] ? 0 : 1;
+    return -1;
+}
+
+static int manhattan_to_centre(bb_t cells) {
+    int best = 99;
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        int dx = gx(c) - 7, dy = gy(c) - 7;
+        int d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+/* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
+ * and freeze it. */
+static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
+    if (s->nareas >= KONTOR_MAX_AREAS) return; /* cannot happen on a 12x12 board */
+    kontor_area *a = &s->area[s->nareas];
+    memset(a, 0, sizeof *a);
+    a->cell = (uint8_t)bb_first(cells);
+    a->size = (uint8_t)bb_count(cells);
+    a->dist = (uint8_t)manhattan_to_centre(cells);
+    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
+    area_goods(s, cells, a->goods);
+    int w = kontor_compare_goods(a->goods);
+    a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
+    if (w >= 0) {
+        /* R11: keepers are unlimited unless keeper_limit=1 */
+        if (!s->cfg.keeper_limit || s->keepers[w] < 5) {
+            a->keeper = 1;
+            s->keepers[w]++;
+        }
+    }
+    s->enclosed = bb_or(s->enclosed, cells);
+    log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
+    s->nareas++;
+}
+
+/* Score every open area that is now enclosed; candidates limits the search
+ * to the areas touching those cells. */
+static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
+    bb_t open = bb_andnot(s->dock, s->enclosed);
+    bb_t todo = bb_and(candidates, open);
+    if (!bb_any(todo)) return;
+    bb_t closing = closing_cells(s);
+    while (bb_any(todo)) {
+        int c = bb_first(todo);
+        bb_t area = bb_flood(bb_cell(c), open);
+        todo = bb_andnot(todo, area);
+        if (is_enclosed(area, closing)) score_area(s, area, log);
+    }
+}
+
+/* ---- set-up --------------------------------------------------------------------- */
+
+static int class_of(const kontor_cardset *cs, int id) { return kontor_card_class(&cs->card[id]); }
+
+void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
+    kontor_rng rng;
+    kontor_rng_seed(&rng, seed);
+    memset(d, 0, sizeof *d);
+    const kontor_cardset *cs = &cfg->cards;
+    for (int id = 0; id < cs->ncards; id++) {
+        int cl = class_of(cs, id);
+        if (cl == KONTOR_CLASS_WATER) d->water[d->nwater++] = (uint8_t)id;
+        else if (cl == KONTOR_CLASS_RED || cl == KONTOR_CLASS_BLACK) d->dock[cl][d->ndock[cl]++] = (uint8_t)id;
+    }
+    /* Fisher-Yates, the water pile first, then each colour */
+    for (int i = d->nwater - 1; i > 0; i--) {
+        int j = (int)kontor_rng_below(&rng, (uint32_t)i + 1);
+        uint8_t t = d->water[i];
+        d->water[i] = d->water[j];
+        d->water[j] = t;
+    }
+    for (int p = 0; p < 2; p++)
+        for (int i = d->ndock[p] - 1; i > 0; i--) {
+            int j = (int)kontor_rng_below(&rng, (uint32_t)i + 1);
+            uint8_t t = d->dock[p][i];
+            d->dock[p][i] = d->dock[p][j];
+            d->dock[p][j] = t;
+        }
+}
+
+static kontor_status deal_error(kontor_error *err, const char *msg) {
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = KONTOR_E_INVALID;
+        snprintf(err->msg, sizeof err->msg, "deal: %s", msg);
+    }
+    return KONTOR_E_INVALID;
+}
+
+static void place_raw(kontor_state *s, int cell, int id);
+
+kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
+                                   kontor_error *err) {
+    const kontor_cardset *cs = &cfg->cards;
+    if (cfg->nseats != 2) return deal_error(err, "only the two-player game is supported so far");
+    /* the deal must hold every card of its class exactly once */
+    uint8_t seen[KONTOR_MAX_CARDS] = {0};
+    int want[KONTOR_NCLASSES] = {0};
+    for (int id = 0; id < cs->ncards; id++) want[class_of(cs, id)]++;
+    if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
+    for (int i = 0; i < d->nwater; i++) {
+        int id = d->water[i];
+        if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_WATER || seen[id]++)
+            return deal_error(err, "the water pile is not a permutation of the water cards");
+    }
+    for (int p = 0; p < 2; p++) {
+        if (d->ndock[p] != want[p]) return deal_error(err, "a dock pile does not hold every card of its colour");
+        for (int i = 0; i < d->ndock[p]; i++) {
+            int id = d->dock[p][i];
+            if (id >= cs->ncards || class_of(cs, id) != p || seen[id]++)
+                return deal_error(err, "a dock pile is not a permutation of its colour's cards");
+        }
+    }
+    if (d->nwater < 8 + 2 * 2) return deal_error(err, "too few water cards for the cross and the hands");
+    if (cfg->total_coins < cfg->start_coins * cfg->nseats) return deal_error(err, "fewer coins in the game than the players start with");
+
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
+    for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = KONTOR_NONE;
+    s->minx = s->miny = 255;
+    s->ship_cell = KONTOR_NONE;
+
+    /* centre, then the cross N1 N2 E1 E2 S1 S2 W1 W2 from the top of the
+     * water pile (R13) */
+    place_raw(s, KONTOR_CENTRE_CELL, cs->centre);
+    static const int8_t cross[8][2] = {{0, -1}, {0, -2}, {1, 0}, {2, 0}, {0, 1}, {0, 2}, {-1, 0}, {-2, 0}};
+    int wi = 0;
+    for (int i = 0; i < 8; i++) place_raw(s, kontor_cell(cross[i][0], cross[i][1]), d->water[wi++]);
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
+    for (; wi < d->nwater; wi++) pile_put_under(&s->water_pile, d->water[wi]);
+    for (int p = 0; p < 2; p++) {
+        for (int i = 0; i < d->ndock[p]; i++) {
+            if (i < 3) hand_add(s, p, d->dock[p][i]);
+            else pile_put_under(&s->dock_pile[p], d->dock[p][i]);
+        }
+        /* hands read dock cards first, then water */
+        uint8_t tmp[KONTOR_HAND_MAX];
+        int n = 0;
+        for (int i = 0; i < s->hand_n[p]; i++)
+            if (class_of(cs, s->hand[p][i]) != KONTOR_CLASS_WATER) tmp[n++] = s->hand[p][i];
+        for (int i = 0; i < s->hand_n[p]; i++)
+            if (class_of(cs, s->hand[p][i]) == KONTOR_CLASS_WATER) tmp[n++] = s->hand[p][i];
+        memcpy(s->hand[p], tmp, (size_t)n);
+        s->coins[p] = cfg->start_coins;
+        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE) pub_set(s, pile_top(&s->dock_pile[p]));
+    }
+    if (pile_top(&s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(&s->water_pile));
+    s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * cfg->nseats);
+    if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
+    s->round = 1;
+    s->phase = KONTOR_PHASE_CHOOSE;
+    return KONTOR_OK;
+}
+
+kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
+    kontor_deal d;
+    kontor_deal_shuffle(&d, cfg, seed);
+    return kontor_new_from_deal(s, cfg, &d, err);
+}
+
+/* ---- placing and removing cards ---------------------------------------------- */
+
+/* Put a card on a cell: bitboards, extent, mask. No scoring. */
+static void place_raw(kontor_state *s, int cell, int id) {
+    const kontor_card *k = card_of(s, id);
+    s->cell_card[cell] = (uint8_t)id;
+    bb_set(&s->occ, cell);
+    if (kontor_card_is_water(k)) {
+        bb_set(&s->water, cell);
+    } else {
+        bb_set(&s->dock, cell);
+        if (k->colour < 2) {
+            bb_set(&s->team_dock[k->colour], cell);
+            if (k->kind == KONTOR_KIND_CRANE) bb_set(&s->crane[k->colour], cell);
+        }
+        if (k->ship) bb_set(&s->shipsym, cell);
+    }
+    s->ncards_board++;
+    pub_set(s, id);
+    int x = gx(cell), y = gy(cell);
+    int changed = 0;
+    if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
+    if (x > s->maxx) s->maxx = (uint8_t)x, changed = 1;
+    if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
+    if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
+    if (changed) update_mask(s);
+}
+
+static void remove_raw(kontor_state *s, int cell) {
+    int id = s->cell_card[cell];
+    const kontor_card *k = card_of(s, id);
+    s->cell_card[cell] = KONTOR_NONE;
+    bb_clear(&s->occ, cell);
+    bb_clear(&s->dock, cell);
+    bb_clear(&s->shipsym, cell);
+    if (k->colour < 2) {
+        bb_clear(&s->team_dock[k->colour], cell);
+        bb_clear(&s->crane[k->colour], cell);
+    }
+    s->ncards_board--;
+}
+
+/* Free cells next to the board where seat may put card id. */
+static bb_t legal_cells(const kontor_state *s, int seat, int id) {
+    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
+    const kontor_card *k = card_of(s, id);
+    if (kontor_card_is_dock(k)) {
+        /* Crane: an opposing crane keeps the free cells next to it clear of
+         * this player's dock cards; water may still go there. */
+        int other = 1 - kontor_team(s, seat);
+        cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
+    }
+    return cand;
+}
+
+static bb_t ship_targets(const kontor_state *s) {
+    bb_t t = s->water;
+    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
+    return t;
+}
+
+static bb_t removable(const kontor_state *s) {
+    if (s->ship_cell == KONTOR_NONE) return bb_empty();
+    return bb_andnot(bb_and(bb_neighbours(bb_cell(s->ship_cell)), s->shipsym), s->enclosed);
+}
+
+static int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg.width * s->cfg.height; }
+
+/* ---- the end -------------------------------------------------------------------- */
+
+void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREAS]) {
+    int n = s->nareas;
+    memset(counted, 0, KONTOR_MAX_AREAS);
+    uint8_t cand[KONTOR_MAX_AREAS];
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        if (s->cfg.largest_keepers && !s->area[i].keeper) continue;
+        cand[nc++] = (uint8_t)i;
+    }
+    if (s->cfg.largest == 0) {
+        for (int i = 0; i < nc; i++) counted[cand[i]] = 1;
+        return;
+    }
+    /* sort by size (larger first), then distance to the centre (nearer first) */
+    for (int i = 1; i < nc; i++) {
+        uint8_t t = cand[i];
+        int j = i;
+        while (j > 0) {
+            const kontor_area *a = &s->area[cand[j - 1]], *b = &s->area[t];
+            if (a->size > b->size || (a->size == b->size && a->dist <= b->dist)) break;
+            cand[j] = cand[j - 1];
+            j--;
+        }
+        cand[j] = t;
+    }
+    /* R10: walk groups of equal size and distance; a group that does not fit
+     * in the places left counts not at all, and smaller areas move up. */
+    int left = s->cfg.largest;
+    for (int i = 0; i < nc && left > 0;) {
+        int j = i;
+        while (j < nc && s->area[cand[j]].size == s->area[cand[i]].size &&
+               s->area[cand[j]].dist == s->area[cand[i]].dist)
+            j++;
+        if (j - i <= left) {
+            for (int k = i; k < j; k++) counted[cand[k]] = 1;
+            left -= j - i;
+        }
+        i = j;
+    }
+}
+
+void kontor_points(const kontor_state *s, int points[2]) {
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(s, counted);
+    points[0] = points[1] = 0;
+    for (int i = 0; i < s->nareas; i++)
+        if (counted[i] && s->area[i].keeper) points[s->area[i].winner]++;
+}
+
+static void end_game(kontor_state *s, int reason, kontor_log *log) {
+    int pts[2];
+    kontor_points(s, pts);
+    s->score[0] = (uint8_t)pts[0];
+    s->score[1] = (uint8_t)pts[1];
+    int coins[2] = {0, 0};
+    for (int p = 0; p < s->cfg.nseats; p++) coins[kontor_team(s, p)] += s->coins[p];
+    if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
+    else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
+    else s->winner = -1;
+    s->phase = KONTOR_PHASE_OVER;
+    s->end_reason = (uint8_t)reason;
+    s->norder = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    log_ev(log, KONTOR_EV_END, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, reason);
+}
+
+/* ---- the round ------------------------------------------------------------------ */
+
+static void start_turn(kontor_state *s, kontor_log *log);
+
+static void new_round(kontor_state *s, kontor_log *log) {
+    s->round++;
+    s->phase = KONTOR_PHASE_CHOOSE;
+    s->norder = 0;
+    s->turn = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    if (s->round > s->cfg.max_rounds) {
+        s->round--;
+        end_game(s, KONTOR_END_MAX_ROUNDS, log);
+        return;
+    }
+    int any = 0;
+    for (int p = 0; p < s->cfg.nseats; p++) any |= s->hand_n[p] > 0;
+    if (!any) {
+        end_game(s, KONTOR_END_STUCK, log);
+        return;
+    }
+    log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+}
+
+static void next_turn(kontor_state *s, kontor_log *log) {
+    s->choice[s->order[s->turn]] = KONTOR_NONE;
+    s->turn++;
+    s->ship_moved = 0;
+    if (s->turn >= s->norder) new_round(s, log);
+    else start_turn(s, log);
+}
+
+static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
+    int id = s->choice[seat];
+    hand_add(s, seat, id);
+    log_ev(log, KONTOR_EV_TAKEBACK, seat, id, KONTOR_NONE, reason);
+}
+
+/* The seat at order[turn] begins its actions: the ship if its card shows one,
+ * else placing. */
+static void start_turn(kontor_state *s, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int id = s->choice[seat];
+    s->ship_moved = 0;
+    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s))) {
+        s->phase = KONTOR_PHASE_SHIP;
+        return;
+    }
+    s->phase = KONTOR_PHASE_PLACE;
+    if (!bb_any(legal_cells(s, seat, id))) {
+        /* R3: a revealed card with no legal cell goes back to the hand */
+        take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
+        next_turn(s, log);
+    }
+}
+
+/* Pay one coin from the treasury to each seat in want (a mask), all at the
+ * same moment. R12: when the treasury cannot pay them all, the poorer are paid
+ * first; among equally poor seats that cannot all be paid, none is. */
+static void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
+    memset(got, 0, KONTOR_MAX_SEATS);
+    while (want && s->treasury) {
+        int least = 256, n = 0;
+        for (int p = 0; p < s->cfg.nseats; p++)
+            if ((want >> p) & 1) {
+                if (s->coins[p] < least) least = s->coins[p], n = 0;
+                if (s->coins[p] == least) n++;
+            }
+        if (n > s->treasury) break;
+        for (int p = 0; p < s->cfg.nseats; p++)
+            if (((want >> p) & 1) && s->coins[p] == least) {
+                s->coins[p]++;
+                s->treasury--;
+                got[p] = 1;
+                want &= ~(1u << p);
+            }
+    }
+}
+
+/* Every seat has chosen: reveal, passes, taxes, order. */
+static void resolve_choices(kontor_state *s, kontor_log *log) {
+    int ns = s->cfg.nseats;
+    unsigned passers = 0, playing = 0;
+    for (int p = 0; p < ns; p++) {
+        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
+        else playing |= 1u << p;
+    }
+    uint8_t got[KONTOR_MAX_SEATS];
+    pay_out(s, passers, got);
+    for (int p = 0; p < ns; p++)
+        if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+    for (int p = 0; p < ns; p++)
+        if ((playing >> p) & 1) {
+            hand_remove(s, p, s->choice[p]);
+            pub_set(s, s->choice[p]);
+            log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
+        }
+    /* R2: after a double pass nobody may pass in the next round */
+    s->no_pass = (uint8_t)(s->cfg.pass_rule == 0 && passers == (1u << ns) - 1);
+
+    /* Taxes, per opposing pair. A seat owes a coin when the seat opposite
+     * plays a card with a coin symbol and it plays a card itself. */
+    unsigned out = 0, sitout = 0;
+    for (int a = 0; a < ns; a++) {
+        int b = opposite(s, a);
+        if (b < a) continue;
+        int pa = (playing >> a) & 1, pb = (playing >> b) & 1;
+        int owe_a = pa && pb && card_of(s, s->choice[b])->coin;
+        int owe_b = pa && pb && card_of(s, s->choice[a])->coin;
+        int can_a = s->coins[a] >= 1, can_b = s->coins[b] >= 1;
+        if (owe_a && owe_b && !can_a && !can_b) {
+            sitout |= (1u << a) | (1u << b);
+        } else if (owe_a && !can_a) {
+            out |= 1u << a; /* b's tax falls away with a's card */
+        } else if (owe_b && !can_b) {
+            out |= 1u << b;
+        } else {
+            if (owe_a) s->coins[a]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, a, KONTOR_NONE, KONTOR_NONE, 1);
+            if (owe_b) s->coins[b]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, b, KONTOR_NONE, KONTOR_NONE, 1);
+        }
+    }
+    for (int p = 0; p < ns; p++)
+        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
+    if (sitout) {
+        pay_out(s, sitout, got);
+        for (int p = 0; p < ns; p++)
+            if ((sitout >> p) & 1) {
+                hand_add(s, p, s->choice[p]);
+                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
+            }
+    }
+    playing &= ~(out | sitout);
+    /* the higher number goes first */
+    s->norder = 0;
+    for (int p = 0; p < ns; p++)
+        if ((playing >> p) & 1) {
+            int j = s->norder++;
+            while (j > 0 && card_of(s, s->choice[s->order[j - 1]])->number < card_of(s, s->choice[p])->number) {
+                s->order[j] = s->order[j - 1];
+                j--;
+            }
+            s->order[j] = (uint8_t)p;
+        }
+    for (int p = 0; p < ns; p++)
+        if (!((playing >> p) & 1)) s->choice[p] = KONTOR_NONE;
+    s->turn = 0;
+    if (s->norder == 0) new_round(s, log);
+    else start_turn(s, log);
+}
+
+static void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->choice[seat] = (uint8_t)value;
+    for (int p = 0; p < s->cfg.nseats; p++)
+        if (s->choice[p] == KONTOR_NONE) return;
+    resolve_choices(s, log);
+}
+
+static void do_ship(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    if (value != KONTOR_NONE) {
+        s->ship_cell = (uint8_t)value;
+        s->ship_moved = 1;
+        log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);
+        if (bb_any(removable(s))) {
+            s->phase = KONTOR_PHASE_REMOVE;
+            return;
+        }
+    }
+    s->phase = KONTOR_PHASE_PLACE;
+    if (!bb_any(legal_cells(s, seat, s->choice[seat]))) {
+        take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
+        next_turn(s, log);
+    }
+}
+
+static void do_remove(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    if (value != KONTOR_NONE) {
+        int id = s->cell_card[value];
+        int team = card_of(s, id)->colour;
+        int to = owner_seat(s, team);
+        remove_raw(s, value);
+        pile_put_under(&s->dock_pile[to], id); /* a public card: it was on the board */
+        log_ev(log, KONTOR_EV_REMOVE, seat, id, value, to);
+    }
+    s->phase = KONTOR_PHASE_PLACE;
+    if (!bb_any(legal_cells(s, seat, s->choice[seat]))) {
+        take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
+        next_turn(s, log);
+    }
+}
+
+static void do_place(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int id = s->choice[seat];
+    if (value == KONTOR_NONE) { /* optional_place: declined */
+        take_back(s, seat, KONTOR_TAKEBACK_DECLINED, log);
+        next_turn(s, log);
+        return;
+    }
+    uint8_t minx = s->minx, maxx = s->maxx, miny = s->miny, maxy = s->maxy;
+    place_raw(s, value, id);
+    log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
+    const kontor_card *k = card_of(s, id);
+    int water = kontor_card_is_water(k);
+    /* Scoring: the area of a dock card, the areas next to a water card; and
+     * when the extent grew, every open area (new cells became unplayable). */
+    if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy)
+        check_enclosures(s, s->dock, log);
+    else
+        check_enclosures(s, water ? bb_neighbours(bb_cell(value)) : bb_cell(value), log);
+    if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    /* draw the same kind, from the top of the pile (a public card) */
+    kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[seat];
+    int drawn = pile_draw(pile);
+    if (drawn != KONTOR_NONE) {
+        hand_add(s, seat, drawn);
+        log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
+        if (pile->n) pub_set(s, pile_top(pile));
+    }
+    if (water && s->treasury) {
+        s->treasury--;
+        s->coins[seat]++;
+        log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
+    }
+    if (board_full(s)) {
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    next_turn(s, log);
+}
+
+/* ---- the decision interface ------------------------------------------------------ */
+
+unsigned kontor_actors(const kontor_state *s) {
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE: {
+        unsigned m = 0;
+        for (int p = 0; p < s->cfg.nseats; p++)
+            if (s->choice[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
+    }
+    case KONTOR_PHASE_SHIP:
+    case KONTOR_PHASE_REMOVE:
+    case KONTOR_PHASE_PLACE:
+        return 1u << s->order[s->turn];
+    default:
+        return 0;
+    }
+}
+
+int kontor_current(const kontor_state *s) {
+    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE) return -1;
+    return s->order[s->turn];
+}
+
+static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
+
+int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
+    int n = 0;
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE:
+        for (int i = 0; i < s->hand_n[seat]; i++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s->hand[seat][i]);
+        if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
+        break;
+    case KONTOR_PHASE_SHIP: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
+        bb_t t = ship_targets(s);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_REMOVE: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
+        bb_t t = removable(s);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_PLACE: {
+        bb_t t = legal_cells(s, seat, s->choice[seat]);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_pop(&t));
+        if (s->cfg.optional_place) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    int v = KONTOR_MOVE_VALUE(move);
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE:
+        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_CHOOSE) return 0;
+        if (v == KONTOR_PASS) return may_pass(s, seat);
+        for (int i = 0; i < s->hand_n[seat]; i++)
+            if (s->hand[seat][i] == v) return 1;
+        return 0;
+    case KONTOR_PHASE_SHIP: {
+        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_SHIP) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = ship_targets(s);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_REMOVE: {
+        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_REMOVE) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = removable(s);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_PLACE: {
+        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_PLACE) return 0;
+        if (v == KONTOR_NONE) return s->cfg.optional_place;
+        bb_t t = legal_cells(s, seat, s->choice[seat]);
+        return bb_test(&t, v);
+    }
+    default:
+        return 0;
+    }
+}
+
+static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+    int v = KONTOR_MOVE_VALUE(move);
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE: do_choose(s, seat, v, log); break;
+    case KONTOR_PHASE_SHIP: do_ship(s, v, log); break;
+    case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
+    case KONTOR_PHASE_PLACE: do_place(s, v, log); break;
+    default: break;
+    }
+}
+
+kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+    if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
+    apply_unchecked(s, seat, move, log);
+    return KONTOR_OK;
+}
+
+/* Random playouts pick straight from bitboards and hands, without building
+ * move lists: this is the loop that kontor bench and search measure. Each
+ * decision is uniform over the same legal set kontor_legal lists. */
+void kontor_playout(kontor_state *s, kontor_rng *rng) {
+    while (s->phase != KONTOR_PHASE_OVER) {
+        switch (s->phase) {
+        case KONTOR_PHASE_CHOOSE:
+            for (int p = 0; p < s->cfg.nseats && s->phase == KONTOR_PHASE_CHOOSE; p++) {
+                if (s->choice[p] != KONTOR_NONE) continue;
+                int n = s->hand_n[p] + may_pass(s, p);
+                int i = (int)kontor_rng_below(rng, (uint32_t)n);
+                do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
+            }
+            break;
+        case KONTOR_PHASE_SHIP: {
+            bb_t t = ship_targets(s);
+            int i = (int)kontor_rng_below(rng, (uint32_t)bb_count(t) + 1);
+            do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            break;
+        }
+        case KONTOR_PHASE_REMOVE: {
+            bb_t t = removable(s);
+            int i = (int)kontor_rng_below(rng, (uint32_t)bb_count(t) + 1);
+            do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            break;
+        }
+        case KONTOR_PHASE_PLACE: {
+            int seat = s->order[s->turn];
+            bb_t t = legal_cells(s, seat, s->choice[seat]);
+            int n = bb_count(t) + (s->cfg.optional_place ? 1 : 0);
+            int i = (int)kontor_rng_below(rng, (uint32_t)n);
+            do_place(s, i < bb_count(t) ? bb_nth(t, i) : KONTOR_NONE, NULL);
+            break;
+        }
+        default:
+            return;
+        }
+    }
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]) {
+    if (cell < 0 || cell >= KONTOR_CELLS || !bb_test(&s->dock, cell)) {
+        if (cells) *cells = bb_empty();
+        if (goods) memset(goods, 0, 6);
+        return 0;
+    }
+    bb_t a = bb_flood(bb_cell(cell), s->dock);
+    if (cells) *cells = a;
+    if (goods) area_goods(s, a, goods);
+    return bb_count(a);
+}
+
+int kontor_parse_cell(const char *t) {
+    int v[2];
+    for (int k = 0; k < 2; k++) {
+        int sign = 1, n = 0, digits = 0;
+        if (*t == '+' || *t == '-') sign = *t++ == '-' ? -1 : 1;
+        while (*t >= '0' && *t <= '9' && digits < 3) n = n * 10 + (*t++ - '0'), digits++;
+        if (!digits) return -1;
+        v[k] = sign * n;
+        if (k == 0 && *t++ != ',') return -1;
+    }
+    if (*t) return -1;
+    if (v[0] < -7 || v[0] > 8 || v[1] < -7 || v[1] > 8) return -1;
+    return kontor_cell(v[0], v[1]);
+}
+
+const char *kontor_format_cell(int cell, char *buf) {
+    if (cell < 0 || cell >= KONTOR_CELLS) {
+        snprintf(buf, 8, "-");
+        return buf;
+    }
+    int dx = kontor_cell_dx(cell), dy = kontor_cell_dy(cell);
+    char a[4], b[4];
+    snprintf(a, sizeof a, dx > 0 ? "+%d" : "%d", dx);
+    snprintf(b, sizeof b, dy > 0 ? "+%d" : "%d", dy);
+    snprintf(buf, 8, "%s,%s", a, b);
+    return buf;
+}

@@ -1,0 +1,97 @@
+/* view.c: what one seat may know, and full states consistent with it.
+ *
+ * A card's whereabouts are either common knowledge (it is on the board, on top
+ * of a face-up pile, was revealed, was drawn from a visible top, or was put
+ * under a pile by the ship) or known only to its holder. The state keeps the
+ * first kind in the bit set pub; a view masks every other card that the seat
+ * does not hold as "unknown card of class X". Because unknown cards only ever
+ * come from the deal, they sit in a hand before the known ones and in the
+ * middle of a pile, so the masked view does not depend on where exactly the
+ * hidden cards are: two states that differ only in hidden information give
+ * byte-identical views (tested). Determinization deals the unseen cards of
+ * each class at random into the unknown places of that class.
+ */
+#include <string.h>
+
+#include "kontor/kontor.h"
+
+static inline int is_pub(const kontor_state *s, int id) {
+    return id < KONTOR_MAX_CARDS && ((s->pub[id >> 6] >> (id & 63)) & 1);
+}
+
+static inline uint8_t mask_card(const kontor_state *s, int id) {
+    if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
+    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[id]));
+}
+
+static void mask_pile(const kontor_state *s, kontor_pile *p) {
+    uint8_t live[KONTOR_PILE_MAX];
+    for (int i = 0; i < p->n; i++) live[i] = mask_card(s, p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
+    memset(p->card, 0, sizeof p->card);
+    for (int i = 0; i < p->n; i++) p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] = live[i];
+}
+
+void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
+    memset(v, 0, sizeof *v);
+    v->s = *s;
+    v->seat = (uint8_t)seat;
+    kontor_state *w = &v->s;
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
+        for (int i = w->hand_n[q]; i < KONTOR_HAND_MAX; i++) w->hand[q][i] = 0;
+        if (q != seat)
+            for (int i = 0; i < w->hand_n[q]; i++) w->hand[q][i] = mask_card(s, w->hand[q][i]);
+        mask_pile(s, &w->dock_pile[q]);
+        if (w->phase == KONTOR_PHASE_CHOOSE && q != seat && w->choice[q] != KONTOR_NONE)
+            w->choice[q] = KONTOR_HIDDEN;
+    }
+    mask_pile(s, &w->water_pile);
+}
+
+void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
+    *out = v->s;
+    const kontor_cardset *cs = &out->cfg.cards;
+    uint8_t present[KONTOR_MAX_CARDS];
+    memset(present, 0, sizeof present);
+    uint8_t *slot[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    int nslot[KONTOR_NCLASSES] = {0};
+
+#define VISIT(ptr)                                                             \
+    do {                                                                       \
+        uint8_t *p_ = (ptr);                                                   \
+        if (*p_ < KONTOR_MAX_CARDS) present[*p_] = 1;                          \
+        else if (*p_ >= KONTOR_UNKNOWN_BASE && *p_ < KONTOR_UNKNOWN_BASE + KONTOR_NCLASSES) { \
+            int cl_ = *p_ - KONTOR_UNKNOWN_BASE;                               \
+            if (nslot[cl_] < KONTOR_MAX_CARDS) slot[cl_][nslot[cl_]++] = p_;   \
+        }                                                                      \
+    } while (0)
+
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (out->cell_card[c] < KONTOR_MAX_CARDS) present[out->cell_card[c]] = 1;
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
+        for (int i = 0; i < out->hand_n[q]; i++) VISIT(&out->hand[q][i]);
+        kontor_pile *p = &out->dock_pile[q];
+        for (int i = 0; i < p->n; i++) VISIT(&p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
+        /* a card in play (revealed, being placed) is out of the hand */
+        if (out->phase != KONTOR_PHASE_CHOOSE && out->choice[q] < KONTOR_MAX_CARDS) present[out->choice[q]] = 1;
+        if (out->phase == KONTOR_PHASE_CHOOSE && q != v->seat && out->choice[q] == KONTOR_HIDDEN)
+            out->choice[q] = KONTOR_NONE;
+    }
+    for (int i = 0; i < out->water_pile.n; i++)
+        VISIT(&out->water_pile.card[(out->water_pile.head + i) & (KONTOR_PILE_MAX - 1)]);
+#undef VISIT
+
+    for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
+        if (!nslot[cl]) continue;
+        uint8_t unseen[KONTOR_MAX_CARDS];
+        int n = 0;
+        for (int id = 0; id < cs->ncards; id++)
+            if (!present[id] && kontor_card_class(&cs->card[id]) == cl) unseen[n++] = (uint8_t)id;
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+            uint8_t t = unseen[i];
+            unseen[i] = unseen[j];
+            unseen[j] = t;
+        }
+        for (int i = 0; i < nslot[cl] && i < n; i++) *slot[cl][i] = unseen[i];
+    }
+}
