@@ -317,6 +317,13 @@ int kontor_current(const kontor_state *s);
 int kontor_legal(const kontor_state *s, int seat, kontor_move *moves);
 /* Is move legal for seat now? */
 int kontor_is_legal(const kontor_state *s, int seat, kontor_move move);
+/* Why move is not legal for seat now, in words for people ("cell +3,+0 is
+ * outside the 6x6 board", "red's crane at -1,+1 keeps +0,+1 clear of black's
+ * dock cards", ...); writes into buf and returns it. For a legal move, says
+ * "legal". */
+const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap);
+/* Name of a seat ("red", "black") and of a card ("15", "centre"). */
+const char *kontor_seat_name(const kontor_state *s, int seat);
 
 /* ---- events: what happened, for logs, traces and observers ---------------- */
 
