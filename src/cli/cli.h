@@ -12,7 +12,6 @@
 
 #include "kontor/kontor.h"
 
-int cmd_selfplay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 
 /* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated

@@ -11,7 +11,6 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    {"selfplay", cmd_selfplay, "play random games, print a summary, write records"},
     {"bench", cmd_bench, "random full games per second, one core"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

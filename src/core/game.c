@@ -861,3 +861,92 @@ const char *kontor_format_cell(int cell, char *buf) {
     snprintf(buf, 8, "%s,%s", a, b);
     return buf;
 }
+
+/* ---- explanations ------------------------------------------------------------- */
+
+const char *kontor_seat_name(const kontor_state *s, int seat) {
+    static const char *const two[2] = {"red", "black"};
+    static const char *const four[4] = {"red 1", "red 2", "black 1", "black 2"};
+    if (seat < 0 || seat >= s->cfg.nseats) return "nobody";
+    return s->cfg.nseats == 4 ? four[seat] : two[seat];
+}
+
+static const char *phase_word(int phase) {
+    switch (phase) {
+    case KONTOR_PHASE_CHOOSE: return "choose a card or pass";
+    case KONTOR_PHASE_SHIP: return "move the ship or not";
+    case KONTOR_PHASE_REMOVE: return "remove a card with the ship or not";
+    case KONTOR_PHASE_PLACE: return "place a card";
+    default: return "nothing: the game is over";
+    }
+}
+
+const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap) {
+    const char *who = kontor_seat_name(s, seat);
+    int v = KONTOR_MOVE_VALUE(move);
+    char cs[8];
+    if (kontor_is_legal(s, seat, move)) {
+        snprintf(buf, cap, "legal");
+        return buf;
+    }
+    if (s->phase == KONTOR_PHASE_OVER) {
+        snprintf(buf, cap, "the game is over");
+        return buf;
+    }
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) {
+        if (s->phase == KONTOR_PHASE_CHOOSE)
+            snprintf(buf, cap, "%s has already chosen this round", who);
+        else
+            snprintf(buf, cap, "it is %s's turn to %s, not %s's", kontor_seat_name(s, kontor_current(s)),
+                     phase_word(s->phase), who);
+        return buf;
+    }
+    static const int kind_of_phase[] = {KONTOR_MOVE_CHOOSE, KONTOR_MOVE_SHIP, KONTOR_MOVE_REMOVE, KONTOR_MOVE_PLACE};
+    if (KONTOR_MOVE_KIND(move) != kind_of_phase[s->phase]) {
+        snprintf(buf, cap, "%s must %s now", who, phase_word(s->phase));
+        return buf;
+    }
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE:
+        if (v == KONTOR_PASS) snprintf(buf, cap, "nobody may pass in the round after both passed");
+        else if (v < s->cfg.cards.ncards)
+            snprintf(buf, cap, "card %d is not in %s's hand", card_of(s, v)->number, who);
+        else snprintf(buf, cap, "there is no such card");
+        return buf;
+    case KONTOR_PHASE_SHIP:
+        if (v == s->ship_cell) snprintf(buf, cap, "the ship is already on %s: it must move to another water card", kontor_format_cell(v, cs));
+        else snprintf(buf, cap, "the ship can only move to a water card, and %s is none", kontor_format_cell(v, cs));
+        return buf;
+    case KONTOR_PHASE_REMOVE: {
+        kontor_format_cell(v, cs);
+        if (s->cell_card[v] == KONTOR_NONE || !bb_test(&s->dock, v)) snprintf(buf, cap, "there is no dock card on %s", cs);
+        else if (!bb_test(&s->shipsym, v)) snprintf(buf, cap, "the dock card on %s shows no ship symbol", cs);
+        else if (bb_test(&s->enclosed, v)) snprintf(buf, cap, "the card on %s is in an enclosed area", cs);
+        else snprintf(buf, cap, "%s is not next to the ship", cs);
+        return buf;
+    }
+    case KONTOR_PHASE_PLACE: {
+        if (v == KONTOR_NONE) {
+            snprintf(buf, cap, "%s must place the card (option optional_place is off)", who);
+            return buf;
+        }
+        kontor_format_cell(v, cs);
+        bb_t near = bb_neighbours(s->occ);
+        if (bb_test(&s->occ, v)) snprintf(buf, cap, "cell %s already holds a card", cs);
+        else if (!bb_test(&s->mask, v))
+            snprintf(buf, cap, "cell %s is outside the %dx%d board", cs, s->cfg.width, s->cfg.height);
+        else if (!bb_test(&near, v)) snprintf(buf, cap, "cell %s does not touch a card (diagonal does not count)", cs);
+        else {
+            int other = 1 - kontor_team(s, seat);
+            bb_t cr = bb_and(bb_neighbours(bb_cell(v)), s->crane[other]);
+            char cc[8];
+            snprintf(buf, cap, "%s's crane on %s keeps %s clear of %s's dock cards", other == 0 ? "red" : "black",
+                     kontor_format_cell(bb_first(cr), cc), cs, who);
+        }
+        return buf;
+    }
+    default:
+        snprintf(buf, cap, "not allowed");
+        return buf;
+    }
+}
