@@ -950,3 +950,28 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
 }
+
+/* ---- test hooks (core/internal.h) ---------------------------------------------- */
+
+#include "core/internal.h"
+
+void kontor__clear_board(kontor_state *s) {
+    s->occ = s->water = s->dock = s->shipsym = s->enclosed = s->mask = bb_empty();
+    for (int t = 0; t < 2; t++) s->team_dock[t] = s->crane[t] = bb_empty();
+    memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
+    s->minx = s->miny = 255;
+    s->maxx = s->maxy = 0;
+    s->ncards_board = 0;
+    s->nareas = 0;
+    s->keepers[0] = s->keepers[1] = 0;
+}
+
+void kontor__put(kontor_state *s, int cell, int id) { place_raw(s, cell, id); }
+
+void kontor__score_enclosed(kontor_state *s, kontor_log *log) { check_enclosures(s, s->dock, log); }
+
+int kontor__card_id(const kontor_state *s, int number) {
+    for (int id = 0; id < s->cfg.cards.ncards; id++)
+        if (s->cfg.cards.card[id].number == number) return id;
+    return -1;
+}
