@@ -632,7 +632,7 @@ static kontor_status parse_body(parser *ps) {
     /* then the deal */
     char tok[TOKEN_MAX];
     int done[3] = {0, 0, 0};
-    int first_line = ps->line;
+    int first_line = ps->line; /* where the deal starts (or should) */
     for (;;) {
         if (!peek_word(ps, tok, &st)) {
             if (st) return st;
@@ -641,6 +641,7 @@ static kontor_status parse_body(parser *ps) {
         if (strcmp(tok, "deal") != 0) break;
         read_word(ps, tok, &st);
         int line = ps->line;
+        if (!done[0] && !done[1] && !done[2]) first_line = line;
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
             return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', 'red' or 'black', but the record ends");
@@ -657,7 +658,7 @@ static kontor_status parse_body(parser *ps) {
     } else {
         for (int k = 0; k < 3; k++)
             if (!done[k])
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "the deal lacks the '%s' pile ('deal %s ...')",
+                return fail_at(ps->err, KONTOR_E_PARSE, first_line, "the deal lacks the '%s' pile ('deal %s ...')",
                                k == 0 ? "water" : seat_word[k - 1], k == 0 ? "water" : seat_word[k - 1]);
     }
 
