@@ -12,6 +12,8 @@ typedef struct command {
 
 static const command commands[] = {
     {"bench", cmd_bench, "random full games per second, one core"},
+    {"replay", cmd_replay, "check game records move by move, print the final board"},
+    {"show", cmd_show, "the board of a game record after any round"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
