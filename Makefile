@@ -84,10 +84,7 @@ build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c
 	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c -lm
 
 check:
-	$(MAKE) test
-	$(MAKE) SANITIZE=address,undefined test
-	$(MAKE) fuzz
-	sh fuzz/run.sh 20
+	sh tests/check.sh
 
 bench: $(KONTOR)
 	$(KONTOR) bench

@@ -401,6 +401,7 @@ typedef struct kontor_view {
     uint8_t seat;
 } kontor_view;
 
+/* seat -1 gives a spectator's view: every hand hidden (v->seat is KONTOR_NONE). */
 void kontor_view_of(const kontor_state *s, int seat, kontor_view *v);
 /* A full state consistent with the view: unseen cards dealt at random into the
  * unknown places, other seats' hidden choices undone (they choose again). */

@@ -13,6 +13,7 @@
 #include "kontor/kontor.h"
 
 int cmd_bench(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 

@@ -421,6 +421,10 @@ void kontor_points(const kontor_state *s, int points[2]) {
 }
 
 static void end_game(kontor_state *s, int reason, kontor_log *log) {
+    /* A revealed card that never got placed (the board filled first) goes
+     * back to its player's hand. */
+    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE)
+        for (int t = s->turn + 1; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
     int pts[2];
     kontor_points(s, pts);
     s->score[0] = (uint8_t)pts[0];
