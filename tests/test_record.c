@@ -607,6 +607,20 @@ static void the_drawing_marks_enclosed_areas_with_their_keeper(void **state) {
     fail_msg("no random game with a keeper in 50 seeds");
 }
 
+/* ---- the command: golden transcripts ------------------------------------------- */
+
+/* tests/cli/run.sh runs `kontor replay` and `kontor show` on the committed
+ * records in tests/cli/ and compares with tests/cli/expected/ (make test sets
+ * KONTOR to the binary it built). */
+static void the_commands_match_their_golden_transcripts(void **state) {
+    (void)state;
+    const char *kontor = getenv("KONTOR");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "sh tests/cli/run.sh '%s'", kontor && *kontor ? kontor : "build/kontor");
+    int rc = system(cmd);
+    if (rc != 0) fail_msg("'%s' failed (status %d): see its output above", cmd, rc);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_basic_games_replay_to_the_same_state),
@@ -630,6 +644,7 @@ int main(void) {
         cmocka_unit_test(the_example_in_the_docs_replays),
         cmocka_unit_test(the_drawing_shows_cards_ship_and_table),
         cmocka_unit_test(the_drawing_marks_enclosed_areas_with_their_keeper),
+        cmocka_unit_test(the_commands_match_their_golden_transcripts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
