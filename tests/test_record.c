@@ -150,6 +150,11 @@ static void the_options_tag_names_the_rules(void **state) {
     assert_non_null(strstr(t, "[Seed \"7\"]\n"));
     assert_non_null(strstr(t, "[Black \"random \\\"quoted\\\" \\\\ name\"]\n"));
     assert_non_null(strstr(t, "\ndeal water "));
+    /* a control character in a name cannot break the line */
+    snprintf(r.players[0], sizeof r.players[0], "tab\there\nnewline");
+    free(t);
+    t = write_text(&r);
+    assert_non_null(strstr(t, "[Red \"tab here newline\"]\n"));
     assert_non_null(strstr(t, "\n1. "));
     free(t);
     kontor_record_release(&r);

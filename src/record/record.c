@@ -124,12 +124,15 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
     }
 }
 
-/* A tag line; the value is escaped as in PGN (backslash before '"' and '\'). */
+/* A tag line; the value is escaped as in PGN (backslash before '"' and '\').
+ * A control character (a name set by a program may hold one) becomes a
+ * space, since a record line may not hold it. */
 static void write_tag(sbuf *b, const char *name, const char *value) {
     sb_printf(b, "[%s \"", name);
     for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\') sb_printf(b, "\\%c", *p);
-        else sb_printf(b, "%c", *p);
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
+        else sb_printf(b, "%c", c < 32 || c == 127 ? ' ' : c);
     }
     sb_printf(b, "\"]\n");
 }
@@ -244,7 +247,6 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
         free(b.s);
         return st ? st : KONTOR_E_RANGE;
     }
-    if (!b.s) sb_printf(&b, "%s", ""); /* cannot happen: tags were written */
     *out = b.s;
     if (len) *len = b.n;
     return KONTOR_OK;
