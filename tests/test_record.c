@@ -341,6 +341,8 @@ static void round_errors_name_the_line(void **state) {
     parse_fails(ROUNDS("1. 1 2 red ship"), KONTOR_E_PARSE, 14, "'ship' wants a cell like +1,-2 or '-', but the record ends");
     parse_fails(ROUNDS("1. 1 2 red remove 1;2\n"), KONTOR_E_PARSE, 14, "'remove' wants a cell like +1,-2 or '-', not '1'");
     parse_fails(ROUNDS("1. 1 2 red +1,+9\n"), KONTOR_E_PARSE, 14, "round 1: '+1,+9' is not a cell");
+    parse_fails(ROUNDS("1. 1 2 red +8,+8\n"), KONTOR_E_PARSE, 14, "round 1: '+8,+8' is not a cell");
+    parse_fails(ROUNDS("1. 1 2 red ship +8,+8\n"), KONTOR_E_PARSE, 14, "'ship' wants a cell like +1,-2 or '-', not '+8,+8'");
     parse_fails(ROUNDS("1. 1 2 red 0,0\n[Event \"late\"]\n"), KONTOR_E_PARSE, 15, "a tag '[...]' must come before");
     parse_fails(ROUNDS("1. 1 2\ndeal water 52\n"), KONTOR_E_PARSE, 15, "comes 'red' or 'black', or the next round, not 'deal'");
     parse_fails(ROUNDS("1. pass pass 2. pass pass 99999999. pass\n"), KONTOR_E_PARSE, 14, "not '99999999.'");

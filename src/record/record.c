@@ -386,6 +386,14 @@ static long round_of(const char *tok) {
     return number_of(t, 5);
 }
 
+/* A cell word, or "-" for KONTOR_NONE; -1 if neither. The grid cell +8,+8
+ * has the number of KONTOR_NONE and so cannot be written. */
+static int cell_of(const char *tok) {
+    if (strcmp(tok, "-") == 0) return KONTOR_NONE;
+    int cell = kontor_parse_cell(tok);
+    return cell == KONTOR_NONE ? -1 : cell;
+}
+
 static int seat_of(const char *tok) {
     if (strcmp(tok, "red") == 0) return 0;
     if (strcmp(tok, "black") == 0) return 1;
@@ -561,7 +569,7 @@ static kontor_status read_cell_arg(parser *ps, const char *what, int kind, int s
         if (st) return st;
         return fail_at(ps->err, KONTOR_E_PARSE, line, "'%s' wants a cell like +1,-2 or '-', but the record ends", what);
     }
-    int cell = strcmp(tok, "-") == 0 ? KONTOR_NONE : kontor_parse_cell(tok);
+    int cell = cell_of(tok);
     if (cell < 0)
         return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'%s' wants a cell like +1,-2 or '-', not '%s'", what, tok);
     return push(ps, seat, KONTOR_MOVE(kind, cell));
@@ -610,7 +618,7 @@ static kontor_status read_round(parser *ps, long number) {
         } else if (strcmp(tok, "remove") == 0) {
             if ((st = read_cell_arg(ps, "remove", KONTOR_MOVE_REMOVE, seat))) return st;
         } else {
-            int cell = strcmp(tok, "-") == 0 ? KONTOR_NONE : kontor_parse_cell(tok);
+            int cell = cell_of(tok);
             if (cell < 0)
                 return fail_at(ps->err, KONTOR_E_PARSE, ps->line,
                                "round %ld: '%s' is not a cell like +1,-2, '-', 'ship', 'remove', 'red' or 'black'", number, tok);
