@@ -261,6 +261,8 @@ static void tag_errors_name_the_line(void **state) {
     parse_fails("[Options \"max_rounds=0\"]\n", KONTOR_E_RANGE, 1, "out of range");
     parse_fails("[Cards \"mine\"]\n", KONTOR_E_INVALID, 1,
                 "the record is played with card set 'mine', but card set 'default' is loaded (use --cards FILE)");
+    parse_fails("\n[Event_with_a_very_long_name_that_goes_on_and_on_and_on \"x\"]\n", KONTOR_E_PARSE, 2,
+                "a tag name is too long");
     char longtag[400];
     snprintf(longtag, sizeof longtag, "[Event \"%0200d\"]\n", 0);
     parse_fails(longtag, KONTOR_E_PARSE, 1, "longer than 127 characters");
@@ -316,6 +318,9 @@ static void deal_errors_name_the_line(void **state) {
     /* a pile twice */
     snprintf(buf, sizeof buf, "%.*s%.*sdeal red 1\n", (int)(rounds - t), t, 0, "");
     parse_fails(buf, KONTOR_E_PARSE, 13, "the red pile is dealt twice (first on line 11)");
+    /* a pile without its name */
+    snprintf(buf, sizeof buf, "%.*s\n\ndeal ; nothing\n", head, t);
+    parse_fails(buf, KONTOR_E_PARSE, 12, "'deal' wants 'water', 'red' or 'black', but the record ends");
     /* an unknown pile */
     snprintf(buf, sizeof buf, "%.*sdeal green 1\n", head, t);
     parse_fails(buf, KONTOR_E_PARSE, 10, "'deal' wants 'water', 'red' or 'black', not 'green'");
@@ -363,6 +368,20 @@ static void too_many_decisions_are_refused(void **state) {
     size_t k = (size_t)sprintf(t, "[Seed \"1\"]\n");
     for (int i = 1; i <= 10001; i++) k += (size_t)sprintf(t + k, "%d. pass pass\n", i);
     parse_fails(t, KONTOR_E_RANGE, 10002, "a record holds at most 10000 rounds");
+    free(t);
+    /* one round may hold many decisions (illegal ones, but the parser does
+     * not know the rules): 100000 in all is the ceiling */
+    cap = 200 + 100001 * 5;
+    t = malloc(cap);
+    assert_non_null(t);
+    k = (size_t)sprintf(t, "[Seed \"1\"]\n1. pass pass red");
+    int line = 2;
+    for (int i = 0; i < 100000 - 2 + 1; i++) {
+        if (i % 1000 == 0) t[k++] = '\n', line++;
+        k += (size_t)sprintf(t + k, " 0,0");
+    }
+    t[k] = 0;
+    parse_fails(t, KONTOR_E_RANGE, line, "the record holds more than 100000 decisions");
     free(t);
 }
 

@@ -678,10 +678,7 @@ static kontor_status parse_body(parser *ps) {
         if (!read_word(ps, tok, &st)) return st;
         long n = round_of(tok);
         if (n < 0) {
-            if (tok[0] == '[') /* cannot happen: '[' is a delimiter */
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "a tag must come before the deal");
-            if (strcmp(tok, "deal") == 0)
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "the deal must come before the rounds");
+            /* ('deal' after a round is read as that round's decision) */
             return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "expected round %ld, like '%ld.', not '%s'", expect, expect, tok);
         }
         if (n != expect) return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld comes where round %ld belongs", n, expect);
