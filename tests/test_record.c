@@ -592,7 +592,7 @@ static void the_drawing_shows_cards_ship_and_table(void **state) {
     snprintf(top, sizeof top, "~%d", cfg.cards.card[s.cell_card[kontor_cell(0, -1)]].number);
     assert_non_null(strstr(buf, top));
     assert_non_null(strstr(buf, "round 1: choosing"));
-    assert_non_null(strstr(buf, "black  coins 4, keepers 0 (0 counted), hand of 5 cards"));
+    assert_non_null(strstr(buf, "black   coins 4, keepers 0 (0 points), hand of 5 cards"));
     /* red's hand is shown card by card */
     char hand[64];
     snprintf(hand, sizeof hand, "hand %d %d", cfg.cards.card[s.hand[0][0]].number, cfg.cards.card[s.hand[0][1]].number);
