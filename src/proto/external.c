@@ -276,11 +276,16 @@ static int ext_start(kontor_agent *a, char *msg, size_t cap) {
     return 0;
 }
 
+static int emit_observe(void *ctx, const char *ev) {
+    char line[KONTOR_PROTO_LINE_MAX];
+    snprintf(line, sizeof line, "observe %s", ev);
+    return ext_must(ctx, line);
+}
+
 /* Send the game as the seat sees it at the deal. */
 static int ext_setup(kontor_agent *a, const kontor_view *v) {
     ext *x = a->impl;
     const kontor_state *s = &v->s;
-    const kontor_cardset *cs = &s->cfg.cards;
     char line[KONTOR_PROTO_LINE_MAX], opts[512];
     x->in_game = 0;
     if (!(s->round == 1 && s->phase == KONTOR_PHASE_CHOOSE && s->ncards_board == 9)) {
@@ -293,30 +298,7 @@ static int ext_setup(kontor_agent *a, const kontor_view *v) {
     snprintf(line, sizeof line, "newgame %s %s %s", kontor_variant_name(s->cfg.variant), kontor_seat_name(s, v->seat),
              opts);
     if (ext_must(a, line)) return -1;
-    snprintf(line, sizeof line, "observe cardset %s", cs->name);
-    if (ext_must(a, line)) return -1;
-    for (int id = 0; id < cs->ncards; id++) {
-        memcpy(line, "observe ", 8);
-        kontor_proto_format_card(cs, id, line + 8, sizeof line - 8);
-        if (ext_must(a, line)) return -1;
-    }
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] != KONTOR_NONE) {
-            char b[8];
-            snprintf(line, sizeof line, "observe board %s %d", kontor_format_cell(c, b), cs->card[s->cell_card[c]].number);
-            if (ext_must(a, line)) return -1;
-        }
-    int n = snprintf(line, sizeof line, "observe hand");
-    for (int i = 0; i < s->hand_n[v->seat]; i++)
-        n += snprintf(line + n, sizeof line - (size_t)n, " %d", cs->card[s->hand[v->seat][i]].number);
-    if (ext_must(a, line)) return -1;
-    for (int p = 0; p < PROTO_NPILES; p++) {
-        int t = proto_pile_top(s, p);
-        x->tops[p] = t;
-        if (t == KONTOR_NONE) snprintf(line, sizeof line, "observe top %s -", proto_pile_name(p));
-        else snprintf(line, sizeof line, "observe top %s %d", proto_pile_name(p), cs->card[t].number);
-        if (ext_must(a, line)) return -1;
-    }
+    if (proto_deal_events(v, x->tops, emit_observe, a)) return -1;
     x->last = *v;
     x->in_game = 1;
     return 0;
@@ -338,72 +320,11 @@ static void ext_newgame(kontor_agent *a, const kontor_view *v) {
     ext_setup(a, v);
 }
 
-static int send_event(kontor_agent *a, const char *ev) {
-    char line[256];
-    snprintf(line, sizeof line, "observe %s", ev);
-    return ext_must(a, line);
-}
-
 static void ext_observe(kontor_agent *a, const kontor_view *v, const kontor_log *log) {
     ext *x = a->impl;
     if (x->failed || !x->in_game) return;
-    const kontor_state *p = &x->last.s, *s = &v->s;
-    char ev[200], b[8];
-    /* the decisions that leave no event: not moving the ship, not removing */
-    int first = log->n ? log->ev[0].kind : 0;
-    if (p->phase == KONTOR_PHASE_SHIP && first != KONTOR_EV_SHIP) {
-        snprintf(ev, sizeof ev, "ship %s -", kontor_seat_name(p, kontor_current(p)));
-        if (send_event(a, ev)) return;
-    }
-    if (p->phase == KONTOR_PHASE_REMOVE && first != KONTOR_EV_REMOVE) {
-        snprintf(ev, sizeof ev, "remove %s -", kontor_seat_name(p, kontor_current(p)));
-        if (send_event(a, ev)) return;
-    }
-    for (int i = 0; i < log->n; i++)
-        if (kontor_proto_format_event(s, &log->ev[i], ev, sizeof ev) && send_event(a, ev)) return;
-    for (int q = 0; q < PROTO_NPILES; q++) {
-        int t = proto_pile_top(s, q);
-        if (t == x->tops[q] || (t != KONTOR_NONE && t >= KONTOR_MAX_CARDS)) continue;
-        x->tops[q] = t;
-        if (t == KONTOR_NONE) snprintf(ev, sizeof ev, "top %s -", proto_pile_name(q));
-        else snprintf(ev, sizeof ev, "top %s %d", proto_pile_name(q), s->cfg.cards.card[t].number);
-        if (send_event(a, ev)) return;
-    }
-    (void)b;
+    if (proto_decision_events(&x->last, v, log, x->tops, emit_observe, a)) return;
     x->last = *v;
-}
-
-/* Read a decision from the engine's answer: a card number or "pass" for a
- * choice; "ship|remove|place CELL|-" (or a bare cell for a placement). */
-static int parse_answer(const kontor_state *s, const char *ans, kontor_move *m) {
-    char w1[32] = "", w2[32] = "", extra[8] = "";
-    int nw = sscanf(ans, "%31s %31s %7s", w1, w2, extra);
-    if (nw < 1 || nw > 2) return -1;
-    if (s->phase == KONTOR_PHASE_CHOOSE) {
-        if (nw != 1) return -1;
-        if (strcmp(w1, "pass") == 0) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), 0;
-        char *end;
-        long num = strtol(w1, &end, 10);
-        if (*end || end == w1) return -1;
-        for (int id = 0; id < s->cfg.cards.ncards; id++)
-            if (s->cfg.cards.card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id), 0;
-        return -1;
-    }
-    static const char *const kinds[] = {"", "ship", "remove", "place"};
-    const char *cellw = w2;
-    int kind;
-    if (nw == 1) { /* a bare cell: a placement */
-        kind = KONTOR_PHASE_PLACE;
-        cellw = w1;
-    } else {
-        kind = proto_word_index(w1, kinds, 4);
-        if (kind < 1) return -1;
-    }
-    int cell = strcmp(cellw, "-") == 0 ? KONTOR_NONE : kontor_parse_cell(cellw);
-    if (cell < 0) return -1;
-    static const int move_kind[] = {0, KONTOR_MOVE_SHIP, KONTOR_MOVE_REMOVE, KONTOR_MOVE_PLACE};
-    *m = KONTOR_MOVE(move_kind[kind], cell);
-    return 0;
 }
 
 static kontor_move ext_decide(kontor_agent *a, const kontor_view *v) {
@@ -423,7 +344,7 @@ static kontor_move ext_decide(kontor_agent *a, const kontor_view *v) {
         return KONTOR_FORFEIT;
     }
     kontor_move m;
-    if (parse_answer(&v->s, x->reply, &m)) {
+    if (proto_parse_answer(&v->s, x->reply, &m)) {
         set_reason(a, "engine '%s' answered '%s' with '%s', which is not a decision", x->label, command, shown);
         return KONTOR_FORFEIT;
     }

@@ -10,6 +10,7 @@
  * the splitter to that.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kontor/proto.h"
@@ -178,3 +179,100 @@ size_t kontor_proto_format_event(const kontor_state *s, const kontor_event *e, c
     if (n < 0) return 0;
     return (size_t)n < cap ? (size_t)n : cap - 1;
 }
+
+/* ---- what the controller tells ---------------------------------------------------- */
+
+int proto_deal_events(const kontor_view *v, int tops[3], proto_emit_fn emit, void *ctx) {
+    const kontor_state *s = &v->s;
+    const kontor_cardset *cs = &s->cfg.cards;
+    char line[256];
+    int r;
+    snprintf(line, sizeof line, "cardset %s", cs->name);
+    if ((r = emit(ctx, line))) return r;
+    for (int id = 0; id < cs->ncards; id++) {
+        kontor_proto_format_card(cs, id, line, sizeof line);
+        if ((r = emit(ctx, line))) return r;
+    }
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (s->cell_card[c] < cs->ncards) {
+            char b[8];
+            snprintf(line, sizeof line, "board %s %d", kontor_format_cell(c, b), cs->card[s->cell_card[c]].number);
+            if ((r = emit(ctx, line))) return r;
+        }
+    size_t n = (size_t)snprintf(line, sizeof line, "hand");
+    for (int i = 0; i < s->hand_n[v->seat] && n < sizeof line; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, " %d", cs->card[s->hand[v->seat][i]].number);
+    if ((r = emit(ctx, line))) return r;
+    for (int p = 0; p < PROTO_NPILES; p++) {
+        int t = proto_pile_top(s, p);
+        tops[p] = t;
+        if (t < cs->ncards) snprintf(line, sizeof line, "top %s %d", proto_pile_name(p), cs->card[t].number);
+        else snprintf(line, sizeof line, "top %s -", proto_pile_name(p));
+        if ((r = emit(ctx, line))) return r;
+    }
+    return 0;
+}
+
+int proto_decision_events(const kontor_view *prev, const kontor_view *v, const kontor_log *log, int tops[3],
+                          proto_emit_fn emit, void *ctx) {
+    const kontor_state *p = &prev->s, *s = &v->s;
+    char ev[200];
+    int r;
+    /* the decisions that leave no event: not moving the ship, not removing */
+    int first = log->n ? log->ev[0].kind : 0;
+    if (p->phase == KONTOR_PHASE_SHIP && first != KONTOR_EV_SHIP) {
+        snprintf(ev, sizeof ev, "ship %s -", kontor_seat_name(p, kontor_current(p)));
+        if ((r = emit(ctx, ev))) return r;
+    }
+    if (p->phase == KONTOR_PHASE_REMOVE && first != KONTOR_EV_REMOVE) {
+        snprintf(ev, sizeof ev, "remove %s -", kontor_seat_name(p, kontor_current(p)));
+        if ((r = emit(ctx, ev))) return r;
+    }
+    for (int i = 0; i < log->n; i++)
+        if (kontor_proto_format_event(s, &log->ev[i], ev, sizeof ev) && (r = emit(ctx, ev))) return r;
+    for (int q = 0; q < PROTO_NPILES; q++) {
+        int t = proto_pile_top(s, q);
+        /* a top the seat cannot see is never told (it cannot happen: every
+         * top is public; the test keeps it so) */
+        if (t == tops[q] || (t != KONTOR_NONE && t >= s->cfg.cards.ncards)) continue;
+        tops[q] = t;
+        if (t == KONTOR_NONE) snprintf(ev, sizeof ev, "top %s -", proto_pile_name(q));
+        else snprintf(ev, sizeof ev, "top %s %d", proto_pile_name(q), s->cfg.cards.card[t].number);
+        if ((r = emit(ctx, ev))) return r;
+    }
+    return 0;
+}
+
+/* Read a decision from the engine's answer: a card number or "pass" for a
+ * choice; "ship|remove|place CELL|-" (or a bare cell for a placement). */
+int proto_parse_answer(const kontor_state *s, const char *ans, kontor_move *m) {
+    char w1[32] = "", w2[32] = "", extra[8] = "";
+    int nw = sscanf(ans, "%31s %31s %7s", w1, w2, extra);
+    if (nw < 1 || nw > 2) return -1;
+    if (s->phase == KONTOR_PHASE_CHOOSE) {
+        if (nw != 1) return -1;
+        if (strcmp(w1, "pass") == 0) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), 0;
+        char *end;
+        long num = strtol(w1, &end, 10);
+        if (*end || end == w1) return -1;
+        for (int id = 0; id < s->cfg.cards.ncards; id++)
+            if (s->cfg.cards.card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id), 0;
+        return -1;
+    }
+    static const char *const kinds[] = {"", "ship", "remove", "place"};
+    const char *cellw = w2;
+    int kind;
+    if (nw == 1) { /* a bare cell: a placement */
+        kind = KONTOR_PHASE_PLACE;
+        cellw = w1;
+    } else {
+        kind = proto_word_index(w1, kinds, 4);
+        if (kind < 1) return -1;
+    }
+    int cell = strcmp(cellw, "-") == 0 ? KONTOR_NONE : kontor_parse_cell(cellw);
+    if (cell < 0) return -1;
+    static const int move_kind[] = {0, KONTOR_MOVE_SHIP, KONTOR_MOVE_REMOVE, KONTOR_MOVE_PLACE};
+    *m = KONTOR_MOVE(move_kind[kind], cell);
+    return 0;
+}
+

@@ -18,6 +18,24 @@ int proto_word_index(const char *w, const char *const *names, int n);
  * masked value when the viewer cannot see it). */
 int proto_pile_top(const kontor_state *s, int pile);
 
+/* ---- what the controller tells an engine ------------------------------------
+ * Both call emit(ctx, event) for each event in order and stop at the first
+ * non-zero return, which they return. tops[] holds the pile tops told so far
+ * (card ids), updated as they are told. */
+typedef int (*proto_emit_fn)(void *ctx, const char *event);
+/* The deal as seat v->seat sees it: cardset, card..., board..., hand, top x3. */
+int proto_deal_events(const kontor_view *v, int tops[3], proto_emit_fn emit, void *ctx);
+/* One decision: prev is the seat's view before it, v after it, log its
+ * events. Adds the decisions the log does not show ("ship red -", "remove
+ * red -") and the pile tops that changed. */
+int proto_decision_events(const kontor_view *prev, const kontor_view *v, const kontor_log *log, int tops[3],
+                          proto_emit_fn emit, void *ctx);
+
+/* An engine's answer to genchoice or genplace as a decision for the phase of
+ * s: a card number or "pass"; "ship|remove|place CELL|-" or a bare cell for a
+ * placement. -1 when the text is no decision (legality is not checked). */
+int proto_parse_answer(const kontor_state *s, const char *answer, kontor_move *m);
+
 /* ---- the engine's knowledge of its game ---------------------------------------
  *
  * The engine never sees hidden information, yet its agent wants a kontor_view
