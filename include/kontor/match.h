@@ -81,6 +81,40 @@ int kontor_elo(const kontor_arena_table *t, double elo[], double se[]);
 /* The Elo difference that a score fraction s (0 < s < 1) means. */
 double kontor_elo_of_score(double s);
 
+/* A round-robin tournament on paired deals: every pair of agents plays
+ * `games` games (rounded up to even), deal d (seed + d) once with each agent
+ * in each seat, so the luck of the deal cancels. Agents are created fresh
+ * for every game from their spec with a seed derived from seed, the game and
+ * the seat, so every game can be replayed alone, and `jobs` games run in
+ * parallel threads without changing any result. */
+typedef kontor_agent *(*kontor_agent_factory)(void *ctx, const char *spec, uint64_t seed, kontor_error *err);
+typedef struct kontor_arena_game {
+    int index;       /* 0-based, in schedule order */
+    int a, b;        /* agent indices: a sits in seat `seat_a` */
+    int seat_a;
+    uint64_t deal_seed;
+    kontor_match_result result;
+} kontor_arena_game;
+typedef struct kontor_arena_opts {
+    const kontor_config *cfg;
+    const char *const *specs; /* n agent specs */
+    int n;
+    int games;                /* per pair */
+    uint64_t seed;
+    int jobs;                 /* games in parallel (>= 1) */
+    kontor_agent_factory factory; /* NULL: kontor_agent_new */
+    void *factory_ctx;
+    /* Optional, called once per finished game (from worker threads, one at a
+     * time): progress and, if records is set, the game's record. */
+    void (*done)(void *ctx, const kontor_arena_game *g, const kontor_record *rec, int finished, int total);
+    void *done_ctx;
+    int records;              /* build a record of each game for done */
+} kontor_arena_opts;
+
+/* Run the tournament into t (initialised here). Returns KONTOR_OK, or an
+ * error (an agent spec that does not build, out of memory) in err. */
+kontor_status kontor_arena_run(const kontor_arena_opts *o, kontor_arena_table *t, kontor_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,13 @@
 #include "kontor/kontor.h"
 
 int cmd_bench(int argc, char **argv);
+int cmd_arena(int argc, char **argv);
+int cmd_hint(int argc, char **argv);
+
+/* An agent from a spec: kontor's own ("greedy", "ismcts:iters=2000", ...) or
+ * an external engine ("cmd:PROGRAM"). NULL and err on failure (agents.c). */
+struct kontor_agent;
+struct kontor_agent *cli_agent_new(const char *spec, uint64_t seed, kontor_error *err);
 
 /* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated
  * buffer. Returns 0, or -1 with errno set. */

@@ -12,6 +12,8 @@ typedef struct command {
 
 static const command commands[] = {
     {"bench", cmd_bench, "random full games per second, one core"},
+    {"arena", cmd_arena, "round-robin tournament between agents, with Elo"},
+    {"hint", cmd_hint, "the computer's advice for the side to move in a record"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
