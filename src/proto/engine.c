@@ -144,7 +144,7 @@ static void draw_board(reply *r, const kontor_engine *e) {
     const know *k = &e->k;
     if (!k->started) {
         put(r, "%s game, %s to play; the deal is not complete yet", kontor_variant_name(k->cfg.variant),
-            kontor_seat_name(&k->s, k->seat));
+            k->seat == KONTOR_RED ? "red" : "black");
         return;
     }
     kontor_view v;

@@ -183,12 +183,12 @@ kontor_proto_err know_start(know *k, char *msg, size_t cap) {
     memset(&d, 0, sizeof d);
     if (!k->have_hand) {
         MSG("the deal is incomplete: no 'hand' event");
-        return KONTOR_PE_BAD_EVENT;
+        return KONTOR_PE_NO_GAME;
     }
     for (int p = 0; p < PROTO_NPILES; p++)
         if (k->top[p] < 0 || k->top[p] == KONTOR_NONE) {
             MSG("the deal is incomplete: no 'top %s' event", proto_pile_name(p));
-            return KONTOR_PE_BAD_EVENT;
+            return KONTOR_PE_NO_GAME;
         }
     /* the board at the deal: the centre and the cross, nothing else */
     for (int c = 0; c < KONTOR_CELLS; c++) {
@@ -209,7 +209,7 @@ kontor_proto_err know_start(know *k, char *msg, size_t cap) {
         if (id == KONTOR_NONE) {
             char b[8];
             MSG("the deal is incomplete: no card on %s", kontor_format_cell(kontor_cell(cross[i][0], cross[i][1]), b));
-            return KONTOR_PE_BAD_EVENT;
+            return KONTOR_PE_NO_GAME;
         }
         d.water[i] = (uint8_t)id;
         used[id] = 1;
