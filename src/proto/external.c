@@ -331,7 +331,8 @@ static kontor_move ext_decide(kontor_agent *a, const kontor_view *v) {
     ext *x = a->impl;
     if (!x->failed && (x->pid <= 0 || !x->in_game)) ext_newgame(a, v);
     if (x->failed) return KONTOR_FORFEIT;
-    const char *command = v->s.phase == KONTOR_PHASE_CHOOSE ? "genchoice" : "genplace";
+    static const char *const commands[] = {"genchoice", "genplace ship", "genplace remove", "genplace place"};
+    const char *command = commands[v->s.phase < 4 ? v->s.phase : 0];
     x->last = *v;
     int r = ext_call(a, command);
     if (r < 0) return KONTOR_FORFEIT;
