@@ -450,10 +450,16 @@ static int run_command(kontor_engine *e, const kontor_command *c, reply *r) {
         put(r, "=%s ", id);
         draw_board(r, e);
         return 0;
-    default:
-        snprintf(msg, sizeof msg, "'%.40s'", name);
+    default: {
+        /* quote the name as printable ascii: the reply must stay clean text */
+        char shown[48];
+        size_t i = 0;
+        for (; name[i] && i < 40; i++) shown[i] = (unsigned char)name[i] < 128 ? name[i] : '?';
+        shown[i] = 0;
+        snprintf(msg, sizeof msg, "'%s%s'", shown, name[i] ? "..." : "");
         fail(r, id, KONTOR_PE_UNKNOWN_COMMAND, msg);
         return 0;
+    }
     }
 #undef NOARGS
 }
@@ -465,7 +471,7 @@ int kontor_engine_handle(kontor_engine *e, const char *line, size_t len, char *o
     int quit = 0;
     kontor_proto_err pe = kontor_command_parse(cmdp, line, len);
     if (pe) {
-        fail(&r, cmdp->id, pe, pe == KONTOR_PE_LINE_TOO_LONG ? "the longest line is 4096 bytes" : "too many words");
+        fail(&r, cmdp->id, pe, pe == KONTOR_PE_LINE_TOO_LONG ? "the longest line is 4096 bytes" : "more than 64 arguments, or an id of more than 20 digits");
     } else if (!cmdp->name) {
         if (!cmdp->id[0]) { /* an empty line gets no reply, as in GTP */
             if (outlen) *outlen = 0;

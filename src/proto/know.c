@@ -542,6 +542,28 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
             MSG("%s has already chosen this round", kontor_seat_name(s, seat));
             return KONTOR_PE_BAD_EVENT;
         }
+        /* a reveal must be possible now: the seat's own card in its hand;
+         * another seat's card one the seat could hold unseen */
+        if (which == 1) {
+            int x = card_id(cs, argv[2]);
+            int cl = kontor_card_class(&cs->card[x]);
+            int ok_card = 0;
+            if (seat == k->seat) {
+                ok_card = kontor_is_legal(s, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, x));
+            } else {
+                for (int i = 0; i < s->hand_n[seat]; i++) ok_card |= s->hand[seat][i] == x;
+                if (!ok_card)
+                    ok_card = !is_pub(s->pub, x) && hidden_slot(s, k->seat, x) &&
+                              (cl == KONTOR_CLASS_WATER || cl == kontor_team(s, seat));
+            }
+            if (!ok_card) {
+                MSG("card %d is not in %s's hand", cs->card[x].number, kontor_seat_name(s, seat));
+                return KONTOR_PE_ILLEGAL;
+            }
+        } else if (seat == k->seat && !kontor_is_legal(s, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS))) {
+            MSG("nobody may pass in the round after both passed");
+            return KONTOR_PE_ILLEGAL;
+        }
         kontor_event *e = &k->chosen[k->nchosen++];
         memset(e, 0, sizeof *e);
         e->kind = which == 0 ? KONTOR_EV_PASS : KONTOR_EV_REVEAL;

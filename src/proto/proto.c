@@ -73,7 +73,10 @@ kontor_proto_err kontor_command_parse(kontor_command *cmd, const char *line, siz
     for (;;) {
         while (*p == ' ') p++;
         if (!*p) break;
-        if (nw == KONTOR_PROTO_MAX_ARGS + 2) return KONTOR_PE_SYNTAX;
+        if (nw == KONTOR_PROTO_MAX_ARGS + 2) {
+            read_id(line, len, cmd->id, sizeof cmd->id);
+            return KONTOR_PE_SYNTAX;
+        }
         word[nw++] = p;
         while (*p && *p != ' ') p++;
         if (*p) *p++ = 0;
@@ -89,7 +92,10 @@ kontor_proto_err kontor_command_parse(kontor_command *cmd, const char *line, siz
     }
     if (w >= nw) return KONTOR_PE_OK; /* empty line, or an id alone */
     cmd->name = word[w++];
-    if (nw - w > KONTOR_PROTO_MAX_ARGS) return KONTOR_PE_SYNTAX;
+    if (nw - w > KONTOR_PROTO_MAX_ARGS) {
+        cmd->name = NULL;
+        return KONTOR_PE_SYNTAX;
+    }
     for (; w < nw; w++) cmd->argv[cmd->argc++] = word[w];
     return KONTOR_PE_OK;
 }
