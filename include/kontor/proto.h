@@ -84,13 +84,13 @@ size_t kontor_proto_format_card(const kontor_cardset *cs, int id, char *buf, siz
 
 /* How the engine makes (and re-makes, on setoption level/ms/seed) its player:
  * kontor_agent_new, or the CLI's cli_agent_new. */
-typedef kontor_agent *(*kontor_agent_factory)(const char *spec, uint64_t seed, kontor_error *err);
+typedef kontor_agent *(*kontor_engine_factory)(const char *spec, uint64_t seed, kontor_error *err);
 
 typedef struct kontor_engine kontor_engine;
 
 /* An engine that plays with the agent made by factory(spec, seed). NULL with
  * err filled when the agent cannot be made. Free with kontor_engine_free. */
-kontor_engine *kontor_engine_new(kontor_agent_factory factory, const char *spec, uint64_t seed,
+kontor_engine *kontor_engine_new(kontor_engine_factory factory, const char *spec, uint64_t seed,
                                  kontor_error *err);
 void kontor_engine_free(kontor_engine *e); /* NULL is a no-op */
 

@@ -18,7 +18,7 @@
 #include "proto/proto_int.h"
 
 struct kontor_engine {
-    kontor_agent_factory factory;
+    kontor_engine_factory factory;
     char spec[128];     /* the agent's spec as given (level) */
     uint64_t seed;
     int ms;             /* time per decision, 0 when not set */
@@ -50,7 +50,7 @@ static kontor_agent *make_agent(kontor_engine *e, const char *spec, int ms, uint
     return a;
 }
 
-kontor_engine *kontor_engine_new(kontor_agent_factory factory, const char *spec, uint64_t seed, kontor_error *err) {
+kontor_engine *kontor_engine_new(kontor_engine_factory factory, const char *spec, uint64_t seed, kontor_error *err) {
     kontor_engine *e = calloc(1, sizeof *e);
     if (!e) {
         if (err) snprintf(err->msg, sizeof err->msg, "out of memory"), err->code = KONTOR_E_RANGE;

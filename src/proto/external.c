@@ -44,6 +44,7 @@ typedef struct ext {
     int failed;         /* the engine failed in this game: forfeit */
     kontor_view last;   /* the last view seen (the state before the next decision) */
     int tops[PROTO_NPILES];
+    char reason[256];   /* why it failed: drivers clear a->error before decide */
     char reply[REPLY_MAX];
 } ext;
 
@@ -58,8 +59,9 @@ static void set_reason(kontor_agent *a, const char *fmt, ...) {
     ext *x = a->impl;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(a->error, sizeof a->error, fmt, ap);
+    vsnprintf(x->reason, sizeof x->reason, fmt, ap);
     va_end(ap);
+    snprintf(a->error, sizeof a->error, "%s", x->reason);
     x->failed = 1;
 }
 
@@ -311,8 +313,7 @@ static void ext_newgame(kontor_agent *a, const kontor_view *v) {
         ext_kill(x);
         char msg[256];
         if (ext_start(a, msg, sizeof msg)) {
-            snprintf(a->error, sizeof a->error, "%s", msg);
-            x->failed = 1;
+            set_reason(a, "%s", msg);
             return;
         }
     }
@@ -330,7 +331,10 @@ static void ext_observe(kontor_agent *a, const kontor_view *v, const kontor_log 
 static kontor_move ext_decide(kontor_agent *a, const kontor_view *v) {
     ext *x = a->impl;
     if (!x->failed && (x->pid <= 0 || !x->in_game)) ext_newgame(a, v);
-    if (x->failed) return KONTOR_FORFEIT;
+    if (x->failed) {
+        snprintf(a->error, sizeof a->error, "%s", x->reason);
+        return KONTOR_FORFEIT;
+    }
     static const char *const commands[] = {"genchoice", "genplace ship", "genplace remove", "genplace place"};
     const char *command = commands[v->s.phase < 4 ? v->s.phase : 0];
     x->last = *v;
