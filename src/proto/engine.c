@@ -113,7 +113,7 @@ static void finish(reply *r) {
         unsigned char c = (unsigned char)r->buf[i];
         if (c == '\n') {
             if (o == 0 || r->buf[o - 1] == '\n') continue;
-        } else if (c < 32 || c == 127) {
+        } else if (c < 32 || c >= 127) { /* replies are printable ascii */
             c = '?';
         }
         r->buf[o++] = (char)c;
