@@ -475,7 +475,7 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
     /* the game */
     if ((pe = know_start(k, msg, cap))) return pe;
     kontor_state *s = &k->s;
-    char canon[200];
+    char canon[160];
     canonical(argc, argv, canon, sizeof canon);
 
     if (strcmp(ev, "top") == 0) {
