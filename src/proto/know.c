@@ -54,7 +54,15 @@ kontor_proto_err know_newgame(know *k, const char *variant, const char *options,
         MSG("%s", err.msg);
         return KONTOR_PE_BAD_OPTION;
     }
-    if (k->cfg.nseats != 2 || seat < 0 || seat >= k->cfg.nseats) {
+    /* protocol version 1 covers the game for two without special cards; the
+     * game for four and the special cards (a buy phase, hidden purchases)
+     * need events of their own */
+    if (k->cfg.nseats != 2 || k->cfg.specials) {
+        MSG("protocol version %d covers the games for two without special cards (basic, advanced), not '%s'",
+            KONTOR_PROTO_VERSION, variant);
+        return KONTOR_PE_BAD_OPTION;
+    }
+    if (seat < 0 || seat >= k->cfg.nseats) {
         MSG("seat %d is not a seat of this game", seat);
         return KONTOR_PE_BAD_OPTION;
     }
