@@ -1,0 +1,163 @@
+/* arena.c: round-robin tournaments on paired deals, in parallel threads.
+ *
+ * Strength is measured, not asserted, and measurement needs many games, so
+ * the tournament is library code that the `kontor arena` command and the
+ * tests share. Three choices make its figures trustworthy: every deal is
+ * played twice with the seats swapped (the luck of the cards and of sitting
+ * red cancels in the pair); every game builds fresh agents from seeds derived
+ * from the tournament seed, so no game depends on another and any one can be
+ * replayed alone; and results are stored by schedule index and tallied in
+ * that order after the threads finish, so the table does not depend on which
+ * thread finished first.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "kontor/match.h"
+
+typedef struct arena_run {
+    const kontor_arena_opts *o;
+    kontor_arena_game *games;
+    int total, next, finished;
+    int failed;
+    kontor_error err;
+    pthread_mutex_t mu;
+} arena_run;
+
+static uint64_t mix(uint64_t x) { /* splitmix64's finaliser */
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static kontor_agent *make_agent(const kontor_arena_opts *o, int which, uint64_t seed, kontor_error *err) {
+    if (o->factory) return o->factory(o->factory_ctx, o->specs[which], seed, err);
+    return kontor_agent_new(o->specs[which], seed, err);
+}
+
+static int play_one(arena_run *R, kontor_arena_game *g) {
+    const kontor_arena_opts *o = R->o;
+    kontor_error err;
+    memset(&err, 0, sizeof err);
+    kontor_agent *ag[2] = {NULL, NULL};
+    int idx[2];
+    idx[g->seat_a] = g->a;
+    idx[1 - g->seat_a] = g->b;
+    for (int q = 0; q < 2; q++) {
+        ag[q] = make_agent(o, idx[q], mix(o->seed ^ mix((uint64_t)g->index * 4 + (uint64_t)q + 1)), &err);
+        if (!ag[q]) break;
+    }
+    int rc = 0;
+    kontor_deal deal;
+    kontor_state s;
+    kontor_record rec;
+    int have_rec = 0;
+    if (ag[0] && ag[1]) {
+        kontor_deal_shuffle(&deal, o->cfg, g->deal_seed);
+        if (kontor_new_from_deal(&s, o->cfg, &deal, &err) != KONTOR_OK) rc = -1;
+    } else {
+        rc = -1;
+    }
+    if (!rc && o->records) {
+        kontor_record_init(&rec, o->cfg, &deal);
+        rec.seed = g->deal_seed;
+        rec.has_seed = 1;
+        snprintf(rec.players[0], sizeof rec.players[0], "%s", ag[0]->name);
+        snprintf(rec.players[1], sizeof rec.players[1], "%s", ag[1]->name);
+        snprintf(rec.event, sizeof rec.event, "kontor arena game %d", g->index + 1);
+        have_rec = 1;
+    }
+    if (!rc && kontor_match_play(&s, ag, have_rec ? &rec : NULL, NULL, NULL, &g->result) != KONTOR_OK) {
+        ai_fail(&err, KONTOR_E_RANGE, "arena game %d: %s", g->index + 1, g->result.reason);
+        rc = -1;
+    }
+    pthread_mutex_lock(&R->mu);
+    if (rc) {
+        if (!R->failed) R->err = err;
+        R->failed = 1;
+    } else {
+        R->finished++;
+        if (o->done) o->done(o->done_ctx, g, have_rec ? &rec : NULL, R->finished, R->total);
+    }
+    pthread_mutex_unlock(&R->mu);
+    if (have_rec) kontor_record_release(&rec);
+    kontor_agent_free(ag[0]);
+    kontor_agent_free(ag[1]);
+    return rc;
+}
+
+static void *worker(void *arg) {
+    arena_run *R = arg;
+    for (;;) {
+        pthread_mutex_lock(&R->mu);
+        int i = R->failed ? R->total : R->next++;
+        pthread_mutex_unlock(&R->mu);
+        if (i >= R->total) return NULL;
+        play_one(R, &R->games[i]);
+    }
+}
+
+kontor_status kontor_arena_run(const kontor_arena_opts *o, kontor_arena_table *t, kontor_error *err) {
+    if (o->n < 2 || o->n > KONTOR_ARENA_MAX) {
+        ai_fail(err, KONTOR_E_RANGE, "arena: wants from 2 to %d agents, not %d", KONTOR_ARENA_MAX, o->n);
+        return KONTOR_E_RANGE;
+    }
+    if (o->cfg->nseats != 2) {
+        ai_fail(err, KONTOR_E_INVALID, "arena: only the two-player game is supported");
+        return KONTOR_E_INVALID;
+    }
+    /* check every spec once before playing */
+    for (int i = 0; i < o->n; i++) {
+        kontor_agent *a = make_agent(o, i, 1, err);
+        if (!a) return err ? err->code : KONTOR_E_INVALID;
+        kontor_agent_free(a);
+    }
+    int deals = (o->games + 1) / 2;
+    arena_run R;
+    memset(&R, 0, sizeof R);
+    R.o = o;
+    R.total = o->n * (o->n - 1) / 2 * deals * 2;
+    R.games = calloc((size_t)(R.total ? R.total : 1), sizeof *R.games);
+    if (!R.games) {
+        ai_fail(err, KONTOR_E_RANGE, "arena: out of memory");
+        return KONTOR_E_RANGE;
+    }
+    int k = 0;
+    for (int a = 0; a < o->n; a++)
+        for (int b = a + 1; b < o->n; b++)
+            for (int d = 0; d < deals; d++)
+                for (int sw = 0; sw < 2; sw++) {
+                    kontor_arena_game *g = &R.games[k];
+                    g->index = k++;
+                    g->a = a;
+                    g->b = b;
+                    g->seat_a = sw;
+                    g->deal_seed = o->seed + (uint64_t)d;
+                }
+    pthread_mutex_init(&R.mu, NULL);
+    int jobs = o->jobs < 1 ? 1 : o->jobs > 64 ? 64 : o->jobs;
+    pthread_t th[64];
+    int started = 0;
+    for (int j = 1; j < jobs; j++) {
+        if (pthread_create(&th[j], NULL, worker, &R) != 0) break;
+        started = j;
+    }
+    worker(&R);
+    for (int j = 1; j <= started; j++) pthread_join(th[j], NULL);
+    pthread_mutex_destroy(&R.mu);
+    kontor_status st = KONTOR_OK;
+    if (R.failed) {
+        if (err) *err = R.err;
+        st = R.err.code ? R.err.code : KONTOR_E_INVALID;
+    } else {
+        kontor_arena_init(t, o->n);
+        for (int i = 0; i < R.total; i++)
+            kontor_arena_add(t, R.games[i].a, R.games[i].b, R.games[i].seat_a, &R.games[i].result);
+    }
+    free(R.games);
+    return st;
+}
