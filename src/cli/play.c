@@ -97,7 +97,7 @@ static void log_events(tui *t, const kontor_log *lg) {
             tui_logf(t, "%s passes%s", who, e->a ? " and takes a coin" : " (treasury empty: no coin)");
             break;
         case KONTOR_EV_REVEAL: tui_logf(t, "%s plays %s", who, tui_card_text(s, e->card, c1, sizeof c1)); break;
-        case KONTOR_EV_TAX: tui_logf(t, "%s pays 1 coin tax (coin on %s's card)", who, kontor_seat_name(s, 1 - e->seat)); break;
+        case KONTOR_EV_TAX: tui_logf(t, "%s pays a coin of tax", who); break;
         case KONTOR_EV_TAKEBACK:
             tui_card_text(s, e->card, c1, sizeof c1);
             if (e->a == KONTOR_TAKEBACK_TAX) tui_logf(t, "%s cannot pay the tax: takes %s back", who, c1);
@@ -389,7 +389,7 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
     kontor_status st = kontor_record_parse(&r, text, len, &e);
     free(text);
     if (st) {
-        snprintf(err->msg, sizeof err->msg, "record '%.100s' line %d: %.130s", path, e.line, e.msg);
+        snprintf(err->msg, sizeof err->msg, "record '%.100s': %.140s", path, e.msg);
         kontor_record_release(&r);
         return -1;
     }
@@ -445,6 +445,11 @@ static void run(tui *t) {
     while (!t->quit) {
         if (!t->broken && !kontor_over(&t->s)) {
             unsigned act = kontor_actors(&t->s);
+            /* people choose first: a computer's hidden choice is then never
+             * part of the game while a person decides (nor of a save) */
+            if (t->s.phase == KONTOR_PHASE_CHOOSE)
+                for (int p = 0; p < 2; p++)
+                    if (((act >> p) & 1) && t->seat[p].human) act = 0;
             int moved = 0;
             for (int p = 0; p < 2 && !moved; p++)
                 if (((act >> p) & 1) && !t->seat[p].human) {

@@ -407,10 +407,12 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int yb
         if (room <= 0) return;
         char lines[64][TUI_LOG_WIDTH];
         int n = 0;
+        if (room > 64) room = 64;
         for (int i = t->nlog - 1; i >= 0 && n < room; i--) {
             char part[8][TUI_LOG_WIDTH];
             int k = wrap_lines(t->log[i], xmax - px, part, 8);
-            for (int j = k - 1; j >= 0 && n < room && n < 64; j--) memcpy(lines[n++], part[j], TUI_LOG_WIDTH);
+            if (n + k > room) break; /* whole entries only */
+            for (int j = k - 1; j >= 0; j--) memcpy(lines[n++], part[j], TUI_LOG_WIDTH);
         }
         for (int i = n - 1; i >= 0; i--) put(t, y++, px, xmax, 0, 0, lines[i]);
     }
@@ -474,9 +476,19 @@ void tui_draw(tui *t) {
     int bw = BOARD_X + (t->wx1 - t->wx0 + 1) * CELL_W + 1;
     draw_panel(t, d, viewer, bw, LINES - 4);
     /* messages */
-    put(t, LINES - 4, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, t->msg);
     char line[256], cs[8];
-    if (t->typing[0]) {
+    int long_msg = (int)strlen(t->msg) > COLS;
+    if (long_msg) {
+        char part[4][TUI_LOG_WIDTH];
+        int k = wrap_lines(t->msg, COLS < TUI_LOG_WIDTH ? COLS : TUI_LOG_WIDTH - 1, part, 4);
+        for (int i = 0; i < k && i < 2; i++)
+            put(t, LINES - 4 + i, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, part[i]);
+    } else {
+        put(t, LINES - 4, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, t->msg);
+    }
+    if (long_msg) {
+        /* the message takes the cursor's line */
+    } else if (t->typing[0]) {
         snprintf(line, sizeof line, "cell: %s_   (Enter goes there, Esc cancels)", t->typing);
         put(t, LINES - 3, 0, COLS, 0, A_BOLD, line);
     } else if (bm.cursor >= 0) {
