@@ -480,7 +480,7 @@ static const char *help =
     "  --seed S        the deal (default: from the clock; shown in the title)\n"
     "  --load FILE     continue a saved game record\n"
     "  --save FILE     where 's' saves, and the record written when the game ends\n"
-    "  --hint SPEC     the computer player that answers 'h' (default greedy)\n"
+    "  --hint SPEC     the computer player that answers 'h' (default medium)\n"
     "  --no-color      plain screen even on a colour terminal\n"
     "  --delay MS      pause between moves when the computer plays itself (300)\n"
     "  --script FILE   read keys from FILE ('-' for stdin; also used when stdin\n"
@@ -495,7 +495,7 @@ static const char *help =
 
 int cmd_play(int argc, char **argv) {
     const char *variant = NULL, *options = NULL, *red = "human", *black = "medium", *load = NULL;
-    const char *save = NULL, *script = NULL, *dump = NULL, *hint = "greedy", *size = NULL;
+    const char *save = NULL, *script = NULL, *dump = NULL, *hint = "medium", *size = NULL;
     uint64_t seed = 0, delay = 300;
     int has_seed = 0, colour = 1;
     for (int i = 1; i < argc; i++) {

@@ -334,26 +334,22 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int yb
     int pts[2];
     kontor_points(d, pts);
     for (int p = 0; p < 2; p++, y++) {
-        int x = put(t, y, px, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red  " : "black");
-        x = putf(t, y, x, xmax, 0, 0, " %-8.8s", t->seat[p].spec);
+        int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
+        x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red  " : "black");
+        x = putf(t, y, x, xmax, 0, 0, " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, " $%-2d", d->coins[p]);
-        x = putf(t, y, x, xmax, 0, 0, " keepers %d", d->keepers[p]);
-        if (p == viewer) put(t, y, x, xmax, 0, A_BOLD, " <you");
+        putf(t, y, x, xmax, 0, 0, " keepers %d", d->keepers[p]);
     }
-    int x = putf(t, y, px, xmax, 0, 0, "treasury ");
+    int x = putf(t, y, px, xmax, 0, 0, " treasury ");
     x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-2d", d->treasury);
-    putf(t, y++, x, xmax, 0, 0, " points %d:%d", pts[0], pts[1]);
-    putf(t, y++, px, xmax, 0, 0, "piles red %d black %d water %d", d->dock_pile[0].n, d->dock_pile[1].n,
-         d->water_pile.n);
-    x = put(t, y, px, xmax, 0, 0, "tops ");
-    for (int p = 0; p < 3; p++) {
+    putf(t, y++, x, xmax, 0, 0, "  points %d:%d", pts[0], pts[1]);
+    for (int p = 0; p < 3; p++, y++) {
         const kontor_pile *pl = p < 2 ? &d->dock_pile[p] : &d->water_pile;
         int id = pile_top_id(pl);
-        if (p) x = put(t, y, x, xmax, 0, 0, " | ");
-        x = put_card(t, y, x, xmax, d, id == KONTOR_NONE ? KONTOR_UNKNOWN_BASE : id, 0);
-        if (id == KONTOR_NONE) x = put(t, y, x - 1, xmax, 0, 0, "-");
+        x = putf(t, y, px, xmax, 0, 0, " %-5s pile %2d, top ", p == 0 ? "red" : p == 1 ? "black" : "water", pl->n);
+        if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
+        else put_card(t, y, x, xmax, d, id, 0);
     }
-    y++;
     /* the round: who chose, or the cards in play */
     if (d->phase == KONTOR_PHASE_CHOOSE) {
         x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
