@@ -506,16 +506,23 @@ void tui_draw(tui *t) {
     refresh();
 }
 
+/* Between two people: the public screen (t->handed is -1, so no hand is
+ * drawn) with the hand-over in place of the messages and the prompt. */
 void tui_draw_handover(tui *t, int seat) {
-    erase();
-    const char *who = seat == 0 ? "RED" : "BLACK", *other = seat == 0 ? "black" : "red";
-    int y = LINES / 2 - 3;
-    if (y < 0) y = 0;
-    put(t, y, 2, COLS, seat == 0 ? P_RED : P_BLACK, A_BOLD, "Hand-over");
-    putf(t, y + 2, 2, COLS, 0, A_BOLD, "Hand the keyboard to %s for the secret choice of round %d.", who, t->s.round);
-    putf(t, y + 3, 2, COLS, 0, 0, "%c%s, please look away: %s's hand comes next.", other[0] - 'a' + 'A', other + 1,
+    tui_draw(t);
+    if (tui_too_small()) return;
+    const char *who = seat == 0 ? "RED" : "BLACK", *other = seat == 0 ? "Black" : "Red";
+    for (int y = LINES - 4; y < LINES - 1; y++) {
+        move(y, 0);
+        clrtoeol();
+    }
+    int p = seat == 0 ? P_RED : P_BLACK;
+    int x = put(t, LINES - 4, 0, COLS, p, A_BOLD | A_REVERSE, " HAND-OVER ");
+    putf(t, LINES - 4, x, COLS, 0, A_BOLD, " give the keyboard to %s for the secret choice of round %d.", who,
+         t->s.round);
+    putf(t, LINES - 3, 0, COLS, 0, 0, "%s, please look away: %s's hand comes next.", other,
          seat == 0 ? "red" : "black");
-    putf(t, y + 5, 2, COLS, 0, 0, "%s: press Enter when you are ready (q quits).", who);
+    putf(t, LINES - 2, 0, COLS, 0, A_BOLD, "%s: press Enter when you are ready (q quits).", who);
     refresh();
 }
 

@@ -288,6 +288,7 @@ static void move_cursor(tui *t, int dx, int dy) {
     if (y > t->wy1) y = t->wy1;
     t->cursor = kontor_cell(x, y);
     t->pending_none = 0;
+    if (t->msg_err) tui_msg(t, 0, "%s", ""); /* the cursor line explains the new cell */
 }
 
 static void decision_key(tui *t, int seat, int k) {
