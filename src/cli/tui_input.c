@@ -6,7 +6,7 @@
  * pressing the next key; nothing depends on timing, and a run is repeatable.
  * The script language (docs/play.md):
  *
- *     keys TEXT       type TEXT; <enter> <esc> <bs> <tab> <space> <lt> <left>
+ *     keys TEXT       type TEXT; <enter> <esc> <bs> <ctrl-u> <tab> <space> <lt> <left>
  *                     <right> <up> <down> <pgup> <pgdn> name special keys
  *     expect TEXT     the screen must show TEXT (on one line), else exit 3
  *     expect-not TEXT the screen must not show TEXT
@@ -73,7 +73,7 @@ static const struct {
     const char *name;
     int key;
 } key_names[] = {
-    {"enter", '\n'}, {"esc", 27}, {"bs", KEY_BACKSPACE}, {"tab", '\t'}, {"space", ' '}, {"lt", '<'},
+    {"enter", '\n'}, {"esc", 27}, {"ctrl-u", 21}, {"bs", KEY_BACKSPACE}, {"tab", '\t'}, {"space", ' '}, {"lt", '<'},
     {"left", KEY_LEFT}, {"right", KEY_RIGHT}, {"up", KEY_UP}, {"down", KEY_DOWN}, {"pgup", KEY_PPAGE},
     {"pgdn", KEY_NPAGE}, {"home", KEY_HOME}, {"end", KEY_END},
 };
@@ -89,7 +89,7 @@ static int parse_keys(tui *t, const char *s, int *out, int cap) {
             for (i = 0; e && i < sizeof key_names / sizeof *key_names; i++)
                 if (strlen(key_names[i].name) == len && strncmp(s + 1, key_names[i].name, len) == 0) break;
             if (!e || i == sizeof key_names / sizeof *key_names) {
-                script_fail(t, "unknown key name in '%s' (known: <enter> <esc> <bs> <tab> <space> <lt> <left> "
+                script_fail(t, "unknown key name in '%s' (known: <enter> <esc> <bs> <ctrl-u> <tab> <space> <lt> <left> "
                                "<right> <up> <down> <pgup> <pgdn> <home> <end>)", s);
                 return -1;
             }
@@ -213,7 +213,10 @@ static int read_line(tui *t, const char *prompt, char *buf, size_t cap) {
         if (t->quit) return -1;
         if (is_enter(k)) return 0;
         if (k == 27) return -1;
-        if (is_backspace(k)) {
+        if (k == 21) { /* ctrl-u: clear the line */
+            n = 0;
+            buf[0] = 0;
+        } else if (is_backspace(k)) {
             if (n) buf[--n] = 0;
         } else if (k >= 32 && k < 127 && n + 1 < cap) {
             buf[n++] = (char)k;
