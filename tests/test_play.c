@@ -319,7 +319,7 @@ static void test_undo_against_the_computer(void **state) {
          "keys u\n"
          "expect undone: back to round 1\n"
          "expect your hand (red)\n"
-         "expect round 1: red chooses black chooses\n"
+         "expect round 1, to choose: red black\n"
          "keys qy\n");
     assert_int_equal(run_play("--seed 3 --black greedy", script, dump), 0);
     /* two people: no undo */

@@ -352,18 +352,18 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int yb
     }
     /* the round: who chose, or the cards in play */
     if (d->phase == KONTOR_PHASE_CHOOSE) {
-        x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
+        x = putf(t, y, px, xmax, 0, 0, "round %d, to choose:", d->round);
         for (int p = 0; p < 2; p++)
-            x = putf(t, y, x, xmax, 0, 0, " %s %s", p == 0 ? "red" : "black",
-                     d->choice[p] == KONTOR_NONE ? "chooses" : "has chosen");
+            if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? "red" : "black");
         if (d->no_pass) put(t, y + 1, px, xmax, 0, A_BOLD, "(no passing this round)");
     } else if (d->phase != KONTOR_PHASE_OVER) {
         x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
         for (int i = d->turn; i < d->norder; i++) {
-            int p = d->order[i];
-            x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, i == d->turn ? A_BOLD : 0, i == d->turn ? " >" : " then ");
-            x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red " : "black ");
-            x = put_card(t, y, x, xmax, d, d->choice[p], 0);
+            int p = d->order[i], yy = y + (i > d->turn);
+            if (i > d->turn) x = put(t, yy, px, xmax, 0, 0, "   then");
+            x = put(t, yy, x, xmax, 0, A_BOLD, i == d->turn ? " >" : " ");
+            x = put(t, yy, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red " : "black ");
+            x = put_card(t, yy, x, xmax, d, d->choice[p], 0);
         }
     } else {
         put(t, y, px, xmax, 0, A_BOLD, "game over");
