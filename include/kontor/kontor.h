@@ -248,6 +248,7 @@ typedef struct kontor_state {
     uint8_t turn;           /* index into order of the seat to act */
     uint8_t no_pass;        /* nobody may pass this round (after a double pass) */
     uint8_t ship_moved;     /* the seat to act has moved the ship this turn */
+    kontor_bb cells;        /* in the place phase: the cells where its card may go */
 
     /* enclosed areas */
     kontor_area area[KONTOR_MAX_AREAS];
