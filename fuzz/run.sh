@@ -13,6 +13,7 @@ mkdir -p build-fuzz/artifacts
 for bin in build-fuzz/fuzz_*; do
     [ -f "$bin" ] && [ -x "$bin" ] || continue
     name=${bin#build-fuzz/fuzz_}
+    [ -n "${FUZZ_ONLY:-}" ] && [ "$name" != "$FUZZ_ONLY" ] && continue
     tmp=$(mktemp -d) || exit 2
     [ -d "fuzz/corpus/$name" ] && cp -R "fuzz/corpus/$name/." "$tmp/"
     dict=""

@@ -248,6 +248,7 @@ typedef struct kontor_state {
     uint8_t turn;           /* index into order of the seat to act */
     uint8_t no_pass;        /* nobody may pass this round (after a double pass) */
     uint8_t ship_moved;     /* the seat to act has moved the ship this turn */
+    kontor_bb cells;        /* in the place phase: the cells where its card may go */
 
     /* enclosed areas */
     kontor_area area[KONTOR_MAX_AREAS];
@@ -401,6 +402,7 @@ typedef struct kontor_view {
     uint8_t seat;
 } kontor_view;
 
+/* seat -1 gives a spectator's view: every hand hidden (v->seat is KONTOR_NONE). */
 void kontor_view_of(const kontor_state *s, int seat, kontor_view *v);
 /* A full state consistent with the view: unseen cards dealt at random into the
  * unknown places, other seats' hidden choices undone (they choose again). */

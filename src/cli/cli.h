@@ -13,6 +13,17 @@
 #include "kontor/kontor.h"
 
 int cmd_bench(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+
+/* Read and parse a game record (replay.c), with the card set of cards_file
+ * (NULL: built-in). Prints "kontor: record 'FILE' line N: ..." and returns
+ * non-zero on failure; on success r owns its plies (kontor_record_release). */
+struct kontor_record;
+int cli_load_record(const char *path, const char *cards_file, struct kontor_record *r);
+/* "1-0", "0-1", "1/2-1/2", or "*" while the game is not over. */
+const char *cli_result_of(const kontor_state *s);
 int cmd_arena(int argc, char **argv);
 int cmd_hint(int argc, char **argv);
 

@@ -11,7 +11,10 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+    {"selfplay", cmd_selfplay, "play random games, print a summary, write records"},
     {"bench", cmd_bench, "random full games per second, one core"},
+    {"replay", cmd_replay, "check game records move by move, print the final board"},
+    {"show", cmd_show, "the board of a game record after any round"},
     {"arena", cmd_arena, "round-robin tournament between agents, with Elo"},
     {"hint", cmd_hint, "the computer's advice for the side to move in a record"},
 };

@@ -21,6 +21,11 @@
 /* ---- small helpers ---------------------------------------------------------- */
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards.card[id]; }
+/* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
+static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
+static inline int is_dock(const kontor_card *k) {
+    return k->kind == KONTOR_KIND_GOODS || k->kind == KONTOR_KIND_CRANE || k->kind == KONTOR_KIND_TAVERN;
+}
 
 static inline void log_ev(kontor_log *log, int kind, int seat, int card, int cell, int a) {
     if (!log || log->n >= KONTOR_LOG_MAX) return;
@@ -99,10 +104,6 @@ static bb_t closing_cells(const kontor_state *s) {
     return bb_or(s->water, bb_andnot(bb_all(), s->mask));
 }
 
-static int is_enclosed(bb_t area, bb_t closing) {
-    bb_t around = bb_andnot(bb_neighbours(area), area);
-    return !bb_any(bb_andnot(around, closing));
-}
 
 /* Warehouses per team and good in a set of dock cells. */
 static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
@@ -180,18 +181,45 @@ static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) 
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
-    bb_t closing = closing_cells(s);
+    /* cells that keep an area open: neither water, nor dock, nor unplayable */
+    bb_t gaps = bb_andnot(bb_andnot(bb_all(), closing_cells(s)), s->dock);
     while (bb_any(todo)) {
         int c = bb_first(todo);
-        bb_t area = bb_flood(bb_cell(c), open);
+        /* most cards that could close an area have a free cell next to
+         * them: four bit tests settle it */
+        if (((c & 15) > 0 && bb_test(&gaps, c - 1)) || ((c & 15) < 15 && bb_test(&gaps, c + 1)) ||
+            (c >= 16 && bb_test(&gaps, c - 16)) || (c < KONTOR_CELLS - 16 && bb_test(&gaps, c + 16))) {
+            bb_clear(&todo, c);
+            continue;
+        }
+        /* grow the area from that cell; stop as soon as it touches a gap,
+         * which is how most areas end: still open */
+        bb_t area = bb_cell(c), grown;
+        int enclosed = 1;
+        for (;;) {
+            bb_t around = bb_neighbours(area);
+            if (bb_any(bb_and(around, gaps))) {
+                enclosed = 0;
+                break;
+            }
+            grown = bb_and(bb_or(area, around), open);
+            if (bb_eq(grown, area)) break;
+            area = grown;
+        }
         todo = bb_andnot(todo, area);
-        if (is_enclosed(area, closing)) score_area(s, area, log);
+        if (enclosed) score_area(s, area, log);
     }
 }
 
 /* ---- set-up --------------------------------------------------------------------- */
 
-static int class_of(const kontor_cardset *cs, int id) { return kontor_card_class(&cs->card[id]); }
+static inline int class_of(const kontor_cardset *cs, int id) {
+    const kontor_card *k = &cs->card[id];
+    if (is_dock(k)) return k->colour == KONTOR_BLACK ? KONTOR_CLASS_BLACK : KONTOR_CLASS_RED;
+    if (k->kind == KONTOR_KIND_WATER) return KONTOR_CLASS_WATER;
+    if (k->kind == KONTOR_KIND_CENTRE) return KONTOR_CLASS_CENTRE;
+    return KONTOR_CLASS_SPECIAL;
+}
 
 void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
     kontor_rng rng;
@@ -229,6 +257,7 @@ static kontor_status deal_error(kontor_error *err, const char *msg) {
 }
 
 static void place_raw(kontor_state *s, int cell, int id);
+static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d);
 
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
@@ -254,7 +283,13 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     }
     if (d->nwater < 8 + 2 * 2) return deal_error(err, "too few water cards for the cross and the hands");
     if (cfg->total_coins < cfg->start_coins * cfg->nseats) return deal_error(err, "fewer coins in the game than the players start with");
+    deal_onto(s, cfg, d);
+    return KONTOR_OK;
+}
 
+/* Lay out a deal known to be valid. */
+static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
+    const kontor_cardset *cs = &cfg->cards;
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
     memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
@@ -292,12 +327,16 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
     s->round = 1;
     s->phase = KONTOR_PHASE_CHOOSE;
-    return KONTOR_OK;
 }
 
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
+    if (cfg->nseats == 2 && cfg->total_coins >= cfg->start_coins * 2 && d.nwater >= 12 && d.ndock[0] >= 3 &&
+        d.ndock[1] >= 3) {
+        deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
+        return KONTOR_OK;
+    }
     return kontor_new_from_deal(s, cfg, &d, err);
 }
 
@@ -308,7 +347,7 @@ static void place_raw(kontor_state *s, int cell, int id) {
     const kontor_card *k = card_of(s, id);
     s->cell_card[cell] = (uint8_t)id;
     bb_set(&s->occ, cell);
-    if (kontor_card_is_water(k)) {
+    if (is_water(k)) {
         bb_set(&s->water, cell);
     } else {
         bb_set(&s->dock, cell);
@@ -347,7 +386,7 @@ static void remove_raw(kontor_state *s, int cell) {
 static bb_t legal_cells(const kontor_state *s, int seat, int id) {
     bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
     const kontor_card *k = card_of(s, id);
-    if (kontor_card_is_dock(k)) {
+    if (is_dock(k)) {
         /* Crane: an opposing crane keeps the free cells next to it clear of
          * this player's dock cards; water may still go there. */
         int other = 1 - kontor_team(s, seat);
@@ -421,12 +460,16 @@ void kontor_points(const kontor_state *s, int points[2]) {
 }
 
 static void end_game(kontor_state *s, int reason, kontor_log *log) {
+    /* A revealed card that never got placed (the board filled first) goes
+     * back to its player's hand. */
+    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE)
+        for (int t = s->turn + 1; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
     int pts[2];
     kontor_points(s, pts);
     s->score[0] = (uint8_t)pts[0];
     s->score[1] = (uint8_t)pts[1];
     int coins[2] = {0, 0};
-    for (int p = 0; p < s->cfg.nseats; p++) coins[kontor_team(s, p)] += s->coins[p];
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
     if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
     else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
     else s->winner = -1;
@@ -453,7 +496,7 @@ static void new_round(kontor_state *s, kontor_log *log) {
         return;
     }
     int any = 0;
-    for (int p = 0; p < s->cfg.nseats; p++) any |= s->hand_n[p] > 0;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) any |= s->hand_n[p] > 0;
     if (!any) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
@@ -486,7 +529,8 @@ static void start_turn(kontor_state *s, kontor_log *log) {
         return;
     }
     s->phase = KONTOR_PHASE_PLACE;
-    if (!bb_any(legal_cells(s, seat, id))) {
+    s->cells = legal_cells(s, seat, id);
+    if (!bb_any(s->cells)) {
         /* R3: a revealed card with no legal cell goes back to the hand */
         take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
         next_turn(s, log);
@@ -500,13 +544,13 @@ static void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS
     memset(got, 0, KONTOR_MAX_SEATS);
     while (want && s->treasury) {
         int least = 256, n = 0;
-        for (int p = 0; p < s->cfg.nseats; p++)
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if ((want >> p) & 1) {
                 if (s->coins[p] < least) least = s->coins[p], n = 0;
                 if (s->coins[p] == least) n++;
             }
         if (n > s->treasury) break;
-        for (int p = 0; p < s->cfg.nseats; p++)
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if (((want >> p) & 1) && s->coins[p] == least) {
                 s->coins[p]++;
                 s->treasury--;
@@ -589,7 +633,7 @@ static void resolve_choices(kontor_state *s, kontor_log *log) {
 
 static void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
-    for (int p = 0; p < s->cfg.nseats; p++)
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
         if (s->choice[p] == KONTOR_NONE) return;
     resolve_choices(s, log);
 }
@@ -606,7 +650,8 @@ static void do_ship(kontor_state *s, int value, kontor_log *log) {
         }
     }
     s->phase = KONTOR_PHASE_PLACE;
-    if (!bb_any(legal_cells(s, seat, s->choice[seat]))) {
+    s->cells = legal_cells(s, seat, s->choice[seat]);
+    if (!bb_any(s->cells)) {
         take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
         next_turn(s, log);
     }
@@ -623,7 +668,8 @@ static void do_remove(kontor_state *s, int value, kontor_log *log) {
         log_ev(log, KONTOR_EV_REMOVE, seat, id, value, to);
     }
     s->phase = KONTOR_PHASE_PLACE;
-    if (!bb_any(legal_cells(s, seat, s->choice[seat]))) {
+    s->cells = legal_cells(s, seat, s->choice[seat]);
+    if (!bb_any(s->cells)) {
         take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
         next_turn(s, log);
     }
@@ -637,17 +683,18 @@ static void do_place(kontor_state *s, int value, kontor_log *log) {
         next_turn(s, log);
         return;
     }
-    uint8_t minx = s->minx, maxx = s->maxx, miny = s->miny, maxy = s->maxy;
+    bb_t closing_before = closing_cells(s);
     place_raw(s, value, id);
     log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
     const kontor_card *k = card_of(s, id);
-    int water = kontor_card_is_water(k);
+    int water = is_water(k);
     /* Scoring: the area of a dock card, the areas next to a water card; and
-     * when the extent grew, every open area (new cells became unplayable). */
-    if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy)
-        check_enclosures(s, s->dock, log);
-    else
-        check_enclosures(s, water ? bb_neighbours(bb_cell(value)) : bb_cell(value), log);
+     * when the extent grew, the areas next to cells that just became
+     * unplayable (only they can have been closed by the new edge). */
+    bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
+    bb_t newly = bb_andnot(bb_andnot(closing_cells(s), closing_before), bb_cell(value));
+    if (bb_any(newly)) candidates = bb_or(candidates, bb_neighbours(newly));
+    check_enclosures(s, candidates, log);
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
@@ -678,7 +725,7 @@ unsigned kontor_actors(const kontor_state *s) {
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: {
         unsigned m = 0;
-        for (int p = 0; p < s->cfg.nseats; p++)
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->choice[p] == KONTOR_NONE) m |= 1u << p;
         return m;
     }
@@ -719,7 +766,7 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         break;
     }
     case KONTOR_PHASE_PLACE: {
-        bb_t t = legal_cells(s, seat, s->choice[seat]);
+        bb_t t = s->cells;
         while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_pop(&t));
         if (s->cfg.optional_place) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
         break;
@@ -755,7 +802,7 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     case KONTOR_PHASE_PLACE: {
         if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_PLACE) return 0;
         if (v == KONTOR_NONE) return s->cfg.optional_place;
-        bb_t t = legal_cells(s, seat, s->choice[seat]);
+        bb_t t = s->cells;
         return bb_test(&t, v);
     }
     default:
@@ -807,8 +854,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             break;
         }
         case KONTOR_PHASE_PLACE: {
-            int seat = s->order[s->turn];
-            bb_t t = legal_cells(s, seat, s->choice[seat]);
+            bb_t t = s->cells;
             int n = bb_count(t) + (s->cfg.optional_place ? 1 : 0);
             int i = (int)kontor_rng_below(rng, (uint32_t)n);
             do_place(s, i < bb_count(t) ? bb_nth(t, i) : KONTOR_NONE, NULL);

@@ -34,7 +34,7 @@ static void mask_pile(const kontor_state *s, kontor_pile *p) {
 void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     memset(v, 0, sizeof *v);
     v->s = *s;
-    v->seat = (uint8_t)seat;
+    v->seat = seat < 0 ? KONTOR_NONE : (uint8_t)seat; /* seat -1: a spectator, who sees no hand */
     kontor_state *w = &v->s;
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
         for (int i = w->hand_n[q]; i < KONTOR_HAND_MAX; i++) w->hand[q][i] = 0;

@@ -1,0 +1,215 @@
+/* test_properties.c: invariants over thousands of seeded random games.
+ *
+ * Every decision of every game is checked: coins always total the game's
+ * coins, every card is in exactly one place, the warehouse supply is never
+ * exceeded, every listed decision is legal and applies, views hold no hidden
+ * information and determinized states agree with their views, and every game
+ * ends. Games pick uniformly from kontor_legal with a seeded generator. */
+#include "testutil.h"
+
+#include <stdio.h>
+
+#ifndef GAMES
+#define GAMES 2500
+#endif
+
+static void check_cards(const kontor_state *s) {
+    uint8_t seen[KONTOR_MAX_CARDS] = {0};
+    const kontor_cardset *cs = &s->cfg.cards;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (s->cell_card[c] != KONTOR_NONE) {
+            assert_true(s->cell_card[c] < cs->ncards);
+            seen[s->cell_card[c]]++;
+        }
+    for (int p = 0; p < s->cfg.nseats; p++) {
+        for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
+        const kontor_pile *pl = &s->dock_pile[p];
+        for (int i = 0; i < pl->n; i++) seen[pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)]]++;
+    }
+    for (int i = 0; i < s->water_pile.n; i++)
+        seen[s->water_pile.card[(s->water_pile.head + i) & (KONTOR_PILE_MAX - 1)]]++;
+    if (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE || s->phase == KONTOR_PHASE_PLACE)
+        for (int t = s->turn; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
+    for (int id = 0; id < cs->ncards; id++) {
+        int cl = kontor_card_class(&cs->card[id]);
+        if (cl == KONTOR_CLASS_SPECIAL) continue;
+        if (seen[id] != 1) fail_msg("card %d is in %d places (round %d, phase %d)", cs->card[id].number, seen[id], s->round, s->phase);
+    }
+}
+
+static void check_coins_and_supply(const kontor_state *s) {
+    int total = s->treasury;
+    for (int p = 0; p < s->cfg.nseats; p++) total += s->coins[p];
+    assert_int_equal(total, s->cfg.total_coins);
+    /* warehouses in open areas never exceed the 16 per good of the box */
+    int used[3] = {0, 0, 0};
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        int id = s->cell_card[c];
+        if (id == KONTOR_NONE || ((s->enclosed.w[c >> 6] >> (c & 63)) & 1)) continue;
+        const kontor_card *k = &s->cfg.cards.card[id];
+        if (k->kind == KONTOR_KIND_GOODS)
+            for (int g = 0; g < 3; g++) used[g] += k->goods[g];
+    }
+    for (int g = 0; g < 3; g++) assert_true(used[g] <= 16);
+}
+
+static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
+
+static void check_views(const kontor_state *s, kontor_rng *rng) {
+    for (int seat = -1; seat < s->cfg.nseats; seat++) {
+        kontor_view v, again;
+        kontor_view_of(s, seat, &v);
+        /* no card of another seat's hand is shown unless everybody knows it */
+        for (int q = 0; q < s->cfg.nseats; q++) {
+            if (q == seat) continue;
+            for (int i = 0; i < v.s.hand_n[q]; i++) {
+                int c = v.s.hand[q][i];
+                assert_true(c >= KONTOR_UNKNOWN_BASE || is_pub(s, c));
+            }
+            if (s->phase == KONTOR_PHASE_CHOOSE && s->choice[q] != KONTOR_NONE)
+                assert_int_equal(v.s.choice[q], KONTOR_HIDDEN);
+        }
+        if (seat < 0) continue;
+        /* a determinized state is complete and agrees with the view */
+        kontor_state d;
+        kontor_determinize(&v, rng, &d);
+        check_cards(&d);
+        kontor_view_of(&d, seat, &again);
+        if (s->phase == KONTOR_PHASE_CHOOSE)
+            for (int q = 0; q < s->cfg.nseats; q++)
+                if (q != seat && v.s.choice[q] == KONTOR_HIDDEN) again.s.choice[q] = KONTOR_HIDDEN;
+        assert_memory_equal(&v, &again, sizeof v);
+    }
+}
+
+/* Swap a hidden card of seat's opponent's hand with a hidden card of the
+ * same class in a pile; returns 0 when there is none. */
+static int swap_hidden(kontor_state *s, int seat) {
+    int q = 1 - seat;
+    for (int i = 0; i < s->hand_n[q]; i++) {
+        int a = s->hand[q][i];
+        if (is_pub(s, a)) continue;
+        int cl = kontor_card_class(&s->cfg.cards.card[a]);
+        kontor_pile *piles[3] = {&s->dock_pile[0], &s->dock_pile[1], &s->water_pile};
+        for (int k = 0; k < 3; k++)
+            for (int j = 0; j < piles[k]->n; j++) {
+                uint8_t *b = &piles[k]->card[(piles[k]->head + j) & (KONTOR_PILE_MAX - 1)];
+                if (is_pub(s, *b) || kontor_card_class(&s->cfg.cards.card[*b]) != cl) continue;
+                uint8_t t = *b;
+                *b = (uint8_t)a;
+                s->hand[q][i] = t;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static void run_games(const char *variant, int games, int views_every) {
+    kontor_config cfg;
+    kontor_config_init(&cfg, variant, NULL);
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 2024);
+    int full = 0;
+    for (int g = 0; g < games; g++) {
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+        int decisions = 0;
+        while (!kontor_over(&s)) {
+            unsigned actors = kontor_actors(&s);
+            assert_true(actors != 0);
+            int seat = __builtin_ctz(actors);
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&s, seat, m);
+            assert_true(n > 0);
+            for (int i = 0; i < n; i++) assert_true(kontor_is_legal(&s, seat, m[i]));
+            kontor_move pick = m[kontor_rng_below(&rng, (uint32_t)n)];
+            assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
+            decisions++;
+            check_coins_and_supply(&s);
+            check_cards(&s);
+            if (views_every && decisions % views_every == 0) check_views(&s, &rng);
+            assert_true(s.round <= cfg.max_rounds);
+        }
+        full += s.end_reason == KONTOR_END_FULL;
+        assert_true(s.winner >= -1 && s.winner <= 1);
+        int pts[2];
+        kontor_points(&s, pts);
+        assert_int_equal(pts[0], s.score[0]);
+        assert_int_equal(pts[1], s.score[1]);
+    }
+    /* random games end because the board fills, not by the safety rule */
+    assert_int_equal(full, games);
+}
+
+static void property_basic_games_keep_every_invariant(void **st) {
+    (void)st;
+    run_games("basic", GAMES, 5);
+}
+
+static void property_advanced_games_keep_every_invariant(void **st) {
+    (void)st;
+    run_games("advanced", GAMES, 5);
+}
+
+static void property_views_are_blind_to_hidden_information(void **st) {
+    (void)st;
+    const char *variants[2] = {"basic", "advanced"};
+    int swapped = 0;
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        kontor_config_init(&cfg, variants[v], NULL);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 5);
+        for (int g = 0; g < 200; g++) {
+            kontor_state s;
+            kontor_new(&s, &cfg, (uint64_t)g + 1000, NULL);
+            int steps = (int)kontor_rng_below(&rng, 40);
+            for (int k = 0; k < steps && !kontor_over(&s); k++) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL);
+            }
+            for (int seat = 0; seat < 2; seat++) {
+                kontor_state t = s;
+                if (!swap_hidden(&t, seat)) continue;
+                assert_memory_not_equal(&s, &t, sizeof s);
+                kontor_view a, b;
+                kontor_view_of(&s, seat, &a);
+                kontor_view_of(&t, seat, &b);
+                assert_memory_equal(&a, &b, sizeof a);
+                swapped++;
+            }
+        }
+    }
+    assert_true(swapped > 100);
+}
+
+static void property_playout_is_deterministic_for_a_seed(void **st) {
+    (void)st;
+    kontor_config cfg;
+    kontor_config_init(&cfg, "advanced", NULL);
+    for (int g = 0; g < 50; g++) {
+        kontor_state a, b;
+        kontor_rng r1, r2;
+        kontor_new(&a, &cfg, (uint64_t)g, NULL);
+        b = a;
+        kontor_rng_seed(&r1, (uint64_t)g * 31);
+        kontor_rng_seed(&r2, (uint64_t)g * 31);
+        kontor_playout(&a, &r1);
+        kontor_playout(&b, &r2);
+        assert_memory_equal(&a, &b, sizeof a);
+        assert_true(kontor_over(&a));
+        check_cards(&a);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(property_basic_games_keep_every_invariant),
+        cmocka_unit_test(property_advanced_games_keep_every_invariant),
+        cmocka_unit_test(property_views_are_blind_to_hidden_information),
+        cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

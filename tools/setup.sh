@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install what kontor needs from Debian (when run as root and something is
+# missing) and build it. The one list of packages: .ci/run uses it too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(
+    build-essential     # gcc, make
+    pkg-config          # finds the libraries below
+    libcmocka-dev       # the unit test framework
+    clang               # libFuzzer for the fuzz targets
+    libclang-rt-14-dev  # clang's sanitizer and fuzzer runtimes
+)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup: please install: ${missing[*]} (as root: apt-get install ${missing[*]})" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+make -j2 >/dev/null
+echo "setup: built ./kontor"
