@@ -134,7 +134,7 @@ static const struct level {
     const char *name, *spec;
 } levels[] = {
     {"easy", "greedy:samples=2,noise=0.3"},
-    {"medium", "ismcts:iters=3000"},
+    {"medium", "ismcts:iters=4000"},
     {"hard", "ismcts:ms=1000,threads=2"},
 };
 
