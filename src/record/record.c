@@ -124,12 +124,15 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
     }
 }
 
-/* A tag line; the value is escaped as in PGN (backslash before '"' and '\'). */
+/* A tag line; the value is escaped as in PGN (backslash before '"' and '\').
+ * A control character (a name set by a program may hold one) becomes a
+ * space, since a record line may not hold it. */
 static void write_tag(sbuf *b, const char *name, const char *value) {
     sb_printf(b, "[%s \"", name);
     for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\') sb_printf(b, "\\%c", *p);
-        else sb_printf(b, "%c", *p);
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
+        else sb_printf(b, "%c", c < 32 || c == 127 ? ' ' : c);
     }
     sb_printf(b, "\"]\n");
 }
@@ -244,7 +247,6 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
         free(b.s);
         return st ? st : KONTOR_E_RANGE;
     }
-    if (!b.s) sb_printf(&b, "%s", ""); /* cannot happen: tags were written */
     *out = b.s;
     if (len) *len = b.n;
     return KONTOR_OK;
@@ -632,7 +634,7 @@ static kontor_status parse_body(parser *ps) {
     /* then the deal */
     char tok[TOKEN_MAX];
     int done[3] = {0, 0, 0};
-    int first_line = ps->line;
+    int first_line = ps->line; /* where the deal starts (or should) */
     for (;;) {
         if (!peek_word(ps, tok, &st)) {
             if (st) return st;
@@ -641,6 +643,7 @@ static kontor_status parse_body(parser *ps) {
         if (strcmp(tok, "deal") != 0) break;
         read_word(ps, tok, &st);
         int line = ps->line;
+        if (!done[0] && !done[1] && !done[2]) first_line = line;
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
             return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', 'red' or 'black', but the record ends");
@@ -657,7 +660,7 @@ static kontor_status parse_body(parser *ps) {
     } else {
         for (int k = 0; k < 3; k++)
             if (!done[k])
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "the deal lacks the '%s' pile ('deal %s ...')",
+                return fail_at(ps->err, KONTOR_E_PARSE, first_line, "the deal lacks the '%s' pile ('deal %s ...')",
                                k == 0 ? "water" : seat_word[k - 1], k == 0 ? "water" : seat_word[k - 1]);
     }
 
