@@ -64,6 +64,8 @@ typedef struct kontor_arena_table {
     uint64_t decisions[KONTOR_ARENA_MAX]; /* decisions taken by each agent */
     double seconds[KONTOR_ARENA_MAX];     /* thinking time of each agent */
     int forfeits[KONTOR_ARENA_MAX];       /* games lost by failure */
+    uint64_t iters[KONTOR_ARENA_MAX];     /* search iterations (playouts), ismcts only */
+    double search_seconds[KONTOR_ARENA_MAX]; /* time those took */
 } kontor_arena_table;
 
 void kontor_arena_init(kontor_arena_table *t, int n);
@@ -94,6 +96,8 @@ typedef struct kontor_arena_game {
     int seat_a;
     uint64_t deal_seed;
     kontor_match_result result;
+    uint64_t iters[2];          /* search iterations of the agent in each seat */
+    double search_seconds[2];
 } kontor_arena_game;
 typedef struct kontor_arena_opts {
     const kontor_config *cfg;

@@ -75,6 +75,12 @@ static int play_one(arena_run *R, kontor_arena_game *g) {
         ai_fail(&err, KONTOR_E_RANGE, "arena game %d: %s", g->index + 1, g->result.reason);
         rc = -1;
     }
+    for (int q = 0; q < 2; q++)
+        if (ag[q] && ag[q]->release == ai_release) {
+            const ai_base *b = ag[q]->impl;
+            g->iters[q] = b->iters;
+            g->search_seconds[q] = b->seconds;
+        }
     pthread_mutex_lock(&R->mu);
     if (rc) {
         if (!R->failed) R->err = err;
@@ -155,8 +161,14 @@ kontor_status kontor_arena_run(const kontor_arena_opts *o, kontor_arena_table *t
         st = R.err.code ? R.err.code : KONTOR_E_INVALID;
     } else {
         kontor_arena_init(t, o->n);
-        for (int i = 0; i < R.total; i++)
-            kontor_arena_add(t, R.games[i].a, R.games[i].b, R.games[i].seat_a, &R.games[i].result);
+        for (int i = 0; i < R.total; i++) {
+            const kontor_arena_game *g = &R.games[i];
+            kontor_arena_add(t, g->a, g->b, g->seat_a, &g->result);
+            t->iters[g->a] += g->iters[g->seat_a];
+            t->iters[g->b] += g->iters[1 - g->seat_a];
+            t->search_seconds[g->a] += g->search_seconds[g->seat_a];
+            t->search_seconds[g->b] += g->search_seconds[1 - g->seat_a];
+        }
     }
     free(R.games);
     return st;

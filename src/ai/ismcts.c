@@ -353,6 +353,8 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
 }
 
 static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
+    kontor_move only[KONTOR_MAX_MOVES];
+    if (kontor_legal(&v->s, v->seat, only) == 1) return only[0]; /* nothing to think about */
     ai_choice best;
     int n = ismcts_rank(a, v, &best, 1);
     if (n < 0) return KONTOR_FORFEIT;

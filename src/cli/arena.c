@@ -324,8 +324,8 @@ int cmd_arena(int argc, char **argv) {
             printf("%-*s  %-*s  %5d %5d %5d  %5.1f%%  %+9.2f\n", w, c.specs[i], w, c.specs[j], p->wins, p->draws,
                    p->losses, 100 * score_of(p), p->games ? (double)p->diff / p->games : 0.0);
         }
-    printf("\n%-*s  %6s  %6s  %6s  %11s  %9s  %s\n", w, "agent", "games", "score", "Elo", "95% CI", "dec/s",
-           "forfeits");
+    printf("\n%-*s  %6s  %6s  %6s  %11s  %9s  %10s  %s\n", w, "agent", "games", "score", "Elo", "95% CI", "dec/s",
+           "playouts/s", "forfeits");
     for (int i = 0; i < c.n; i++) {
         int g = 0;
         double pts = 0;
@@ -334,8 +334,10 @@ int cmd_arena(int argc, char **argv) {
             pts += t.p[i][j].wins + 0.5 * t.p[i][j].draws;
         }
         double dps = t.seconds[i] > 0 ? (double)t.decisions[i] / t.seconds[i] : 0.0;
-        printf("%-*s  %6d  %5.1f%%  %+6.0f  %+5.0f..%+-5.0f  %9.0f  %d\n", w, c.specs[i], g, g ? 100 * pts / g : 0.0,
-               elo[i], elo[i] - 1.96 * se[i], elo[i] + 1.96 * se[i], dps, t.forfeits[i]);
+        char pps[16] = "-";
+        if (t.iters[i] && t.search_seconds[i] > 0) snprintf(pps, sizeof pps, "%.0f", t.iters[i] / t.search_seconds[i]);
+        printf("%-*s  %6d  %5.1f%%  %+6.0f  %+5.0f..%+-5.0f  %9.0f  %10s  %d\n", w, c.specs[i], g, g ? 100 * pts / g : 0.0,
+               elo[i], elo[i] - 1.96 * se[i], elo[i] + 1.96 * se[i], dps, pps, t.forfeits[i]);
     }
     if (fit) printf("(the Elo fit did not converge: the ratings above are not reliable)\n");
     printf("\n%d games in %.1f s\n", c.n * (c.n - 1) / 2 * per_pair, wall);

@@ -28,6 +28,7 @@ const char *cli_result_of(const kontor_state *s);
 int cmd_arena(int argc, char **argv);
 int cmd_hint(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
+int cmd_play(int argc, char **argv);
 
 /* An agent from a spec: kontor's own ("greedy", "ismcts:iters=2000", ...) or
  * an external engine ("cmd:PROGRAM"). NULL and err on failure (agents.c). */

@@ -11,6 +11,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+    {"play", cmd_play, "play in the terminal against the computer or a friend"},
     {"selfplay", cmd_selfplay, "play random games, print a summary, write records"},
     {"bench", cmd_bench, "random full games per second, one core"},
     {"replay", cmd_replay, "check game records move by move, print the final board"},
