@@ -701,6 +701,7 @@ static void most_keepers_win_then_most_coins_else_a_draw(void **st) {
     memset(&s.area[0], 0, sizeof s.area[0]);
     s.area[0].winner = 1;
     s.area[0].keeper = 1;
+    s.area[0].value = 1;
     s.area[0].size = 1;
     s.keepers[1] = 1;
     s.coins[0] = 10;
@@ -753,6 +754,7 @@ static void set_areas(kontor_state *s, int n, const int *size, const int *dist) 
         s->area[i].dist = (uint8_t)dist[i];
         s->area[i].winner = (uint8_t)(i & 1);
         s->area[i].keeper = 1;
+        s->area[i].value = 1;
     }
 }
 

@@ -143,14 +143,18 @@ typedef struct kontor_bb {
 
 typedef enum kontor_variant {
     KONTOR_VARIANT_BASIC = 0,
-    KONTOR_VARIANT_ADVANCED
+    KONTOR_VARIANT_ADVANCED,
+    KONTOR_VARIANT_FOUR,     /* the game for four: two teams, 8x8, special cards */
+    KONTOR_VARIANT_SPECIALS  /* scenario: the special cards for two, bought for two coins */
 } kontor_variant;
+
+#define KONTOR_LAYOUT_MAX 64
 
 /* Rulings that are a matter of taste are options; docs/rules.md gives each
  * one's default and why. */
 typedef struct kontor_config {
     uint8_t variant;        /* kontor_variant */
-    uint8_t nseats;         /* 2 (4 reserved for the team game) */
+    uint8_t nseats;         /* 2, or 4 in two teams (seats 0,1 red; 2,3 black; 0-2 and 1-3 sit opposite) */
     uint8_t width, height;  /* board extent limit: 6x6 basic, 7x7 advanced */
     uint8_t ship;           /* the ship is in play */
     uint8_t largest;        /* 0: every enclosed area counts; N: only the N largest */
@@ -164,12 +168,23 @@ typedef struct kontor_config {
     uint8_t largest_keepers;/* 1: only areas with a keeper compete for the N largest */
     uint8_t keeper_limit;   /* 1: a player with all 5 keepers placed wins areas without a point */
     uint16_t max_rounds;    /* safety rule: the game ends after this many rounds */
+    uint8_t specials;       /* 0 none; 1 one dealt to each player, the rest aside (game for four);
+                               2 a face-down pile, bought for 2 coins before a round (scenario for two) */
+    uint8_t min_area_cards; /* areas with fewer dock cards never count at the end (2 in the game for four) */
+    uint8_t water_aside;    /* water cards set aside unseen at the start */
+    uint8_t fixed_board;    /* 1: the board is board_mask, fixed from the start */
+    uint8_t layout_n;       /* the start: cells that take a water card from the top of the pile, in order */
+    uint8_t layout[KONTOR_LAYOUT_MAX];
+    kontor_bb board_mask;   /* with fixed_board */
+    uint64_t removed[2];    /* cards out of the game (bit = card id) */
     kontor_cardset cards;
 } kontor_config;
 
 /* Fill cfg with a named variant ("basic", "advanced") and the default card set
  * and rulings. */
 kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor_error *err);
+/* Set the standard start layout, the water cross (R13). */
+void kontor_layout_cross(kontor_config *cfg);
 /* Apply one "name=value" option (see docs/rules.md for the names). */
 kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_error *err);
 /* Apply a comma- or space-separated list of options. */
@@ -186,10 +201,13 @@ typedef enum kontor_phase {
     KONTOR_PHASE_SHIP,        /* the seat to act may move the ship */
     KONTOR_PHASE_REMOVE,      /* ... and then remove an adjacent ship-symbol dock card */
     KONTOR_PHASE_PLACE,       /* the seat to act places its card */
-    KONTOR_PHASE_OVER
+    KONTOR_PHASE_OVER,
+    KONTOR_PHASE_BUY,         /* before choosing: every seat with 2 coins may buy a special card, hidden */
+    KONTOR_PHASE_PILE         /* game for four: which player of the card's team takes the removed card */
 } kontor_phase;
 
-#define KONTOR_HAND_MAX 8
+#define KONTOR_HAND_MAX 12
+#define KONTOR_UNDER_MAX 8
 #define KONTOR_PILE_MAX 64     /* ring buffer; a power of two */
 #define KONTOR_MAX_AREAS 64
 
@@ -208,6 +226,7 @@ typedef struct kontor_area {
     uint8_t keeper;     /* 1 if a keeper was placed */
     uint8_t round;      /* round in which it was enclosed */
     uint8_t goods[2][3];/* warehouses per team and good when it was scored */
+    uint8_t value;      /* points it is worth: 1, plus 1 for each customs house in it */
 } kontor_area;
 
 typedef struct kontor_state {
@@ -232,7 +251,17 @@ typedef struct kontor_state {
     uint8_t hand_n[KONTOR_MAX_SEATS];
     kontor_pile dock_pile[KONTOR_MAX_SEATS];
     kontor_pile water_pile;
+    kontor_pile aside;      /* out of play, unseen: special cards not dealt, water set aside */
+    kontor_pile special_pile; /* face down: the special cards still to buy (scenario for two) */
     uint64_t pub[2];        /* cards whose whereabouts every player knows */
+
+    /* special cards on the board */
+    kontor_bb customs;      /* cells with a customs house (as dock or as water) */
+    uint8_t under_cell[KONTOR_UNDER_MAX];  /* cards overbuilt by a flood or a bridge */
+    uint8_t under_card[KONTOR_UNDER_MAX];
+    uint8_t nunder;
+    uint8_t removed_card;   /* in the pile phase: the card the ship removed */
+    uint8_t buy[KONTOR_MAX_SEATS];  /* in the buy phase: 0/1, or KONTOR_NONE while undecided */
 
     /* money and points */
     uint8_t coins[KONTOR_MAX_SEATS];
@@ -249,6 +278,7 @@ typedef struct kontor_state {
     uint8_t no_pass;        /* nobody may pass this round (after a double pass) */
     uint8_t ship_moved;     /* the seat to act has moved the ship this turn */
     kontor_bb cells;        /* in the place phase: the cells where its card may go */
+    kontor_bb cells_water;  /* ... and for a customs house, where it may go as water */
 
     /* enclosed areas */
     kontor_area area[KONTOR_MAX_AREAS];
@@ -272,14 +302,19 @@ kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t see
                          kontor_error *err);
 
 /* The deal written down: the full initial order of every pile, top first.
- * water: the 43 numbered water cards (first 8 to the cross N1 N2 E1 E2 S1 S2
- * W1 W2, then 2 to each seat's hand in seat order, the rest the pile);
- * dock[s]: seat s's dock cards (first 3 to the hand, the rest the pile). */
+ * water: the numbered water cards in play (first one to each cell of the start
+ * layout — the cross N1 N2 E1 E2 S1 S2 W1 W2 by default — then 2 to each
+ * seat's hand in seat order, then water_aside set aside, the rest the pile);
+ * dock[s]: seat s's dock cards (first 3 to the hand, the rest the pile); in
+ * the game for four each team's cards are split between its two seats. */
 typedef struct kontor_deal {
     uint8_t water[KONTOR_MAX_CARDS];
     uint8_t nwater;
     uint8_t dock[KONTOR_MAX_SEATS][KONTOR_MAX_CARDS / 2];
     uint8_t ndock[KONTOR_MAX_SEATS];
+    uint8_t special[8];  /* the special cards, shuffled: one to each seat in seat order, the
+                            rest aside (specials=1); or the face-down pile, top first (specials=2) */
+    uint8_t nspecial;
 } kontor_deal;
 
 /* Shuffle a deal for cfg with seed (what kontor_new does first). */
@@ -301,7 +336,10 @@ typedef enum kontor_move_kind {
     KONTOR_MOVE_CHOOSE = 1,
     KONTOR_MOVE_SHIP = 2,
     KONTOR_MOVE_REMOVE = 3,
-    KONTOR_MOVE_PLACE = 4
+    KONTOR_MOVE_PLACE = 4,
+    KONTOR_MOVE_BUY = 5,        /* value 1: buy a special card; 0: do not */
+    KONTOR_MOVE_PILE = 6,       /* value: the seat whose pile takes the removed card */
+    KONTOR_MOVE_PLACE_WATER = 7 /* a customs house placed as a water card on cell value */
 } kontor_move_kind;
 
 #define KONTOR_MOVE(kind, value) ((kontor_move)(((kind) << 8) | ((value) & 0xFF)))
@@ -341,7 +379,9 @@ typedef enum kontor_event_kind {
     KONTOR_EV_SCORE,       /* area a enclosed and scored (state->area[a]) */
     KONTOR_EV_DRAW,        /* seat draws card */
     KONTOR_EV_COIN,        /* seat receives a coin for water */
-    KONTOR_EV_END          /* game over; a: kontor_end */
+    KONTOR_EV_END,         /* game over; a: kontor_end */
+    KONTOR_EV_BUY,         /* seat buys a special card (card, hidden from the others) for 2 coins */
+    KONTOR_EV_OVERBUILD    /* seat's special card covers card on cell */
 } kontor_event_kind;
 
 enum { KONTOR_TAKEBACK_TAX = 1, KONTOR_TAKEBACK_NOCELL, KONTOR_TAKEBACK_DECLINED };

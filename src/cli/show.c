@@ -17,7 +17,8 @@ static const char *help =
     "\n"
     "Prints the board of a game record (.kgn) as text after round R (default: where\n"
     "the record ends; 0: the deal, before the first round), with coins, treasury,\n"
-    "keepers, piles and hands (all hands unless --hands says otherwise).\n"
+    "keepers, piles and hands (all hands unless --hands says otherwise). A record\n"
+    "with an illegal decision can be shown up to the round before it.\n"
     "The drawing's key is printed below it and in docs/records.md.\n";
 
 typedef struct finder {
@@ -95,9 +96,14 @@ int cmd_show(int argc, char **argv) {
     kontor_error err;
     int rc = 0;
     if (kontor_record_replay(&r, -1, s, each_ply, &f, &err)) {
-        cli_error("record '%s' %s", file, err.msg);
-        rc = 1;
-        goto done;
+        /* a record that breaks after the round asked for can still be shown
+         * up to it: that is how one looks at the moment before a bad move */
+        if (!has_round || err.code != KONTOR_E_ILLEGAL || err.round <= (int)round) {
+            cli_error("record '%s' %s", file, err.msg);
+            rc = 1;
+            goto done;
+        }
+        f.rounds = err.round;
     }
     if (has_round && (int)round > f.rounds) {
         cli_error("record '%s' has %d rounds: there is no round %d to show", file, f.rounds, (int)round);

@@ -24,7 +24,7 @@ static kontor_status fail(kontor_error *err, kontor_status code, const char *fmt
     return code;
 }
 
-static const char *const variant_names[] = {"basic", "advanced"};
+static const char *const variant_names[] = {"basic", "advanced", "four", "specials"};
 
 const char *kontor_variant_name(int variant) {
     if (variant < 0 || variant >= (int)(sizeof variant_names / sizeof *variant_names)) return "?";
@@ -40,6 +40,7 @@ static void defaults(kontor_config *cfg, int variant) {
     cfg->start_coins = 4;
     cfg->total_coins = 20;
     cfg->max_rounds = 200;
+    kontor_layout_cross(cfg);
     if (variant == KONTOR_VARIANT_BASIC) {
         cfg->width = cfg->height = 6;
     } else {
@@ -47,13 +48,22 @@ static void defaults(kontor_config *cfg, int variant) {
         cfg->ship = 1;
         cfg->largest = 5;
     }
+    if (variant == KONTOR_VARIANT_FOUR) {
+        /* the game for four: two teams, 8x8, a special card each, only areas
+         * of at least two dock cards among the five largest count */
+        cfg->nseats = 4;
+        cfg->width = cfg->height = 8;
+        cfg->specials = 1;
+        cfg->min_area_cards = 2;
+    }
+    if (variant == KONTOR_VARIANT_SPECIALS) cfg->specials = 2; /* scenario: the special cards for two */
 }
 
 kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor_error *err) {
     int v = -1;
     for (int i = 0; i < (int)(sizeof variant_names / sizeof *variant_names); i++)
         if (variant && strcmp(variant, variant_names[i]) == 0) v = i;
-    if (v < 0) return fail(err, KONTOR_E_INVALID, "unknown variant '%s' (known: basic, advanced)", variant ? variant : "");
+    if (v < 0) return fail(err, KONTOR_E_INVALID, "unknown variant '%s' (known: basic, advanced, four, specials)", variant ? variant : "");
     memset(cfg, 0, sizeof *cfg);
     kontor_cards_default(&cfg->cards);
     defaults(cfg, v);
@@ -84,6 +94,7 @@ static const option options[] = {
     OPT(largest, 0, 64, "0: every area counts; N: only the N largest"),
     OPT(start_coins, 0, 20, "coins per player at the start"),
     OPT(total_coins, 0, 60, "coins in the game"),
+    OPT(min_area_cards, 0, 64, "areas with fewer dock cards never count at the end"),
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 

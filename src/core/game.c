@@ -161,6 +161,7 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     a->dist = (uint8_t)manhattan_to_centre(cells);
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     area_goods(s, cells, a->goods);
+    a->value = (uint8_t)(1 + bb_count(bb_and(cells, s->customs)));
     int w = kontor_compare_goods(a->goods);
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
     if (w >= 0) {
@@ -221,30 +222,47 @@ static inline int class_of(const kontor_cardset *cs, int id) {
     return KONTOR_CLASS_SPECIAL;
 }
 
+static inline int is_removed(const kontor_config *cfg, int id) { return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1); }
+
+static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
 void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
     kontor_rng rng;
     kontor_rng_seed(&rng, seed);
     memset(d, 0, sizeof *d);
     const kontor_cardset *cs = &cfg->cards;
+    uint8_t team[2][KONTOR_MAX_CARDS];
+    int nteam[2] = {0, 0};
     for (int id = 0; id < cs->ncards; id++) {
+        if (is_removed(cfg, id)) continue;
         int cl = class_of(cs, id);
         if (cl == KONTOR_CLASS_WATER) d->water[d->nwater++] = (uint8_t)id;
-        else if (cl == KONTOR_CLASS_RED || cl == KONTOR_CLASS_BLACK) d->dock[cl][d->ndock[cl]++] = (uint8_t)id;
+        else if (cl == KONTOR_CLASS_RED || cl == KONTOR_CLASS_BLACK) team[cl][nteam[cl]++] = (uint8_t)id;
+        else if (cl == KONTOR_CLASS_SPECIAL && cfg->specials && d->nspecial < 8) d->special[d->nspecial++] = (uint8_t)id;
     }
-    /* Fisher-Yates, the water pile first, then each colour */
-    for (int i = d->nwater - 1; i > 0; i--) {
-        int j = (int)kontor_rng_below(&rng, (uint32_t)i + 1);
-        uint8_t t = d->water[i];
-        d->water[i] = d->water[j];
-        d->water[j] = t;
-    }
-    for (int p = 0; p < 2; p++)
-        for (int i = d->ndock[p] - 1; i > 0; i--) {
-            int j = (int)kontor_rng_below(&rng, (uint32_t)i + 1);
-            uint8_t t = d->dock[p][i];
-            d->dock[p][i] = d->dock[p][j];
-            d->dock[p][j] = t;
+    /* Fisher-Yates: the water pile, then each colour, then the special cards */
+    shuffle(d->water, d->nwater, &rng);
+    for (int t = 0; t < 2; t++) {
+        shuffle(team[t], nteam[t], &rng);
+        if (cfg->nseats == 4) { /* the team's cards split into two equal piles */
+            int half = nteam[t] / 2;
+            for (int i = 0; i < nteam[t]; i++) {
+                int seat = t * 2 + (i >= half);
+                d->dock[seat][d->ndock[seat]++] = team[t][i];
+            }
+        } else {
+            memcpy(d->dock[t], team[t], (size_t)nteam[t]);
+            d->ndock[t] = (uint8_t)nteam[t];
         }
+    }
+    shuffle(d->special, d->nspecial, &rng);
 }
 
 static kontor_status deal_error(kontor_error *err, const char *msg) {
@@ -258,82 +276,117 @@ static kontor_status deal_error(kontor_error *err, const char *msg) {
 
 static void place_raw(kontor_state *s, int cell, int id);
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d);
+static void begin_round(kontor_state *s);
 
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
     const kontor_cardset *cs = &cfg->cards;
-    if (cfg->nseats != 2) return deal_error(err, "only the two-player game is supported so far");
-    /* the deal must hold every card of its class exactly once */
+    int ns = cfg->nseats;
+    if (ns != 2 && ns != 4) return deal_error(err, "a game is for 2 or 4 players");
+    /* the deal must hold every card in play of its class exactly once */
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
     int want[KONTOR_NCLASSES] = {0};
-    for (int id = 0; id < cs->ncards; id++) want[class_of(cs, id)]++;
+    for (int id = 0; id < cs->ncards; id++)
+        if (!is_removed(cfg, id)) want[class_of(cs, id)]++;
     if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
     for (int i = 0; i < d->nwater; i++) {
         int id = d->water[i];
-        if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_WATER || seen[id]++)
+        if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_WATER || is_removed(cfg, id) || seen[id]++)
             return deal_error(err, "the water pile is not a permutation of the water cards");
     }
-    for (int p = 0; p < 2; p++) {
-        if (d->ndock[p] != want[p]) return deal_error(err, "a dock pile does not hold every card of its colour");
+    int got[2] = {0, 0};
+    for (int p = 0; p < ns; p++) {
+        int t = ns == 4 ? p / 2 : p;
+        if (d->ndock[p] < 3) return deal_error(err, "a dock pile has fewer than 3 cards");
         for (int i = 0; i < d->ndock[p]; i++) {
             int id = d->dock[p][i];
-            if (id >= cs->ncards || class_of(cs, id) != p || seen[id]++)
+            if (id >= cs->ncards || class_of(cs, id) != t || is_removed(cfg, id) || seen[id]++)
                 return deal_error(err, "a dock pile is not a permutation of its colour's cards");
         }
+        got[t] += d->ndock[p];
     }
-    if (d->nwater < 8 + 2 * 2) return deal_error(err, "too few water cards for the cross and the hands");
-    if (cfg->total_coins < cfg->start_coins * cfg->nseats) return deal_error(err, "fewer coins in the game than the players start with");
+    if (got[0] != want[KONTOR_CLASS_RED] || got[1] != want[KONTOR_CLASS_BLACK])
+        return deal_error(err, "the dock piles do not hold every dock card");
+    if (cfg->specials) {
+        if (d->nspecial != want[KONTOR_CLASS_SPECIAL] || d->nspecial < (cfg->specials == 1 ? ns : 0))
+            return deal_error(err, "the special cards are not all dealt");
+        for (int i = 0; i < d->nspecial; i++) {
+            int id = d->special[i];
+            if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_SPECIAL || seen[id]++)
+                return deal_error(err, "the special cards are not a permutation of the special cards");
+        }
+    } else if (d->nspecial) {
+        return deal_error(err, "special cards are dealt in a game without them");
+    }
+    if (d->nwater < cfg->layout_n + 2 * ns + cfg->water_aside)
+        return deal_error(err, "too few water cards for the start, the hands and the cards set aside");
+    if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
     deal_onto(s, cfg, d);
     return KONTOR_OK;
+}
+
+/* The cross of the standard start: N1 N2 E1 E2 S1 S2 W1 W2 (R13). */
+static const int8_t cross[8][2] = {{0, -1}, {0, -2}, {1, 0}, {2, 0}, {0, 1}, {0, 2}, {-1, 0}, {-2, 0}};
+
+void kontor_layout_cross(kontor_config *cfg) {
+    cfg->layout_n = 8;
+    for (int i = 0; i < 8; i++) cfg->layout[i] = (uint8_t)kontor_cell(cross[i][0], cross[i][1]);
 }
 
 /* Lay out a deal known to be valid. */
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
     const kontor_cardset *cs = &cfg->cards;
+    int ns = cfg->nseats;
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
     memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
-    for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = KONTOR_NONE;
+    for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = s->buy[i] = KONTOR_NONE;
     s->minx = s->miny = 255;
     s->ship_cell = KONTOR_NONE;
+    s->removed_card = KONTOR_NONE;
 
-    /* centre, then the cross N1 N2 E1 E2 S1 S2 W1 W2 from the top of the
-     * water pile (R13) */
+    /* the centre, then the start layout from the top of the water pile */
     place_raw(s, KONTOR_CENTRE_CELL, cs->centre);
-    static const int8_t cross[8][2] = {{0, -1}, {0, -2}, {1, 0}, {2, 0}, {0, 1}, {0, 2}, {-1, 0}, {-2, 0}};
     int wi = 0;
-    for (int i = 0; i < 8; i++) place_raw(s, kontor_cell(cross[i][0], cross[i][1]), d->water[wi++]);
-    for (int p = 0; p < 2; p++)
+    for (int i = 0; i < cfg->layout_n; i++) place_raw(s, cfg->layout[i], d->water[wi++]);
+    for (int p = 0; p < ns; p++)
         for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
+    for (int k = 0; k < cfg->water_aside; k++) pile_put_under(&s->aside, d->water[wi++]);
     for (; wi < d->nwater; wi++) pile_put_under(&s->water_pile, d->water[wi]);
-    for (int p = 0; p < 2; p++) {
+    for (int p = 0; p < ns; p++) {
+        uint8_t water[2] = {s->hand[p][0], s->hand[p][1]};
+        s->hand_n[p] = 0;
+        /* hands read dock cards first, then water, then a special card */
         for (int i = 0; i < d->ndock[p]; i++) {
             if (i < 3) hand_add(s, p, d->dock[p][i]);
             else pile_put_under(&s->dock_pile[p], d->dock[p][i]);
         }
-        /* hands read dock cards first, then water */
-        uint8_t tmp[KONTOR_HAND_MAX];
-        int n = 0;
-        for (int i = 0; i < s->hand_n[p]; i++)
-            if (class_of(cs, s->hand[p][i]) != KONTOR_CLASS_WATER) tmp[n++] = s->hand[p][i];
-        for (int i = 0; i < s->hand_n[p]; i++)
-            if (class_of(cs, s->hand[p][i]) == KONTOR_CLASS_WATER) tmp[n++] = s->hand[p][i];
-        memcpy(s->hand[p], tmp, (size_t)n);
+        hand_add(s, p, water[0]);
+        hand_add(s, p, water[1]);
         s->coins[p] = cfg->start_coins;
         if (pile_top(&s->dock_pile[p]) != KONTOR_NONE) pub_set(s, pile_top(&s->dock_pile[p]));
     }
+    if (cfg->specials == 1) {
+        for (int i = 0; i < d->nspecial; i++) {
+            if (i < ns) hand_add(s, i, d->special[i]);
+            else pile_put_under(&s->aside, d->special[i]);
+        }
+    } else if (cfg->specials == 2) {
+        for (int i = 0; i < d->nspecial; i++) pile_put_under(&s->special_pile, d->special[i]);
+    }
     if (pile_top(&s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(&s->water_pile));
-    s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * cfg->nseats);
+    s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * ns);
     if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
     s->round = 1;
     s->phase = KONTOR_PHASE_CHOOSE;
+    begin_round(s);
 }
 
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
-    if (cfg->nseats == 2 && cfg->total_coins >= cfg->start_coins * 2 && d.nwater >= 12 && d.ndock[0] >= 3 &&
-        d.ndock[1] >= 3) {
+    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && cfg->total_coins >= cfg->start_coins * 2 &&
+        d.nwater >= cfg->layout_n + 4 && d.ndock[0] >= 3 && d.ndock[1] >= 3) {
         deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
         return KONTOR_OK;
     }
@@ -343,11 +396,14 @@ kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t see
 /* ---- placing and removing cards ---------------------------------------------- */
 
 /* Put a card on a cell: bitboards, extent, mask. No scoring. */
-static void place_raw(kontor_state *s, int cell, int id) {
+/* Put a card on a cell, as water or as a dock card (special cards: a flood
+ * is water, a bridge a dock card, a customs house either). */
+static void place_as(kontor_state *s, int cell, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     s->cell_card[cell] = (uint8_t)id;
     bb_set(&s->occ, cell);
-    if (is_water(k)) {
+    if (k->kind == KONTOR_KIND_CUSTOMS) bb_set(&s->customs, cell);
+    if (as_water) {
         bb_set(&s->water, cell);
     } else {
         bb_set(&s->dock, cell);
@@ -368,12 +424,16 @@ static void place_raw(kontor_state *s, int cell, int id) {
     if (changed) update_mask(s);
 }
 
+static void place_raw(kontor_state *s, int cell, int id) { place_as(s, cell, id, is_water(card_of(s, id))); }
+
 static void remove_raw(kontor_state *s, int cell) {
     int id = s->cell_card[cell];
     const kontor_card *k = card_of(s, id);
     s->cell_card[cell] = KONTOR_NONE;
     bb_clear(&s->occ, cell);
     bb_clear(&s->dock, cell);
+    bb_clear(&s->water, cell);
+    bb_clear(&s->customs, cell);
     bb_clear(&s->shipsym, cell);
     if (k->colour < 2) {
         bb_clear(&s->team_dock[k->colour], cell);
@@ -393,6 +453,72 @@ static bb_t legal_cells(const kontor_state *s, int seat, int id) {
         cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
     }
     return cand;
+}
+
+static int count_goods(const kontor_card *k) { return k->goods[0] + k->goods[1] + k->goods[2]; }
+
+/* Would laying card id on cell (as water or as dock) enclose an area? The
+ * customs house may not be the card that does (rulebook). */
+static int would_enclose(const kontor_state *s, int cell, int id, int as_water) {
+    kontor_state t = *s;
+    place_as(&t, cell, id, as_water);
+    int before = t.nareas;
+    bb_t open = bb_andnot(t.dock, t.enclosed);
+    bb_t closing = closing_cells(&t);
+    bb_t todo = open;
+    while (bb_any(todo)) {
+        bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
+        todo = bb_andnot(todo, area);
+        if (!bb_any(bb_andnot(bb_andnot(bb_neighbours(area), area), closing))) return 1;
+    }
+    return t.nareas != before;
+}
+
+/* Where seat may lay special card id: a flood on a bridge or on a dock card
+ * with exactly one good; a bridge on a water card or a flood (not the harbour
+ * centre, not under the ship, not next to an enclosed area: it would join
+ * it); a customs house on a free cell as water (as_water) or as a dock card,
+ * never as the card that encloses an area. Never on or in an enclosed area. */
+static bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
+    const kontor_card *k = card_of(s, id);
+    bb_t r = bb_empty();
+    if (k->kind == KONTOR_KIND_FLOOD) {
+        bb_t t = bb_andnot(s->dock, s->enclosed);
+        while (bb_any(t)) {
+            int c = bb_pop(&t);
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            if (u->kind == KONTOR_KIND_BRIDGE || (u->kind == KONTOR_KIND_GOODS && count_goods(u) == 1)) bb_set(&r, c);
+        }
+    } else if (k->kind == KONTOR_KIND_BRIDGE) {
+        r = bb_andnot(bb_andnot(s->water, s->customs), bb_neighbours(s->enclosed));
+        bb_clear(&r, KONTOR_CENTRE_CELL);
+        if (s->ship_cell != KONTOR_NONE) bb_clear(&r, s->ship_cell);
+    } else if (k->kind == KONTOR_KIND_CUSTOMS) {
+        bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
+        if (!as_water) cand = bb_andnot(cand, bb_neighbours(s->crane[1 - kontor_team(s, seat)]));
+        while (bb_any(cand)) {
+            int c = bb_pop(&cand);
+            if (!would_enclose(s, c, id, as_water)) bb_set(&r, c);
+        }
+    }
+    return r;
+}
+
+static int is_special(const kontor_card *k) {
+    return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
+}
+
+/* The cells for the place phase, in s->cells (and s->cells_water for a
+ * customs house placed as water). */
+static void compute_cells(kontor_state *s, int seat, int id) {
+    const kontor_card *k = card_of(s, id);
+    if (is_special(k)) {
+        s->cells = special_cells(s, seat, id, k->kind == KONTOR_KIND_FLOOD);
+        s->cells_water = k->kind == KONTOR_KIND_CUSTOMS ? special_cells(s, seat, id, 1) : bb_empty();
+    } else {
+        s->cells = legal_cells(s, seat, id);
+        s->cells_water = bb_empty();
+    }
 }
 
 static bb_t ship_targets(const kontor_state *s) {
@@ -417,6 +543,7 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     int nc = 0;
     for (int i = 0; i < n; i++) {
         if (s->cfg.largest_keepers && !s->area[i].keeper) continue;
+        if (s->area[i].size < s->cfg.min_area_cards) continue;
         cand[nc++] = (uint8_t)i;
     }
     if (s->cfg.largest == 0) {
@@ -456,7 +583,7 @@ void kontor_points(const kontor_state *s, int points[2]) {
     kontor_counted_areas(s, counted);
     points[0] = points[1] = 0;
     for (int i = 0; i < s->nareas; i++)
-        if (counted[i] && s->area[i].keeper) points[s->area[i].winner]++;
+        if (counted[i] && s->area[i].keeper) points[s->area[i].winner] += s->area[i].value;
 }
 
 static void end_game(kontor_state *s, int reason, kontor_log *log) {
@@ -484,6 +611,21 @@ static void end_game(kontor_state *s, int reason, kontor_log *log) {
 
 static void start_turn(kontor_state *s, kontor_log *log);
 
+/* A round opens with the buy phase when special cards are for sale (the
+ * scenario for two) and somebody can pay; else with the choice. */
+static void begin_round(kontor_state *s) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    if (s->cfg.specials != 2 || !s->special_pile.n) return;
+    int any = 0;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        /* R20: at most one card a round, for 2 coins, with room in the hand */
+        int can = s->coins[p] >= 2 && s->hand_n[p] < KONTOR_HAND_MAX;
+        s->buy[p] = can ? KONTOR_NONE : 0;
+        any |= can;
+    }
+    if (any) s->phase = KONTOR_PHASE_BUY;
+}
+
 static void new_round(kontor_state *s, kontor_log *log) {
     s->round++;
     s->phase = KONTOR_PHASE_CHOOSE;
@@ -502,6 +644,7 @@ static void new_round(kontor_state *s, kontor_log *log) {
         return;
     }
     log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+    begin_round(s);
 }
 
 static void next_turn(kontor_state *s, kontor_log *log) {
@@ -529,8 +672,8 @@ static void start_turn(kontor_state *s, kontor_log *log) {
         return;
     }
     s->phase = KONTOR_PHASE_PLACE;
-    s->cells = legal_cells(s, seat, id);
-    if (!bb_any(s->cells)) {
+    compute_cells(s, seat, id);
+    if (!bb_any(s->cells) && !bb_any(s->cells_water)) {
         /* R3: a revealed card with no legal cell goes back to the hand */
         take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
         next_turn(s, log);
@@ -638,6 +781,8 @@ static void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
     resolve_choices(s, log);
 }
 
+static void enter_place(kontor_state *s, kontor_log *log);
+
 static void do_ship(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
     if (value != KONTOR_NONE) {
@@ -649,12 +794,22 @@ static void do_ship(kontor_state *s, int value, kontor_log *log) {
             return;
         }
     }
+    enter_place(s, log);
+}
+
+static void enter_place(kontor_state *s, kontor_log *log) {
+    int seat = s->order[s->turn];
     s->phase = KONTOR_PHASE_PLACE;
-    s->cells = legal_cells(s, seat, s->choice[seat]);
-    if (!bb_any(s->cells)) {
+    compute_cells(s, seat, s->choice[seat]);
+    if (!bb_any(s->cells) && !bb_any(s->cells_water)) {
         take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
         next_turn(s, log);
     }
+}
+
+static void put_under_pile(kontor_state *s, int to, int id, kontor_log *log) {
+    pile_put_under(&s->dock_pile[to], id); /* a public card: it was on the board */
+    if (log && log->n && log->ev[log->n - 1].kind == KONTOR_EV_REMOVE) log->ev[log->n - 1].a = (uint16_t)to;
 }
 
 static void do_remove(kontor_state *s, int value, kontor_log *log) {
@@ -662,20 +817,81 @@ static void do_remove(kontor_state *s, int value, kontor_log *log) {
     if (value != KONTOR_NONE) {
         int id = s->cell_card[value];
         int team = card_of(s, id)->colour;
-        int to = owner_seat(s, team);
         remove_raw(s, value);
-        pile_put_under(&s->dock_pile[to], id); /* a public card: it was on the board */
-        log_ev(log, KONTOR_EV_REMOVE, seat, id, value, to);
+        log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner_seat(s, team));
+        if (s->cfg.nseats == 4) {
+            /* the remover chooses which player of the card's team takes it (R21) */
+            s->removed_card = (uint8_t)id;
+            s->phase = KONTOR_PHASE_PILE;
+            return;
+        }
+        put_under_pile(s, owner_seat(s, team), id, log);
     }
-    s->phase = KONTOR_PHASE_PLACE;
-    s->cells = legal_cells(s, seat, s->choice[seat]);
-    if (!bb_any(s->cells)) {
-        take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
-        next_turn(s, log);
-    }
+    enter_place(s, log);
 }
 
-static void do_place(kontor_state *s, int value, kontor_log *log) {
+static void do_pile(kontor_state *s, int value, kontor_log *log) {
+    int id = s->removed_card;
+    s->removed_card = KONTOR_NONE;
+    pile_put_under(&s->dock_pile[value], id);
+    log_ev(log, KONTOR_EV_REMOVE, s->order[s->turn], id, KONTOR_NONE, value);
+    enter_place(s, log);
+}
+
+/* Every seat has decided whether to buy a special card. */
+static void resolve_buys(kontor_state *s, kontor_log *log) {
+    int ns = s->cfg.nseats, want = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p] == 1;
+    int only = -1;
+    if (want > s->special_pile.n) {
+        /* not enough for everybody: the one who shows the highest hand card */
+        int best = -1;
+        for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
+            if (s->buy[p] != 1) continue;
+            for (int i = 0; i < s->hand_n[p]; i++)
+                if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number, only = p;
+        }
+    }
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
+        if (s->buy[p] != 1 || (only >= 0 && p != only) || !s->special_pile.n) continue;
+        int id = pile_draw(&s->special_pile);
+        s->coins[p] = (uint8_t)(s->coins[p] - 2);
+        s->treasury = (uint8_t)(s->treasury + 2);
+        hand_add(s, p, id);
+        log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
+    }
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->buy[p] = KONTOR_NONE;
+    s->phase = KONTOR_PHASE_CHOOSE;
+}
+
+static void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->buy[seat] = (uint8_t)value;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->buy[p] == KONTOR_NONE) return;
+    resolve_buys(s, log);
+}
+
+/* Lay a special card; as_water only matters for a customs house. */
+static void place_special(kontor_state *s, int seat, int cell, int id, int as_water, kontor_log *log) {
+    const kontor_card *k = card_of(s, id);
+    if (k->kind == KONTOR_KIND_CUSTOMS) {
+        place_as(s, cell, id, as_water);
+        log_ev(log, KONTOR_EV_PLACE, seat, id, cell, as_water);
+        return;
+    }
+    /* a flood or a bridge covers the card on cell, which stays under it */
+    int under = s->cell_card[cell];
+    if (s->nunder < KONTOR_UNDER_MAX) {
+        s->under_cell[s->nunder] = (uint8_t)cell;
+        s->under_card[s->nunder] = (uint8_t)under;
+        s->nunder++;
+    }
+    remove_raw(s, cell);
+    place_as(s, cell, id, k->kind == KONTOR_KIND_FLOOD);
+    log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
+}
+
+static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     if (value == KONTOR_NONE) { /* optional_place: declined */
@@ -683,11 +899,18 @@ static void do_place(kontor_state *s, int value, kontor_log *log) {
         next_turn(s, log);
         return;
     }
-    bb_t closing_before = closing_cells(s);
-    place_raw(s, value, id);
-    log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
     const kontor_card *k = card_of(s, id);
-    int water = is_water(k);
+    int special = is_special(k);
+    bb_t closing_before = closing_cells(s);
+    int water;
+    if (special) {
+        place_special(s, seat, value, id, as_water, log);
+        water = bb_test(&s->water, value);
+    } else {
+        place_raw(s, value, id);
+        log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
+        water = is_water(k);
+    }
     /* Scoring: the area of a dock card, the areas next to a water card; and
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
@@ -699,18 +922,21 @@ static void do_place(kontor_state *s, int value, kontor_log *log) {
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
-    /* draw the same kind, from the top of the pile (a public card) */
-    kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[seat];
-    int drawn = pile_draw(pile);
-    if (drawn != KONTOR_NONE) {
-        hand_add(s, seat, drawn);
-        log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
-        if (pile->n) pub_set(s, pile_top(pile));
-    }
-    if (water && s->treasury) {
-        s->treasury--;
-        s->coins[seat]++;
-        log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
+    if (!special) {
+        /* draw the same kind, from the top of the pile (a public card);
+         * no card is drawn after a special card, and it earns no coin */
+        kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[seat];
+        int drawn = pile_draw(pile);
+        if (drawn != KONTOR_NONE) {
+            hand_add(s, seat, drawn);
+            log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
+            if (pile->n) pub_set(s, pile_top(pile));
+        }
+        if (water && s->treasury) {
+            s->treasury--;
+            s->coins[seat]++;
+            log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
+        }
     }
     if (board_full(s)) {
         end_game(s, KONTOR_END_FULL, log);
@@ -722,16 +948,20 @@ static void do_place(kontor_state *s, int value, kontor_log *log) {
 /* ---- the decision interface ------------------------------------------------------ */
 
 unsigned kontor_actors(const kontor_state *s) {
+    unsigned m = 0;
     switch (s->phase) {
-    case KONTOR_PHASE_CHOOSE: {
-        unsigned m = 0;
+    case KONTOR_PHASE_CHOOSE:
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->choice[p] == KONTOR_NONE) m |= 1u << p;
         return m;
-    }
+    case KONTOR_PHASE_BUY:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->buy[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
     case KONTOR_PHASE_SHIP:
     case KONTOR_PHASE_REMOVE:
     case KONTOR_PHASE_PLACE:
+    case KONTOR_PHASE_PILE:
         return 1u << s->order[s->turn];
     default:
         return 0;
@@ -739,11 +969,19 @@ unsigned kontor_actors(const kontor_state *s) {
 }
 
 int kontor_current(const kontor_state *s) {
-    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE) return -1;
+    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) return -1;
     return s->order[s->turn];
 }
 
 static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
+
+/* The two seats of the removed card's team, in the pile phase. */
+static int pile_seats(const kontor_state *s, int out[2]) {
+    int team = card_of(s, s->removed_card)->colour;
+    out[0] = owner_seat(s, team);
+    out[1] = owner_seat(s, team) + 1;
+    return 2;
+}
 
 int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
     int n = 0;
@@ -752,6 +990,10 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
     case KONTOR_PHASE_CHOOSE:
         for (int i = 0; i < s->hand_n[seat]; i++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s->hand[seat][i]);
         if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
+        break;
+    case KONTOR_PHASE_BUY:
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 0);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 1);
         break;
     case KONTOR_PHASE_SHIP: {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
@@ -765,9 +1007,18 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_pop(&t));
         break;
     }
+    case KONTOR_PHASE_PILE: {
+        int ps[2];
+        pile_seats(s, ps);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PILE, ps[0]);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PILE, ps[1]);
+        break;
+    }
     case KONTOR_PHASE_PLACE: {
         bb_t t = s->cells;
         while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_pop(&t));
+        t = s->cells_water;
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bb_pop(&t));
         if (s->cfg.optional_place) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
         break;
     }
@@ -779,32 +1030,39 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
 
 int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
-    int v = KONTOR_MOVE_VALUE(move);
+    int v = KONTOR_MOVE_VALUE(move), kind = KONTOR_MOVE_KIND(move);
+    if (move >> 12) return 0;
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE:
-        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_CHOOSE) return 0;
+        if (kind != KONTOR_MOVE_CHOOSE) return 0;
         if (v == KONTOR_PASS) return may_pass(s, seat);
         for (int i = 0; i < s->hand_n[seat]; i++)
             if (s->hand[seat][i] == v) return 1;
         return 0;
+    case KONTOR_PHASE_BUY:
+        return kind == KONTOR_MOVE_BUY && v <= 1;
     case KONTOR_PHASE_SHIP: {
-        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_SHIP) return 0;
+        if (kind != KONTOR_MOVE_SHIP) return 0;
         if (v == KONTOR_NONE) return 1;
         bb_t t = ship_targets(s);
         return bb_test(&t, v);
     }
     case KONTOR_PHASE_REMOVE: {
-        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_REMOVE) return 0;
+        if (kind != KONTOR_MOVE_REMOVE) return 0;
         if (v == KONTOR_NONE) return 1;
         bb_t t = removable(s);
         return bb_test(&t, v);
     }
-    case KONTOR_PHASE_PLACE: {
-        if (KONTOR_MOVE_KIND(move) != KONTOR_MOVE_PLACE) return 0;
-        if (v == KONTOR_NONE) return s->cfg.optional_place;
-        bb_t t = s->cells;
-        return bb_test(&t, v);
+    case KONTOR_PHASE_PILE: {
+        int ps[2];
+        pile_seats(s, ps);
+        return kind == KONTOR_MOVE_PILE && (v == ps[0] || v == ps[1]);
     }
+    case KONTOR_PHASE_PLACE:
+        if (kind == KONTOR_MOVE_PLACE_WATER) return v != KONTOR_NONE && bb_test(&s->cells_water, v);
+        if (kind != KONTOR_MOVE_PLACE) return 0;
+        if (v == KONTOR_NONE) return s->cfg.optional_place;
+        return bb_test(&s->cells, v);
     default:
         return 0;
     }
@@ -814,9 +1072,11 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
     int v = KONTOR_MOVE_VALUE(move);
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: do_choose(s, seat, v, log); break;
+    case KONTOR_PHASE_BUY: do_buy(s, seat, v, log); break;
     case KONTOR_PHASE_SHIP: do_ship(s, v, log); break;
     case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
-    case KONTOR_PHASE_PLACE: do_place(s, v, log); break;
+    case KONTOR_PHASE_PILE: do_pile(s, v, log); break;
+    case KONTOR_PHASE_PLACE: do_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER, log); break;
     default: break;
     }
 }
@@ -834,12 +1094,16 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     while (s->phase != KONTOR_PHASE_OVER) {
         switch (s->phase) {
         case KONTOR_PHASE_CHOOSE:
-            for (int p = 0; p < s->cfg.nseats && s->phase == KONTOR_PHASE_CHOOSE; p++) {
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int n = s->hand_n[p] + may_pass(s, p);
                 int i = (int)kontor_rng_below(rng, (uint32_t)n);
                 do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
             }
+            break;
+        case KONTOR_PHASE_BUY:
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)kontor_rng_below(rng, 2), NULL);
             break;
         case KONTOR_PHASE_SHIP: {
             bb_t t = ship_targets(s);
@@ -853,11 +1117,19 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
+        case KONTOR_PHASE_PILE: {
+            int ps[2];
+            pile_seats(s, ps);
+            do_pile(s, ps[kontor_rng_below(rng, 2)], NULL);
+            break;
+        }
         case KONTOR_PHASE_PLACE: {
-            bb_t t = s->cells;
-            int n = bb_count(t) + (s->cfg.optional_place ? 1 : 0);
+            int a = bb_count(s->cells), b = bb_count(s->cells_water);
+            int n = a + b + (s->cfg.optional_place ? 1 : 0);
             int i = (int)kontor_rng_below(rng, (uint32_t)n);
-            do_place(s, i < bb_count(t) ? bb_nth(t, i) : KONTOR_NONE, NULL);
+            if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
+            else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
+            else do_place(s, KONTOR_NONE, 0, NULL);
             break;
         }
         default:

@@ -43,8 +43,11 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
         mask_pile(s, &w->dock_pile[q]);
         if (w->phase == KONTOR_PHASE_CHOOSE && q != seat && w->choice[q] != KONTOR_NONE)
             w->choice[q] = KONTOR_HIDDEN;
+        if (w->phase == KONTOR_PHASE_BUY && q != seat && w->buy[q] != KONTOR_NONE) w->buy[q] = KONTOR_HIDDEN;
     }
     mask_pile(s, &w->water_pile);
+    mask_pile(s, &w->aside);
+    mask_pile(s, &w->special_pile);
 }
 
 void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
@@ -75,9 +78,13 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         if (out->phase != KONTOR_PHASE_CHOOSE && out->choice[q] < KONTOR_MAX_CARDS) present[out->choice[q]] = 1;
         if (out->phase == KONTOR_PHASE_CHOOSE && q != v->seat && out->choice[q] == KONTOR_HIDDEN)
             out->choice[q] = KONTOR_NONE;
+        if (out->phase == KONTOR_PHASE_BUY && q != v->seat && out->buy[q] == KONTOR_HIDDEN) out->buy[q] = KONTOR_NONE;
     }
-    for (int i = 0; i < out->water_pile.n; i++)
-        VISIT(&out->water_pile.card[(out->water_pile.head + i) & (KONTOR_PILE_MAX - 1)]);
+    kontor_pile *piles[3] = {&out->water_pile, &out->aside, &out->special_pile};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < piles[k]->n; i++) VISIT(&piles[k]->card[(piles[k]->head + i) & (KONTOR_PILE_MAX - 1)]);
+    for (int i = 0; i < out->nunder; i++) present[out->under_card[i]] = 1;
+    if (out->phase == KONTOR_PHASE_PILE && out->removed_card < KONTOR_MAX_CARDS) present[out->removed_card] = 1;
 #undef VISIT
 
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {

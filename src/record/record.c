@@ -124,12 +124,15 @@ static void sb_printf(sbuf *b, const char *fmt, ...) {
     }
 }
 
-/* A tag line; the value is escaped as in PGN (backslash before '"' and '\'). */
+/* A tag line; the value is escaped as in PGN (backslash before '"' and '\').
+ * A control character (a name set by a program may hold one) becomes a
+ * space, since a record line may not hold it. */
 static void write_tag(sbuf *b, const char *name, const char *value) {
     sb_printf(b, "[%s \"", name);
     for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\') sb_printf(b, "\\%c", *p);
-        else sb_printf(b, "%c", *p);
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
+        else sb_printf(b, "%c", c < 32 || c == 127 ? ' ' : c);
     }
     sb_printf(b, "\"]\n");
 }
@@ -244,7 +247,6 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
         free(b.s);
         return st ? st : KONTOR_E_RANGE;
     }
-    if (!b.s) sb_printf(&b, "%s", ""); /* cannot happen: tags were written */
     *out = b.s;
     if (len) *len = b.n;
     return KONTOR_OK;
@@ -382,6 +384,14 @@ static long round_of(const char *tok) {
     memcpy(t, tok, n - 1);
     t[n - 1] = 0;
     return number_of(t, 5);
+}
+
+/* A cell word, or "-" for KONTOR_NONE; -1 if neither. The grid cell +8,+8
+ * has the number of KONTOR_NONE and so cannot be written. */
+static int cell_of(const char *tok) {
+    if (strcmp(tok, "-") == 0) return KONTOR_NONE;
+    int cell = kontor_parse_cell(tok);
+    return cell == KONTOR_NONE ? -1 : cell;
 }
 
 static int seat_of(const char *tok) {
@@ -559,7 +569,7 @@ static kontor_status read_cell_arg(parser *ps, const char *what, int kind, int s
         if (st) return st;
         return fail_at(ps->err, KONTOR_E_PARSE, line, "'%s' wants a cell like +1,-2 or '-', but the record ends", what);
     }
-    int cell = strcmp(tok, "-") == 0 ? KONTOR_NONE : kontor_parse_cell(tok);
+    int cell = cell_of(tok);
     if (cell < 0)
         return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'%s' wants a cell like +1,-2 or '-', not '%s'", what, tok);
     return push(ps, seat, KONTOR_MOVE(kind, cell));
@@ -608,7 +618,7 @@ static kontor_status read_round(parser *ps, long number) {
         } else if (strcmp(tok, "remove") == 0) {
             if ((st = read_cell_arg(ps, "remove", KONTOR_MOVE_REMOVE, seat))) return st;
         } else {
-            int cell = strcmp(tok, "-") == 0 ? KONTOR_NONE : kontor_parse_cell(tok);
+            int cell = cell_of(tok);
             if (cell < 0)
                 return fail_at(ps->err, KONTOR_E_PARSE, ps->line,
                                "round %ld: '%s' is not a cell like +1,-2, '-', 'ship', 'remove', 'red' or 'black'", number, tok);
@@ -632,7 +642,7 @@ static kontor_status parse_body(parser *ps) {
     /* then the deal */
     char tok[TOKEN_MAX];
     int done[3] = {0, 0, 0};
-    int first_line = ps->line;
+    int first_line = ps->line; /* where the deal starts (or should) */
     for (;;) {
         if (!peek_word(ps, tok, &st)) {
             if (st) return st;
@@ -641,6 +651,7 @@ static kontor_status parse_body(parser *ps) {
         if (strcmp(tok, "deal") != 0) break;
         read_word(ps, tok, &st);
         int line = ps->line;
+        if (!done[0] && !done[1] && !done[2]) first_line = line;
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
             return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', 'red' or 'black', but the record ends");
@@ -657,7 +668,7 @@ static kontor_status parse_body(parser *ps) {
     } else {
         for (int k = 0; k < 3; k++)
             if (!done[k])
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "the deal lacks the '%s' pile ('deal %s ...')",
+                return fail_at(ps->err, KONTOR_E_PARSE, first_line, "the deal lacks the '%s' pile ('deal %s ...')",
                                k == 0 ? "water" : seat_word[k - 1], k == 0 ? "water" : seat_word[k - 1]);
     }
 
@@ -667,10 +678,7 @@ static kontor_status parse_body(parser *ps) {
         if (!read_word(ps, tok, &st)) return st;
         long n = round_of(tok);
         if (n < 0) {
-            if (tok[0] == '[') /* cannot happen: '[' is a delimiter */
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "a tag must come before the deal");
-            if (strcmp(tok, "deal") == 0)
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "the deal must come before the rounds");
+            /* ('deal' after a round is read as that round's decision) */
             return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "expected round %ld, like '%ld.', not '%s'", expect, expect, tok);
         }
         if (n != expect) return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld comes where round %ld belongs", n, expect);
