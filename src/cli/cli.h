@@ -24,8 +24,10 @@ struct kontor_record;
 int cli_load_record(const char *path, const char *cards_file, struct kontor_record *r);
 /* "1-0", "0-1", "1/2-1/2", or "*" while the game is not over. */
 const char *cli_result_of(const kontor_state *s);
+
 int cmd_arena(int argc, char **argv);
 int cmd_hint(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
 
 /* An agent from a spec: kontor's own ("greedy", "ismcts:iters=2000", ...) or
  * an external engine ("cmd:PROGRAM"). NULL and err on failure (agents.c). */

@@ -17,6 +17,7 @@ static const command commands[] = {
     {"show", cmd_show, "the board of a game record after any round"},
     {"arena", cmd_arena, "round-robin tournament between agents, with Elo"},
     {"hint", cmd_hint, "the computer's advice for the side to move in a record"},
+    {"engine", cmd_engine, "speak the engine protocol on stdin/stdout (docs/protocol.md)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
