@@ -107,6 +107,29 @@ static void test_ismcts_legal(void **st) {
     play_games("ismcts:iters=150,threads=2", "greedy", "advanced", 2);
 }
 
+/* the game for four (two teams) and the special cards for two (a hidden
+ * buying phase before the choice): every agent stays legal */
+static void test_all_agents_legal_in_four_and_specials(void **st) {
+    (void)st;
+    const char *variants[] = {"four", "specials"};
+    const char *specs[] = {"random", "greedy", "ismcts:iters=100", "ismcts:iters=100,threads=2"};
+    for (int vi = 0; vi < 2; vi++)
+        for (int k = 0; k < 4; k++) {
+            kontor_config cfg;
+            config(&cfg, variants[vi]);
+            kontor_agent *ag[KONTOR_MAX_SEATS];
+            for (int q = 0; q < cfg.nseats; q++) ag[q] = agent(q & 1 ? "random" : specs[k], 50 + (uint64_t)q);
+            kontor_state s;
+            kontor_error err;
+            if (kontor_new(&s, &cfg, 3 + (uint64_t)k, &err)) fail_msg("%s: %s", variants[vi], err.msg);
+            kontor_match_result r;
+            assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+            if (r.forfeit >= 0) fail_msg("%s in '%s': %s", specs[k], variants[vi], r.reason);
+            assert_true(kontor_over(&s));
+            for (int q = 0; q < cfg.nseats; q++) kontor_agent_free(ag[q]);
+        }
+}
+
 /* greedy must beat random clearly even in a handful of games: a broken
  * evaluation (sign error, own and opponent swapped) would not */
 static void test_greedy_beats_random(void **st) {
@@ -314,6 +337,7 @@ int main(void) {
         cmocka_unit_test(test_random_legal_many_games),
         cmocka_unit_test(test_greedy_legal),
         cmocka_unit_test(test_ismcts_legal),
+        cmocka_unit_test(test_all_agents_legal_in_four_and_specials),
         cmocka_unit_test(test_greedy_beats_random),
         cmocka_unit_test(test_same_seed_same_game),
         cmocka_unit_test(test_ismcts_reproducible_search),

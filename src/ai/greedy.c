@@ -28,6 +28,12 @@ typedef struct greedy_impl {
     double noise;
 } greedy_impl;
 
+/* Does seat q go on deciding alone (its own turn: ship, removal, cell)? */
+static int own_turn_goes_on(const kontor_state *s, int q) {
+    return s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
+           ((kontor_actors(s) >> q) & 1);
+}
+
 /* Best value for seat q of the rest of q's own turn from s (ship, removal,
  * placement), evaluated when the turn ends. In quick mode a ship move is
  * judged after the removal without searching the placement (the lookahead of
@@ -41,7 +47,7 @@ static double best_turn(const kontor_state *s, int q, int quick, kontor_move *be
         kontor_state c = *s;
         if (kontor_apply(&c, q, moves[i], NULL) != KONTOR_OK) continue;
         double v;
-        int again = c.phase != KONTOR_PHASE_OVER && c.phase != KONTOR_PHASE_CHOOSE && kontor_current(&c) == q;
+        int again = own_turn_goes_on(&c, q);
         if (again && !(quick && c.phase == KONTOR_PHASE_PLACE)) v = best_turn(&c, q, quick, NULL);
         else v = ai_eval(&c, q);
         if (v > bestv) {
@@ -56,7 +62,9 @@ static double best_turn(const kontor_state *s, int q, int quick, kontor_move *be
 static void finish_round(kontor_state *s) {
     int guard = 0;
     while (s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && guard++ < 64) {
-        int q = kontor_current(s);
+        unsigned actors = kontor_actors(s);
+        int q = 0;
+        while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
         kontor_move m;
         best_turn(s, q, 1, &m);
         if (m == KONTOR_FORFEIT || kontor_apply(s, q, m, NULL) != KONTOR_OK) break;
@@ -107,7 +115,7 @@ static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
         for (int i = 0; i < n; i++) {
             kontor_state c = det;
             kontor_apply(&c, seat, moves[i], NULL);
-            int again = c.phase != KONTOR_PHASE_OVER && c.phase != KONTOR_PHASE_CHOOSE && kontor_current(&c) == seat;
+            int again = own_turn_goes_on(&c, seat);
             ch[i].value = again ? best_turn(&c, seat, 0, NULL) : ai_eval(&c, seat);
         }
     }

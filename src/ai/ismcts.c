@@ -53,8 +53,8 @@ typedef struct node {
     uint8_t seat;
 } node;
 
-/* Table index of (seat, move): moves are kind<<8 | value with kind <= 4. */
-#define KEYS_PER_SEAT (5 * 256)
+/* Table index of (seat, move): moves are kind<<8 | value, kind in 4 bits. */
+#define KEYS_PER_SEAT (16 * 256)
 #define NKEYS (KONTOR_MAX_SEATS * KEYS_PER_SEAT)
 /* Longest path of tree edges walked in one iteration (a game has a few
  * hundred decisions at most; the tree grows a handful of levels deep). */
@@ -165,9 +165,16 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
     return best;
 }
 
-static uint32_t find_joint(tree *T, uint32_t parent, uint32_t key) {
+/* The phases in which the seats decide at the same moment, hidden from each
+ * other: the card choice, and buying special cards (scenario "specials"). */
+static int simultaneous(const kontor_state *s) {
+    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY;
+}
+
+/* A joint child is keyed by the phase (in its seat field) and the picks. */
+static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
     for (uint32_t e = T->pool[parent].child; e; e = T->pool[e].sibling)
-        if (T->pool[e].kind == N_JOINT && T->pool[e].key == key) return e;
+        if (T->pool[e].kind == N_JOINT && T->pool[e].seat == phase && T->pool[e].key == key) return e;
     return 0;
 }
 
@@ -181,8 +188,9 @@ static void iterate(tree *T) {
     int expanded = 0;
     kontor_move moves[KONTOR_MAX_MOVES];
     while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
-        if (st.phase == KONTOR_PHASE_CHOOSE) {
-            unsigned actors = kontor_actors(&st);
+        unsigned actors = kontor_actors(&st);
+        if (simultaneous(&st)) {
+            int phase = st.phase;
             kontor_move pick[KONTOR_MAX_SEATS];
             uint32_t key = 0;
             int full = 0;
@@ -203,17 +211,19 @@ static void iterate(tree *T) {
             for (int q = 0; q < st.cfg.nseats; q++)
                 if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
             if (full) break;
-            uint32_t j = find_joint(T, cur, key);
+            uint32_t j = find_joint(T, cur, phase, key);
             if (!j) {
-                j = alloc_node(T, cur, N_JOINT, 0, 0, key);
+                j = alloc_node(T, cur, N_JOINT, phase, 0, key);
                 if (!j) break;
                 expanded = 1;
             }
             T->pool[j].visits++;
             cur = j;
         } else {
-            int q = kontor_current(&st);
+            int q = 0;
+            while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             int n = kontor_legal(&st, q, moves);
+            if (n <= 0) break;
             uint32_t e = select_edge(T, cur, N_SEQ, q, moves, n, &expanded);
             if (!e) break;
             kontor_apply(&st, q, T->pool[e].move, NULL);
@@ -325,7 +335,7 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
             for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
                 node *x = &T->pool[e];
                 if (x->seat == seat && x->move == moves[i] &&
-                    x->kind == kinds_at_root[v->s.phase == KONTOR_PHASE_CHOOSE]) {
+                    x->kind == kinds_at_root[simultaneous(&v->s)]) {
                     vis += x->visits;
                     rew += x->reward;
                 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "kontor/agent.h"
 #include "kontor/match.h"
 
 static const char *help =
@@ -297,6 +298,15 @@ int cmd_arena(int argc, char **argv) {
     o.done = on_done;
     o.done_ctx = &c;
     o.records = c.record_dir != NULL;
+    for (int i = 0; i < c.n; i++) {
+        kontor_error e;
+        kontor_agent *a = cli_agent_new(c.specs[i], 1, &e);
+        if (!a) {
+            cli_error("arena: %s", e.msg);
+            return 2;
+        }
+        kontor_agent_free(a);
+    }
     int per_pair = ((int)games + 1) / 2 * 2;
     printf("kontor arena: %s game, %d agents, %d games per pair on %d paired deals (seeds %llu..%llu)\n",
            kontor_variant_name(cfg.variant), c.n, per_pair, per_pair / 2, (unsigned long long)seed,

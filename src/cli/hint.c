@@ -63,13 +63,20 @@ static void say_move(const kontor_state *s, kontor_move m, char *buf, size_t cap
         if (v == KONTOR_NONE) snprintf(buf, cap, "take the card back");
         else snprintf(buf, cap, "place it at %s", kontor_format_cell(v, cell));
         break;
+    case KONTOR_MOVE_BUY:
+        snprintf(buf, cap, "%s", v ? "buy a special card" : "buy nothing");
+        break;
+    case KONTOR_MOVE_PILE:
+        snprintf(buf, cap, "send the removed card to %s's pile", kontor_seat_name(s, v));
+        break;
     default:
         snprintf(buf, cap, "decision %04x", m);
     }
 }
 
-static const char *phase_words[] = {"choose a card or pass", "may move the ship", "may remove a card", "place the card",
-                                    "game over"};
+static const char *phase_words[] = {"choose a card or pass", "may move the ship", "may remove a card",
+                                    "place the card",        "game over",         "may buy a special card",
+                                    "chooses the pile for the removed card"};
 
 int cmd_hint(int argc, char **argv) {
     const char *file = NULL, *spec = "ismcts:iters=20000";
@@ -164,7 +171,7 @@ int cmd_hint(int argc, char **argv) {
         kontor_view_of(&s, seat, &v);
         ai_eval_terms t;
         ai_eval_terms_of(&s, seat, &t);
-        printf("%s to move, round %d: %s\n", kontor_seat_name(&s, seat), s.round, phase_words[s.phase]);
+        printf("%s to move, round %d: %s\n", kontor_seat_name(&s, seat), s.round, s.phase < sizeof phase_words / sizeof *phase_words ? phase_words[s.phase] : "decide");
         printf("  position for %s: %+.1f (areas won %+.1f, open areas %+.1f, money %+.1f, cranes %+.1f, ship %+.1f)\n",
                kontor_seat_name(&s, seat), t.total, t.points, t.open_areas, t.money, t.cranes, t.ship);
         ai_choice ch[KONTOR_MAX_MOVES];
