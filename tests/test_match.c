@@ -321,6 +321,36 @@ static void test_arena_does_not_depend_on_jobs(void **st) {
     assert_memory_equal(t1.decisions, t2.decisions, sizeof t1.decisions);
 }
 
+/* The game for four: each agent plays a team (both its seats); the records
+ * name all four players; results add up and greedy teams beat random ones. */
+static void test_arena_plays_team_matches_for_four(void **st) {
+    (void)st;
+    kontor_config cfg;
+    config(&cfg, "four");
+    const char *specs[] = {"random", "greedy"};
+    kontor_arena_opts o;
+    memset(&o, 0, sizeof o);
+    o.cfg = &cfg;
+    o.specs = specs;
+    o.n = 2;
+    o.games = 6;
+    o.seed = 3;
+    o.records = 1;
+    progress p = {0, 0, 0};
+    o.done = count_done;
+    o.done_ctx = &p;
+    kontor_arena_table t;
+    kontor_error err;
+    if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    assert_int_equal(p.calls, 6);
+    const kontor_arena_pair *x = &t.p[1][0];
+    assert_int_equal(x->games, 6);
+    assert_int_equal(x->wins + x->draws + x->losses, 6);
+    assert_int_equal(x->wins, t.p[0][1].losses);
+    assert_true(x->wins >= 5);
+    assert_true(t.decisions[0] > 0 && t.decisions[1] > 0);
+}
+
 static void test_arena_bad_spec_is_an_error(void **st) {
     (void)st;
     kontor_config cfg;
@@ -350,6 +380,7 @@ int main(void) {
         cmocka_unit_test(test_elo_clean_sweep_is_finite),
         cmocka_unit_test(test_arena_totals_add_up),
         cmocka_unit_test(test_arena_does_not_depend_on_jobs),
+        cmocka_unit_test(test_arena_plays_team_matches_for_four),
         cmocka_unit_test(test_arena_bad_spec_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,6 +26,7 @@ typedef struct kontor_match_result {
     uint64_t decisions;                        /* decisions applied */
     uint64_t seat_decisions[KONTOR_MAX_SEATS]; /* ... per seat */
     double seconds[KONTOR_MAX_SEATS];          /* thinking time per seat */
+    int nseats;        /* seats in the game (2, or 4 in two teams) */
     char reason[256];  /* why the game ended early, in words, or "" */
 } kontor_match_result;
 
@@ -96,7 +97,7 @@ typedef struct kontor_arena_game {
     int seat_a;
     uint64_t deal_seed;
     kontor_match_result result;
-    uint64_t iters[2];          /* search iterations of the agent in each seat */
+    uint64_t iters[2];          /* search iterations of the agent of each team (seat in a two-player game) */
     double search_seconds[2];
 } kontor_arena_game;
 typedef struct kontor_arena_opts {

@@ -43,20 +43,26 @@ static int play_one(arena_run *R, kontor_arena_game *g) {
     const kontor_arena_opts *o = R->o;
     kontor_error err;
     memset(&err, 0, sizeof err);
-    kontor_agent *ag[2] = {NULL, NULL};
-    int idx[2];
-    idx[g->seat_a] = g->a;
-    idx[1 - g->seat_a] = g->b;
-    for (int q = 0; q < 2; q++) {
-        ag[q] = make_agent(o, idx[q], mix(o->seed ^ mix((uint64_t)g->index * 4 + (uint64_t)q + 1)), &err);
-        if (!ag[q]) break;
+    /* seat_a is agent a's team; with four players each team's two seats get
+     * their own instance of the team's agent */
+    int ns = o->cfg->nseats;
+    kontor_agent *ag[KONTOR_MAX_SEATS] = {NULL, NULL, NULL, NULL};
+    int ok = 1;
+    for (int q = 0; q < ns; q++) {
+        int team = ns == 4 ? q / 2 : q;
+        int which = team == g->seat_a ? g->a : g->b;
+        ag[q] = make_agent(o, which, mix(o->seed ^ mix((uint64_t)g->index * 4 + (uint64_t)q + 1)), &err);
+        if (!ag[q]) {
+            ok = 0;
+            break;
+        }
     }
     int rc = 0;
     kontor_deal deal;
     kontor_state s;
     kontor_record rec;
     int have_rec = 0;
-    if (ag[0] && ag[1]) {
+    if (ok) {
         kontor_deal_shuffle(&deal, o->cfg, g->deal_seed);
         if (kontor_new_from_deal(&s, o->cfg, &deal, &err) != KONTOR_OK) rc = -1;
     } else {
@@ -66,8 +72,7 @@ static int play_one(arena_run *R, kontor_arena_game *g) {
         kontor_record_init(&rec, o->cfg, &deal);
         rec.seed = g->deal_seed;
         rec.has_seed = 1;
-        snprintf(rec.players[0], sizeof rec.players[0], "%s", ag[0]->name);
-        snprintf(rec.players[1], sizeof rec.players[1], "%s", ag[1]->name);
+        for (int q = 0; q < ns; q++) snprintf(rec.players[q], sizeof rec.players[q], "%s", ag[q]->name);
         snprintf(rec.event, sizeof rec.event, "kontor arena game %d", g->index + 1);
         have_rec = 1;
     }
@@ -75,11 +80,12 @@ static int play_one(arena_run *R, kontor_arena_game *g) {
         ai_fail(&err, KONTOR_E_RANGE, "arena game %d: %s", g->index + 1, g->result.reason);
         rc = -1;
     }
-    for (int q = 0; q < 2; q++)
+    for (int q = 0; q < ns; q++)
         if (ag[q] && ag[q]->release == ai_release) {
             const ai_base *b = ag[q]->impl;
-            g->iters[q] = b->iters;
-            g->search_seconds[q] = b->seconds;
+            int team = ns == 4 ? q / 2 : q;
+            g->iters[team] += b->iters;
+            g->search_seconds[team] += b->seconds;
         }
     pthread_mutex_lock(&R->mu);
     if (rc) {
@@ -91,8 +97,7 @@ static int play_one(arena_run *R, kontor_arena_game *g) {
     }
     pthread_mutex_unlock(&R->mu);
     if (have_rec) kontor_record_release(&rec);
-    kontor_agent_free(ag[0]);
-    kontor_agent_free(ag[1]);
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) kontor_agent_free(ag[q]);
     return rc;
 }
 
@@ -112,8 +117,8 @@ kontor_status kontor_arena_run(const kontor_arena_opts *o, kontor_arena_table *t
         ai_fail(err, KONTOR_E_RANGE, "arena: wants from 2 to %d agents, not %d", KONTOR_ARENA_MAX, o->n);
         return KONTOR_E_RANGE;
     }
-    if (o->cfg->nseats != 2) {
-        ai_fail(err, KONTOR_E_INVALID, "arena: only the two-player game is supported");
+    if (o->cfg->nseats != 2 && o->cfg->nseats != 4) {
+        ai_fail(err, KONTOR_E_INVALID, "arena: a game is for two players or two teams");
         return KONTOR_E_INVALID;
     }
     /* check every spec once before playing */

@@ -55,6 +55,7 @@ kontor_status kontor_match_play(kontor_state *s, kontor_agent *const agents[], k
     memset(res, 0, sizeof *res);
     res->forfeit = -1;
     res->winner = -1;
+    res->nseats = s->cfg.nseats;
     int ns = s->cfg.nseats;
     kontor_view v;
 

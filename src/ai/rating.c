@@ -23,7 +23,9 @@ void kontor_arena_init(kontor_arena_table *t, int n) {
 }
 
 void kontor_arena_add(kontor_arena_table *t, int a, int b, int seat_a, const kontor_match_result *r) {
-    int ta = seat_a, tb = 1 - seat_a; /* two-player game: seat = team */
+    /* seat_a is agent a's team; in a two-player game seat and team are one */
+    int ta = seat_a, tb = 1 - seat_a;
+    int four = r->nseats == 4;
     kontor_arena_pair *pa = &t->p[a][b], *pb = &t->p[b][a];
     pa->games++;
     pb->games++;
@@ -33,12 +35,12 @@ void kontor_arena_add(kontor_arena_table *t, int a, int b, int seat_a, const kon
     long d = (long)r->score[ta] - (long)r->score[tb];
     pa->diff += d;
     pb->diff -= d;
-    t->decisions[a] += r->seat_decisions[ta];
-    t->decisions[b] += r->seat_decisions[tb];
-    t->seconds[a] += r->seconds[ta];
-    t->seconds[b] += r->seconds[tb];
-    if (r->forfeit == ta) t->forfeits[a]++;
-    if (r->forfeit == tb) t->forfeits[b]++;
+    for (int seat = 0; seat < (four ? 4 : 2); seat++) {
+        int who = (four ? seat / 2 : seat) == ta ? a : b;
+        t->decisions[who] += r->seat_decisions[seat];
+        t->seconds[who] += r->seconds[seat];
+    }
+    if (r->forfeit >= 0) t->forfeits[(four ? r->forfeit / 2 : r->forfeit) == ta ? a : b]++;
 }
 
 double kontor_elo_of_score(double s) { return -400.0 * log10(1.0 / s - 1.0); }
