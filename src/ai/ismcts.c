@@ -62,10 +62,6 @@ typedef struct node {
 /* A tree never grows past this many nodes (28 bytes each, 56 MB); after that
  * the search goes on without expanding. */
 #define POOL_LIMIT (1u << 21)
-/* Reward = 0.9 * (win 1, draw 1/2, loss 0) + 0.1 * margin term, so that
- * among won (or lost) lines the search still prefers the larger margin. */
-#define W_RESULT 0.9f
-#define MARGIN_CLAMP 5
 
 typedef struct tree {
     node *pool;
@@ -80,6 +76,7 @@ typedef struct tree {
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     float c;
+    ai_playout_opts po;
 } tree;
 
 typedef struct ismcts_impl {
@@ -87,6 +84,7 @@ typedef struct ismcts_impl {
     uint64_t iters;
     int ms, threads;
     double c;
+    ai_playout_opts po;
     tree *trees; /* threads of them */
     uint64_t total_iters;
     double total_seconds;
@@ -231,15 +229,8 @@ static void iterate(tree *T) {
             cur = e;
         }
     }
-    kontor_playout(&st, &T->rng);
     float r[2];
-    for (int t = 0; t < 2; t++) {
-        float wdl = st.winner == t ? 1.0f : st.winner < 0 ? 0.5f : 0.0f;
-        int m = (int)st.score[t] - (int)st.score[1 - t];
-        if (m > MARGIN_CLAMP) m = MARGIN_CLAMP;
-        if (m < -MARGIN_CLAMP) m = -MARGIN_CLAMP;
-        r[t] = W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
-    }
+    ai_playout(&st, &T->rng, &T->po, r);
     T->pool[1].visits++;
     for (int i = 0; i < np; i++) {
         node *x = &T->pool[path[i]];
@@ -308,6 +299,7 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
         kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
         T->v = v;
         T->c = (float)m->c;
+        T->po = m->po;
         T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
         if (!m->ms && T->budget == 0) T->budget = 1;
         T->deadline = t0 + m->ms / 1000.0;
@@ -402,9 +394,22 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
     } else if (strcmp(key, "c") == 0) {
         if (ai_opt_number(a->name, key, val, 0, 100, &d, err)) return -1;
         m->c = d;
+    } else if (strcmp(key, "rounds") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1000, &d, err)) return -1;
+        m->po.rounds = (int)d;
+    } else if (strcmp(key, "scale") == 0) {
+        if (ai_opt_number(a->name, key, val, 0.01, 1000, &d, err)) return -1;
+        m->po.scale = (float)d;
+    } else if (strcmp(key, "policy") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
+        m->po.policy = (int)d;
+    } else if (strcmp(key, "ship") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
+        m->po.ship_move = (float)d;
     } else {
-        ai_fail(err, KONTOR_E_PARSE, "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c)", a->name,
-                key);
+        ai_fail(err, KONTOR_E_PARSE,
+                "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c, rounds, scale, policy, ship)",
+                a->name, key);
         return -1;
     }
     return 0;
@@ -421,6 +426,10 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->iters = 10000;
     m->threads = 1;
     m->c = 0.7;
+    m->po.rounds = 0;
+    m->po.scale = 10.0f;
+    m->po.policy = 0;
+    m->po.ship_move = 0.5f;
     a->impl = m;
     if (ai_parse_opts(a->name, opts, ismcts_opt, a, err)) {
         free(m);

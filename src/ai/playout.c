@@ -1,0 +1,114 @@
+/* playout.c: the rest of the game as the search imagines it: a playout
+ * policy, an optional cut-off, and the result per team.
+ *
+ * The engine's kontor_playout plays uniformly at random to the end of the
+ * game. That is fast, but in the advanced game uniform play is a poor
+ * picture of the future: a random player moves the ship on almost every ship
+ * card (one "stay" among ~20 water cells) and then removes a random card,
+ * often his own, so playouts are dominated by ship moves no player would
+ * make, and the end of a game 25 rounds away says little about the decision
+ * at hand. Two changes, each an option of ismcts, measured in docs/ai.md:
+ *
+ *  - a cut-off: stop when `rounds` new rounds have begun and score the
+ *    position with the greedy evaluation (eval.c), mapped to a win chance by
+ *    a logistic curve, 1 / (1 + exp(-eval / scale)); eval is in tenths of a
+ *    point, so with scale 10 a lead of one area is worth a 73% chance;
+ *  - a ship policy: the ship moves only to a water cell next to a removable
+ *    dock card of the opponent (with probability ship_move), and then
+ *    removes one of the opponent's cards there; otherwise it stays.
+ *    Placements and card choices stay uniform, so a playout costs little
+ *    more than the engine's.
+ *
+ * With neither (rounds 0, policy 0) the engine's kontor_playout runs, so the
+ * plain search is exactly what it was. Everything here reads the full state
+ * of a determinization, never the real game: blindness is the caller's (the
+ * determinization is drawn from a view).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ai/ai.h"
+#include "core/bb.h"
+
+/* Reward = 0.9 * (win 1, draw 1/2, loss 0) + 0.1 * margin term, so that
+ * among won (or lost) lines the search still prefers the larger margin. */
+#define W_RESULT 0.9f
+#define MARGIN_CLAMP 5
+
+void ai_result_of(const kontor_state *s, float r[2]) {
+    for (int t = 0; t < 2; t++) {
+        float wdl = s->winner == t ? 1.0f : s->winner < 0 ? 0.5f : 0.0f;
+        int m = (int)s->score[t] - (int)s->score[1 - t];
+        if (m > MARGIN_CLAMP) m = MARGIN_CLAMP;
+        if (m < -MARGIN_CLAMP) m = -MARGIN_CLAMP;
+        r[t] = W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
+    }
+}
+
+/* uniform in [0, 1) from the top 24 bits */
+static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) * (1.0f / 16777216.0f); }
+
+static kontor_move pick_uniform(const kontor_state *s, int seat, kontor_rng *rng) {
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(s, seat, moves);
+    return n > 0 ? moves[kontor_rng_below(rng, (uint32_t)n)] : KONTOR_FORFEIT;
+}
+
+/* The opponent's dock cards the ship could remove from somewhere: ship
+ * symbol, not enclosed, of the other team than seat's. */
+static bb_t opponent_targets(const kontor_state *s, int seat) {
+    int op = 1 - kontor_team(s, seat);
+    return bb_andnot(bb_and(s->shipsym, s->team_dock[op]), s->enclosed);
+}
+
+static kontor_move pick_ship(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
+    bb_t near = bb_neighbours(opponent_targets(s, seat));
+    bb_t t = bb_and(s->water, near);
+    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
+    if (!bb_any(t) || unit(rng) >= o->ship_move) return KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
+    return KONTOR_MOVE(KONTOR_MOVE_SHIP, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
+}
+
+static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng) {
+    bb_t t = bb_and(opponent_targets(s, seat), bb_neighbours(bb_cell(s->ship_cell)));
+    if (!bb_any(t)) return KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
+    return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
+}
+
+void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, float r[2]) {
+    if (o->rounds == 0 && o->policy == 0) {
+        kontor_playout(s, rng);
+        ai_result_of(s, r);
+        return;
+    }
+    unsigned stop = o->rounds ? (unsigned)s->round + (unsigned)o->rounds : 0xFFFFFFFFu;
+    /* a few hundred decisions end any game (R8's safety rule); the guard only
+     * protects against an engine bug turning into a hang */
+    for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
+        if ((s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) && s->round >= stop) break;
+        unsigned actors = kontor_actors(s);
+        if (!actors) break;
+        if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) {
+            int phase = s->phase;
+            for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++)
+                if ((actors >> q) & 1) kontor_apply(s, q, pick_uniform(s, q, rng), NULL);
+            continue;
+        }
+        int q = 0;
+        while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
+        kontor_move m;
+        if (o->policy && s->phase == KONTOR_PHASE_SHIP) m = pick_ship(s, q, o, rng);
+        else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, rng);
+        else m = pick_uniform(s, q, rng);
+        if (kontor_apply(s, q, m, NULL) != KONTOR_OK) break; /* cannot happen: every pick is legal */
+    }
+    if (s->phase == KONTOR_PHASE_OVER) {
+        ai_result_of(s, r);
+        return;
+    }
+    int t0 = kontor_team(s, 0);
+    double e = ai_eval(s, 0);
+    float p = (float)(1.0 / (1.0 + exp(-e / o->scale)));
+    r[t0] = p;
+    r[1 - t0] = 1.0f - p;
+}
