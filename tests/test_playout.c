@@ -42,7 +42,7 @@ static void position(kontor_state *s, const char *variant, uint64_t seed, int ro
 
 static void test_without_options_it_is_the_engines_playout(void **st) {
     (void)st;
-    ai_playout_opts o = {0, 10.0f, 0, 0.5f};
+    ai_playout_opts o = {.rounds = 0, .scale = 10.0f, .policy = 0, .ship_move = 0.5f};
     for (uint64_t seed = 1; seed <= 20; seed++) {
         kontor_state a, b;
         position(&a, seed & 1 ? "advanced" : "basic", seed, 3);
@@ -64,7 +64,7 @@ static void test_cutoff_stops_at_the_start_of_a_later_round(void **st) {
     (void)st;
     for (int rounds = 1; rounds <= 3; rounds++)
         for (uint64_t seed = 1; seed <= 20; seed++) {
-            ai_playout_opts o = {rounds, 10.0f, (int)(seed & 1), 0.5f};
+            ai_playout_opts o = {.rounds = rounds, .scale = 10.0f, .policy = (int)(seed & 1), .ship_move = 0.5f};
             kontor_state s;
             position(&s, "advanced", seed, 4);
             int start = s.round;
@@ -89,7 +89,7 @@ static void test_cutoff_stops_at_the_start_of_a_later_round(void **st) {
 
 static void test_playout_is_deterministic_for_a_seed(void **st) {
     (void)st;
-    ai_playout_opts opts[] = {{2, 10.0f, 0, 0.5f}, {0, 10.0f, 1, 0.5f}, {3, 6.0f, 1, 1.0f}};
+    ai_playout_opts opts[] = {{.rounds = 2, .scale = 10.0f, .policy = 0, .ship_move = 0.5f}, {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 0.5f}, {.rounds = 3, .scale = 6.0f, .policy = 1, .ship_move = 1.0f}};
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)
         for (uint64_t seed = 1; seed <= 10; seed++) {
             kontor_state a, b;
@@ -120,7 +120,7 @@ static void test_ship_policy(void **st) {
         kontor_rng r;
         kontor_rng_seed(&r, seed);
         float res[2];
-        ai_playout_opts never = {0, 10.0f, 1, 0.0f}, always = {0, 10.0f, 1, 1.0f};
+        ai_playout_opts never = {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 0.0f}, always = {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 1.0f};
         ai_playout(&s, &r, &never, res);
         assert_int_equal(s.phase, KONTOR_PHASE_OVER);
         moved_never += s.ship_cell != ship;

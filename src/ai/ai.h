@@ -63,6 +63,7 @@ typedef struct ai_playout_opts {
     float scale;     /* the evaluation's step on the logistic curve (eval.c units) */
     int policy;      /* 0: uniform; 1: the ship moves only to remove an opponent's card */
     float ship_move; /* policy 1: chance that the ship moves when it can remove one */
+    float place;     /* chance that a dock card goes next to its owner's dock cards */
 } ai_playout_opts;
 
 /* The result per team of a finished game: 0.9 x (win 1, draw 1/2, loss 0)

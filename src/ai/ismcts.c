@@ -406,9 +406,12 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
     } else if (strcmp(key, "ship") == 0) {
         if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
         m->po.ship_move = (float)d;
+    } else if (strcmp(key, "place") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
+        m->po.place = (float)d;
     } else {
         ai_fail(err, KONTOR_E_PARSE,
-                "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c, rounds, scale, policy, ship)",
+                "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c, rounds, scale, policy, ship, place)",
                 a->name, key);
         return -1;
     }

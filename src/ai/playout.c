@@ -75,8 +75,21 @@ static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng)
     return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
 }
 
+/* A dock card goes next to one of its owner's dock cards with chance
+ * o->place (when there is such a cell), elsewhere uniformly. */
+static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
+    int id = s->choice[seat];
+    const kontor_card *k = id < s->cfg.cards.ncards ? &s->cfg.cards.card[id] : NULL;
+    if (k && kontor_card_is_dock(k) && k->colour <= 1) {
+        bb_t t = bb_and(s->cells, bb_neighbours(s->team_dock[kontor_team(s, seat)]));
+        if (bb_any(t) && unit(rng) < o->place)
+            return KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
+    }
+    return pick_uniform(s, seat, rng);
+}
+
 void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, float r[2]) {
-    if (o->rounds == 0 && o->policy == 0) {
+    if (o->rounds == 0 && o->policy == 0 && o->place <= 0.0f) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
         return;
@@ -99,6 +112,7 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
         kontor_move m;
         if (o->policy && s->phase == KONTOR_PHASE_SHIP) m = pick_ship(s, q, o, rng);
         else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, rng);
+        else if (o->place > 0.0f && s->phase == KONTOR_PHASE_PLACE) m = pick_place(s, q, o, rng);
         else m = pick_uniform(s, q, rng);
         if (kontor_apply(s, q, m, NULL) != KONTOR_OK) break; /* cannot happen: every pick is legal */
     }
