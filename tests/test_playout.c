@@ -87,9 +87,34 @@ static void test_cutoff_stops_at_the_start_of_a_later_round(void **st) {
         }
 }
 
+/* scale 0: the curve of the variant, 10 where only the largest areas count
+ * (advanced), 6 where all count (basic) */
+static void test_default_scale_follows_the_variant(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced"};
+    const double want[] = {6.0, 10.0};
+    int cut = 0;
+    for (int k = 0; k < 2; k++)
+        for (uint64_t seed = 1; seed <= 10; seed++) {
+            ai_playout_opts o = {.rounds = 1, .scale = 0.0f};
+            kontor_state s;
+            position(&s, variants[k], seed, 3);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed);
+            float res[2];
+            ai_playout(&s, &r, &o, res);
+            if (s.phase == KONTOR_PHASE_OVER) continue;
+            double e = ai_eval(&s, 0);
+            assert_true(fabs(res[0] - 1.0 / (1.0 + exp(-e / want[k]))) < 1e-5);
+            cut += e != 0.0;
+        }
+    assert_true(cut > 5);
+}
+
 static void test_playout_is_deterministic_for_a_seed(void **st) {
     (void)st;
-    ai_playout_opts opts[] = {{.rounds = 2, .scale = 10.0f, .policy = 0, .ship_move = 0.5f}, {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 0.5f}, {.rounds = 3, .scale = 6.0f, .policy = 1, .ship_move = 1.0f}};
+    ai_playout_opts opts[] = {{.rounds = 2, .scale = 10.0f, .policy = 0, .ship_move = 0.5f}, {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 0.5f}, {.rounds = 3, .scale = 6.0f, .policy = 1, .ship_move = 1.0f},
+                              {.rounds = 0, .policy = 1, .ship_move = 0.5f, .place = 0.5f}};
     for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)
         for (uint64_t seed = 1; seed <= 10; seed++) {
             kontor_state a, b;
@@ -142,7 +167,7 @@ static kontor_agent *agent(const char *spec, uint64_t seed) {
 }
 
 static const char *const specs[] = {"ismcts:iters=300,rounds=2", "ismcts:iters=300,rounds=1,policy=1,ship=0.5",
-                                    "ismcts:iters=300,policy=1,threads=2"};
+                                    "ismcts:iters=300,policy=1,place=0.5,threads=2"};
 
 static void test_search_is_reproducible(void **st) {
     (void)st;
@@ -223,7 +248,7 @@ static void test_search_is_blind(void **st) {
 static void test_options_are_checked(void **st) {
     (void)st;
     const char *bad[][2] = {{"ismcts:rounds=-1", "option 'rounds' wants a number"},
-                            {"ismcts:scale=0", "option 'scale' wants a number"},
+                            {"ismcts:scale=-1", "option 'scale' wants a number"},
                             {"ismcts:policy=2", "option 'policy' wants a number"},
                             {"ismcts:ship=1.5", "option 'ship' wants a number"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -238,6 +263,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),
+        cmocka_unit_test(test_default_scale_follows_the_variant),
         cmocka_unit_test(test_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(test_ship_policy),
         cmocka_unit_test(test_search_is_reproducible),

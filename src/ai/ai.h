@@ -60,7 +60,7 @@ void ai_eval_terms_of(const kontor_state *s, int seat, ai_eval_terms *t);
 /* How the search plays out the rest of a game from a tree leaf. */
 typedef struct ai_playout_opts {
     int rounds;      /* 0: to the end; R: stop when R new rounds have begun and evaluate */
-    float scale;     /* the evaluation's step on the logistic curve (eval.c units) */
+    float scale;     /* the evaluation's step on the logistic curve (eval.c units); 0: by variant */
     int policy;      /* 0: uniform; 1: the ship moves only to remove an opponent's card */
     float ship_move; /* policy 1: chance that the ship moves when it can remove one */
     float place;     /* chance that a dock card goes next to its owner's dock cards */

@@ -398,7 +398,7 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
         if (ai_opt_number(a->name, key, val, 0, 1000, &d, err)) return -1;
         m->po.rounds = (int)d;
     } else if (strcmp(key, "scale") == 0) {
-        if (ai_opt_number(a->name, key, val, 0.01, 1000, &d, err)) return -1;
+        if (ai_opt_number(a->name, key, val, 0, 1000, &d, err)) return -1;
         m->po.scale = (float)d;
     } else if (strcmp(key, "policy") == 0) {
         if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
@@ -430,7 +430,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->threads = 1;
     m->c = 0.7;
     m->po.rounds = 0;
-    m->po.scale = 10.0f;
+    m->po.scale = 0.0f; /* by variant: playout.c */
     m->po.policy = 0;
     m->po.ship_move = 0.5f;
     a->impl = m;

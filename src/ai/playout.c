@@ -7,20 +7,27 @@
  * card (one "stay" among ~20 water cells) and then removes a random card,
  * often his own, so playouts are dominated by ship moves no player would
  * make, and the end of a game 25 rounds away says little about the decision
- * at hand. Two changes, each an option of ismcts, measured in docs/ai.md:
+ * at hand. Three changes, each an option of ismcts, measured in docs/ai.md:
  *
  *  - a cut-off: stop when `rounds` new rounds have begun and score the
  *    position with the greedy evaluation (eval.c), mapped to a win chance by
  *    a logistic curve, 1 / (1 + exp(-eval / scale)); eval is in tenths of a
- *    point, so with scale 10 a lead of one area is worth a 73% chance;
+ *    point, so with scale 10 a lead of one area is worth a 73% chance. The
+ *    default scale is the maximum-likelihood fit of that curve to the
+ *    outcomes of greedy-against-greedy games (the evaluation at every round
+ *    start of 200 games): 10 in the advanced game, 6 in the basic game, where
+ *    fewer areas are at stake and one is worth more;
  *  - a ship policy: the ship moves only to a water cell next to a removable
  *    dock card of the opponent (with probability ship_move), and then
  *    removes one of the opponent's cards there; otherwise it stays.
- *    Placements and card choices stay uniform, so a playout costs little
- *    more than the engine's.
+ *  - a placement bias: a dock card goes next to one of its owner's dock
+ *    cards with probability `place`, elsewhere uniformly.
+ *    Card choices stay uniform, and every pick is a few bitboard operations,
+ *    so a playout costs little more than the engine's.
  *
- * With neither (rounds 0, policy 0) the engine's kontor_playout runs, so the
- * plain search is exactly what it was. Everything here reads the full state
+ * With none of them (rounds 0, policy 0 or no ship, place 0) the engine's
+ * kontor_playout runs, so the plain search is exactly what it was, at the
+ * engine's speed. Everything here reads the full state
  * of a determinization, never the real game: blindness is the caller's (the
  * determinization is drawn from a view).
  */
@@ -34,6 +41,10 @@
  * among won (or lost) lines the search still prefers the larger margin. */
 #define W_RESULT 0.9f
 #define MARGIN_CLAMP 5
+/* The default scales of the cut-off's logistic curve (see above): games where
+ * only the largest areas count, and games where every area counts. */
+#define SCALE_LARGEST 10.0
+#define SCALE_ALL 6.0
 
 void ai_result_of(const kontor_state *s, float r[2]) {
     for (int t = 0; t < 2; t++) {
@@ -89,7 +100,8 @@ static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_
 }
 
 void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, float r[2]) {
-    if (o->rounds == 0 && o->policy == 0 && o->place <= 0.0f) {
+    /* the ship policy changes nothing where there is no ship */
+    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
         return;
@@ -122,7 +134,8 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
     }
     int t0 = kontor_team(s, 0);
     double e = ai_eval(s, 0);
-    float p = (float)(1.0 / (1.0 + exp(-e / o->scale)));
+    double scale = o->scale > 0 ? o->scale : s->cfg.largest ? SCALE_LARGEST : SCALE_ALL;
+    float p = (float)(1.0 / (1.0 + exp(-e / scale)));
     r[t0] = p;
     r[1 - t0] = 1.0f - p;
 }
