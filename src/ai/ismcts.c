@@ -85,6 +85,7 @@ typedef struct tree {
     double deadline;
     float c;
     ai_playout_opts po;
+    ai_mast *mast;  /* with po.mast: the move averages of this search */
 } tree;
 
 typedef struct ismcts_impl {
@@ -238,7 +239,7 @@ static void iterate(tree *T) {
         }
     }
     float r[2];
-    ai_playout(&st, &T->rng, &T->po, r);
+    ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     T->pool[1].visits++;
     for (int i = 0; i < np; i++) {
         node *x = &T->pool[path[i]];
@@ -253,6 +254,7 @@ static void *run_tree(void *arg) {
     T->n = 2; /* 0 is "none", 1 the root */
     memset(&T->pool[1], 0, sizeof T->pool[1]);
     T->iters = 0;
+    if (T->mast) memset(T->mast, 0, sizeof *T->mast);
     if (T->budget) {
         for (uint64_t i = 0; i < T->budget; i++) iterate(T);
     } else {
@@ -274,6 +276,7 @@ static int ensure_trees(kontor_agent *a) {
             T->idx = calloc(NKEYS, sizeof *T->idx);
             if (!T->mark || !T->idx) return -1;
         }
+        if (m->po.mast > 0.0f && !T->mast && !(T->mast = malloc(sizeof *T->mast))) return -1;
         if (T->cap < want) {
             node *p = realloc(T->pool, (size_t)want * sizeof *p);
             if (!p) return -1;
@@ -380,6 +383,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].pool);
             free(m->trees[t].mark);
             free(m->trees[t].idx);
+            free(m->trees[t].mast);
         }
     free(m->trees);
     free(m);
@@ -417,9 +421,12 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
     } else if (strcmp(key, "place") == 0) {
         if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
         m->po.place = (float)d;
+    } else if (strcmp(key, "mast") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
+        m->po.mast = (float)d;
     } else {
         ai_fail(err, KONTOR_E_PARSE,
-                "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c, rounds, scale, policy, ship, place)",
+                "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c, rounds, scale, policy, ship, place, mast)",
                 a->name, key);
         return -1;
     }
@@ -439,6 +446,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->c = 0.7;
     m->po.rounds = 0;
     m->po.place = 0.0f;
+    m->po.mast = 0.0f;
     m->po.scale = 0.0f; /* by variant: playout.c */
     m->po.policy = 1;
     m->po.ship_move = 1.0f;

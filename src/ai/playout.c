@@ -99,14 +99,57 @@ static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_
     return pick_uniform(s, seat, rng);
 }
 
+/* MAST key of seat's move m in s (before it is applied): the team, whether
+ * the card is a dock card (placements), and the move. -1 for moves MAST does
+ * not track (ship, removal, buying, piles). */
+static int mast_key(const kontor_state *s, int seat, kontor_move m) {
+    int kind = KONTOR_MOVE_KIND(m);
+    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_PLACE && kind != KONTOR_MOVE_PLACE_WATER) return -1;
+    int dock = 0;
+    if (kind != KONTOR_MOVE_CHOOSE) {
+        int id = s->choice[seat];
+        dock = id < s->cfg.cards.ncards && kontor_card_is_dock(&s->cfg.cards.card[id]);
+    }
+    return ((kontor_team(s, seat) * 2 + dock) << 12) | (m & 0xFFF);
+}
+
+/* With chance o->mast the legal move with the best average so far (an
+ * unseen move counts as a draw, 1/2), else uniform. */
+static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_opts *o, const ai_mast *t,
+                             kontor_rng *rng) {
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(s, seat, moves);
+    if (n <= 0) return KONTOR_FORFEIT;
+    if (unit(rng) >= o->mast) return moves[kontor_rng_below(rng, (uint32_t)n)];
+    int best = 0, nbest = 0;
+    float bestv = -1.0f;
+    for (int i = 0; i < n; i++) {
+        int k = mast_key(s, seat, moves[i]);
+        float v = k < 0 ? 0.5f : (t->sum[k] + 0.5f) / (float)(t->n[k] + 1);
+        if (v > bestv) bestv = v, best = i, nbest = 1;
+        else if (v == bestv && kontor_rng_below(rng, (uint32_t)++nbest) == 0) best = i;
+    }
+    return moves[best];
+}
+
 void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, float r[2]) {
+    ai_playout_mast(s, rng, o, NULL, r);
+}
+
+/* Moves of one playout remembered for the MAST update. */
+#define MAST_PATH 1024
+
+void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast, float r[2]) {
+    if (o->mast <= 0.0f) mast = NULL;
     /* the ship policy changes nothing where there is no ship */
-    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f) {
+    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
         return;
     }
     unsigned stop = o->rounds ? (unsigned)s->round + (unsigned)o->rounds : 0xFFFFFFFFu;
+    int path[MAST_PATH];
+    int npath = 0;
     /* a few hundred decisions end any game (R8's safety rule); the guard only
      * protects against an engine bug turning into a hang */
     for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
@@ -115,8 +158,16 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
         if (!actors) break;
         if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) {
             int phase = s->phase;
-            for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++)
-                if ((actors >> q) & 1) kontor_apply(s, q, pick_uniform(s, q, rng), NULL);
+            for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++) {
+                if (!((actors >> q) & 1)) continue;
+                kontor_move m = mast && phase == KONTOR_PHASE_CHOOSE ? pick_mast(s, q, o, mast, rng)
+                                                                     : pick_uniform(s, q, rng);
+                if (mast && npath < MAST_PATH) {
+                    int k = mast_key(s, q, m);
+                    if (k >= 0) path[npath++] = k;
+                }
+                kontor_apply(s, q, m, NULL);
+            }
             continue;
         }
         int q = 0;
@@ -125,17 +176,26 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
         if (o->policy && s->phase == KONTOR_PHASE_SHIP) m = pick_ship(s, q, o, rng);
         else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, rng);
         else if (o->place > 0.0f && s->phase == KONTOR_PHASE_PLACE) m = pick_place(s, q, o, rng);
+        else if (mast && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
         else m = pick_uniform(s, q, rng);
+        if (mast && npath < MAST_PATH) {
+            int k = mast_key(s, q, m);
+            if (k >= 0) path[npath++] = k;
+        }
         if (kontor_apply(s, q, m, NULL) != KONTOR_OK) break; /* cannot happen: every pick is legal */
     }
     if (s->phase == KONTOR_PHASE_OVER) {
         ai_result_of(s, r);
-        return;
+    } else {
+        int t0 = kontor_team(s, 0);
+        double e = ai_eval(s, 0);
+        double scale = o->scale > 0 ? o->scale : s->cfg.largest ? SCALE_LARGEST : SCALE_ALL;
+        float p = (float)(1.0 / (1.0 + exp(-e / scale)));
+        r[t0] = p;
+        r[1 - t0] = 1.0f - p;
     }
-    int t0 = kontor_team(s, 0);
-    double e = ai_eval(s, 0);
-    double scale = o->scale > 0 ? o->scale : s->cfg.largest ? SCALE_LARGEST : SCALE_ALL;
-    float p = (float)(1.0 / (1.0 + exp(-e / scale)));
-    r[t0] = p;
-    r[1 - t0] = 1.0f - p;
+    for (int i = 0; i < npath; i++) {
+        mast->sum[path[i]] += r[path[i] >> 13];
+        mast->n[path[i]]++;
+    }
 }
