@@ -157,6 +157,38 @@ static void test_ship_policy(void **st) {
     assert_true(moved_always > 0);
 }
 
+/* MAST: the table fills with the playouts' moves, every average stays a
+ * result in [0, 1], and two runs from the same seed give the same table. */
+static void test_mast_learns_and_is_deterministic(void **st) {
+    (void)st;
+    ai_mast *t1 = calloc(1, sizeof *t1), *t2 = calloc(1, sizeof *t2);
+    assert_non_null(t1);
+    assert_non_null(t2);
+    ai_playout_opts o = {.policy = 1, .ship_move = 1.0f, .mast = 0.5f};
+    kontor_state start;
+    position(&start, "basic", 3, 2);
+    ai_mast *tabs[2] = {t1, t2};
+    for (int k = 0; k < 2; k++) {
+        kontor_rng r;
+        kontor_rng_seed(&r, 99);
+        for (int i = 0; i < 200; i++) {
+            kontor_state s = start;
+            float res[2];
+            ai_playout_mast(&s, &r, &o, tabs[k], res);
+            assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+        }
+    }
+    assert_memory_equal(t1, t2, sizeof *t1);
+    uint64_t total = 0;
+    for (int k = 0; k < AI_MAST_KEYS; k++) {
+        total += t1->n[k];
+        assert_true(t1->sum[k] >= 0.0f && t1->sum[k] <= (float)t1->n[k] + 1e-3f);
+    }
+    assert_true(total > 200 * 10); /* each playout makes dozens of choices and placements */
+    free(t1);
+    free(t2);
+}
+
 /* ---- the search with these playouts: reproducible and blind -------------------- */
 
 static kontor_agent *agent(const char *spec, uint64_t seed) {
@@ -167,7 +199,7 @@ static kontor_agent *agent(const char *spec, uint64_t seed) {
 }
 
 static const char *const specs[] = {"ismcts:iters=300,rounds=2", "ismcts:iters=300,rounds=1,policy=1,ship=0.5",
-                                    "ismcts:iters=300,policy=1,place=0.5,threads=2"};
+                                    "ismcts:iters=300,policy=1,place=0.5,threads=2", "ismcts:iters=300,mast=0.5"};
 
 static void test_search_is_reproducible(void **st) {
     (void)st;
@@ -250,7 +282,8 @@ static void test_options_are_checked(void **st) {
     const char *bad[][2] = {{"ismcts:rounds=-1", "option 'rounds' wants a number"},
                             {"ismcts:scale=-1", "option 'scale' wants a number"},
                             {"ismcts:policy=2", "option 'policy' wants a number"},
-                            {"ismcts:ship=1.5", "option 'ship' wants a number"}};
+                            {"ismcts:ship=1.5", "option 'ship' wants a number"},
+                            {"ismcts:mast=x", "option 'mast' wants a number"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         kontor_error err;
         memset(&err, 0, sizeof err);
@@ -266,6 +299,7 @@ int main(void) {
         cmocka_unit_test(test_default_scale_follows_the_variant),
         cmocka_unit_test(test_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(test_ship_policy),
+        cmocka_unit_test(test_mast_learns_and_is_deterministic),
         cmocka_unit_test(test_search_is_reproducible),
         cmocka_unit_test(test_search_is_blind),
         cmocka_unit_test(test_options_are_checked),
