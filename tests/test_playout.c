@@ -277,6 +277,39 @@ static void test_search_is_blind(void **st) {
     }
 }
 
+/* The defaults are what docs/ai.md says: the ship policy on (ship=1), MAST
+ * at 0.25 where there is no ship and off where there is: the default agent
+ * searches exactly like the one with those options spelled out. */
+static void test_defaults_by_variant(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced"};
+    const char *spelled[] = {"ismcts:iters=400,policy=1,ship=1,mast=0.25", "ismcts:iters=400,policy=1,ship=1,mast=0"};
+    const char *other[] = {"ismcts:iters=400,mast=0", "ismcts:iters=400,policy=0"};
+    for (int k = 0; k < 2; k++) {
+        kontor_state s;
+        position(&s, variants[k], 6, 3);
+        kontor_view v;
+        kontor_view_of(&s, 0, &v);
+        const char *specs3[] = {"ismcts:iters=400", spelled[k], other[k]};
+        ai_choice c[3][KONTOR_MAX_MOVES];
+        int n[3];
+        for (int j = 0; j < 3; j++) {
+            kontor_agent *a = agent(specs3[j], 5);
+            n[j] = kontor_agent_rank(a, &v, c[j], KONTOR_MAX_MOVES);
+            kontor_agent_free(a);
+        }
+        assert_int_equal(n[0], n[1]);
+        int same_other = n[0] == n[2];
+        for (int i = 0; i < n[0]; i++) {
+            assert_int_equal(c[0][i].move, c[1][i].move);
+            assert_int_equal(c[0][i].visits, c[1][i].visits);
+            if (i < n[2] && (c[0][i].move != c[2][i].move || c[0][i].visits != c[2][i].visits)) same_other = 0;
+        }
+        /* and switching the option off does change the search */
+        assert_false(same_other);
+    }
+}
+
 static void test_options_are_checked(void **st) {
     (void)st;
     const char *bad[][2] = {{"ismcts:rounds=-1", "option 'rounds' wants a number"},
@@ -302,6 +335,7 @@ int main(void) {
         cmocka_unit_test(test_mast_learns_and_is_deterministic),
         cmocka_unit_test(test_search_is_reproducible),
         cmocka_unit_test(test_search_is_blind),
+        cmocka_unit_test(test_defaults_by_variant),
         cmocka_unit_test(test_options_are_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,7 +65,8 @@ typedef struct ai_playout_opts {
     float ship_move; /* policy 1: chance that the ship moves when it can remove one */
     float place;     /* chance that a dock card goes next to its owner's dock cards */
     float mast;      /* 0: off; else the chance that a placement or card choice is
-                        the best by its average result so far (MAST) */
+                        the best by its average result so far (MAST); < 0: by
+                        variant (0.25 without the ship, off with it) */
 } ai_playout_opts;
 
 /* MAST (move-average sampling, Finnsson and Bjoernsson 2008): the average

@@ -32,11 +32,13 @@
  * the playout (playout.c): policy=0|1 (the ship policy, default 1), ship=P
  * (its chance to move the ship when it can remove an opponent's card,
  * default 1), place=P (bias of dock cards next to their owner's, default 0),
+ * mast=P (MAST; default by variant: 0.25 without the ship, 0 with it),
  * rounds=R (cut-off after R rounds, scored by the evaluation; default 0, to
  * the end), scale=X (the cut-off's logistic scale; default 0, by variant).
  * The defaults are the best measured (docs/ai.md): in the advanced game the
- * ship policy lifted the score against greedy from ~60% to ~84% at 4000
- * iterations; cut-offs and the placement bias did not help.
+ * ship policy lifted the score against greedy from ~60% to 73-84% at 4000
+ * iterations, in the basic game MAST from 66% to 80%; cut-offs and the
+ * placement bias did not help.
  * The final decision is the most visited legal one at the root.
  */
 #include <math.h>
@@ -276,7 +278,7 @@ static int ensure_trees(kontor_agent *a) {
             T->idx = calloc(NKEYS, sizeof *T->idx);
             if (!T->mark || !T->idx) return -1;
         }
-        if (m->po.mast > 0.0f && !T->mast && !(T->mast = malloc(sizeof *T->mast))) return -1;
+        if (m->po.mast != 0.0f && !T->mast && !(T->mast = malloc(sizeof *T->mast))) return -1;
         if (T->cap < want) {
             node *p = realloc(T->pool, (size_t)want * sizeof *p);
             if (!p) return -1;
@@ -446,7 +448,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->c = 0.7;
     m->po.rounds = 0;
     m->po.place = 0.0f;
-    m->po.mast = 0.0f;
+    m->po.mast = -1.0f; /* by variant: playout.c */
     m->po.scale = 0.0f; /* by variant: playout.c */
     m->po.policy = 1;
     m->po.ship_move = 1.0f;
