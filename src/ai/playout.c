@@ -70,6 +70,18 @@ void ai_result_of(const kontor_state *s, float r[2]) {
 static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) * (1.0f / 16777216.0f); }
 
 static kontor_move pick_uniform(const kontor_state *s, int seat, kontor_rng *rng) {
+    if (s->phase == KONTOR_PHASE_PLACE) {
+        /* straight from the bitboards, the same set kontor_legal lists, in
+         * the same order: most playout decisions are placements */
+        int a = bb_count(s->cells), b = bb_count(s->cells_water);
+        int n = a + b + (s->cfg.optional_place ? 1 : 0);
+        if (n > 0) {
+            int i = (int)kontor_rng_below(rng, (uint32_t)n);
+            if (i < a) return KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_nth(s->cells, i));
+            if (i < a + b) return KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bb_nth(s->cells_water, i - a));
+            return KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
+        }
+    }
     kontor_move moves[KONTOR_MAX_MOVES];
     int n = kontor_legal(s, seat, moves);
     return n > 0 ? moves[kontor_rng_below(rng, (uint32_t)n)] : KONTOR_FORFEIT;
