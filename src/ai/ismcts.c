@@ -6,8 +6,9 @@
  * there is no one game tree to search. Each iteration therefore deals one
  * determinization of the view (kontor_determinize: the unseen cards at
  * random), walks one shared tree whose nodes are sequences of decisions (an
- * information set of the searching player, roughly), and plays the rest at
- * random (kontor_playout). A decision that is legal in one determinization and
+ * information set of the searching player, roughly), and plays the rest out
+ * (ai_playout, playout.c: random, but with a ship that only goes after the
+ * opponent's cards, and MAST where there is no ship). A decision that is legal in one determinization and
  * not in another (the opponent's cards) is handled by availability counts:
  * UCB uses how often a child could have been chosen, not how often its parent
  * was visited.
