@@ -37,7 +37,8 @@ LIB_SRC := $(wildcard src/core/*.c src/record/*.c src/ai/*.c src/proto/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o $(BUILD)/gen/layouts.o
+LAYOUTS := $(sort $(wildcard data/layouts/*.txt))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -67,6 +68,29 @@ $(BUILD)/gen/cards_default.c: data/cards.txt
 $(BUILD)/gen/cards_default.o: $(BUILD)/gen/cards_default.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The scenarios' start layouts are data too (data/layouts/NAME.txt), compiled
+# in as a table of name and text (kontor_layout_text).
+$(BUILD)/gen/layouts.c: $(LAYOUTS) Makefile
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from the files data/layouts/NAME.txt by the Makefile; do not edit */'; \
+	   echo '#include <string.h>'; \
+	   echo 'const char *kontor_layout_text(const char *name);'; \
+	   echo 'static const struct { const char *name, *text; } layouts[] = {'; \
+	   for f in $(LAYOUTS); do \
+	     echo "    {\"$$(basename $$f .txt)\","; \
+	     sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/        "/' -e 's/$$/\\n"/' $$f; \
+	     echo '    },'; \
+	   done; \
+	   echo '};'; \
+	   echo 'const char *kontor_layout_text(const char *name) {'; \
+	   echo '    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++)'; \
+	   echo '        if (strcmp(layouts[i].name, name) == 0) return layouts[i].text;'; \
+	   echo '    return NULL;'; \
+	   echo '}'; } > $@
+
+$(BUILD)/gen/layouts.o: $(BUILD)/gen/layouts.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -84,10 +108,10 @@ test: $(TEST_BIN) $(KONTOR)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZ_BIN)
-build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c
+build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c -lm
+	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c -lm
 
 check:
 	sh tests/check.sh

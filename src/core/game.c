@@ -89,6 +89,10 @@ static inline int gy(int cell) { return cell >> 4; }
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
 static void update_mask(kontor_state *s) {
+    if (s->cfg.fixed_board) { /* scenarios with a fixed board: the mask never changes */
+        s->mask = s->cfg.board_mask;
+        return;
+    }
     int w = s->cfg.width, h = s->cfg.height;
     s->mask = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
 }
@@ -97,7 +101,7 @@ static void update_mask(kontor_state *s) {
  * hold a card, counted as soon as their own direction's extent is fixed
  * (default) or only once both are (edge=both). */
 static bb_t closing_cells(const kontor_state *s) {
-    if (s->cfg.edge_both) {
+    if (s->cfg.edge_both && !s->cfg.fixed_board) {
         int fixed = s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
         if (!fixed) return s->water;
     }
@@ -115,6 +119,8 @@ static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
         goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
         goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
         goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
+        if (s->export_mark[c]) /* Exportlager: warehouses this card sent to the export store */
+            for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((s->export_mark[c] >> (2 * g)) & 3));
     }
 }
 
@@ -161,7 +167,10 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     a->dist = (uint8_t)manhattan_to_centre(cells);
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     area_goods(s, cells, a->goods);
-    a->value = (uint8_t)(1 + bb_count(bb_and(cells, s->customs)));
+    int base = 1;
+    if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
+    if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
+    a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
     int w = kontor_compare_goods(a->goods);
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
     if (w >= 0) {
@@ -222,7 +231,7 @@ static inline int class_of(const kontor_cardset *cs, int id) {
     return KONTOR_CLASS_SPECIAL;
 }
 
-static inline int is_removed(const kontor_config *cfg, int id) { return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1); }
+static inline int is_removed(const kontor_config *cfg, int id) { return kontor_card_removed(cfg, id); }
 
 static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     for (int i = n - 1; i > 0; i--) {
@@ -358,13 +367,15 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
         s->hand_n[p] = 0;
         /* hands read dock cards first, then water, then a special card */
         for (int i = 0; i < d->ndock[p]; i++) {
-            if (i < 3) hand_add(s, p, d->dock[p][i]);
+            if (i < 3 && !cfg->select_keep) hand_add(s, p, d->dock[p][i]);
             else pile_put_under(&s->dock_pile[p], d->dock[p][i]);
+            /* Justizia: the player looks through his dock cards and picks */
+            if (cfg->select_keep) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
         }
         hand_add(s, p, water[0]);
         hand_add(s, p, water[1]);
         s->coins[p] = cfg->start_coins;
-        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE) pub_set(s, pile_top(&s->dock_pile[p]));
+        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE && !cfg->select_keep) pub_set(s, pile_top(&s->dock_pile[p]));
     }
     if (cfg->specials == 1) {
         for (int i = 0; i < d->nspecial; i++) {
@@ -379,13 +390,17 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
     s->round = 1;
     s->phase = KONTOR_PHASE_CHOOSE;
-    begin_round(s);
+    s->tavern_area = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    if (cfg->select_keep) s->phase = KONTOR_PHASE_SELECT; /* Justizia: hands first */
+    else begin_round(s);
 }
 
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
-    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && cfg->total_coins >= cfg->start_coins * 2 &&
+    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && !cfg->select_keep && cfg->total_coins >= cfg->start_coins * 2 &&
         d.nwater >= cfg->layout_n + 4 && d.ndock[0] >= 3 && d.ndock[1] >= 3) {
         deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
         return KONTOR_OK;
@@ -442,6 +457,21 @@ static void remove_raw(kontor_state *s, int cell) {
     s->ncards_board--;
 }
 
+/* Tic Tac Toe: "Wasserkarten ... duerfen aber keine neuen Gebiete abtrennen".
+ * Ruling V4: a water card may go only where it does not cut the cells of the
+ * board that are not water (an island's land) into more pieces: every land
+ * cell next to it must stay connected to the others through land. */
+static bb_t no_split(const kontor_state *s, bb_t cand) {
+    bb_t r = bb_empty();
+    while (bb_any(cand)) {
+        int c = bb_pop(&cand);
+        bb_t land = bb_andnot(s->mask, bb_or(s->water, bb_cell(c)));
+        bb_t nb = bb_and(bb_neighbours(bb_cell(c)), land);
+        if (bb_count(nb) <= 1 || bb_eq(bb_and(bb_flood(bb_cell(bb_first(nb)), land), nb), nb)) bb_set(&r, c);
+    }
+    return r;
+}
+
 /* Free cells next to the board where seat may put card id. */
 static bb_t legal_cells(const kontor_state *s, int seat, int id) {
     bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
@@ -451,6 +481,12 @@ static bb_t legal_cells(const kontor_state *s, int seat, int id) {
          * this player's dock cards; water may still go there. */
         int other = 1 - kontor_team(s, seat);
         cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
+        /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
+         * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
+        if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+    } else if (s->cfg.inner_value || s->cfg.tictactoe) {
+        cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
+        if (s->cfg.tictactoe) cand = no_split(s, cand);
     }
     return cand;
 }
@@ -544,19 +580,24 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     for (int i = 0; i < n; i++) {
         if (s->cfg.largest_keepers && !s->area[i].keeper) continue;
         if (s->area[i].size < s->cfg.min_area_cards) continue;
+        if (s->area[i].out) continue; /* Alte Seilschaften: its tavern's owner took it out */
+        if (s->cfg.scoring == KONTOR_SCORE_SIZE && s->area[i].size >= 4) continue; /* Kleinen: "kleiner als 4" */
         cand[nc++] = (uint8_t)i;
     }
-    if (s->cfg.largest == 0) {
+    if (s->cfg.largest == 0 || s->cfg.scoring == KONTOR_SCORE_SIZE) {
         for (int i = 0; i < nc; i++) counted[cand[i]] = 1;
         return;
     }
-    /* sort by size (larger first), then distance to the centre (nearer first) */
+    /* sort by size (larger first; smaller first for David und Goliath), then
+     * distance to the centre (nearer first) */
+    int small = s->cfg.scoring == KONTOR_SCORE_SMALLEST;
     for (int i = 1; i < nc; i++) {
         uint8_t t = cand[i];
         int j = i;
         while (j > 0) {
             const kontor_area *a = &s->area[cand[j - 1]], *b = &s->area[t];
-            if (a->size > b->size || (a->size == b->size && a->dist <= b->dist)) break;
+            int before = small ? a->size < b->size : a->size > b->size;
+            if (before || (a->size == b->size && a->dist <= b->dist)) break;
             cand[j] = cand[j - 1];
             j--;
         }
@@ -584,13 +625,70 @@ void kontor_points(const kontor_state *s, int points[2]) {
     points[0] = points[1] = 0;
     for (int i = 0; i < s->nareas; i++)
         if (counted[i] && s->area[i].keeper) points[s->area[i].winner] += s->area[i].value;
+    /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
+     * Spieler einen Siegpunkt" */
+    if (s->cfg.export_store)
+        for (int g = 0; g < 3; g++)
+            if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
 }
 
-static void end_game(kontor_state *s, int reason, kontor_log *log) {
+/* Alte Seilschaften: the next enclosed area from index `from` with exactly
+ * one tavern in it (two taverns: it scores, no decision); -1 when none. */
+static int tavern_card(const kontor_state *s, int area) {
+    bb_t cells = bb_flood(bb_cell(s->area[area].cell), s->enclosed);
+    int found = -1, n = 0;
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        if (s->cell_card[c] != KONTOR_NONE && card_of(s, s->cell_card[c])->kind == KONTOR_KIND_TAVERN) found = c, n++;
+    }
+    return n == 1 ? s->cell_card[found] : -1;
+}
+
+static int next_tavern(const kontor_state *s, int from) {
+    for (int i = from; i < s->nareas; i++)
+        if (tavern_card(s, i) >= 0) return i;
+    return -1;
+}
+
+/* The seat that decides the area in the tavern phase: the tavern's owner (in
+ * the game for four the first seat of its team, ruling V9). */
+static int tavern_seat(const kontor_state *s) {
+    int id = tavern_card(s, s->tavern_area);
+    return owner_seat(s, id >= 0 ? card_of(s, id)->colour : 0);
+}
+
+static void finish_game(kontor_state *s, int forced, kontor_log *log);
+
+/* The game ends: forced is the winning team when the end decides it (Tic Tac
+ * Toe's row, Armut's bankruptcy), -2 when points decide. */
+static void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log) {
     /* A revealed card that never got placed (the board filled first) goes
      * back to its player's hand. */
-    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE)
-        for (int t = s->turn + 1; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
+    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE ||
+        s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_PILE) {
+        /* a bankruptcy can end the game before the seat to act has placed */
+        int from = reason == KONTOR_END_BANKRUPT && s->phase != KONTOR_PHASE_EXPORT ? s->turn : s->turn + 1;
+        for (int t = from; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
+    }
+    s->end_reason = (uint8_t)reason;
+    s->norder = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = s->bribe[p] = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    if (forced == -2 && s->cfg.tavern_vote) {
+        int a = next_tavern(s, 0);
+        if (a >= 0) { /* Alte Seilschaften: the owners decide first */
+            s->tavern_area = (uint8_t)a;
+            s->phase = KONTOR_PHASE_TAVERN;
+            return;
+        }
+    }
+    finish_game(s, forced, log);
+}
+
+static void end_game(kontor_state *s, int reason, kontor_log *log) { end_game_won(s, reason, -2, log); }
+
+static void finish_game(kontor_state *s, int forced, kontor_log *log) {
+    int reason = s->end_reason;
     int pts[2];
     kontor_points(s, pts);
     s->score[0] = (uint8_t)pts[0];
@@ -600,10 +698,9 @@ static void end_game(kontor_state *s, int reason, kontor_log *log) {
     if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
     else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
     else s->winner = -1;
+    if (forced >= 0) s->winner = (int8_t)forced;
     s->phase = KONTOR_PHASE_OVER;
-    s->end_reason = (uint8_t)reason;
-    s->norder = 0;
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    s->tavern_area = KONTOR_NONE;
     log_ev(log, KONTOR_EV_END, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, reason);
 }
 
@@ -613,7 +710,43 @@ static void start_turn(kontor_state *s, kontor_log *log);
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
+static int count_goods(const kontor_card *k);
+
+/* Bakschisch: the opposing goods cards seat may buy out now: not in an
+ * enclosed area, and costing (1 coin a good) no more than it has. */
+static bb_t bribe_targets(const kontor_state *s, int seat) {
+    bb_t t = bb_andnot(s->team_dock[1 - kontor_team(s, seat)], s->enclosed), r = bb_empty();
+    while (bb_any(t)) {
+        int c = bb_pop(&t);
+        const kontor_card *k = card_of(s, s->cell_card[c]);
+        if (k->kind == KONTOR_KIND_GOODS && count_goods(k) <= s->coins[seat]) bb_set(&r, c);
+    }
+    return r;
+}
+
+static void begin_buy(kontor_state *s);
+
+/* A round opens with the bribe phase (Bakschisch) when somebody can bribe,
+ * then the buy phase when special cards are for sale, then the choice. */
 static void begin_round(kontor_state *s) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    if (s->cfg.bribe) {
+        int any = 0;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+            int can = bb_any(bribe_targets(s, p));
+            s->bribe[p] = can ? KONTOR_NONE : KONTOR_PASS;
+            any |= can;
+        }
+        if (any) {
+            s->phase = KONTOR_PHASE_BRIBE;
+            return;
+        }
+        for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    }
+    begin_buy(s);
+}
+
+static void begin_buy(kontor_state *s) {
     s->phase = KONTOR_PHASE_CHOOSE;
     if (s->cfg.specials != 2 || !s->special_pile.n) return;
     int any = 0;
@@ -812,11 +945,51 @@ static void put_under_pile(kontor_state *s, int to, int id, kontor_log *log) {
     if (log && log->n && log->ev[log->n - 1].kind == KONTOR_EV_REMOVE) log->ev[log->n - 1].a = (uint16_t)to;
 }
 
+/* Exportlager: a card that sent warehouses to the export store leaves the
+ * board (ship or bribe). Its owner takes its warehouses out of the area;
+ * "hat kein Lagerhaus fuer die entsprechende Ware in dem Gebiet, so muss er
+ * das Lagerhaus aus seinem Exportlager nehmen" (and only then). Warehouses
+ * belong to cards here, so one taken from the area instead of the export
+ * store is a mark that moves to another card of the same good (ruling E2). */
+static void export_on_remove(kontor_state *s, int cell) {
+    const kontor_card *k = card_of(s, s->cell_card[cell]);
+    int t = k->colour;
+    bb_t area = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t]);
+    for (int g = 0; g < 3; g++) {
+        int kx = (s->export_mark[cell] >> (2 * g)) & 3;
+        if (!kx) continue;
+        int net = 0; /* the player's warehouses of g in the area's store */
+        for (bb_t a = area; bb_any(a);) {
+            int c = bb_pop(&a);
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[c] >> (2 * g)) & 3);
+        }
+        int need = k->goods[g];
+        int from_export = need > net ? need - net : 0;
+        int left = net >= need ? net - need : 0;
+        int others = net - (need - kx); /* what the other cards hold now */
+        int add = others - left;        /* marks that move to other cards */
+        s->export_n[t][g] = (uint8_t)(s->export_n[t][g] - from_export);
+        for (bb_t a = area; bb_any(a) && add > 0;) {
+            int c = bb_pop(&a);
+            if (c == cell) continue;
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            int m = (s->export_mark[c] >> (2 * g)) & 3;
+            while (u->kind == KONTOR_KIND_GOODS && m < u->goods[g] && add > 0) {
+                s->export_mark[c] = (uint8_t)(s->export_mark[c] + (1 << (2 * g)));
+                m++, add--;
+            }
+        }
+    }
+    s->export_mark[cell] = 0;
+}
+
 static void do_remove(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
     if (value != KONTOR_NONE) {
         int id = s->cell_card[value];
         int team = card_of(s, id)->colour;
+        if (s->export_mark[value]) export_on_remove(s, value);
         remove_raw(s, value);
         log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner_seat(s, team));
         if (s->cfg.nseats == 4) {
@@ -879,8 +1052,10 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
         log_ev(log, KONTOR_EV_PLACE, seat, id, cell, as_water);
         return;
     }
-    /* a flood or a bridge covers the card on cell, which stays under it */
+    /* a flood or a bridge covers the card on cell, which stays under it
+     * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
+    s->export_mark[cell] = 0;
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;
         s->under_card[s->nunder] = (uint8_t)under;
@@ -890,6 +1065,8 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     place_as(s, cell, id, k->kind == KONTOR_KIND_FLOOD);
     log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
 }
+
+static void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
 static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
@@ -910,6 +1087,13 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
         place_raw(s, value, id);
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
+        if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
+            /* Exportlager: the warehouses go in after the player says whether
+             * one goes to his export store; the area is scored after that */
+            s->placed_cell = (uint8_t)value;
+            s->phase = KONTOR_PHASE_EXPORT;
+            return;
+        }
     }
     /* Scoring: the area of a dock card, the areas next to a water card; and
      * when the extent grew, the areas next to cells that just became
@@ -918,6 +1102,43 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
     bb_t newly = bb_andnot(bb_andnot(closing_cells(s), closing_before), bb_cell(value));
     if (bb_any(newly)) candidates = bb_or(candidates, bb_neighbours(newly));
     check_enclosures(s, candidates, log);
+    after_scoring(s, seat, water, special, log);
+}
+
+/* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
+ * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
+static int island_of(const kontor_state *s, int cell) {
+    int first = bb_first(s->cfg.board_mask);
+    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
+    if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
+    return (y / 3) * 3 + x / 3;
+}
+
+/* The team that owns three islands in a row, or -1. An island is owned by the
+ * team whose keeper stands on its (enclosed) area. */
+static int three_in_a_row(const kontor_state *s) {
+    static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    unsigned owned[2] = {0, 0};
+    for (int i = 0; i < s->nareas; i++) {
+        int is = island_of(s, s->area[i].cell);
+        if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
+    }
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 8; l++)
+            if ((owned[t] & lines[l]) == lines[l]) return t;
+    return -1;
+}
+
+/* The rest of a placement after the areas are scored: the end checks, the
+ * draw and the coin, the next turn. */
+static void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log) {
+    if (s->cfg.tictactoe) {
+        int row = three_in_a_row(s);
+        if (row >= 0) { /* "ist das Spiel sofort beendet" */
+            end_game_won(s, KONTOR_END_ROW, row, log);
+            return;
+        }
+    }
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
@@ -945,6 +1166,120 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
     next_turn(s, log);
 }
 
+/* ---- the scenarios' decisions ---------------------------------------------------- */
+
+/* Exportlager: the seat that just placed a goods card sends one warehouse of
+ * good value to its export store, or none; then the placement goes on. */
+static void do_export(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int cell = s->placed_cell;
+    if (value != KONTOR_NONE) {
+        int team = card_of(s, s->cell_card[cell])->colour;
+        s->export_mark[cell] = (uint8_t)(s->export_mark[cell] + (1 << (2 * value)));
+        s->export_n[team][value]++;
+        log_ev(log, KONTOR_EV_EXPORT, seat, s->cell_card[cell], cell, value);
+    }
+    s->placed_cell = KONTOR_NONE;
+    s->phase = KONTOR_PHASE_PLACE;
+    /* every open area: the extent may have grown (not the hot path) */
+    check_enclosures(s, s->dock, log);
+    after_scoring(s, seat, 0, 0, log);
+}
+
+/* Bakschisch: every seat has decided; both bribes happen at once (they
+ * concern cards of different colours, so they never collide: ruling V6). */
+static void do_bribe(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->bribe[seat] = (uint8_t)(value == KONTOR_NONE ? KONTOR_PASS : value);
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->bribe[p] == KONTOR_NONE) return;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        int cell = s->bribe[p];
+        if (cell == KONTOR_PASS) continue;
+        int id = s->cell_card[cell];
+        const kontor_card *k = card_of(s, id);
+        int cost = count_goods(k);
+        s->coins[p] = (uint8_t)(s->coins[p] - cost);
+        s->treasury = (uint8_t)(s->treasury + cost);
+        if (s->export_mark[cell]) export_on_remove(s, cell);
+        remove_raw(s, cell);
+        /* "die ausgewaehlte Karte kommt unter den Stapel des Gegenspielers" */
+        pile_put_under(&s->dock_pile[owner_seat(s, k->colour)], id);
+        log_ev(log, KONTOR_EV_BRIBE, p, id, cell, cost);
+    }
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    begin_buy(s);
+}
+
+static int pile_take(kontor_pile *p, int id) {
+    for (int i = 0; i < p->n; i++) {
+        int at = (p->head + i) & (KONTOR_PILE_MAX - 1);
+        if (p->card[at] != id) continue;
+        for (int j = i; j + 1 < p->n; j++)
+            p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)] = p->card[(p->head + j + 1) & (KONTOR_PILE_MAX - 1)];
+        p->n--;
+        p->card[(p->head + p->n) & (KONTOR_PILE_MAX - 1)] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int pile_has(const kontor_pile *p, int id) {
+    for (int i = 0; i < p->n; i++)
+        if (p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] == id) return 1;
+    return 0;
+}
+
+static int select_total(const kontor_state *s) { return s->cfg.select_keep + s->cfg.select_discard; }
+
+/* Justizia: seat keeps (into its hand) or discards (out of the game) a dock
+ * card from its pile: first select_keep keeps, then select_discard discards. */
+static void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
+    pile_take(&s->dock_pile[seat], id);
+    if (s->selected[seat] < s->cfg.select_keep) hand_add(s, seat, id);
+    else pile_put_under(&s->aside, id); /* stays known to seat (known[]), hidden from the others */
+    s->selected[seat]++;
+    if (s->selected[seat] == select_total(s)) log_ev(log, KONTOR_EV_SELECT, seat, KONTOR_NONE, KONTOR_NONE, 0);
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->selected[p] < select_total(s)) return;
+    /* everybody has chosen: the rest of each pile is shuffled (its order was
+     * never shown: views list it sorted), its top card shows as usual */
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        kontor_pile *pl = &s->dock_pile[p];
+        for (int i = 0; i < pl->n; i++) {
+            int c = pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)];
+            s->known[p][c >> 6] &= ~(1ULL << (c & 63));
+        }
+        if (pl->n) pub_set(s, pile_top(pl));
+    }
+    begin_round(s);
+}
+
+/* Alte Seilschaften: the owner of the tavern in area tavern_area says whether
+ * it scores; then the next such area, then the final count. */
+static void do_tavern(kontor_state *s, int value, kontor_log *log) {
+    int a = s->tavern_area;
+    s->area[a].out = (uint8_t)!value;
+    log_ev(log, KONTOR_EV_TAVERN, tavern_seat(s), value, s->area[a].cell, a);
+    int next = next_tavern(s, a + 1);
+    if (next >= 0) {
+        s->tavern_area = (uint8_t)next;
+        return;
+    }
+    finish_game(s, -2, log);
+}
+
+/* Armut: "Ist ein Spieler blank und ist kein Geld mehr in der Stadtkasse,
+ * endet das Spiel vorzeitig. Der andere Spieler bzw. das andere Team hat dann
+ * gewonnen." Checked after every decision; both sides broke at once (only
+ * possible with four): the points decide (ruling V8). */
+static void check_bankrupt(kontor_state *s, kontor_log *log) {
+    if (s->treasury || s->phase == KONTOR_PHASE_OVER) return;
+    unsigned lose = 0;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (!s->coins[p]) lose |= 1u << kontor_team(s, p);
+    if (lose) end_game_won(s, KONTOR_END_BANKRUPT, lose == 3 ? -2 : (lose == 1 ? 1 : 0), log);
+}
+
 /* ---- the decision interface ------------------------------------------------------ */
 
 unsigned kontor_actors(const kontor_state *s) {
@@ -958,6 +1293,16 @@ unsigned kontor_actors(const kontor_state *s) {
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->buy[p] == KONTOR_NONE) m |= 1u << p;
         return m;
+    case KONTOR_PHASE_BRIBE:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->bribe[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_SELECT:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->selected[p] < select_total(s)) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_TAVERN: return 1u << tavern_seat(s);
+    case KONTOR_PHASE_EXPORT:
     case KONTOR_PHASE_SHIP:
     case KONTOR_PHASE_REMOVE:
     case KONTOR_PHASE_PLACE:
@@ -969,8 +1314,17 @@ unsigned kontor_actors(const kontor_state *s) {
 }
 
 int kontor_current(const kontor_state *s) {
-    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) return -1;
+    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY ||
+        s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT)
+        return -1;
+    if (s->phase == KONTOR_PHASE_TAVERN) return tavern_seat(s);
     return s->order[s->turn];
+}
+
+/* The goods of the card just placed, for the export phase (bit g: good g). */
+static unsigned export_goods(const kontor_state *s) {
+    const kontor_card *k = card_of(s, s->cell_card[s->placed_cell]);
+    return (k->goods[0] ? 1u : 0) | (k->goods[1] ? 2u : 0) | (k->goods[2] ? 4u : 0);
 }
 
 static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
@@ -995,6 +1349,31 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 0);
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 1);
         break;
+    case KONTOR_PHASE_BRIBE: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, KONTOR_NONE);
+        bb_t t = bribe_targets(s, seat);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_SELECT: {
+        int kind = s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD;
+        const kontor_pile *pl = &s->dock_pile[seat];
+        /* in card order, not pile order: the order of the pile is hidden */
+        for (int id = 0; id < s->cfg.cards.ncards; id++)
+            if (pile_has(pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
+        break;
+    }
+    case KONTOR_PHASE_TAVERN:
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 1);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0);
+        break;
+    case KONTOR_PHASE_EXPORT: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, KONTOR_NONE);
+        unsigned g = export_goods(s);
+        for (int k = 0; k < 3; k++)
+            if ((g >> k) & 1) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, k);
+        break;
+    }
     case KONTOR_PHASE_SHIP: {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
         bb_t t = ship_targets(s);
@@ -1041,6 +1420,20 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
         return 0;
     case KONTOR_PHASE_BUY:
         return kind == KONTOR_MOVE_BUY && v <= 1;
+    case KONTOR_PHASE_BRIBE: {
+        if (kind != KONTOR_MOVE_BRIBE) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = bribe_targets(s, seat);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_SELECT:
+        if (kind != (s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD)) return 0;
+        return pile_has(&s->dock_pile[seat], v);
+    case KONTOR_PHASE_TAVERN:
+        return kind == KONTOR_MOVE_TAVERN && v <= 1;
+    case KONTOR_PHASE_EXPORT:
+        if (kind != KONTOR_MOVE_EXPORT) return 0;
+        return v == KONTOR_NONE || (v < 3 && ((export_goods(s) >> v) & 1));
     case KONTOR_PHASE_SHIP: {
         if (kind != KONTOR_MOVE_SHIP) return 0;
         if (v == KONTOR_NONE) return 1;
@@ -1077,8 +1470,13 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
     case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
     case KONTOR_PHASE_PILE: do_pile(s, v, log); break;
     case KONTOR_PHASE_PLACE: do_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER, log); break;
+    case KONTOR_PHASE_BRIBE: do_bribe(s, seat, v, log); break;
+    case KONTOR_PHASE_SELECT: do_select(s, seat, v, log); break;
+    case KONTOR_PHASE_TAVERN: do_tavern(s, v, log); break;
+    case KONTOR_PHASE_EXPORT: do_export(s, v, log); break;
     default: break;
     }
+    if (s->cfg.bankrupt) check_bankrupt(s, log);
 }
 
 kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
@@ -1132,9 +1530,17 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             else do_place(s, KONTOR_NONE, 0, NULL);
             break;
         }
-        default:
-            return;
+        default: {
+            /* the scenarios' decisions: through the move list (not the hot path) */
+            int seat = __builtin_ctz(kontor_actors(s));
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(s, seat, m);
+            if (!n) return;
+            apply_unchecked(s, seat, m[kontor_rng_below(rng, (uint32_t)n)], NULL);
+            continue; /* apply_unchecked checked bankruptcy */
         }
+        }
+        if (s->cfg.bankrupt) check_bankrupt(s, NULL);
     }
 }
 
@@ -1195,7 +1601,32 @@ static const char *phase_word(int phase) {
     case KONTOR_PHASE_SHIP: return "move the ship or not";
     case KONTOR_PHASE_REMOVE: return "remove a card with the ship or not";
     case KONTOR_PHASE_PLACE: return "place a card";
+    case KONTOR_PHASE_BUY: return "buy a special card or not";
+    case KONTOR_PHASE_PILE: return "say whose pile takes the removed card";
+    case KONTOR_PHASE_BRIBE: return "buy out an opposing goods card or not";
+    case KONTOR_PHASE_SELECT: return "keep or discard a dock card";
+    case KONTOR_PHASE_TAVERN: return "say whether the tavern's area scores";
+    case KONTOR_PHASE_EXPORT: return "export a warehouse or not";
     default: return "nothing: the game is over";
+    }
+}
+
+/* The decision kind each phase takes (KONTOR_MOVE_PLACE_WATER too in the place phase). */
+static int kind_of_phase(const kontor_state *s, int seat) {
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE: return KONTOR_MOVE_CHOOSE;
+    case KONTOR_PHASE_SHIP: return KONTOR_MOVE_SHIP;
+    case KONTOR_PHASE_REMOVE: return KONTOR_MOVE_REMOVE;
+    case KONTOR_PHASE_PLACE: return KONTOR_MOVE_PLACE;
+    case KONTOR_PHASE_BUY: return KONTOR_MOVE_BUY;
+    case KONTOR_PHASE_PILE: return KONTOR_MOVE_PILE;
+    case KONTOR_PHASE_BRIBE: return KONTOR_MOVE_BRIBE;
+    case KONTOR_PHASE_SELECT:
+        return seat >= 0 && seat < KONTOR_MAX_SEATS && s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP
+                                                                                             : KONTOR_MOVE_DISCARD;
+    case KONTOR_PHASE_TAVERN: return KONTOR_MOVE_TAVERN;
+    case KONTOR_PHASE_EXPORT: return KONTOR_MOVE_EXPORT;
+    default: return 0;
     }
 }
 
@@ -1212,15 +1643,17 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
     if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) {
-        if (s->phase == KONTOR_PHASE_CHOOSE)
-            snprintf(buf, cap, "%s has already chosen this round", who);
+        if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
+            s->phase == KONTOR_PHASE_SELECT)
+            snprintf(buf, cap, "%s has already decided: others must %s", who, phase_word(s->phase));
         else
             snprintf(buf, cap, "it is %s's turn to %s, not %s's", kontor_seat_name(s, kontor_current(s)),
                      phase_word(s->phase), who);
         return buf;
     }
-    static const int kind_of_phase[] = {KONTOR_MOVE_CHOOSE, KONTOR_MOVE_SHIP, KONTOR_MOVE_REMOVE, KONTOR_MOVE_PLACE};
-    if (KONTOR_MOVE_KIND(move) != kind_of_phase[s->phase]) {
+    int want = kind_of_phase(s, seat);
+    if (KONTOR_MOVE_KIND(move) != want &&
+        !(want == KONTOR_MOVE_PLACE && KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER)) {
         snprintf(buf, cap, "%s must %s now", who, phase_word(s->phase));
         return buf;
     }
@@ -1249,11 +1682,19 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
             return buf;
         }
         kontor_format_cell(v, cs);
-        bb_t near = bb_neighbours(s->occ);
+        bb_t near = bb_neighbours(s->occ), wet = bb_neighbours(s->water);
         if (bb_test(&s->occ, v)) snprintf(buf, cap, "cell %s already holds a card", cs);
         else if (!bb_test(&s->mask, v))
             snprintf(buf, cap, "cell %s is outside the %dx%d board", cs, s->cfg.width, s->cfg.height);
         else if (!bb_test(&near, v)) snprintf(buf, cap, "cell %s does not touch a card (diagonal does not count)", cs);
+        else if (is_special(card_of(s, s->choice[seat])))
+            snprintf(buf, cap, "special card %d may not go on %s", card_of(s, s->choice[seat])->number, cs);
+        else if (is_water(card_of(s, s->choice[seat])) && bb_test(&s->cfg.inner, v))
+            snprintf(buf, cap, "cell %s is on the island: no water may go there", cs);
+        else if (is_water(card_of(s, s->choice[seat])))
+            snprintf(buf, cap, "a water card on %s would split an island in two", cs);
+        else if (s->cfg.water_touch && !bb_test(&wet, v))
+            snprintf(buf, cap, "cell %s does not touch water: every dock card must", cs);
         else {
             int other = 1 - kontor_team(s, seat);
             bb_t cr = bb_and(bb_neighbours(bb_cell(v)), s->crane[other]);
@@ -1263,6 +1704,23 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         }
         return buf;
     }
+    case KONTOR_PHASE_BRIBE: {
+        kontor_format_cell(v, cs);
+        const kontor_card *k = s->cell_card[v] == KONTOR_NONE ? NULL : card_of(s, s->cell_card[v]);
+        if (!k || !bb_test(&s->dock, v)) snprintf(buf, cap, "there is no dock card on %s", cs);
+        else if (k->colour == kontor_team(s, seat)) snprintf(buf, cap, "the card on %s is %s's own", cs, who);
+        else if (k->kind != KONTOR_KIND_GOODS) snprintf(buf, cap, "the card on %s shows no goods", cs);
+        else if (bb_test(&s->enclosed, v)) snprintf(buf, cap, "the card on %s is in an enclosed area", cs);
+        else snprintf(buf, cap, "buying out the card on %s costs %d coins and %s has %d", cs, count_goods(k), who, s->coins[seat]);
+        return buf;
+    }
+    case KONTOR_PHASE_SELECT:
+        if (v < s->cfg.cards.ncards) snprintf(buf, cap, "card %d is not in %s's pile", card_of(s, v)->number, who);
+        else snprintf(buf, cap, "there is no such card");
+        return buf;
+    case KONTOR_PHASE_EXPORT:
+        snprintf(buf, cap, "the card just placed shows no such good");
+        return buf;
     default:
         snprintf(buf, cap, "not allowed");
         return buf;
