@@ -33,11 +33,17 @@ static void check_cards(const kontor_state *s) {
     if (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE || s->phase == KONTOR_PHASE_PLACE ||
         s->phase == KONTOR_PHASE_PILE)
         for (int t = s->turn; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
+    if (s->phase == KONTOR_PHASE_EXPORT) /* the seat to act has placed its card */
+        for (int t = s->turn + 1; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
     if (s->phase == KONTOR_PHASE_PILE) seen[s->removed_card]++;
     for (int id = 0; id < cs->ncards; id++) {
         int cl = kontor_card_class(&cs->card[id]);
         if (cl == KONTOR_CLASS_SPECIAL && !s->cfg.specials) continue;
-        if (seen[id] != 1) fail_msg("card %d is in %d places (round %d, phase %d)", cs->card[id].number, seen[id], s->round, s->phase);
+        if (kontor_card_removed(&s->cfg, id)) { /* scenarios: out of the game, nowhere */
+            if (seen[id]) fail_msg("%s: card %d is out of the game but in play", kontor_variant_name(s->cfg.variant), cs->card[id].number);
+            continue;
+        }
+        if (seen[id] != 1) fail_msg("%s: card %d is in %d places (round %d, phase %d)", kontor_variant_name(s->cfg.variant), cs->card[id].number, seen[id], s->round, s->phase);
     }
 }
 
@@ -73,6 +79,17 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
             if (s->phase == KONTOR_PHASE_CHOOSE && s->choice[q] != KONTOR_NONE)
                 assert_int_equal(v.s.choice[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] != KONTOR_NONE) assert_int_equal(v.s.buy[q], KONTOR_HIDDEN);
+            if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] != KONTOR_NONE) assert_int_equal(v.s.bribe[q], KONTOR_HIDDEN);
+            /* the other seats' private knowledge is not in the view */
+            assert_true(v.s.known[q][0] == 0 && v.s.known[q][1] == 0);
+            /* piles and the cards set aside show only cards everybody or seat knows */
+            const kontor_pile *ps[2] = {&v.s.dock_pile[q], &v.s.aside};
+            for (int k = 0; k < 2; k++)
+                for (int i = 0; i < ps[k]->n; i++) {
+                    int c = ps[k]->card[(ps[k]->head + i) & (KONTOR_PILE_MAX - 1)];
+                    assert_true(c >= KONTOR_UNKNOWN_BASE || is_pub(s, c) ||
+                                (seat >= 0 && ((s->known[seat][c >> 6] >> (c & 63)) & 1)));
+                }
         }
         if (seat < 0) continue;
         /* a determinized state is complete and agrees with the view */
@@ -84,6 +101,7 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
             if (q == seat) continue;
             if (s->phase == KONTOR_PHASE_CHOOSE && v.s.choice[q] == KONTOR_HIDDEN) again.s.choice[q] = KONTOR_HIDDEN;
             if (s->phase == KONTOR_PHASE_BUY && v.s.buy[q] == KONTOR_HIDDEN) again.s.buy[q] = KONTOR_HIDDEN;
+            if (s->phase == KONTOR_PHASE_BRIBE && v.s.bribe[q] == KONTOR_HIDDEN) again.s.bribe[q] = KONTOR_HIDDEN;
         }
         assert_memory_equal(&v, &again, sizeof v);
     }
@@ -111,9 +129,16 @@ static int swap_hidden(kontor_state *s, int seat) {
     return 0;
 }
 
+static void run_games_cfg(const kontor_config *cfgp, int games, int views_every);
+
 static void run_games(const char *variant, int games, int views_every) {
     kontor_config cfg;
-    kontor_config_init(&cfg, variant, NULL);
+    assert_int_equal(kontor_config_init(&cfg, variant, NULL), KONTOR_OK);
+    run_games_cfg(&cfg, games, views_every);
+}
+
+static void run_games_cfg(const kontor_config *cfgp, int games, int views_every) {
+    kontor_config cfg = *cfgp;
     kontor_rng rng;
     kontor_rng_seed(&rng, 2024);
     int full = 0;
@@ -137,17 +162,43 @@ static void run_games(const char *variant, int games, int views_every) {
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }
-        full += s.end_reason == KONTOR_END_FULL;
+        /* random games end because the board fills (or by a scenario's own
+         * end: a row, a bankruptcy; or, where water cards are scarce or may
+         * not go everywhere, when nobody holds a card any more), never by the
+         * safety rule */
+        if (s.end_reason == KONTOR_END_MAX_ROUNDS) print_message("%s game %d: the safety rule ended it (%d cards on the board)\n", kontor_variant_name(cfg.variant), g, s.ncards_board);
+        full += s.end_reason != KONTOR_END_MAX_ROUNDS;
+        assert_true(s.end_reason == KONTOR_END_FULL || cfg.tictactoe || cfg.bankrupt || cfg.water_aside ||
+                    cfg.water_touch || s.end_reason == KONTOR_END_STUCK);
+        if (s.end_reason == KONTOR_END_STUCK) assert_true(cfg.variant >= KONTOR_VARIANT_CANALE);
         assert_true(s.winner >= -1 && s.winner <= 1);
         int pts[2];
-        (void)0;
         kontor_points(&s, pts);
         assert_int_equal(pts[0], s.score[0]);
         assert_int_equal(pts[1], s.score[1]);
     }
-    /* random games end because the board fills, not by the safety rule */
     assert_int_equal(full, games);
-    (void)0;
+}
+
+/* Every scenario of the rulebook, and the expansions on two of them. */
+static void property_scenario_games_keep_every_invariant(void **st) {
+    (void)st;
+    for (int v = KONTOR_VARIANT_CANALE; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        run_games_cfg(&cfg, GAMES / 10, 5);
+    }
+}
+
+static void property_expansion_games_keep_every_invariant(void **st) {
+    (void)st;
+    const char *on[3] = {"advanced", "basic", "bakschisch"};
+    for (int v = 0; v < 3; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, on[v], NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, "export=1", NULL), KONTOR_OK);
+        run_games_cfg(&cfg, GAMES / 10, 5);
+    }
 }
 
 static void property_basic_games_keep_every_invariant(void **st) {
@@ -172,11 +223,10 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
 
 static void property_views_are_blind_to_hidden_information(void **st) {
     (void)st;
-    const char *variants[4] = {"basic", "advanced", "four", "specials"};
     int swapped = 0;
-    for (int v = 0; v < 4; v++) {
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
         kontor_config cfg;
-        kontor_config_init(&cfg, variants[v], NULL);
+        kontor_config_init(&cfg, kontor_variant_name(v), NULL);
         kontor_rng rng;
         kontor_rng_seed(&rng, 5);
         for (int g = 0; g < 200; g++) {
@@ -229,6 +279,8 @@ int main(void) {
         cmocka_unit_test(property_advanced_games_keep_every_invariant),
         cmocka_unit_test(property_four_player_games_keep_every_invariant),
         cmocka_unit_test(property_specials_for_two_games_keep_every_invariant),
+        cmocka_unit_test(property_scenario_games_keep_every_invariant),
+        cmocka_unit_test(property_expansion_games_keep_every_invariant),
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
     };

@@ -759,6 +759,24 @@ static void begin_buy(kontor_state *s) {
     if (any) s->phase = KONTOR_PHASE_BUY;
 }
 
+/* Scenarios that forbid cells to some cards (Wasserspiele, Die grosse Insel,
+ * Tic Tac Toe) can reach a board where nobody holds a card that fits
+ * anywhere: ruling V10 ends the game then, at the start of a round, as when
+ * nobody holds a card at all, instead of rounds of passing until the safety
+ * rule. */
+static int any_placeable(const kontor_state *s) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int i = 0; i < s->hand_n[p]; i++) {
+            int id = s->hand[p][i];
+            if (is_special(card_of(s, id))) {
+                if (bb_any(special_cells(s, p, id, 0)) || bb_any(special_cells(s, p, id, 1))) return 1;
+            } else if (bb_any(legal_cells(s, p, id))) {
+                return 1;
+            }
+        }
+    return 0;
+}
+
 static void new_round(kontor_state *s, kontor_log *log) {
     s->round++;
     s->phase = KONTOR_PHASE_CHOOSE;
@@ -772,7 +790,7 @@ static void new_round(kontor_state *s, kontor_log *log) {
     }
     int any = 0;
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) any |= s->hand_n[p] > 0;
-    if (!any) {
+    if (!any || ((s->cfg.water_touch || s->cfg.inner_value || s->cfg.tictactoe) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
     }

@@ -115,7 +115,8 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         uint8_t unseen[KONTOR_MAX_CARDS];
         int n = 0;
         for (int id = 0; id < cs->ncards; id++)
-            if (!present[id] && kontor_card_class(&cs->card[id]) == cl) unseen[n++] = (uint8_t)id;
+            if (!present[id] && kontor_card_class(&cs->card[id]) == cl && !kontor_card_removed(&out->cfg, id))
+                unseen[n++] = (uint8_t)id;
         for (int i = n - 1; i > 0; i--) {
             int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
             uint8_t t = unseen[i];
