@@ -50,9 +50,11 @@ int cmd_bench(int argc, char **argv) {
             return 2;
         }
     }
+    /* the default pair, or any one variant (kontor variants lists them) */
     const char *variants[2] = {"basic", "advanced"};
-    for (int v = 0; v < 2; v++) {
-        if (only && strcmp(only, variants[v]) != 0) continue;
+    int nv = 2;
+    if (only) variants[0] = only, nv = 1;
+    for (int v = 0; v < nv; v++) {
         kontor_config cfg;
         if (cli_config(&cfg, variants[v], NULL, NULL)) return 2;
         double *rate = calloc(runs, sizeof *rate);

@@ -16,6 +16,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_variants(int argc, char **argv);
 
 /* Read and parse a game record (replay.c), with the card set of cards_file
  * (NULL: built-in). Prints "kontor: record 'FILE' line N: ..." and returns

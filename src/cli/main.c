@@ -15,6 +15,7 @@ static const command commands[] = {
     {"bench", cmd_bench, "random full games per second, one core"},
     {"replay", cmd_replay, "check game records move by move, print the final board"},
     {"show", cmd_show, "the board of a game record after any round"},
+    {"variants", cmd_variants, "every variant and expansion, one a line"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

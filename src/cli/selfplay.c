@@ -15,7 +15,7 @@
 #include "kontor/record.h"
 
 static const char *help =
-    "usage: kontor selfplay [--variant basic|advanced] [--games N] [--seed S]\n"
+    "usage: kontor selfplay [--variant V] [--games N] [--seed S]  (V: kontor variants)\n"
     "                       [--record DIR] [--options LIST] [--cards FILE]\n"
     "\n"
     "Plays N (default 1000) games of uniformly random legal decisions and prints\n"

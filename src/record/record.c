@@ -138,6 +138,7 @@ static void write_tag(sbuf *b, const char *name, const char *value) {
 }
 
 static const char *const seat_word[2] = {"red", "black"};
+static const char *const good_word[3] = {"tea", "wine", "spice"};
 
 static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
     int v = KONTOR_MOVE_VALUE(m);
@@ -156,6 +157,22 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
         return 0;
     case KONTOR_MOVE_PLACE:
         sb_printf(b, " %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    /* the scenarios' decisions (docs/variants.md) */
+    case KONTOR_MOVE_BRIBE:
+        sb_printf(b, " bribe %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    case KONTOR_MOVE_KEEP:
+    case KONTOR_MOVE_DISCARD:
+        if (v >= cfg->cards.ncards) return -1;
+        sb_printf(b, " %s %d", KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keep" : "discard", cfg->cards.card[v].number);
+        return 0;
+    case KONTOR_MOVE_TAVERN:
+        sb_printf(b, " tavern %s", v ? "yes" : "no");
+        return 0;
+    case KONTOR_MOVE_EXPORT:
+        if (v != KONTOR_NONE && v > 2) return -1;
+        sb_printf(b, " export %s", v == KONTOR_NONE ? "-" : good_word[v]);
         return 0;
     default:
         return -1;
@@ -467,7 +484,7 @@ static kontor_status apply_tags(parser *ps, const tags *t) {
     kontor_error e;
     const char *variant = t->line[TAG_VARIANT] ? t->value[TAG_VARIANT] : "basic";
     if (kontor_config_init(&r->cfg, variant, &e))
-        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "unknown variant '%s' (known: basic, advanced)", variant);
+        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "unknown variant '%s' (kontor variants lists them)", variant);
     r->cfg.cards = *ps->cs;
     if (t->line[TAG_OPTIONS] && kontor_config_options(&r->cfg, t->value[TAG_OPTIONS], &e))
         return fail_at(ps->err, e.code, t->line[TAG_OPTIONS], "tag 'Options': %s", e.msg);
@@ -542,12 +559,15 @@ static kontor_status read_pile(parser *ps, int which, int line, int done[3]) {
         int cl = kontor_card_class(&ps->cs->card[id]);
         if (cl != want_class)
             return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld in the %s pile is %s", v, pile_name[which], class_words[cl]);
+        if (kontor_card_removed(&ps->r->cfg, id))
+            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld is out of the game in variant '%s'", v,
+                           kontor_variant_name(ps->r->cfg.variant));
         if (seen[id]++) return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld is dealt twice", v);
         if (*n >= cap) return fail_at(ps->err, KONTOR_E_RANGE, ps->line, "the %s pile holds too many cards", pile_name[which]);
         ids[(*n)++] = (uint8_t)id;
     }
     for (int id = 0; id < ps->cs->ncards; id++)
-        if (kontor_card_class(&ps->cs->card[id]) == want_class && !seen[id])
+        if (kontor_card_class(&ps->cs->card[id]) == want_class && !seen[id] && !kontor_card_removed(&ps->r->cfg, id))
             return fail_at(ps->err, KONTOR_E_INVALID, line, "the %s pile lacks card %d", pile_name[which], ps->cs->card[id].number);
     return KONTOR_OK;
 }
@@ -573,6 +593,38 @@ static kontor_status read_cell_arg(parser *ps, const char *what, int kind, int s
     if (cell < 0)
         return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'%s' wants a cell like +1,-2 or '-', not '%s'", what, tok);
     return push(ps, seat, KONTOR_MOVE(kind, cell));
+}
+
+/* After "keep", "discard" (a card number), "tavern" (yes, no) or "export"
+ * (tea, wine, spice, -): the scenarios' decisions. */
+static kontor_status read_word_arg(parser *ps, const char *what, long round, int seat) {
+    char tok[TOKEN_MAX], name[TOKEN_MAX];
+    kontor_status st;
+    int line = ps->line;
+    snprintf(name, sizeof name, "%s", what);
+    if (!read_word(ps, tok, &st)) {
+        if (st) return st;
+        return fail_at(ps->err, KONTOR_E_PARSE, line, "round %ld: '%s' wants a value, but the record ends", round, name);
+    }
+    if (strcmp(name, "tavern") == 0) {
+        if (strcmp(tok, "yes") && strcmp(tok, "no"))
+            return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: 'tavern' wants 'yes' or 'no', not '%s'", round, tok);
+        return push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_TAVERN, tok[0] == 'y'));
+    }
+    if (strcmp(name, "export") == 0) {
+        for (int g = 0; g < 3; g++)
+            if (strcmp(tok, good_word[g]) == 0) return push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_EXPORT, g));
+        if (strcmp(tok, "-") == 0) return push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_EXPORT, KONTOR_NONE));
+        return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: 'export' wants 'tea', 'wine', 'spice' or '-', not '%s'",
+                       round, tok);
+    }
+    long v = number_of(tok, 3);
+    if (v < 0)
+        return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: '%s' wants a card number, not '%s'", round, name, tok);
+    if (v > 255 || ps->num2id[v] < 0)
+        return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "round %ld: there is no card %ld in card set '%s'", round, v,
+                       ps->cs->name);
+    return push(ps, seat, KONTOR_MOVE(name[0] == 'k' ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD, ps->num2id[v]));
 }
 
 static kontor_status read_round(parser *ps, long number) {
@@ -615,6 +667,11 @@ static kontor_status read_round(parser *ps, long number) {
                            "round %ld: after the two choices comes 'red' or 'black', or the next round, not '%s'", number, tok);
         if (strcmp(tok, "ship") == 0) {
             if ((st = read_cell_arg(ps, "ship", KONTOR_MOVE_SHIP, seat))) return st;
+        } else if (strcmp(tok, "bribe") == 0) {
+            if ((st = read_cell_arg(ps, "bribe", KONTOR_MOVE_BRIBE, seat))) return st;
+        } else if (strcmp(tok, "keep") == 0 || strcmp(tok, "discard") == 0 || strcmp(tok, "tavern") == 0 ||
+                   strcmp(tok, "export") == 0) {
+            if ((st = read_word_arg(ps, tok, number, seat))) return st;
         } else if (strcmp(tok, "remove") == 0) {
             if ((st = read_cell_arg(ps, "remove", KONTOR_MOVE_REMOVE, seat))) return st;
         } else {
@@ -754,6 +811,20 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     case KONTOR_MOVE_PLACE:
         if (v == KONTOR_NONE) snprintf(buf, cap, "%s takes the card back", who);
         else snprintf(buf, cap, "%s places on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_BRIBE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s buys out nothing", who);
+        else snprintf(buf, cap, "%s buys out the card on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_KEEP:
+    case KONTOR_MOVE_DISCARD:
+        snprintf(buf, cap, "%s %s %d", who, KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keeps" : "discards",
+                 v < s->cfg.cards.ncards ? s->cfg.cards.card[v].number : -1);
+        break;
+    case KONTOR_MOVE_TAVERN: snprintf(buf, cap, "%s says the tavern's area %s", who, v ? "scores" : "does not score"); break;
+    case KONTOR_MOVE_EXPORT:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s exports nothing", who);
+        else snprintf(buf, cap, "%s exports %s", who, v < 3 ? good_word[v] : "an unknown good");
         break;
     default:
         snprintf(buf, cap, "%s makes an unknown decision", who);
