@@ -13,7 +13,7 @@ OPT ?= -O2
 WARN = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
        -Wpointer-arith -Wvla -Wformat=2
 CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -Iinclude -Isrc
-LDLIBS = -lm
+LDLIBS = -lm -pthread
 
 ifdef SANITIZE
 BUILD ?= build-san
@@ -95,6 +95,8 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# the terminal client (kontor play) needs ncurses; only the kontor binary links it
+$(KONTOR): LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 $(KONTOR): $(CLI_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 

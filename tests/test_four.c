@@ -3,7 +3,10 @@
  * (docs/rules.md R19..R27). */
 #include "testutil.h"
 
+#include <stdlib.h>
+
 #include "core/internal.h"
+#include "kontor/record.h"
 
 #define PASS (-1)
 
@@ -351,6 +354,53 @@ static void four_random_games_end_and_replay_deterministically(void **st) {
     }
 }
 
+/* Random games of the game for four and of the special cards for two are
+ * written as records, read back to the same text, and replay to the same
+ * state. */
+static void records_of_four_and_specials_round_trip_and_replay(void **st) {
+    (void)st;
+    const char *variants[2] = {"four", "specials"};
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        kontor_config_init(&cfg, variants[v], NULL);
+        for (int g = 0; g < 60; g++) {
+            kontor_deal d;
+            kontor_state s, again;
+            kontor_rng rng;
+            kontor_record rec, back;
+            kontor_error err;
+            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
+            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
+            kontor_record_init(&rec, &cfg, &d);
+            kontor_rng_seed(&rng, (uint64_t)g + 7);
+            while (!kontor_over(&s)) {
+                unsigned a = kontor_actors(&s);
+                int seat = __builtin_ctz(a);
+                /* buys and choices in seat order, as a record writes them */
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                kontor_move pick = m[kontor_rng_below(&rng, (uint32_t)n)];
+                assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
+                assert_int_equal(kontor_record_push(&rec, seat, pick), KONTOR_OK);
+            }
+            kontor_record_set_result(&rec, &s);
+            char *t1, *t2;
+            size_t n1, n2;
+            assert_int_equal(kontor_record_write(&rec, &t1, &n1), KONTOR_OK);
+            if (kontor_record_parse(&back, t1, n1, &err)) fail_msg("%s\n%s", err.msg, t1);
+            assert_int_equal(kontor_record_write(&back, &t2, &n2), KONTOR_OK);
+            assert_int_equal(n1, n2);
+            assert_memory_equal(t1, t2, n1);
+            if (kontor_record_replay(&back, -1, &again, NULL, NULL, &err)) fail_msg("%s", err.msg);
+            assert_memory_equal(&s, &again, sizeof s);
+            free(t1);
+            free(t2);
+            kontor_record_release(&rec);
+            kontor_record_release(&back);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(four_setup_two_teams_each_with_own_piles_coins_and_a_special_card),
@@ -367,6 +417,7 @@ int main(void) {
         cmocka_unit_test(specials_for_two_buy_for_two_coins_before_the_round),
         cmocka_unit_test(specials_for_two_the_last_card_goes_to_the_higher_hand_card),
         cmocka_unit_test(four_random_games_end_and_replay_deterministically),
+        cmocka_unit_test(records_of_four_and_specials_round_trip_and_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -312,18 +312,18 @@ static void deal_errors_name_the_line(void **state) {
     /* a card twice */
     snprintf(buf, sizeof buf, "%.*sdeal water\n52 52\n", head, t);
     parse_fails(buf, KONTOR_E_INVALID, 11, "card 52 is dealt twice");
-    /* a card missing: the water pile's line is named */
+    /* a pile missing: the deal's first line is named */
     snprintf(buf, sizeof buf, "%.*sdeal water 52\n", head, t);
-    parse_fails(buf, KONTOR_E_INVALID, 10, "the water pile lacks card");
+    parse_fails(buf, KONTOR_E_PARSE, 10, "the deal lacks the 'red' pile");
     /* a pile twice */
     snprintf(buf, sizeof buf, "%.*s%.*sdeal red 1\n", (int)(rounds - t), t, 0, "");
     parse_fails(buf, KONTOR_E_PARSE, 13, "the red pile is dealt twice (first on line 11)");
     /* a pile without its name */
     snprintf(buf, sizeof buf, "%.*s\n\ndeal ; nothing\n", head, t);
-    parse_fails(buf, KONTOR_E_PARSE, 12, "'deal' wants 'water', 'red' or 'black', but the record ends");
+    parse_fails(buf, KONTOR_E_PARSE, 12, "'deal' wants 'water', a seat or 'special', but the record ends");
     /* an unknown pile */
     snprintf(buf, sizeof buf, "%.*sdeal green 1\n", head, t);
-    parse_fails(buf, KONTOR_E_PARSE, 10, "'deal' wants 'water', 'red' or 'black', not 'green'");
+    parse_fails(buf, KONTOR_E_PARSE, 10, "'deal' wants 'water', a seat ('red', ...), not 'green'");
     free(t);
 }
 
@@ -341,7 +341,7 @@ static void round_errors_name_the_line(void **state) {
     parse_fails(ROUNDS("1. pass x\n"), KONTOR_E_PARSE, 14, "black's choice is a card number, 'pass' or '?', not 'x'");
     parse_fails(ROUNDS("1. 1234 pass\n"), KONTOR_E_PARSE, 14, "red's choice is a card number");
     parse_fails(ROUNDS("1. 94 pass\n"), KONTOR_E_INVALID, 14, "round 1: there is no card 94 in card set 'default'");
-    parse_fails(ROUNDS("1. 1 2\n+1,0\n"), KONTOR_E_PARSE, 15, "after the two choices comes 'red' or 'black'");
+    parse_fails(ROUNDS("1. 1 2\n+1,0\n"), KONTOR_E_PARSE, 15, "after the choices comes a seat ('red', ...) or the next round");
     parse_fails(ROUNDS("1. 1 2 red\n\nship x\n"), KONTOR_E_PARSE, 16, "'ship' wants a cell like +1,-2 or '-', not 'x'");
     parse_fails(ROUNDS("1. 1 2 red ship"), KONTOR_E_PARSE, 14, "'ship' wants a cell like +1,-2 or '-', but the record ends");
     parse_fails(ROUNDS("1. 1 2 red remove 1;2\n"), KONTOR_E_PARSE, 14, "'remove' wants a cell like +1,-2 or '-', not '1'");
@@ -349,7 +349,7 @@ static void round_errors_name_the_line(void **state) {
     parse_fails(ROUNDS("1. 1 2 red +8,+8\n"), KONTOR_E_PARSE, 14, "round 1: '+8,+8' is not a cell");
     parse_fails(ROUNDS("1. 1 2 red ship +8,+8\n"), KONTOR_E_PARSE, 14, "'ship' wants a cell like +1,-2 or '-', not '+8,+8'");
     parse_fails(ROUNDS("1. 1 2 red 0,0\n[Event \"late\"]\n"), KONTOR_E_PARSE, 15, "a tag '[...]' must come before");
-    parse_fails(ROUNDS("1. 1 2\ndeal water 52\n"), KONTOR_E_PARSE, 15, "comes 'red' or 'black', or the next round, not 'deal'");
+    parse_fails(ROUNDS("1. 1 2\ndeal water 52\n"), KONTOR_E_PARSE, 15, "comes a seat ('red', ...) or the next round, not 'deal'");
     parse_fails(ROUNDS("1. pass pass 2. pass pass 99999999. pass\n"), KONTOR_E_PARSE, 14, "not '99999999.'");
     char word[100];
     snprintf(word, sizeof word, "1. %060d\n", 1);
@@ -592,7 +592,7 @@ static void the_drawing_shows_cards_ship_and_table(void **state) {
     snprintf(top, sizeof top, "~%d", cfg.cards.card[s.cell_card[kontor_cell(0, -1)]].number);
     assert_non_null(strstr(buf, top));
     assert_non_null(strstr(buf, "round 1: choosing"));
-    assert_non_null(strstr(buf, "black  coins 4, keepers 0 (0 counted), hand of 5 cards"));
+    assert_non_null(strstr(buf, "black   coins 4, keepers 0 (0 points), hand of 5 cards"));
     /* red's hand is shown card by card */
     char hand[64];
     snprintf(hand, sizeof hand, "hand %d %d", cfg.cards.card[s.hand[0][0]].number, cfg.cards.card[s.hand[0][1]].number);

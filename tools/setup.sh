@@ -9,6 +9,9 @@ packages=(
     libcmocka-dev       # the unit test framework
     clang               # libFuzzer for the fuzz targets
     libclang-rt-14-dev  # clang's sanitizer and fuzzer runtimes
+    libncurses-dev      # the terminal client (kontor play)
+    tmux                # runs kontor play in a real terminal in its tests
+    python3             # the example engine-protocol bot (examples/randombot.py)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -20,7 +20,8 @@ static const char *help =
     "usage: kontor bench [--games N] [--runs R] [--seed S] [--variant V]\n"
     "\n"
     "Plays N random games (default 100000) R times (default 5) for each variant\n"
-    "(basic and advanced, or only --variant V) on one core and prints games per\n"
+    "(basic and advanced, or only --variant V: any variant, four included) on one\n"
+    "core and prints games per\n"
     "second: the median and the range over the runs, and a signature (total\n"
     "rounds) that changes only when the rules' behaviour changes.\n";
 
@@ -50,11 +51,10 @@ int cmd_bench(int argc, char **argv) {
             return 2;
         }
     }
-    /* the default pair, or any one variant (kontor variants lists them) */
     const char *variants[2] = {"basic", "advanced"};
-    int nv = 2;
-    if (only) variants[0] = only, nv = 1;
-    for (int v = 0; v < nv; v++) {
+    int nvariants = 2;
+    if (only) variants[0] = only, nvariants = 1;
+    for (int v = 0; v < nvariants; v++) {
         kontor_config cfg;
         if (cli_config(&cfg, variants[v], NULL, NULL)) return 2;
         double *rate = calloc(runs, sizeof *rate);

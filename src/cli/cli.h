@@ -26,6 +26,16 @@ int cli_load_record(const char *path, const char *cards_file, struct kontor_reco
 /* "1-0", "0-1", "1/2-1/2", or "*" while the game is not over. */
 const char *cli_result_of(const kontor_state *s);
 
+int cmd_arena(int argc, char **argv);
+int cmd_hint(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+
+/* An agent from a spec: kontor's own ("greedy", "ismcts:iters=2000", ...) or
+ * an external engine ("cmd:PROGRAM"). NULL and err on failure (agents.c). */
+struct kontor_agent;
+struct kontor_agent *cli_agent_new(const char *spec, uint64_t seed, kontor_error *err);
+
 /* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated
  * buffer. Returns 0, or -1 with errno set. */
 int cli_read_file(const char *path, char **buf, size_t *len);

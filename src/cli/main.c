@@ -11,10 +11,14 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+    {"play", cmd_play, "play in the terminal against the computer or a friend"},
     {"selfplay", cmd_selfplay, "play random games, print a summary, write records"},
     {"bench", cmd_bench, "random full games per second, one core"},
     {"replay", cmd_replay, "check game records move by move, print the final board"},
     {"show", cmd_show, "the board of a game record after any round"},
+    {"arena", cmd_arena, "round-robin tournament between agents, with Elo"},
+    {"hint", cmd_hint, "the computer's advice for the side to move in a record"},
+    {"engine", cmd_engine, "speak the engine protocol on stdin/stdout (docs/protocol.md)"},
     {"variants", cmd_variants, "every variant and expansion, one a line"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)

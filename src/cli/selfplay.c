@@ -15,10 +15,11 @@
 #include "kontor/record.h"
 
 static const char *help =
-    "usage: kontor selfplay [--variant V] [--games N] [--seed S]  (V: kontor variants)\n"
+    "usage: kontor selfplay [--variant V] [--games N] [--seed S]\n"
     "                       [--record DIR] [--options LIST] [--cards FILE]\n"
     "\n"
-    "Plays N (default 1000) games of uniformly random legal decisions and prints\n"
+    "Plays N (default 1000) games of uniformly random legal decisions of variant V\n"
+    "(kontor variants lists them; default basic) and prints\n"
     "a summary: wins of red and black, draws, average rounds, games per second.\n"
     "Game g is dealt and played from seed S+g (default S = 1).\n"
     "  --record DIR    write each game's record to DIR/game-NNNNNN.kgn (the\n"
@@ -102,8 +103,7 @@ int cmd_selfplay(int argc, char **argv) {
         kontor_record rec;
         if (dir) {
             kontor_record_init(&rec, &cfg, &deal);
-            snprintf(rec.players[0], sizeof rec.players[0], "random");
-            snprintf(rec.players[1], sizeof rec.players[1], "random");
+            for (int p = 0; p < cfg.nseats; p++) snprintf(rec.players[p], sizeof rec.players[p], "random");
             snprintf(rec.event, sizeof rec.event, "kontor selfplay");
             rec.seed = seed + g;
             rec.has_seed = 1;

@@ -76,6 +76,11 @@ static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[
         snprintf(bottom, 8, "%s", ship_here ? "ship" : "~~");
         return;
     }
+    if (c->kind == KONTOR_KIND_FLOOD || (c->kind == KONTOR_KIND_CUSTOMS && bit(&s->water, cell))) {
+        snprintf(top, 8, "~%d%s", c->number, c->kind == KONTOR_KIND_FLOOD ? "F" : "Z");
+        snprintf(bottom, 8, "%s", ship_here ? "ship" : "~~");
+        return;
+    }
     if (kontor_card_is_water(c)) {
         snprintf(top, 8, "~%d", c->number);
         snprintf(bottom, 8, "%s", ship_here ? "ship" : "~~");
@@ -88,7 +93,8 @@ static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[
     static const char goods_letter[3] = {'T', 'W', 'S'};
     if (c->kind == KONTOR_KIND_CRANE) bottom[n++] = 'K';
     else if (c->kind == KONTOR_KIND_TAVERN) bottom[n++] = 'P';
-    else if (c->kind != KONTOR_KIND_GOODS) bottom[n++] = '*'; /* a special card of the game for four */
+    else if (c->kind == KONTOR_KIND_BRIDGE) bottom[n++] = '=';
+    else if (c->kind == KONTOR_KIND_CUSTOMS) bottom[n++] = 'Z';
     for (int g = 0; g < 3; g++)
         for (int k = 0; k < c->goods[g] && n < 4; k++) bottom[n++] = goods_letter[g];
     if (c->coin && n < 6) bottom[n++] = '$';
@@ -111,6 +117,7 @@ static const char *phase_text(int phase) {
     case KONTOR_PHASE_SHIP: return "may move the ship";
     case KONTOR_PHASE_REMOVE: return "may remove a card next to the ship";
     case KONTOR_PHASE_PLACE: return "places";
+    case KONTOR_PHASE_PILE: return "chooses whose pile takes the removed card";
     default: return "";
     }
 }
@@ -156,23 +163,25 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
     put(&o, "\n");
 
     /* the round and who acts */
-    int ns = s->cfg.nseats > 2 ? 2 : s->cfg.nseats;
+    int ns = s->cfg.nseats > KONTOR_MAX_SEATS ? KONTOR_MAX_SEATS : s->cfg.nseats;
     if (s->phase == KONTOR_PHASE_OVER) {
         put(&o, "game over in round %d (%s): keepers counted red %d, black %d; ", s->round, end_text(s->end_reason),
             s->score[0], s->score[1]);
         if (s->winner == 0 || s->winner == 1) put(&o, "%s wins\n", who[s->winner]);
         else put(&o, "a draw\n");
+    } else if (s->phase == KONTOR_PHASE_BUY) {
+        put(&o, "round %d: buying special cards\n", s->round);
     } else if (s->phase == KONTOR_PHASE_CHOOSE) {
         put(&o, "round %d: choosing", s->round);
         for (int p = 0; p < ns; p++)
-            if (s->choice[p] != KONTOR_NONE) put(&o, "; %s has chosen", who[p]);
+            if (s->choice[p] != KONTOR_NONE) put(&o, "; %s has chosen", kontor_seat_name(s, p));
         if (s->no_pass) put(&o, "; nobody may pass (both passed last round)");
         put(&o, "\n");
     } else {
         int seat = s->order[s->turn < KONTOR_MAX_SEATS ? s->turn : 0];
         char name[12];
         card_name(s, seat < KONTOR_MAX_SEATS ? s->choice[seat] : KONTOR_NONE, name, sizeof name);
-        put(&o, "round %d: %s plays %s and %s\n", s->round, seat < 2 ? who[seat] : "?", name, phase_text(s->phase));
+        put(&o, "round %d: %s plays %s and %s\n", s->round, kontor_seat_name(s, seat), name, phase_text(s->phase));
     }
 
     /* the players */
@@ -181,7 +190,8 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
     for (int p = 0; p < ns; p++) {
         char pile[32];
         pile_text(s, &s->dock_pile[p], pile, sizeof pile);
-        put(&o, "%-6s coins %d, keepers %d (%d counted), hand", who[p], s->coins[p], s->keepers[p], pts[p]);
+        int t = kontor_team(s, p);
+        put(&o, "%-7s coins %d, keepers %d (%d points), hand", kontor_seat_name(s, p), s->coins[p], s->keepers[t], pts[t]);
         if (flags & KONTOR_DRAW_HAND(p)) {
             for (int i = 0; i < s->hand_n[p] && i < KONTOR_HAND_MAX; i++) {
                 char name[12];
@@ -205,6 +215,6 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
     if (!(flags & KONTOR_DRAW_NO_LEGEND))
         put(&o, "key: r15/b22 red/black dock card, T W S tea wine spice, $ coin, ^ ship symbol, K crane, P tavern,\n"
                 "     ~47 water, (@) centre, ship the ship, [R]/[B] enclosed area kept by red/black ([-] nobody),\n"
-                "     . a free cell where a card may still go\n");
+                "     . a free cell where a card may still go; specials: ~88F flood, = bridge, Z / ~90Z customs house\n");
     return o.n;
 }

@@ -137,13 +137,34 @@ static void write_tag(sbuf *b, const char *name, const char *value) {
     sb_printf(b, "\"]\n");
 }
 
-static const char *const seat_word[2] = {"red", "black"};
+/* Seat words: red and black with two players; red1 red2 black1 black2 with
+ * four (seats 0 to 3). */
+static const char *const seat_word2[2] = {"red", "black"};
+static const char *const seat_word4[4] = {"red1", "red2", "black1", "black2"};
+static const char *seat_name(int nseats, int seat) {
+    if (seat < 0 || seat >= nseats) return "nobody";
+    return nseats == 4 ? seat_word4[seat] : seat_word2[seat];
+}
+static const char *const tag_seat2[2] = {"Red", "Black"};
+static const char *const tag_seat4[4] = {"Red1", "Red2", "Black1", "Black2"};
 static const char *const good_word[3] = {"tea", "wine", "spice"};
 
 static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
     int v = KONTOR_MOVE_VALUE(m);
     char cs[8];
     switch (KONTOR_MOVE_KIND(m)) {
+    case KONTOR_MOVE_BUY:
+        if (v > 1) return -1;
+        sb_printf(b, " %d", v);
+        return 0;
+    case KONTOR_MOVE_PILE:
+        if (v >= cfg->nseats) return -1;
+        sb_printf(b, " pile %s", seat_name(cfg->nseats, v));
+        return 0;
+    case KONTOR_MOVE_PLACE_WATER:
+        if (v == KONTOR_NONE) return -1;
+        sb_printf(b, " water %s", kontor_format_cell(v, cs));
+        return 0;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) sb_printf(b, " pass");
         else if (v < cfg->cards.ncards) sb_printf(b, " %d", cfg->cards.card[v].number);
@@ -187,16 +208,19 @@ static void write_pile(sbuf *b, const kontor_config *cfg, const char *name, cons
 
 kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *len) {
     const kontor_config *cfg = &r->cfg;
+    int ns = cfg->nseats;
     sbuf b = {0};
     char opts[256];
     *out = NULL;
     if (len) *len = 0;
-    if (cfg->nseats != 2) return KONTOR_E_RANGE;
+    if (ns != 2 && ns != 4) return KONTOR_E_RANGE;
     for (int i = 0; i < r->deal.nwater; i++)
         if (r->deal.water[i] >= cfg->cards.ncards) return KONTOR_E_INVALID;
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < ns; p++)
         for (int i = 0; i < r->deal.ndock[p]; i++)
             if (r->deal.dock[p][i] >= cfg->cards.ncards) return KONTOR_E_INVALID;
+    for (int i = 0; i < r->deal.nspecial; i++)
+        if (r->deal.special[i] >= cfg->cards.ncards) return KONTOR_E_INVALID;
 
     write_tag(&b, "Event", r->event);
     write_tag(&b, "Date", r->date);
@@ -204,8 +228,7 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     kontor_config_describe(cfg, opts, sizeof opts);
     if (opts[0]) write_tag(&b, "Options", opts);
     write_tag(&b, "Cards", cfg->cards.name);
-    write_tag(&b, "Red", r->players[0]);
-    write_tag(&b, "Black", r->players[1]);
+    for (int p = 0; p < ns; p++) write_tag(&b, ns == 4 ? tag_seat4[p] : tag_seat2[p], r->players[p]);
     if (r->has_seed) {
         char seed[24];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
@@ -215,23 +238,35 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     if (r->termination[0]) write_tag(&b, "Termination", r->termination);
     sb_printf(&b, "\n");
     write_pile(&b, cfg, "water", r->deal.water, r->deal.nwater);
-    write_pile(&b, cfg, "red", r->deal.dock[0], r->deal.ndock[0]);
-    write_pile(&b, cfg, "black", r->deal.dock[1], r->deal.ndock[1]);
+    for (int p = 0; p < ns; p++) write_pile(&b, cfg, seat_name(ns, p), r->deal.dock[p], r->deal.ndock[p]);
+    if (cfg->specials) write_pile(&b, cfg, "special", r->deal.special, r->deal.nspecial);
     sb_printf(&b, "\n");
 
-    /* Rounds: a round is its choices (one per seat, written in seat order,
-     * '?' for a seat whose choice is not in the record) and then the other
-     * decisions in order, in runs headed by the seat that takes them. A
-     * choice by a seat that has already chosen, or a choice after the
-     * round's other decisions, begins the next round. */
+    /* Rounds: a round is its buys when there were any ("buy" and one word a
+     * seat, '-' for a seat not asked), its choices (one per seat, written in
+     * seat order, '?' for a seat whose choice is not in the record) and then
+     * the other decisions in order, in runs headed by the seat that takes
+     * them. A buy or a choice by a seat that has already made one, or after
+     * the round's other decisions, begins the next round. */
     int i = 0, round = 0;
     kontor_status st = KONTOR_OK;
     while (i < r->nply && st == KONTOR_OK) {
-        kontor_move choice[2] = {0, 0};
-        int have[2] = {0, 0};
-        while (i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) == KONTOR_MOVE_CHOOSE) {
+        kontor_move choice[KONTOR_MAX_SEATS] = {0}, buy[KONTOR_MAX_SEATS] = {0};
+        int have[KONTOR_MAX_SEATS] = {0}, bought[KONTOR_MAX_SEATS] = {0}, anybuy = 0;
+        while (i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) == KONTOR_MOVE_BUY) {
             int seat = r->ply[i].seat;
-            if (seat > 1) {
+            if (seat >= ns) {
+                st = KONTOR_E_INVALID;
+                break;
+            }
+            if (bought[seat]) break;
+            bought[seat] = anybuy = 1;
+            buy[seat] = r->ply[i].move;
+            i++;
+        }
+        while (!st && i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) == KONTOR_MOVE_CHOOSE) {
+            int seat = r->ply[i].seat;
+            if (seat >= ns) {
                 st = KONTOR_E_INVALID;
                 break;
             }
@@ -242,18 +277,26 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
         }
         if (st) break;
         sb_printf(&b, "%d.", ++round);
-        for (int p = 0; p < 2; p++) {
+        if (anybuy) {
+            sb_printf(&b, " buy");
+            for (int p = 0; p < ns; p++) {
+                if (!bought[p]) sb_printf(&b, " -");
+                else if (write_value(&b, cfg, buy[p])) st = KONTOR_E_INVALID;
+            }
+        }
+        for (int p = 0; p < ns; p++) {
             if (!have[p]) sb_printf(&b, " ?");
             else if (write_value(&b, cfg, choice[p])) st = KONTOR_E_INVALID;
         }
         int last = -1;
-        while (i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_CHOOSE) {
+        while (i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_CHOOSE &&
+               KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_BUY) {
             int seat = r->ply[i].seat;
-            if (seat > 1) {
+            if (seat >= ns) {
                 st = KONTOR_E_INVALID;
                 break;
             }
-            if (seat != last) sb_printf(&b, " %s", seat_word[seat]);
+            if (seat != last) sb_printf(&b, " %s", seat_name(ns, seat));
             last = seat;
             if (write_value(&b, cfg, r->ply[i].move)) st = KONTOR_E_INVALID;
             i++;
@@ -278,6 +321,7 @@ typedef struct parser {
     kontor_record *r;
     const kontor_cardset *cs;   /* the card set the numbers are read with */
     int num2id[256];            /* card number -> id, or -1 */
+    uint8_t dealt[KONTOR_MAX_CARDS];
 } parser;
 
 __attribute__((format(printf, 4, 5)))
@@ -411,18 +455,19 @@ static int cell_of(const char *tok) {
     return cell == KONTOR_NONE ? -1 : cell;
 }
 
-static int seat_of(const char *tok) {
-    if (strcmp(tok, "red") == 0) return 0;
-    if (strcmp(tok, "black") == 0) return 1;
+static int seat_of(const char *tok, int nseats) {
+    for (int p = 0; p < nseats; p++)
+        if (strcmp(tok, seat_name(nseats, p)) == 0) return p;
     return -1;
 }
 
 /* ---- tags ---- */
 
 enum { TAG_EVENT, TAG_DATE, TAG_VARIANT, TAG_OPTIONS, TAG_CARDS, TAG_RED, TAG_BLACK,
-       TAG_SEED, TAG_RESULT, TAG_TERMINATION, NTAGS };
+       TAG_SEED, TAG_RESULT, TAG_TERMINATION, TAG_RED1, TAG_RED2, TAG_BLACK1, TAG_BLACK2, NTAGS };
 static const char *const tag_names[NTAGS] = {"Event", "Date", "Variant", "Options", "Cards",
-                                             "Red", "Black", "Seed", "Result", "Termination"};
+                                             "Red", "Black", "Seed", "Result", "Termination",
+                                             "Red1", "Red2", "Black1", "Black2"};
 
 typedef struct tags {
     char value[NTAGS][KONTOR_TAG_MAX];
@@ -484,7 +529,7 @@ static kontor_status apply_tags(parser *ps, const tags *t) {
     kontor_error e;
     const char *variant = t->line[TAG_VARIANT] ? t->value[TAG_VARIANT] : "basic";
     if (kontor_config_init(&r->cfg, variant, &e))
-        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "unknown variant '%s' (kontor variants lists them)", variant);
+        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "%s", e.msg);
     r->cfg.cards = *ps->cs;
     if (t->line[TAG_OPTIONS] && kontor_config_options(&r->cfg, t->value[TAG_OPTIONS], &e))
         return fail_at(ps->err, e.code, t->line[TAG_OPTIONS], "tag 'Options': %s", e.msg);
@@ -518,8 +563,12 @@ static kontor_status apply_tags(parser *ps, const tags *t) {
     }
     snprintf(r->event, sizeof r->event, "%s", t->value[TAG_EVENT]);
     snprintf(r->date, sizeof r->date, "%s", t->value[TAG_DATE]);
-    snprintf(r->players[0], sizeof r->players[0], "%s", t->value[TAG_RED]);
-    snprintf(r->players[1], sizeof r->players[1], "%s", t->value[TAG_BLACK]);
+    if (r->cfg.nseats == 4) {
+        for (int p = 0; p < 4; p++) snprintf(r->players[p], sizeof r->players[p], "%s", t->value[TAG_RED1 + p]);
+    } else {
+        snprintf(r->players[0], sizeof r->players[0], "%s", t->value[TAG_RED]);
+        snprintf(r->players[1], sizeof r->players[1], "%s", t->value[TAG_BLACK]);
+    }
     snprintf(r->termination, sizeof r->termination, "%s", t->value[TAG_TERMINATION]);
     for (int i = 0; i < 256; i++) ps->num2id[i] = -1;
     for (int id = 0; id < ps->cs->ncards; id++) ps->num2id[ps->cs->card[id].number] = id;
@@ -531,17 +580,32 @@ static kontor_status apply_tags(parser *ps, const tags *t) {
 static const char *class_words[KONTOR_NCLASSES] = {"a red dock card", "a black dock card", "a water card",
                                                    "a special card", "the harbour centre"};
 
-static kontor_status read_pile(parser *ps, int which, int line, int done[3]) {
-    static const char *const pile_name[3] = {"water", "red", "black"};
+/* The piles of the deal: 0 water, 1..nseats the seats' dock piles, then the
+ * special cards. */
+#define PILES_MAX (KONTOR_MAX_SEATS + 2)
+static const char *pile_word(const parser *ps, int which) {
+    int ns = ps->r->cfg.nseats;
+    if (which == 0) return "water";
+    if (which <= ns) return seat_name(ns, which - 1);
+    return "special";
+}
+
+/* Out of the game in this variant (cards removed by id or by kind: docs/variants.md). */
+static int removed_card(const kontor_config *cfg, int id) { return kontor_card_removed(cfg, id); }
+
+static kontor_status read_pile(parser *ps, int which, int line, int done[PILES_MAX]) {
     kontor_deal *d = &ps->r->deal;
-    int want_class = which == 0 ? KONTOR_CLASS_WATER : which - 1;
+    int ns = ps->r->cfg.nseats;
+    const char *name = pile_word(ps, which);
+    int want_class = which == 0 ? KONTOR_CLASS_WATER
+                   : which <= ns ? (ns == 4 ? (which - 1) / 2 : which - 1)
+                                 : KONTOR_CLASS_SPECIAL;
     if (done[which])
-        return fail_at(ps->err, KONTOR_E_PARSE, line, "the %s pile is dealt twice (first on line %d)", pile_name[which], done[which]);
+        return fail_at(ps->err, KONTOR_E_PARSE, line, "the %s pile is dealt twice (first on line %d)", name, done[which]);
     done[which] = line;
-    uint8_t *ids = which == 0 ? d->water : d->dock[which - 1];
-    uint8_t *n = which == 0 ? &d->nwater : &d->ndock[which - 1];
-    int cap = which == 0 ? KONTOR_MAX_CARDS : KONTOR_MAX_CARDS / 2;
-    uint8_t seen[KONTOR_MAX_CARDS] = {0};
+    uint8_t *ids = which == 0 ? d->water : which <= ns ? d->dock[which - 1] : d->special;
+    uint8_t *n = which == 0 ? &d->nwater : which <= ns ? &d->ndock[which - 1] : &d->nspecial;
+    int cap = which == 0 ? KONTOR_MAX_CARDS : which <= ns ? KONTOR_MAX_CARDS / 2 : 8;
     char tok[TOKEN_MAX];
     kontor_status st;
     *n = 0;
@@ -558,17 +622,28 @@ static kontor_status read_pile(parser *ps, int which, int line, int done[3]) {
         int id = ps->num2id[v];
         int cl = kontor_card_class(&ps->cs->card[id]);
         if (cl != want_class)
-            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld in the %s pile is %s", v, pile_name[which], class_words[cl]);
-        if (kontor_card_removed(&ps->r->cfg, id))
-            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld is out of the game in variant '%s'", v,
-                           kontor_variant_name(ps->r->cfg.variant));
-        if (seen[id]++) return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld is dealt twice", v);
-        if (*n >= cap) return fail_at(ps->err, KONTOR_E_RANGE, ps->line, "the %s pile holds too many cards", pile_name[which]);
+            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld in the %s pile is %s", v, name, class_words[cl]);
+        if (removed_card(&ps->r->cfg, id))
+            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld is out of the game in this variant", v);
+        if (ps->dealt[id]) return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "card %ld is dealt twice", v);
+        ps->dealt[id] = 1;
+        if (*n >= cap) return fail_at(ps->err, KONTOR_E_RANGE, ps->line, "the %s pile holds too many cards", name);
         ids[(*n)++] = (uint8_t)id;
     }
-    for (int id = 0; id < ps->cs->ncards; id++)
-        if (kontor_card_class(&ps->cs->card[id]) == want_class && !seen[id] && !kontor_card_removed(&ps->r->cfg, id))
-            return fail_at(ps->err, KONTOR_E_INVALID, line, "the %s pile lacks card %d", pile_name[which], ps->cs->card[id].number);
+    return KONTOR_OK;
+}
+
+/* Every card in play of the dealt classes is dealt. */
+static kontor_status check_deal_complete(parser *ps, int first_line) {
+    int ns = ps->r->cfg.nseats;
+    for (int id = 0; id < ps->cs->ncards; id++) {
+        int cl = kontor_card_class(&ps->cs->card[id]);
+        if (cl == KONTOR_CLASS_CENTRE || removed_card(&ps->r->cfg, id) || ps->dealt[id]) continue;
+        if (cl == KONTOR_CLASS_SPECIAL && !ps->r->cfg.specials) continue;
+        const char *where = cl == KONTOR_CLASS_WATER ? "water" : cl == KONTOR_CLASS_SPECIAL ? "special"
+                          : ns == 4 ? (cl == 0 ? "red1 and red2" : "black1 and black2") : seat_name(2, cl);
+        return fail_at(ps->err, KONTOR_E_INVALID, first_line, "the %s pile lacks card %d", where, ps->cs->card[id].number);
+    }
     return KONTOR_OK;
 }
 
@@ -631,11 +706,31 @@ static kontor_status read_round(parser *ps, long number) {
     char tok[TOKEN_MAX];
     kontor_status st;
     int line = ps->line;
+    int ns = ps->r->cfg.nseats;
+    /* the buys, when there were any: one word a seat */
+    if (peek_word(ps, tok, &st) && strcmp(tok, "buy") == 0) {
+        read_word(ps, tok, &st);
+        for (int seat = 0; seat < ns; seat++) {
+            if (!read_word(ps, tok, &st)) {
+                if (st) return st;
+                return fail_at(ps->err, KONTOR_E_PARSE, line, "round %ld wants %s's buy, but the record ends", number,
+                               seat_name(ns, seat));
+            }
+            if (strcmp(tok, "-") == 0) continue;
+            if (strcmp(tok, "0") && strcmp(tok, "1"))
+                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: %s's buy is 1, 0 or '-', not '%s'", number,
+                               seat_name(ns, seat), tok);
+            if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_BUY, tok[0] - '0')))) return st;
+        }
+    } else if (st) {
+        return st;
+    }
     /* the choices, seat order */
-    for (int seat = 0; seat < 2; seat++) {
+    for (int seat = 0; seat < ns; seat++) {
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
-            return fail_at(ps->err, KONTOR_E_PARSE, line, "round %ld wants %s's choice, but the record ends", number, seat_word[seat]);
+            return fail_at(ps->err, KONTOR_E_PARSE, line, "round %ld wants %s's choice, but the record ends", number,
+                           seat_name(ns, seat));
         }
         if (strcmp(tok, "?") == 0) continue;
         if (strcmp(tok, "pass") == 0) {
@@ -645,7 +740,7 @@ static kontor_status read_round(parser *ps, long number) {
         long v = number_of(tok, 3);
         if (v < 0)
             return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: %s's choice is a card number, 'pass' or '?', not '%s'",
-                           number, seat_word[seat], tok);
+                           number, seat_name(ns, seat), tok);
         if (v > 255 || ps->num2id[v] < 0)
             return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "round %ld: there is no card %ld in card set '%s'", number, v,
                            ps->cs->name);
@@ -657,14 +752,15 @@ static kontor_status read_round(parser *ps, long number) {
         if (!peek_word(ps, tok, &st)) return st;
         if (round_of(tok) >= 0) return KONTOR_OK;
         read_word(ps, tok, &st);
-        int s2 = seat_of(tok);
+        int s2 = seat_of(tok, ns);
         if (s2 >= 0) {
             seat = s2;
             continue;
         }
         if (seat < 0)
             return fail_at(ps->err, KONTOR_E_PARSE, ps->line,
-                           "round %ld: after the two choices comes 'red' or 'black', or the next round, not '%s'", number, tok);
+                           "round %ld: after the choices comes a seat ('%s', ...) or the next round, not '%s'", number,
+                           seat_name(ns, 0), tok);
         if (strcmp(tok, "ship") == 0) {
             if ((st = read_cell_arg(ps, "ship", KONTOR_MOVE_SHIP, seat))) return st;
         } else if (strcmp(tok, "bribe") == 0) {
@@ -674,11 +770,26 @@ static kontor_status read_round(parser *ps, long number) {
             if ((st = read_word_arg(ps, tok, number, seat))) return st;
         } else if (strcmp(tok, "remove") == 0) {
             if ((st = read_cell_arg(ps, "remove", KONTOR_MOVE_REMOVE, seat))) return st;
+        } else if (strcmp(tok, "water") == 0) {
+            if ((st = read_cell_arg(ps, "water", KONTOR_MOVE_PLACE_WATER, seat))) return st;
+            kontor_ply *last = &ps->r->ply[ps->r->nply - 1];
+            if (KONTOR_MOVE_VALUE(last->move) == KONTOR_NONE)
+                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: 'water' wants a cell like +1,-2, not '-'", number);
+        } else if (strcmp(tok, "pile") == 0) {
+            int l2 = ps->line;
+            if (!read_word(ps, tok, &st)) {
+                if (st) return st;
+                return fail_at(ps->err, KONTOR_E_PARSE, l2, "'pile' wants a seat, but the record ends");
+            }
+            int who = seat_of(tok, ns);
+            if (who < 0) return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'pile' wants a seat, not '%s'", tok);
+            if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_PILE, who)))) return st;
         } else {
             int cell = cell_of(tok);
             if (cell < 0)
                 return fail_at(ps->err, KONTOR_E_PARSE, ps->line,
-                               "round %ld: '%s' is not a cell like +1,-2, '-', 'ship', 'remove', 'red' or 'black'", number, tok);
+                               "round %ld: '%s' is not a cell like +1,-2, '-', 'ship', 'remove', 'water', 'pile' or a seat",
+                               number, tok);
             if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_PLACE, cell)))) return st;
         }
     }
@@ -698,7 +809,8 @@ static kontor_status parse_body(parser *ps) {
 
     /* then the deal */
     char tok[TOKEN_MAX];
-    int done[3] = {0, 0, 0};
+    int done[PILES_MAX] = {0};
+    int ns = ps->r->cfg.nseats, npiles = 1 + ns + (ps->r->cfg.specials ? 1 : 0), any = 0;
     int first_line = ps->line; /* where the deal starts (or should) */
     for (;;) {
         if (!peek_word(ps, tok, &st)) {
@@ -708,25 +820,31 @@ static kontor_status parse_body(parser *ps) {
         if (strcmp(tok, "deal") != 0) break;
         read_word(ps, tok, &st);
         int line = ps->line;
-        if (!done[0] && !done[1] && !done[2]) first_line = line;
+        if (!any) first_line = line;
+        any = 1;
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
-            return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', 'red' or 'black', but the record ends");
+            return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', a seat or 'special', but the record ends");
         }
-        int which = strcmp(tok, "water") == 0 ? 0 : strcmp(tok, "red") == 0 ? 1 : strcmp(tok, "black") == 0 ? 2 : -1;
-        if (which < 0) return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'deal' wants 'water', 'red' or 'black', not '%s'", tok);
+        int which = -1;
+        for (int k = 0; k < npiles; k++)
+            if (strcmp(tok, pile_word(ps, k)) == 0) which = k;
+        if (which < 0)
+            return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'deal' wants 'water', a seat ('%s', ...)%s, not '%s'",
+                           seat_name(ns, 0), ps->r->cfg.specials ? " or 'special'" : "", tok);
         if ((st = read_pile(ps, which, ps->line, done))) return st;
     }
-    if (!done[0] && !done[1] && !done[2]) {
+    if (!any) {
         if (!ps->r->has_seed)
             return fail_at(ps->err, KONTOR_E_PARSE, first_line,
-                           "the record has no deal ('deal water ...', 'deal red ...', 'deal black ...') and no Seed tag");
+                           "the record has no deal ('deal water ...', 'deal %s ...', ...) and no Seed tag", seat_name(ns, 0));
         kontor_deal_shuffle(&ps->r->deal, &ps->r->cfg, ps->r->seed);
     } else {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < npiles; k++)
             if (!done[k])
                 return fail_at(ps->err, KONTOR_E_PARSE, first_line, "the deal lacks the '%s' pile ('deal %s ...')",
-                               k == 0 ? "water" : seat_word[k - 1], k == 0 ? "water" : seat_word[k - 1]);
+                               pile_word(ps, k), pile_word(ps, k));
+        if ((st = check_deal_complete(ps, first_line))) return st;
     }
 
     /* then the rounds */
@@ -791,7 +909,7 @@ kontor_status kontor_record_parse(kontor_record *r, const char *text, size_t len
 
 /* "black plays 31", "red places on +1,-2", ... for an error message. */
 static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *buf, size_t cap) {
-    const char *who = seat >= 0 && seat < 2 ? seat_word[seat] : "nobody";
+    const char *who = seat_name(s->cfg.nseats, seat);
     int v = KONTOR_MOVE_VALUE(m);
     char cs[8];
     switch (KONTOR_MOVE_KIND(m)) {

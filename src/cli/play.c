@@ -1,0 +1,597 @@
+/* play.c: kontor play: play Kontor in the terminal (ncurses) against the
+ * computer or a friend at the same keyboard.
+ *
+ * The game is kept as what a record keeps: the configuration, the deal and the
+ * list of decisions. The state on screen is always the deal replayed through
+ * those decisions, so undo (drop the last human decisions and replay), load
+ * (parse a record and replay) and save (write the list) are the same few lines
+ * and can never disagree with the rules engine. The screen is drawn from the
+ * viewer's kontor_view, never from the full state, so the terminal cannot show
+ * a card the player at the keyboard may not see.
+ *
+ * Everything is drawn in plain ASCII into stdscr, with colour as an extra when
+ * the terminal has it: the same screen reads on a monochrome terminal, and a
+ * test can dump stdscr as text. A test drives the real program with a script
+ * (--script FILE, or keys on a non-tty stdin): key lines, screen expectations,
+ * resizes and dumps, read only when the program waits for a key, so the run is
+ * deterministic and needs no terminal (the curses output goes to /dev/null).
+ * The drawing and the key handling live in tui_draw.c and tui_input.c; this
+ * file holds the game, the command line and the main loop. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/tui.h"
+
+/* ---- the game: deal + decisions ------------------------------------------- */
+
+static void log_add(tui *t, const char *line) {
+    if (t->nlog == TUI_LOG_LINES) {
+        memmove(t->log[0], t->log[1], sizeof t->log[0] * (TUI_LOG_LINES - 1));
+        t->nlog--;
+    }
+    snprintf(t->log[t->nlog++], sizeof t->log[0], "%s", line);
+}
+
+__attribute__((format(printf, 2, 3))) void tui_logf(tui *t, const char *fmt, ...) {
+    char buf[sizeof t->log[0]];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    log_add(t, buf);
+}
+
+static const char *const good_names[3] = {"tea", "wine", "spice"};
+
+/* Why the winner won an area, in the rulebook's order of tests. */
+static void explain_area(const kontor_area *a, char *buf, size_t cap) {
+    int w = a->winner;
+    if (w == KONTOR_NONE || w > 1) {
+        int any = 0;
+        for (int k = 0; k < 3; k++) any |= a->goods[0][k] | a->goods[1][k];
+        snprintf(buf, cap, any ? "a tie, nobody scores" : "no warehouses, nobody scores");
+        return;
+    }
+    int lead[2][3] = {{0}}, max[2] = {0, 0}, at[2] = {-1, -1}, cnt[2] = {0, 0};
+    for (int k = 0; k < 3; k++) {
+        int d = (int)a->goods[0][k] - (int)a->goods[1][k];
+        int who = d > 0 ? 0 : 1;
+        if (d < 0) d = -d;
+        if (!d) continue;
+        lead[who][k] = d;
+        cnt[who]++;
+        if (d > max[who]) max[who] = d, at[who] = k;
+    }
+    const char *name = w == 0 ? "red" : "black";
+    int l = 1 - w;
+    if (max[w] > max[l])
+        snprintf(buf, cap, "%s wins with +%d %s", name, max[w], good_names[at[w]]);
+    else if (cnt[w] > cnt[l])
+        snprintf(buf, cap, "%s wins: leads in %d goods against %d", name, cnt[w], cnt[l]);
+    else
+        snprintf(buf, cap, "%s wins: +%d %s beats +%d %s", name, max[w], good_names[at[w]], max[l],
+                 good_names[at[l]]);
+    if (!a->keeper) snprintf(buf + strlen(buf), cap - strlen(buf), " (no keeper left)");
+    (void)lead;
+}
+
+static int is_pub(const kontor_state *s, int id) {
+    return id < KONTOR_MAX_CARDS && ((s->pub[id >> 6] >> (id & 63)) & 1);
+}
+
+/* Events of one decision as log lines. Only public facts: a drawn card is
+ * named when it was a visible pile top (always, in the rules as written), so
+ * the log is the same for both players. */
+static void log_events(tui *t, const kontor_log *lg) {
+    const kontor_state *s = &t->s;
+    char c1[24], cell[8], why[160];
+    for (int i = 0; i < lg->n; i++) {
+        const kontor_event *e = &lg->ev[i];
+        const char *who = kontor_seat_name(s, e->seat);
+        switch (e->kind) {
+        case KONTOR_EV_ROUND: tui_logf(t, "-- round %d --", e->a); break;
+        case KONTOR_EV_PASS:
+            tui_logf(t, "%s passes%s", who, e->a ? " and takes a coin" : " (treasury empty: no coin)");
+            break;
+        case KONTOR_EV_REVEAL: tui_logf(t, "%s plays %s", who, tui_card_text(s, e->card, c1, sizeof c1)); break;
+        case KONTOR_EV_TAX: tui_logf(t, "%s pays a coin of tax", who); break;
+        case KONTOR_EV_TAKEBACK:
+            tui_card_text(s, e->card, c1, sizeof c1);
+            if (e->a == KONTOR_TAKEBACK_TAX) tui_logf(t, "%s cannot pay the tax: takes %s back", who, c1);
+            else if (e->a == KONTOR_TAKEBACK_NOCELL) tui_logf(t, "%s has no cell for %s: takes it back", who, c1);
+            else tui_logf(t, "%s takes %s back", who, c1);
+            break;
+        case KONTOR_EV_SITOUT:
+            tui_logf(t, "both owe tax and are broke: %s sits out%s", who, e->a ? ", takes a coin" : "");
+            break;
+        case KONTOR_EV_SHIP: tui_logf(t, "%s moves the ship to %s", who, kontor_format_cell(e->cell, cell)); break;
+        case KONTOR_EV_REMOVE:
+            tui_logf(t, "%s removes %s from %s (under %s's pile)", who, tui_card_text(s, e->card, c1, sizeof c1),
+                     kontor_format_cell(e->cell, cell), kontor_seat_name(s, e->a));
+            break;
+        case KONTOR_EV_PLACE:
+            tui_logf(t, "%s places %s on %s", who, tui_card_text(s, e->card, c1, sizeof c1),
+                     kontor_format_cell(e->cell, cell));
+            if (e->seat < 2) t->last_cell[e->seat] = e->cell;
+            break;
+        case KONTOR_EV_SCORE: {
+            const kontor_area *a = &s->area[e->a];
+            explain_area(a, why, sizeof why);
+            tui_logf(t, "area of %d card%s at %s enclosed: %s", a->size, a->size == 1 ? "" : "s",
+                     kontor_format_cell(a->cell, cell), why);
+            break;
+        }
+        case KONTOR_EV_DRAW:
+            if (is_pub(s, e->card)) tui_logf(t, "%s draws %s", who, tui_card_text(s, e->card, c1, sizeof c1));
+            else tui_logf(t, "%s draws a card", who);
+            break;
+        case KONTOR_EV_COIN: tui_logf(t, "%s takes a coin for the water card", who); break;
+        case KONTOR_EV_END: {
+            static const char *const why_end[] = {"", "the board is full", "the round limit is reached",
+                                                  "nobody has a card left"};
+            tui_logf(t, "game over: %s", e->a < 4 ? why_end[e->a] : "");
+            if (s->winner < 0) tui_logf(t, "a draw, %d:%d", s->score[0], s->score[1]);
+            else tui_logf(t, "%s wins %d:%d", s->winner == 0 ? "red" : "black", s->score[0], s->score[1]);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+static void agents_newgame(tui *t) {
+    for (int p = 0; p < 2; p++) {
+        kontor_agent *a = t->seat[p].agent;
+        if (a && a->newgame) {
+            kontor_view v;
+            kontor_view_of(&t->s, p, &v);
+            a->newgame(a, &v);
+        }
+    }
+}
+
+static void agents_observe(tui *t, const kontor_log *lg) {
+    for (int p = 0; p < 2; p++) {
+        kontor_agent *a = t->seat[p].agent;
+        if (a && a->observe) {
+            kontor_view v;
+            kontor_view_of(&t->s, p, &v);
+            a->observe(a, &v, lg);
+        }
+    }
+}
+
+static int push_ply(tui *t, int seat, kontor_move m) {
+    if (t->nply == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 256;
+        kontor_ply *np = realloc(t->ply, sizeof *np * (size_t)cap);
+        if (!np) return -1;
+        t->ply = np;
+        t->cap = cap;
+    }
+    t->ply[t->nply].seat = (uint8_t)seat;
+    t->ply[t->nply].move = m;
+    t->nply++;
+    return 0;
+}
+
+kontor_status tui_apply(tui *t, int seat, kontor_move m) {
+    kontor_log lg;
+    lg.n = 0;
+    kontor_status st = kontor_apply(&t->s, seat, m, &lg);
+    if (st) return st;
+    if (push_ply(t, seat, m)) {
+        tui_fatal(t, "out of memory");
+        return KONTOR_E_RANGE;
+    }
+    log_events(t, &lg);
+    agents_observe(t, &lg);
+    t->dirty = 1;
+    return KONTOR_OK;
+}
+
+/* Deal from t->deal and replay the first n decisions of ply[] (which may be
+ * t->ply itself). Rebuilds the log. */
+kontor_status tui_replay(tui *t, const kontor_ply *ply, int n, kontor_error *err) {
+    kontor_status st = kontor_new_from_deal(&t->s, &t->cfg, &t->deal, err);
+    if (st) return st;
+    kontor_ply *copy = NULL;
+    if (n > 0) {
+        copy = malloc(sizeof *copy * (size_t)n);
+        if (!copy) return KONTOR_E_RANGE;
+        memcpy(copy, ply, sizeof *copy * (size_t)n);
+    }
+    t->nply = 0;
+    t->nlog = 0;
+    t->last_cell[0] = t->last_cell[1] = -1;
+    agents_newgame(t);
+    tui_logf(t, "-- round 1 --");
+    for (int i = 0; i < n; i++) {
+        st = tui_apply(t, copy[i].seat, copy[i].move);
+        if (st) {
+            if (err) {
+                char why[160];
+                memset(err, 0, sizeof *err);
+                err->code = st;
+                err->round = t->s.round;
+                snprintf(err->msg, sizeof err->msg, "decision %d (round %d): %s", i + 1, t->s.round,
+                         kontor_why_illegal(&t->s, copy[i].seat, copy[i].move, why, sizeof why));
+            }
+            free(copy);
+            return st;
+        }
+    }
+    free(copy);
+    t->decision = -1;
+    t->dirty = 1;
+    return KONTOR_OK;
+}
+
+/* The extent of the board window: every cell where a card may ever lie,
+ * taken at the deal (the mask only shrinks). */
+static void set_window(tui *t) {
+    kontor_state s0;
+    if (kontor_new_from_deal(&s0, &t->cfg, &t->deal, NULL)) return;
+    int x0 = 99, x1 = -99, y0 = 99, y1 = -99;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (tui_bb_test(&s0.mask, c) || tui_bb_test(&s0.occ, c)) {
+            int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+            if (x < x0) x0 = x;
+            if (x > x1) x1 = x;
+            if (y < y0) y0 = y;
+            if (y > y1) y1 = y;
+        }
+    t->wx0 = x0, t->wx1 = x1, t->wy0 = y0, t->wy1 = y1;
+}
+
+int tui_new_game(tui *t, uint64_t seed) {
+    t->seed = seed;
+    t->has_seed = 1;
+    kontor_deal_shuffle(&t->deal, &t->cfg, seed);
+    kontor_error err;
+    if (tui_replay(t, NULL, 0, &err)) {
+        cli_error("play: %s", err.msg);
+        return -1;
+    }
+    set_window(t);
+    return 0;
+}
+
+/* Undo against the computer: drop everything from the last human decision on
+ * and replay. */
+void tui_undo(tui *t) {
+    if (t->nhuman != 1) {
+        tui_msg(t, 1, "undo is for games against the computer");
+        return;
+    }
+    int i = t->nply - 1;
+    while (i >= 0 && !t->seat[t->ply[i].seat].human) i--;
+    if (i < 0) {
+        tui_msg(t, 1, "nothing to undo: you have not decided anything yet");
+        return;
+    }
+    kontor_error err;
+    if (tui_replay(t, t->ply, i, &err)) {
+        tui_msg(t, 1, "undo failed: %s", err.msg);
+        return;
+    }
+    tui_msg(t, 0, "undone: back to round %d, your decision", t->s.round);
+}
+
+/* ---- agents ------------------------------------------------------------------ */
+
+static int seat_setup(tui *t, int p, const char *spec) {
+    snprintf(t->seat[p].spec, sizeof t->seat[p].spec, "%s", spec);
+    if (strcmp(spec, "human") == 0) {
+        t->seat[p].human = 1;
+        return 0;
+    }
+    kontor_error err;
+    t->seat[p].agent = cli_agent_new(spec, t->seed * 2 + (uint64_t)p + 1, &err);
+    if (!t->seat[p].agent) {
+        cli_error("play: --%s '%s': %s", p == 0 ? "red" : "black", spec, err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* One decision of a computer seat. */
+static int computer_move(tui *t, int p) {
+    kontor_view v;
+    kontor_view_of(&t->s, p, &v);
+    kontor_agent *a = t->seat[p].agent;
+    kontor_move m = a->decide(a, &v);
+    if (m == KONTOR_FORFEIT || tui_apply(t, p, m)) {
+        char why[160];
+        if (m == KONTOR_FORFEIT) snprintf(why, sizeof why, "%.150s", a->error);
+        else kontor_why_illegal(&t->s, p, m, why, sizeof why);
+        tui_logf(t, "%s (%s) failed: %s", kontor_seat_name(&t->s, p), t->seat[p].spec, why);
+        tui_msg(t, 1, "the computer player %s failed: %s", t->seat[p].spec, why);
+        t->broken = 1;
+        return -1;
+    }
+    return 0;
+}
+
+kontor_move tui_hint(tui *t, int seat, char *who, size_t cap) {
+    if (!t->hint_agent) {
+        kontor_error err;
+        t->hint_agent = cli_agent_new(t->hint_spec, t->seed ^ 0x5eedULL, &err);
+        if (!t->hint_agent) {
+            tui_msg(t, 1, "no hint: '%s': %s", t->hint_spec, err.msg);
+            return KONTOR_FORFEIT;
+        }
+    }
+    snprintf(who, cap, "%s", t->hint_spec);
+    kontor_view v;
+    kontor_view_of(&t->s, seat, &v);
+    return t->hint_agent->decide(t->hint_agent, &v);
+}
+
+/* ---- records --------------------------------------------------------------- */
+
+int tui_save(tui *t, const char *path) {
+    kontor_record r;
+    kontor_record_init(&r, &t->cfg, &t->deal);
+    for (int p = 0; p < 2; p++) snprintf(r.players[p], sizeof r.players[p], "%s", t->seat[p].spec);
+    snprintf(r.event, sizeof r.event, "kontor play");
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (localtime_r(&now, &tmv)) strftime(r.date, sizeof r.date, "%Y-%m-%d", &tmv);
+    r.seed = t->seed;
+    r.has_seed = t->has_seed;
+    for (int i = 0; i < t->nply; i++)
+        if (kontor_record_push(&r, t->ply[i].seat, t->ply[i].move)) {
+            kontor_record_release(&r);
+            tui_msg(t, 1, "cannot save: out of memory");
+            return -1;
+        }
+    kontor_record_set_result(&r, &t->s);
+    char *text = NULL;
+    size_t len = 0;
+    kontor_status st = kontor_record_write(&r, &text, &len);
+    kontor_record_release(&r);
+    if (st) {
+        tui_msg(t, 1, "cannot save: %s", kontor_status_name(st));
+        return -1;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f)) {
+        int e = errno;
+        if (f) fclose(f);
+        free(text);
+        tui_msg(t, 1, "cannot save to '%s': %s", path, strerror(e));
+        return -1;
+    }
+    free(text);
+    snprintf(t->savefile, sizeof t->savefile, "%s", path);
+    tui_msg(t, 0, "saved %d decisions to '%s'", t->nply, path);
+    return 0;
+}
+
+/* Load a record: its configuration, deal and decisions; the seats keep who
+ * plays them now. On failure the game on screen is untouched and err says
+ * why (with the file name). */
+int tui_load(tui *t, const char *path, kontor_error *err) {
+    char *text;
+    size_t len;
+    memset(err, 0, sizeof *err);
+    if (cli_read_file(path, &text, &len)) {
+        snprintf(err->msg, sizeof err->msg, "cannot read '%.150s': %.80s", path, strerror(errno));
+        return -1;
+    }
+    kontor_record r;
+    memset(&r, 0, sizeof r);
+    kontor_error e;
+    kontor_status st = kontor_record_parse(&r, text, len, &e);
+    free(text);
+    if (st) {
+        snprintf(err->msg, sizeof err->msg, "record '%.100s': %.140s", path, e.msg);
+        kontor_record_release(&r);
+        return -1;
+    }
+    if (r.cfg.nseats != 2) {
+        snprintf(err->msg, sizeof err->msg, "record '%.150s': only games for two can be played here", path);
+        kontor_record_release(&r);
+        return -1;
+    }
+    /* keep the old game to fall back on */
+    kontor_config ocfg = t->cfg;
+    kontor_deal odeal = t->deal;
+    int onply = t->nply;
+    kontor_ply *oply = malloc(sizeof *oply * (size_t)(onply ? onply : 1));
+    if (!oply) {
+        kontor_record_release(&r);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return -1;
+    }
+    if (onply) memcpy(oply, t->ply, sizeof *oply * (size_t)onply);
+    t->cfg = r.cfg;
+    t->deal = r.deal;
+    if (tui_replay(t, r.ply, r.nply, &e)) {
+        snprintf(err->msg, sizeof err->msg, "record '%.100s' %.140s", path, e.msg);
+        t->cfg = ocfg;
+        t->deal = odeal;
+        tui_replay(t, oply, onply, NULL);
+        free(oply);
+        kontor_record_release(&r);
+        return -1;
+    }
+    free(oply);
+    t->seed = r.seed;
+    t->has_seed = r.has_seed;
+    kontor_record_release(&r);
+    set_window(t);
+    snprintf(t->savefile, sizeof t->savefile, "%s", path);
+    return 0;
+}
+
+/* ---- the main loop ---------------------------------------------------------- */
+
+/* The seat whose secrets the screen may show: the one human against the
+ * computer; in a game of two people, the chooser during the secret choice
+ * (after the hand-over screen) and nobody otherwise; nobody when the
+ * computer plays itself. */
+int tui_viewer(const tui *t) {
+    if (t->nhuman == 1) return t->seat[0].human ? 0 : 1;
+    if (t->nhuman == 2 && t->s.phase == KONTOR_PHASE_CHOOSE) return t->handed;
+    return -1;
+}
+
+static void run(tui *t) {
+    while (!t->quit) {
+        if (!t->broken && !kontor_over(&t->s)) {
+            unsigned act = kontor_actors(&t->s);
+            /* people choose first: a computer's hidden choice is then never
+             * part of the game while a person decides (nor of a save) */
+            if (t->s.phase == KONTOR_PHASE_CHOOSE)
+                for (int p = 0; p < 2; p++)
+                    if (((act >> p) & 1) && t->seat[p].human) act = 0;
+            int moved = 0;
+            for (int p = 0; p < 2 && !moved; p++)
+                if (((act >> p) & 1) && !t->seat[p].human) {
+                    if (t->nhuman == 0 && !t->script) {
+                        tui_draw(t);
+                        napms(t->delay_ms);
+                    }
+                    if (computer_move(t, p) == 0) moved = 1;
+                }
+            if (moved) continue;
+        }
+        tui_step(t);
+    }
+}
+
+static const char *help =
+    "usage: kontor play [--variant basic|advanced] [--red human|SPEC] [--black human|SPEC]\n"
+    "                   [--seed S] [--load FILE] [--save FILE] [--hint SPEC] [--no-color]\n"
+    "                   [--script FILE [--dump FILE] [--size COLSxROWS]] [--delay MS]\n"
+    "\n"
+    "Play Kontor in the terminal. Each seat is 'human' or a computer player\n"
+    "(easy, medium, hard, random, greedy, ismcts:iters=N, cmd:PROGRAM, ...).\n"
+    "Default: you play red against 'medium'; two humans share one keyboard\n"
+    "with a hand-over screen before each secret choice.\n"
+    "\n"
+    "  --variant V     basic (6x6, default) or advanced (7x7, ship, five largest areas)\n"
+    "  --options LIST  rule options (docs/rules.md), e.g. edge=both,pass=free\n"
+    "  --seed S        the deal (default: from the clock; shown in the title)\n"
+    "  --load FILE     continue a saved game record\n"
+    "  --save FILE     where 's' saves, and the record written when the game ends\n"
+    "  --hint SPEC     the computer player that answers 'h' (default medium)\n"
+    "  --no-color      plain screen even on a colour terminal\n"
+    "  --delay MS      pause between moves when the computer plays itself (300)\n"
+    "  --script FILE   read keys from FILE ('-' for stdin; also used when stdin\n"
+    "                  is not a terminal) instead of the keyboard, for tests;\n"
+    "                  see docs/play.md for the script language\n"
+    "  --dump FILE     where the script's 'dump' writes screens (default stdout)\n"
+    "  --size CxR      the screen size in script mode (default 80x24)\n"
+    "\n"
+    "Keys: arrows move, Enter plays, 1-8 choose a card, p pass, +1,-2 Enter\n"
+    "types a cell, n no ship move / no removal, ? help, h hint, u undo,\n"
+    "s save, l load, L log, q quit. See docs/play.md.\n";
+
+int cmd_play(int argc, char **argv) {
+    const char *variant = NULL, *options = NULL, *red = "human", *black = "medium", *load = NULL;
+    const char *save = NULL, *script = NULL, *dump = NULL, *hint = "medium", *size = NULL;
+    uint64_t seed = 0, delay = 300;
+    int has_seed = 0, colour = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
+            return 0;
+        }
+        if (strcmp(a, "--no-color") == 0 || strcmp(a, "--no-colour") == 0) {
+            colour = 0;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            cli_error("play: '%s' is not an option (try --help)", a);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            cli_error("play: option '%s' wants a value (try --help)", a);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (strcmp(a, "--variant") == 0) variant = v;
+        else if (strcmp(a, "--options") == 0) options = v;
+        else if (strcmp(a, "--red") == 0) red = v;
+        else if (strcmp(a, "--black") == 0) black = v;
+        else if (strcmp(a, "--load") == 0) load = v;
+        else if (strcmp(a, "--save") == 0) save = v;
+        else if (strcmp(a, "--script") == 0) script = v;
+        else if (strcmp(a, "--dump") == 0) dump = v;
+        else if (strcmp(a, "--hint") == 0) hint = v;
+        else if (strcmp(a, "--size") == 0) size = v;
+        else if (strcmp(a, "--seed") == 0) {
+            if (cli_number(a, v, UINT64_MAX, &seed)) return 2;
+            has_seed = 1;
+        } else if (strcmp(a, "--delay") == 0) {
+            if (cli_number(a, v, 10000, &delay)) return 2;
+        } else {
+            cli_error("play: '%s' is not an option (try --help)", a);
+            return 2;
+        }
+    }
+    int cols = 80, rows = 24;
+    if (size) {
+        char *end;
+        long c = strtol(size, &end, 10), r = *end == 'x' ? strtol(end + 1, &end, 10) : -1;
+        if (*end || c < 20 || c > 500 || r < 8 || r > 300) {
+            cli_error("play: --size wants COLSxROWS like 80x24 (20..500 x 8..300), not '%s'", size);
+            return 2;
+        }
+        cols = (int)c, rows = (int)r;
+    }
+    if (!script && !isatty(0)) script = "-";
+
+    tui *t = calloc(1, sizeof *t);
+    if (!t) {
+        cli_error("play: out of memory");
+        return 1;
+    }
+    int rc = 1;
+    t->colour_wanted = colour;
+    t->delay_ms = (int)delay;
+    t->handed = -1;
+    snprintf(t->hint_spec, sizeof t->hint_spec, "%s", hint);
+    if (save) snprintf(t->savefile, sizeof t->savefile, "%s", save);
+    t->autosave = save != NULL;
+    if (cli_config(&t->cfg, variant, options, NULL)) goto out;
+    if (t->cfg.nseats != 2) {
+        cli_error("play: only the game for two is supported");
+        goto out;
+    }
+    if (!has_seed) seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    t->seed = seed;
+    if (seat_setup(t, 0, red) || seat_setup(t, 1, black)) goto out;
+    t->nhuman = t->seat[0].human + t->seat[1].human;
+    if (load) {
+        kontor_error err;
+        if (tui_load(t, load, &err)) {
+            cli_error("play: %s", err.msg);
+            goto out;
+        }
+        if (save) snprintf(t->savefile, sizeof t->savefile, "%s", save);
+    } else if (tui_new_game(t, seed)) {
+        goto out;
+    }
+    if (script && tui_script_open(t, script, dump)) goto out;
+    if (tui_screen_open(t, cols, rows)) goto out;
+    tui_msg(t, 0, "%s", load ? "game loaded; press ? for help" : "new game; press ? for help");
+    run(t);
+    tui_screen_close(t);
+    rc = t->exit_code;
+    if (t->fatal[0]) cli_error("play: %s", t->fatal);
+out:
+    for (int p = 0; p < 2; p++) kontor_agent_free(t->seat[p].agent);
+    kontor_agent_free(t->hint_agent);
+    tui_script_close(t);
+    free(t->ply);
+    free(t);
+    return rc;
+}

@@ -1,0 +1,651 @@
+/* tui_draw.c: the screen of kontor play: board, players, hand, log, pages.
+ *
+ * Every character is plain ASCII written into stdscr, and every fact on the
+ * screen is there as text (owner letter, goods letters, '$' coin, '^' ship
+ * symbol, '+' legal cell, '*' target, '<' cursor); colour repeats what the
+ * text says. So a monochrome terminal loses nothing, and a test can read the
+ * screen back with winnstr and compare it with a file. The layout is made for
+ * 80x24: the board (at most 9x9 cells of 5x2 characters, 48 columns and 19
+ * rows for the advanced game) on the left, the players, the hand and the log
+ * in the 31 columns on the right, four lines of messages, prompt and keys at
+ * the bottom. Larger terminals give the panel and the log more room. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/tui.h"
+
+enum {
+    P_RED = 1, P_BLACK, P_TEA, P_WINE, P_SPICE, P_WATER, P_COIN, P_SHIP, P_LEGAL, P_TITLE, P_ERR,
+    P_SHIPW, P_TARGET
+};
+
+#define CELL_W 5   /* 4 characters of card and a gap that carries marks */
+#define CELL_H 2
+#define BOARD_X 3  /* after the row labels "-3 " */
+#define BOARD_Y 2  /* after the title and the column labels */
+
+int tui_screen_open(tui *t, int cols, int rows) {
+    if (t->script) {
+        /* no terminal: draw into memory, send the output nowhere */
+        t->term_out = fopen("/dev/null", "w");
+        t->term_in = fopen("/dev/null", "r");
+        if (!t->term_out || !t->term_in) {
+            cli_error("play: cannot open /dev/null");
+            return -1;
+        }
+        const char *term = getenv("TERM");
+        if (!term || !*term || strcmp(term, "dumb") == 0) term = "xterm";
+        t->scr = newterm(term, t->term_out, t->term_in);
+        if (!t->scr) t->scr = newterm("xterm", t->term_out, t->term_in);
+        if (!t->scr) t->scr = newterm("vt100", t->term_out, t->term_in);
+    } else {
+        t->scr = newterm(NULL, stdout, stdin);
+    }
+    if (!t->scr) {
+        cli_error("play: cannot start the terminal (TERM='%s'); try TERM=xterm", getenv("TERM") ? getenv("TERM") : "");
+        return -1;
+    }
+    set_term(t->scr);
+    if (t->script) resizeterm(rows, cols);
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+    t->colour = 0;
+    if (t->colour_wanted && has_colors() && start_color() == OK) {
+        short bg = use_default_colors() == OK ? -1 : COLOR_BLACK;
+        init_pair(P_RED, COLOR_RED, bg);
+        init_pair(P_BLACK, COLOR_BLACK, COLOR_WHITE);
+        init_pair(P_TEA, COLOR_YELLOW, bg);
+        init_pair(P_WINE, COLOR_MAGENTA, bg);
+        init_pair(P_SPICE, COLOR_GREEN, bg);
+        init_pair(P_WATER, COLOR_CYAN, COLOR_BLUE);
+        init_pair(P_COIN, COLOR_YELLOW, bg);
+        init_pair(P_SHIP, COLOR_CYAN, bg);
+        init_pair(P_LEGAL, COLOR_BLACK, COLOR_GREEN);
+        init_pair(P_TITLE, COLOR_WHITE, COLOR_BLUE);
+        init_pair(P_ERR, COLOR_RED, bg);
+        init_pair(P_SHIPW, COLOR_YELLOW, COLOR_BLUE);
+        init_pair(P_TARGET, COLOR_BLACK, COLOR_YELLOW);
+        t->colour = 1;
+    }
+    return 0;
+}
+
+void tui_screen_close(tui *t) {
+    if (!t->scr) return;
+    endwin();
+    delscreen(t->scr);
+    t->scr = NULL;
+    if (t->term_out) fclose(t->term_out);
+    if (t->term_in) fclose(t->term_in);
+    t->term_out = t->term_in = NULL;
+}
+
+void tui_msg(tui *t, int err, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+    va_end(ap);
+    t->msg_err = err;
+}
+
+void tui_fatal(tui *t, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->fatal, sizeof t->fatal, fmt, ap);
+    va_end(ap);
+    t->quit = 1;
+    t->exit_code = 1;
+}
+
+int tui_too_small(void) { return COLS < TUI_MIN_COLS || LINES < TUI_MIN_ROWS; }
+
+/* ---- text pieces --------------------------------------------------------------- */
+
+static attr_t pair(const tui *t, int p) { return t->colour && p ? COLOR_PAIR(p) : 0; }
+
+/* Write s at (y, x), clipped before column xmax; returns the next column. */
+static int put(const tui *t, int y, int x, int xmax, int p, attr_t a, const char *s) {
+    if (x >= xmax || y < 0 || y >= LINES) return x;
+    int n = (int)strlen(s);
+    if (n > xmax - x) n = xmax - x;
+    attr_t at = a | pair(t, p);
+    if (at) attron(at);
+    mvaddnstr(y, x, s, n);
+    if (at) attroff(at);
+    return x + n;
+}
+
+__attribute__((format(printf, 7, 8)))
+static int putf(const tui *t, int y, int x, int xmax, int p, attr_t a, const char *fmt, ...) {
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return put(t, y, x, xmax, p, a, buf);
+}
+
+static int is_unknown(int id) { return id >= KONTOR_UNKNOWN_BASE && id < KONTOR_UNKNOWN_BASE + KONTOR_NCLASSES; }
+
+static const char *kind_word(int kind) {
+    switch (kind) {
+    case KONTOR_KIND_CRANE: return "crane";
+    case KONTOR_KIND_TAVERN: return "tavern";
+    case KONTOR_KIND_WATER: return "water";
+    case KONTOR_KIND_CENTRE: return "centre";
+    case KONTOR_KIND_FLOOD: return "flood";
+    case KONTOR_KIND_BRIDGE: return "bridge";
+    case KONTOR_KIND_CUSTOMS: return "customs";
+    default: return "";
+    }
+}
+
+static const char good_letter[3] = {'T', 'W', 'S'};
+static const int good_pair[3] = {P_TEA, P_WINE, P_SPICE};
+
+const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) {
+    if (id == KONTOR_PASS) return snprintf(buf, cap, "pass"), buf;
+    if (is_unknown(id) || id >= s->cfg.cards.ncards) return snprintf(buf, cap, "?"), buf;
+    const kontor_card *k = &s->cfg.cards.card[id];
+    if (k->kind == KONTOR_KIND_CENTRE) return snprintf(buf, cap, "centre"), buf;
+    char what[16] = "";
+    if (k->kind == KONTOR_KIND_GOODS) {
+        int n = 0;
+        for (int g = 0; g < 3; g++)
+            for (int i = 0; i < k->goods[g] && n < 12; i++) what[n++] = good_letter[g];
+        what[n] = 0;
+    } else {
+        snprintf(what, sizeof what, "%s", kind_word(k->kind));
+    }
+    snprintf(buf, cap, "%d %s%s%s", k->number, what, k->coin ? " $" : "", k->ship ? (k->coin ? "^" : " ^") : "");
+    return buf;
+}
+
+/* The same text in colour: number in the owner's colour, goods letters in
+ * theirs, '$' and '^' in theirs. */
+static int put_card(const tui *t, int y, int x, int xmax, const kontor_state *s, int id, attr_t extra) {
+    if (id == KONTOR_PASS) return put(t, y, x, xmax, 0, extra, "pass");
+    if (is_unknown(id) || id >= s->cfg.cards.ncards) return put(t, y, x, xmax, 0, extra, "?");
+    const kontor_card *k = &s->cfg.cards.card[id];
+    if (k->kind == KONTOR_KIND_CENTRE) return put(t, y, x, xmax, 0, extra, "centre");
+    int np = k->colour == KONTOR_RED ? P_RED : k->colour == KONTOR_BLACK ? P_BLACK : P_SHIP;
+    x = putf(t, y, x, xmax, np, A_BOLD | extra, "%d", k->number);
+    x = put(t, y, x, xmax, 0, extra, " ");
+    if (k->kind == KONTOR_KIND_GOODS) {
+        for (int g = 0; g < 3; g++)
+            for (int i = 0; i < k->goods[g]; i++) {
+                char c[2] = {good_letter[g], 0};
+                x = put(t, y, x, xmax, good_pair[g], A_BOLD | extra, c);
+            }
+    } else {
+        x = put(t, y, x, xmax, k->kind == KONTOR_KIND_WATER ? P_SHIP : 0, extra, kind_word(k->kind));
+    }
+    if (k->coin || k->ship) x = put(t, y, x, xmax, 0, extra, " ");
+    if (k->coin) x = put(t, y, x, xmax, P_COIN, A_BOLD | extra, "$");
+    if (k->ship) x = put(t, y, x, xmax, P_SHIP, A_BOLD | extra, "^");
+    return x;
+}
+
+/* ---- the board ------------------------------------------------------------------ */
+
+typedef struct board_marks {
+    kontor_bb target;   /* cells the current decision may pick */
+    int targets_empty;  /* targets are empty cells (placing) */
+    int cursor;         /* -1: no cursor */
+} board_marks;
+
+static int pile_top_id(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
+
+/* Which decision kind is asked of seat now, and which cells it may pick. */
+static void targets(const tui *t, int seat, board_marks *bm) {
+    memset(&bm->target, 0, sizeof bm->target);
+    bm->targets_empty = 0;
+    if (seat < 0) return;
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&t->s, seat, mv);
+    for (int i = 0; i < n; i++) {
+        int k = KONTOR_MOVE_KIND(mv[i]), v = KONTOR_MOVE_VALUE(mv[i]);
+        if (k == KONTOR_MOVE_CHOOSE || v == KONTOR_NONE) continue;
+        bm->target.w[v >> 6] |= 1ULL << (v & 63);
+        if (k == KONTOR_MOVE_PLACE) bm->targets_empty = 1;
+    }
+}
+
+static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
+    int w = t->wx1 - t->wx0 + 1;
+    int xmax = BOARD_X + w * CELL_W;
+    /* the area each enclosed cell belongs to, and which areas count */
+    int8_t area_of[KONTOR_CELLS];
+    memset(area_of, -1, sizeof area_of);
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(d, counted);
+    for (int a = 0; a < d->nareas; a++) {
+        kontor_bb cells;
+        kontor_area_at(d, d->area[a].cell, &cells, NULL);
+        for (int c = 0; c < KONTOR_CELLS; c++)
+            if (tui_bb_test(&cells, c)) area_of[c] = (int8_t)a;
+    }
+    for (int x = t->wx0; x <= t->wx1; x++)
+        putf(t, 1, BOARD_X + (x - t->wx0) * CELL_W, xmax, 0, A_DIM, "%+3d ", x);
+    for (int y = t->wy0; y <= t->wy1; y++) {
+        int sy = BOARD_Y + (y - t->wy0) * CELL_H;
+        putf(t, sy, 0, BOARD_X, 0, A_DIM, "%+2d ", y);
+        for (int x = t->wx0; x <= t->wx1; x++) {
+            int c = kontor_cell(x, y), sx = BOARD_X + (x - t->wx0) * CELL_W;
+            int id = d->cell_card[c];
+            int is_target = tui_bb_test(&bm->target, c), is_cursor = c == bm->cursor;
+            attr_t cur = is_cursor ? A_REVERSE : 0;
+            if (id == KONTOR_NONE || id >= d->cfg.cards.ncards) {
+                if (!tui_bb_test(&d->mask, c)) {
+                    put(t, sy, sx, xmax, 0, cur, "    ");
+                    put(t, sy + 1, sx, xmax, 0, cur, "    ");
+                } else if (is_target && bm->targets_empty) {
+                    put(t, sy, sx, xmax, P_LEGAL, cur, " ++ ");
+                    put(t, sy + 1, sx, xmax, P_LEGAL, cur, "    ");
+                } else {
+                    put(t, sy, sx, xmax, 0, cur | A_DIM, "  . ");
+                    put(t, sy + 1, sx, xmax, 0, cur, "    ");
+                }
+            } else {
+                const kontor_card *k = &d->cfg.cards.card[id];
+                attr_t last = (c == t->last_cell[0] || c == t->last_cell[1]) ? A_UNDERLINE : 0;
+                char sym = k->coin ? '$' : k->ship ? '^' : ' ';
+                int sp = k->coin ? P_COIN : P_SHIP;
+                if (kontor_card_is_water(k)) {
+                    int ship = c == d->ship_cell;
+                    if (k->kind == KONTOR_KIND_CENTRE) put(t, sy, sx, xmax, P_WATER, cur | A_BOLD, " @  ");
+                    else {
+                        putf(t, sy, sx, xmax, P_WATER, cur | last, "~%2d", k->number);
+                        char sb[2] = {sym, 0};
+                        put(t, sy, sx + 3, xmax, sym == '$' ? P_SHIPW : P_WATER, cur | A_BOLD, sb);
+                    }
+                    put(t, sy + 1, sx, xmax, ship ? P_SHIPW : P_WATER, cur | (ship ? A_BOLD : 0), ship ? "SHIP" : "~~~~");
+                } else {
+                    int op = k->colour == KONTOR_RED ? P_RED : P_BLACK;
+                    char own = k->colour == KONTOR_RED ? 'r' : k->colour == KONTOR_BLACK ? 'b' : 'n';
+                    if (k->number < 100) putf(t, sy, sx, xmax, op, cur | last | A_BOLD, "%c%2d", own, k->number);
+                    else putf(t, sy, sx, xmax, op, cur | last | A_BOLD, "%3d", k->number);
+                    char sb[2] = {sym, 0};
+                    put(t, sy, sx + 3, xmax, sp, cur | A_BOLD, sb);
+                    int gx = sx;
+                    if (k->kind == KONTOR_KIND_GOODS) {
+                        for (int g = 0; g < 3; g++)
+                            for (int i = 0; i < k->goods[g] && gx < sx + 3; i++) {
+                                char cb[2] = {good_letter[g], 0};
+                                gx = put(t, sy + 1, gx, xmax, good_pair[g], cur | A_BOLD, cb);
+                            }
+                    } else {
+                        gx = put(t, sy + 1, gx, xmax, 0, cur, k->kind == KONTOR_KIND_CRANE ? "Krn"
+                                                              : k->kind == KONTOR_KIND_TAVERN ? "Tav" : "Spc");
+                    }
+                    while (gx < sx + 3) gx = put(t, sy + 1, gx, xmax, 0, cur, " ");
+                    int a = area_of[c];
+                    char mark[2] = {' ', 0};
+                    int mp = 0;
+                    if (a >= 0) {
+                        const kontor_area *ar = &d->area[a];
+                        if (ar->winner < 2 && ar->keeper) {
+                            mark[0] = (char)(ar->winner == 0 ? 'R' : 'B');
+                            if (!counted[a]) mark[0] = (char)(mark[0] - 'A' + 'a');
+                            mp = ar->winner == 0 ? P_RED : P_BLACK;
+                        } else {
+                            mark[0] = '=';
+                        }
+                    }
+                    put(t, sy + 1, sx + 3, xmax, mp, cur | A_BOLD, mark);
+                }
+                if (is_target) put(t, sy + 1, sx + 4, xmax + 1, P_TARGET, A_BOLD, "*");
+            }
+            if (is_cursor) {
+                put(t, sy, sx - 1, sx, 0, A_BOLD, "[");
+                put(t, sy, sx + 4, xmax + 1, 0, A_BOLD, "]");
+            }
+        }
+    }
+}
+
+/* ---- the panel -------------------------------------------------------------------- */
+
+static int wrap_lines(const char *s, int width, char out[][TUI_LOG_WIDTH], int max) {
+    int n = 0, len = (int)strlen(s), first = 1;
+    while (len > 0 && n < max) {
+        int w = first ? width : width - 2;
+        int take = len;
+        if (take > w) {
+            take = w;
+            while (take > w / 2 && s[take] != ' ') take--;
+            if (s[take] != ' ') take = w;
+        }
+        snprintf(out[n++], TUI_LOG_WIDTH, "%s%.*s", first ? "" : "  ", take, s);
+        s += take;
+        len -= take;
+        while (*s == ' ') s++, len--;
+        first = 0;
+    }
+    return n;
+}
+
+static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int ybottom) {
+    int xmax = COLS;
+    int y = 1;
+    int pts[2];
+    kontor_points(d, pts);
+    for (int p = 0; p < 2; p++, y++) {
+        int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
+        x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red  " : "black");
+        x = putf(t, y, x, xmax, 0, 0, " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
+        x = putf(t, y, x, xmax, P_COIN, A_BOLD, " $%-2d", d->coins[p]);
+        putf(t, y, x, xmax, 0, 0, " keepers %d", d->keepers[p]);
+    }
+    int x = putf(t, y, px, xmax, 0, 0, " treasury ");
+    x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-2d", d->treasury);
+    putf(t, y++, x, xmax, 0, 0, "  points %d:%d", pts[0], pts[1]);
+    for (int p = 0; p < 3; p++, y++) {
+        const kontor_pile *pl = p < 2 ? &d->dock_pile[p] : &d->water_pile;
+        int id = pile_top_id(pl);
+        x = putf(t, y, px, xmax, 0, 0, " %-5s pile %2d, top ", p == 0 ? "red" : p == 1 ? "black" : "water", pl->n);
+        if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
+        else put_card(t, y, x, xmax, d, id, 0);
+    }
+    /* the round: who chose, or the cards in play */
+    if (d->phase == KONTOR_PHASE_CHOOSE) {
+        x = putf(t, y, px, xmax, 0, 0, "round %d, to choose:", d->round);
+        for (int p = 0; p < 2; p++)
+            if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? "red" : "black");
+        if (d->no_pass) put(t, y + 1, px, xmax, 0, A_BOLD, "(no passing this round)");
+    } else if (d->phase != KONTOR_PHASE_OVER) {
+        x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
+        for (int i = d->turn; i < d->norder; i++) {
+            int p = d->order[i], yy = y + (i > d->turn);
+            if (i > d->turn) x = put(t, yy, px, xmax, 0, 0, "   then");
+            x = put(t, yy, x, xmax, 0, A_BOLD, i == d->turn ? " >" : " ");
+            x = put(t, yy, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red " : "black ");
+            x = put_card(t, yy, x, xmax, d, d->choice[p], 0);
+        }
+    } else {
+        put(t, y, px, xmax, 0, A_BOLD, "game over");
+    }
+    y += 2;
+    /* the hand */
+    if (viewer >= 0) {
+        int choosing = d->phase == KONTOR_PHASE_CHOOSE && ((kontor_actors(d) >> viewer) & 1);
+        putf(t, y++, px, xmax, 0, A_BOLD, "your hand (%s):", viewer == 0 ? "red" : "black");
+        int n = d->hand_n[viewer], half = (xmax - px) / 2;
+        if (half > 20) half = 20;
+        int items = n + (choosing ? 1 : 0);
+        kontor_move mv[KONTOR_MAX_MOVES];
+        int nl = choosing ? kontor_legal(d, viewer, mv) : 0, may_pass = 0;
+        for (int i = 0; i < nl; i++) may_pass |= KONTOR_MOVE_VALUE(mv[i]) == KONTOR_PASS;
+        for (int i = 0; i < items; i++) {
+            int cy = y + i / 2, cx = px + (i % 2) * half;
+            int sel = choosing && i == t->sel;
+            attr_t a = sel ? A_REVERSE : 0;
+            if (i < n) {
+                int xx = putf(t, cy, cx, cx + half, 0, a, "%c%d) ", sel ? '>' : ' ', i + 1);
+                put_card(t, cy, xx, cx + half - 1, d, d->hand[viewer][i], a);
+            } else {
+                putf(t, cy, cx, cx + half, 0, a | (may_pass ? 0 : A_DIM), "%cp) pass%s", sel ? '>' : ' ',
+                     may_pass ? "" : " (no)");
+            }
+        }
+        y += (items + 1) / 2;
+    } else {
+        put(t, y++, px, xmax, 0, A_DIM, t->nhuman == 2 ? "(hands are hidden)" : "(computer against computer)");
+    }
+    y++;
+    /* the log: the newest lines that fit, wrapped */
+    if (y < ybottom) {
+        put(t, y++, px, xmax, 0, A_BOLD, "log (L: all)");
+        int room = ybottom - y;
+        if (room <= 0) return;
+        char lines[64][TUI_LOG_WIDTH];
+        int n = 0;
+        if (room > 64) room = 64;
+        for (int i = t->nlog - 1; i >= 0 && n < room; i--) {
+            char part[8][TUI_LOG_WIDTH];
+            int k = wrap_lines(t->log[i], xmax - px, part, 8);
+            if (n + k > room) break; /* whole entries only */
+            for (int j = k - 1; j >= 0; j--) memcpy(lines[n++], part[j], TUI_LOG_WIDTH);
+        }
+        for (int i = n - 1; i >= 0; i--) put(t, y++, px, xmax, 0, 0, lines[i]);
+    }
+}
+
+/* ---- the whole screen --------------------------------------------------------- */
+
+static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
+    const kontor_state *s = &t->s;
+    char c1[24];
+    const char *who = kontor_seat_name(s, seat);
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE:
+        snprintf(buf, cap, "%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it", who, s->hand_n[seat]);
+        break;
+    case KONTOR_PHASE_SHIP:
+        snprintf(buf, cap, "%s: move the ship? Enter on a water card (*), n leaves it", who);
+        break;
+    case KONTOR_PHASE_REMOVE:
+        snprintf(buf, cap, "%s: remove a ship-symbol card (*)? Enter on it, n removes none", who);
+        break;
+    case KONTOR_PHASE_PLACE:
+        snprintf(buf, cap, "%s: place %s: arrows or type +x,y, Enter places%s", who,
+                 tui_card_text(s, s->choice[seat], c1, sizeof c1), s->cfg.optional_place ? ", n takes back" : "");
+        break;
+    default: snprintf(buf, cap, "the game is over: q quits, s saves, b shows the board"); break;
+    }
+    return buf;
+}
+
+void tui_draw(tui *t) {
+    erase();
+    if (tui_too_small()) {
+        mvprintw(0, 0, "kontor play needs a terminal of at least %dx%d;", TUI_MIN_COLS, TUI_MIN_ROWS);
+        mvprintw(1, 0, "this one is %dx%d. Make it larger, or q to quit.", COLS, LINES);
+        refresh();
+        return;
+    }
+    int viewer = tui_viewer(t);
+    kontor_view v;
+    kontor_view_of(&t->s, viewer < 0 ? 0 : viewer, &v);
+    const kontor_state *d = &v.s;
+    /* title */
+    char title[256];
+    snprintf(title, sizeof title, " Kontor %s  round %d  seed %llu   red: %s  black: %s", kontor_variant_name(d->cfg.variant),
+             d->round, (unsigned long long)t->seed, t->seat[0].spec, t->seat[1].spec);
+    attr_t ta = t->colour ? pair(t, P_TITLE) : A_REVERSE;
+    attron(ta);
+    mvhline(0, 0, ' ', COLS);
+    attroff(ta);
+    put(t, 0, 0, COLS, P_TITLE, t->colour ? A_BOLD : A_REVERSE, title);
+    /* who decides now, and on what */
+    unsigned act = kontor_actors(&t->s);
+    int seat = -1;
+    for (int p = 0; p < 2; p++)
+        if (((act >> p) & 1) && t->seat[p].human && seat < 0) seat = p;
+    board_marks bm;
+    targets(t, seat, &bm);
+    bm.cursor = (seat >= 0 && t->s.phase != KONTOR_PHASE_CHOOSE) ? t->cursor : -1;
+    draw_board(t, d, &bm);
+    int bw = BOARD_X + (t->wx1 - t->wx0 + 1) * CELL_W + 1;
+    draw_panel(t, d, viewer, bw, LINES - 4);
+    /* messages */
+    char line[256], cs[8];
+    int long_msg = (int)strlen(t->msg) > COLS;
+    if (long_msg) {
+        char part[4][TUI_LOG_WIDTH];
+        int k = wrap_lines(t->msg, COLS < TUI_LOG_WIDTH ? COLS : TUI_LOG_WIDTH - 1, part, 4);
+        for (int i = 0; i < k && i < 2; i++)
+            put(t, LINES - 4 + i, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, part[i]);
+    } else {
+        put(t, LINES - 4, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, t->msg);
+    }
+    if (long_msg) {
+        /* the message takes the cursor's line */
+    } else if (t->typing[0]) {
+        snprintf(line, sizeof line, "cell: %s_   (Enter goes there, Esc cancels)", t->typing);
+        put(t, LINES - 3, 0, COLS, 0, A_BOLD, line);
+    } else if (bm.cursor >= 0) {
+        kontor_move m = 0;
+        int k = t->s.phase == KONTOR_PHASE_SHIP ? KONTOR_MOVE_SHIP : t->s.phase == KONTOR_PHASE_REMOVE ? KONTOR_MOVE_REMOVE : KONTOR_MOVE_PLACE;
+        m = KONTOR_MOVE(k, bm.cursor);
+        char why[160];
+        int ok = kontor_is_legal(&t->s, seat, m);
+        snprintf(line, sizeof line, "cursor %s: %s", kontor_format_cell(bm.cursor, cs),
+                 ok ? "legal" : kontor_why_illegal(&t->s, seat, m, why, sizeof why));
+        put(t, LINES - 3, 0, COLS, 0, A_DIM, line);
+    }
+    if (t->broken) snprintf(line, sizeof line, "a computer player failed: s saves the game, q quits");
+    else if (seat >= 0) prompt_for(t, seat, line, sizeof line);
+    else if (kontor_over(&t->s)) prompt_for(t, 0, line, sizeof line);
+    else snprintf(line, sizeof line, "the computer is thinking...");
+    put(t, LINES - 2, 0, COLS, 0, A_BOLD, line);
+    put(t, LINES - 1, 0, COLS, 0, A_DIM, "? help  h hint  u undo  s save  l load  L log  q quit");
+    refresh();
+}
+
+/* Between two people: the public screen (t->handed is -1, so no hand is
+ * drawn) with the hand-over in place of the messages and the prompt. */
+void tui_draw_handover(tui *t, int seat) {
+    tui_draw(t);
+    if (tui_too_small()) return;
+    const char *who = seat == 0 ? "RED" : "BLACK", *other = seat == 0 ? "Black" : "Red";
+    for (int y = LINES - 4; y < LINES - 1; y++) {
+        move(y, 0);
+        clrtoeol();
+    }
+    int p = seat == 0 ? P_RED : P_BLACK;
+    int x = put(t, LINES - 4, 0, COLS, p, A_BOLD | A_REVERSE, " HAND-OVER ");
+    putf(t, LINES - 4, x, COLS, 0, A_BOLD, " give the keyboard to %s for the secret choice of round %d.", who,
+         t->s.round);
+    putf(t, LINES - 3, 0, COLS, 0, 0, "%s, please look away: %s's hand comes next.", other,
+         seat == 0 ? "red" : "black");
+    putf(t, LINES - 2, 0, COLS, 0, A_BOLD, "%s: press Enter when you are ready (q quits).", who);
+    refresh();
+}
+
+int tui_page(tui *t, const char *title, const char *text) {
+    /* split into lines once */
+    int cap = 64, n = 0;
+    const char **lines = malloc(sizeof *lines * (size_t)cap);
+    int *lens = malloc(sizeof *lens * (size_t)cap);
+    if (!lines || !lens) {
+        free(lines);
+        free(lens);
+        return 'q';
+    }
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        int len = e ? (int)(e - p) : (int)strlen(p);
+        if (n == cap) {
+            cap *= 2;
+            const char **nl = realloc(lines, sizeof *lines * (size_t)cap);
+            int *nn = realloc(lens, sizeof *lens * (size_t)cap);
+            if (nl) lines = nl;
+            if (nn) lens = nn;
+            if (!nl || !nn) break;
+        }
+        lines[n] = p;
+        lens[n++] = len;
+        p = e ? e + 1 : p + len;
+    }
+    int top = 0, key;
+    for (;;) {
+        int room = LINES - 2;
+        if (top > n - room) top = n - room;
+        if (top < 0) top = 0;
+        erase();
+        attr_t ta = t->colour ? pair(t, P_TITLE) : A_REVERSE;
+        attron(ta);
+        mvhline(0, 0, ' ', COLS);
+        mvaddnstr(0, 1, title, COLS - 1);
+        attroff(ta);
+        for (int i = 0; i < room && top + i < n; i++) mvaddnstr(1 + i, 0, lines[top + i], lens[top + i] < COLS ? lens[top + i] : COLS);
+        char foot[128];
+        snprintf(foot, sizeof foot, "lines %d-%d of %d   up/down/PgUp/PgDn scroll, any other key goes back", n ? top + 1 : 0,
+                 top + room < n ? top + room : n, n);
+        put(t, LINES - 1, 0, COLS, 0, A_DIM, foot);
+        refresh();
+        key = tui_key(t);
+        if (t->quit) break;
+        if (key == KEY_UP) top--;
+        else if (key == KEY_DOWN) top++;
+        else if (key == KEY_PPAGE) top -= room;
+        else if (key == KEY_NPAGE || key == ' ') top += room;
+        else if (key == KEY_HOME) top = 0;
+        else if (key == KEY_END) top = n;
+        else if (key == KEY_RESIZE) continue;
+        else break;
+    }
+    free(lines);
+    free(lens);
+    return key;
+}
+
+/* The end screen: result, the table of enclosed areas, money. */
+void tui_end_text(const tui *t, char *buf, size_t cap) {
+    const kontor_state *s = &t->s;
+    size_t n = 0;
+#define OUT(...) do { if (n < cap) n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__); } while (0)
+    static const char *const why[] = {"", "the board is full", "the round limit is reached", "nobody has a card left"};
+    OUT("Game over after %d rounds: %s.\n\n", s->round, s->end_reason < 4 ? why[s->end_reason] : "");
+    if (s->winner < 0) OUT("  A DRAW, %d:%d (and equal money).\n\n", s->score[0], s->score[1]);
+    else OUT("  %s WINS %d:%d%s\n\n", s->winner == 0 ? "RED" : "BLACK", s->score[0], s->score[1],
+             s->score[0] == s->score[1] ? " on money (points equal)" : "");
+    OUT("                 red           black\n");
+    OUT("  player         %-13.13s %-13.13s\n", t->seat[0].spec, t->seat[1].spec);
+    OUT("  points         %-13d %-13d\n", s->score[0], s->score[1]);
+    OUT("  keepers        %-13d %-13d\n", s->keepers[0], s->keepers[1]);
+    OUT("  coins          %-13d %-13d\n\n", s->coins[0], s->coins[1]);
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(s, counted);
+    OUT("Enclosed areas, in the order they were closed%s:\n", s->cfg.largest ? " (only the largest count)" : "");
+    OUT("   #  round  cards  dist  at      red T W S  black T W S  winner  counts\n");
+    for (int a = 0; a < s->nareas; a++) {
+        const kontor_area *ar = &s->area[a];
+        char cs[8];
+        OUT("  %2d  %5d  %5d  %4d  %-6s      %d %d %d        %d %d %d  %-6s  %s\n", a + 1, ar->round, ar->size, ar->dist,
+            kontor_format_cell(ar->cell, cs), ar->goods[0][0], ar->goods[0][1], ar->goods[0][2], ar->goods[1][0],
+            ar->goods[1][1], ar->goods[1][2], ar->winner == 0 ? "red" : ar->winner == 1 ? "black" : "-",
+            ar->winner < 2 && ar->keeper ? (counted[a] ? "yes" : "no") : "-");
+    }
+    if (!s->nareas) OUT("  (none)\n");
+    OUT("\nGoods are T tea, W wine, S spice; the winner of an area has the largest\n"
+        "single lead, then leads in more goods, then wine > spice > tea > wine.\n");
+    OUT("\nKeys: b the board, s save, L log, u undo, q quit.\n");
+#undef OUT
+}
+
+void tui_dump(tui *t, FILE *f, const char *label) {
+    (void)t;
+    char line[1024];
+    int cy, cx;
+    getyx(stdscr, cy, cx);
+    fprintf(f, "--- screen%s%s %dx%d ---\n", label && *label ? " " : "", label ? label : "", COLS, LINES);
+    for (int y = 0; y < LINES; y++) {
+        int n = mvwinnstr(stdscr, y, 0, line, COLS < (int)sizeof line - 1 ? COLS : (int)sizeof line - 1);
+        if (n < 0) n = 0;
+        line[n] = 0;
+        while (n > 0 && line[n - 1] == ' ') line[--n] = 0;
+        fprintf(f, "%s\n", line);
+    }
+    fflush(f);
+    move(cy, cx);
+}
+
+int tui_screen_has(tui *t, const char *text) {
+    char line[1024];
+    (void)t;
+    int cy, cx, found = 0;
+    getyx(stdscr, cy, cx);
+    for (int y = 0; y < LINES && !found; y++) {
+        int n = mvwinnstr(stdscr, y, 0, line, COLS < (int)sizeof line - 1 ? COLS : (int)sizeof line - 1);
+        if (n < 0) n = 0;
+        line[n] = 0;
+        found = strstr(line, text) != NULL;
+    }
+    move(cy, cx);
+    return found;
+}

@@ -1,0 +1,350 @@
+/* test_ai.c: the agents: specs, legality over many games, determinism for a
+ * seed, and blindness to hidden information.
+ *
+ * Blindness is tested the strong way: build a second state that differs from
+ * the first only in what the deciding seat cannot see (the opponent's hidden
+ * hand card swapped with a hidden card of his pile, or a different hidden
+ * card choice), check the views are byte-identical, and check that a fresh
+ * agent with the same seed decides the same on both. Budgets are small so the
+ * whole file runs in a second or two (longer under sanitizers). */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ai/ai.h"
+#include "kontor/match.h"
+
+static const char *const all_specs[] = {"random", "greedy", "ismcts:iters=200", "ismcts:iters=200,threads=2",
+                                        "easy"};
+#define NSPECS (sizeof all_specs / sizeof *all_specs)
+
+static void config(kontor_config *cfg, const char *variant) {
+    kontor_error err;
+    assert_int_equal(kontor_config_init(cfg, variant, &err), KONTOR_OK);
+}
+
+static kontor_agent *agent(const char *spec, uint64_t seed) {
+    kontor_error err;
+    kontor_agent *a = kontor_agent_new(spec, seed, &err);
+    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
+    return a;
+}
+
+static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
+
+/* ---- specs ------------------------------------------------------------------ */
+
+static void test_specs_known(void **st) {
+    (void)st;
+    const char *ok[] = {"random", "greedy", "greedy:samples=3,noise=0.5", "ismcts", "ismcts:iters=10",
+                        "ismcts:ms=5,threads=2,c=1.2", "easy", "medium", "hard"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        kontor_agent *a = agent(ok[i], 1);
+        assert_string_equal(a->name, ok[i]);
+        assert_non_null(a->decide);
+        kontor_agent_free(a);
+    }
+    kontor_agent_free(NULL);
+}
+
+static void test_specs_errors_say_what(void **st) {
+    (void)st;
+    struct {
+        const char *spec, *says;
+    } bad[] = {{"alphazero", "agent 'alphazero' is unknown"},
+               {"ismcts:iters=0", "option 'iters' wants a number"},
+               {"ismcts:depth=3", "unknown option 'depth'"},
+               {"greedy:noise", "is not of the form key=value"},
+               {"random:x=1", "random takes none"},
+               {"greedy:noise=2", "from 0 to 1"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        kontor_error err;
+        memset(&err, 0, sizeof err);
+        assert_null(kontor_agent_new(bad[i].spec, 1, &err));
+        assert_non_null(strstr(err.msg, bad[i].says));
+        assert_true(err.code != KONTOR_OK);
+    }
+}
+
+/* ---- legality: whole games through the driver ---------------------------------- */
+
+static void play_games(const char *spec_a, const char *spec_b, const char *variant, int games) {
+    kontor_config cfg;
+    config(&cfg, variant);
+    for (int g = 0; g < games; g++) {
+        kontor_agent *ag[2];
+        ag[g & 1] = agent(spec_a, 10 + (uint64_t)g);
+        ag[1 - (g & 1)] = agent(spec_b, 1000 + (uint64_t)g);
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &cfg, 77 + (uint64_t)g / 2, NULL), KONTOR_OK);
+        kontor_match_result r;
+        assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+        if (r.forfeit >= 0) fail_msg("%s vs %s (%s, game %d): %s", spec_a, spec_b, variant, g, r.reason);
+        assert_true(kontor_over(&s));
+        assert_true(r.decisions > 20);
+        kontor_agent_free(ag[0]);
+        kontor_agent_free(ag[1]);
+    }
+}
+
+static void test_random_legal_many_games(void **st) {
+    (void)st;
+    play_games("random", "random", "basic", 60);
+    play_games("random", "random", "advanced", 60);
+}
+
+static void test_greedy_legal(void **st) {
+    (void)st;
+    play_games("greedy", "random", "basic", 6);
+    play_games("greedy", "greedy", "advanced", 4);
+    play_games("easy", "greedy", "basic", 2);
+}
+
+static void test_ismcts_legal(void **st) {
+    (void)st;
+    play_games("ismcts:iters=150", "random", "basic", 2);
+    play_games("ismcts:iters=150,threads=2", "greedy", "advanced", 2);
+}
+
+/* the game for four (two teams) and the special cards for two (a hidden
+ * buying phase before the choice): every agent stays legal */
+static void test_all_agents_legal_in_four_and_specials(void **st) {
+    (void)st;
+    const char *variants[] = {"four", "specials"};
+    const char *specs[] = {"random", "greedy", "ismcts:iters=100", "ismcts:iters=100,threads=2"};
+    for (int vi = 0; vi < 2; vi++)
+        for (int k = 0; k < 4; k++) {
+            kontor_config cfg;
+            config(&cfg, variants[vi]);
+            kontor_agent *ag[KONTOR_MAX_SEATS];
+            for (int q = 0; q < cfg.nseats; q++) ag[q] = agent(q & 1 ? "random" : specs[k], 50 + (uint64_t)q);
+            kontor_state s;
+            kontor_error err;
+            if (kontor_new(&s, &cfg, 3 + (uint64_t)k, &err)) fail_msg("%s: %s", variants[vi], err.msg);
+            kontor_match_result r;
+            assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+            if (r.forfeit >= 0) fail_msg("%s in '%s': %s", specs[k], variants[vi], r.reason);
+            assert_true(kontor_over(&s));
+            for (int q = 0; q < cfg.nseats; q++) kontor_agent_free(ag[q]);
+        }
+}
+
+/* greedy must beat random clearly even in a handful of games: a broken
+ * evaluation (sign error, own and opponent swapped) would not */
+static void test_greedy_beats_random(void **st) {
+    (void)st;
+    kontor_config cfg;
+    config(&cfg, "basic");
+    int won = 0, games = 10;
+    for (int g = 0; g < games; g++) {
+        kontor_agent *ag[2];
+        int gs = g & 1;
+        ag[gs] = agent("greedy", (uint64_t)g);
+        ag[1 - gs] = agent("random", 100 + (uint64_t)g);
+        kontor_state s;
+        kontor_new(&s, &cfg, 500 + (uint64_t)g / 2, NULL);
+        kontor_match_result r;
+        kontor_match_play(&s, ag, NULL, NULL, NULL, &r);
+        won += r.winner == gs;
+        kontor_agent_free(ag[0]);
+        kontor_agent_free(ag[1]);
+    }
+    assert_true(won >= 8);
+}
+
+/* ---- determinism -------------------------------------------------------------------- */
+
+typedef struct trace {
+    kontor_move m[1024];
+    int n;
+} trace;
+
+static void record_trace(void *ctx, const kontor_state *s, int seat, kontor_move m, const kontor_log *log) {
+    (void)s;
+    (void)log;
+    trace *t = ctx;
+    if (t->n < 1024) t->m[t->n++] = (kontor_move)(m | (seat << 12));
+}
+
+static void play_traced(const char *a, const char *b, uint64_t seed, trace *t) {
+    kontor_config cfg;
+    config(&cfg, "advanced");
+    kontor_agent *ag[2] = {agent(a, seed), agent(b, seed + 1)};
+    kontor_state s;
+    kontor_new(&s, &cfg, 5, NULL);
+    t->n = 0;
+    kontor_match_play(&s, ag, NULL, record_trace, t, NULL);
+    kontor_agent_free(ag[0]);
+    kontor_agent_free(ag[1]);
+}
+
+static void test_same_seed_same_game(void **st) {
+    (void)st;
+    const char *pairs[][2] = {{"ismcts:iters=200,threads=2", "greedy"}, {"random", "easy"}};
+    for (int p = 0; p < 2; p++) {
+        trace *t1 = calloc(1, sizeof *t1), *t2 = calloc(1, sizeof *t2);
+        play_traced(pairs[p][0], pairs[p][1], 42, t1);
+        play_traced(pairs[p][0], pairs[p][1], 42, t2);
+        assert_true(t1->n > 20);
+        assert_int_equal(t1->n, t2->n);
+        assert_memory_equal(t1->m, t2->m, (size_t)t1->n * sizeof t1->m[0]);
+        free(t1);
+        free(t2);
+    }
+}
+
+/* the ismcts search itself: same view, same seed, same ranking and visits,
+ * with one thread and with two */
+static void test_ismcts_reproducible_search(void **st) {
+    (void)st;
+    kontor_config cfg;
+    config(&cfg, "basic");
+    kontor_state s;
+    kontor_new(&s, &cfg, 9, NULL);
+    kontor_view v;
+    kontor_view_of(&s, 0, &v);
+    const char *specs[] = {"ismcts:iters=500", "ismcts:iters=500,threads=2"};
+    for (int k = 0; k < 2; k++) {
+        ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+        kontor_agent *a = agent(specs[k], 3), *b = agent(specs[k], 3);
+        int n1 = kontor_agent_rank(a, &v, c1, KONTOR_MAX_MOVES);
+        int n2 = kontor_agent_rank(b, &v, c2, KONTOR_MAX_MOVES);
+        assert_true(n1 > 1);
+        assert_int_equal(n1, n2);
+        uint32_t total = 0;
+        for (int i = 0; i < n1; i++) {
+            assert_int_equal(c1[i].move, c2[i].move);
+            assert_int_equal(c1[i].visits, c2[i].visits);
+            total += c1[i].visits;
+        }
+        /* every iteration passes through exactly one root choice of seat 0 */
+        assert_int_equal(total, 500);
+        kontor_agent_free(a);
+        kontor_agent_free(b);
+    }
+}
+
+/* ---- blindness ----------------------------------------------------------------------- */
+
+/* Play random decisions from a deal until pred holds; returns 1 if found. */
+static int advance_until(kontor_state *s, const char *variant, uint64_t seed, int (*pred)(const kontor_state *),
+                         int min_rounds) {
+    kontor_config cfg;
+    config(&cfg, variant);
+    kontor_new(s, &cfg, seed, NULL);
+    kontor_rng r;
+    kontor_rng_seed(&r, seed);
+    while (kontor_actors(s)) {
+        if (s->round >= min_rounds && pred(s)) return 1;
+        unsigned act = kontor_actors(s);
+        int seat = (act & 1) ? 0 : 1;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = kontor_legal(s, seat, m);
+        kontor_apply(s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL);
+    }
+    return 0;
+}
+
+static int red_chooses(const kontor_state *s) { return s->phase == KONTOR_PHASE_CHOOSE && s->choice[0] == KONTOR_NONE; }
+static int red_places(const kontor_state *s) { return s->phase == KONTOR_PHASE_PLACE && kontor_current(s) == 0; }
+static int red_ships(const kontor_state *s) { return s->phase == KONTOR_PHASE_SHIP && kontor_current(s) == 0; }
+
+/* Swap one of black's hidden hand cards with a hidden card of the same class
+ * in black's dock pile or the water pile. Returns 1 if it could. */
+static int swap_hidden(kontor_state *s) {
+    for (int i = 0; i < s->hand_n[1]; i++) {
+        int id = s->hand[1][i];
+        if (is_pub(s, id)) continue;
+        int cl = kontor_card_class(&s->cfg.cards.card[id]);
+        kontor_pile *p = cl == KONTOR_CLASS_WATER ? &s->water_pile : &s->dock_pile[1];
+        for (int j = 1; j < p->n; j++) {
+            uint8_t *c = &p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)];
+            if (is_pub(s, *c) || kontor_card_class(&s->cfg.cards.card[*c]) != cl || *c == id) continue;
+            s->hand[1][i] = *c;
+            *c = (uint8_t)id;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void check_blind(const kontor_state *s1, const kontor_state *s2) {
+    kontor_view v1, v2;
+    kontor_view_of(s1, 0, &v1);
+    kontor_view_of(s2, 0, &v2);
+    assert_memory_equal(&v1, &v2, sizeof v1);
+    for (size_t k = 0; k < NSPECS; k++) {
+        kontor_agent *a = agent(all_specs[k], 1234), *b = agent(all_specs[k], 1234);
+        kontor_move m1 = a->decide(a, &v1), m2 = b->decide(b, &v2);
+        if (m1 != m2) fail_msg("agent '%s' decides %04x and %04x on the same view", all_specs[k], m1, m2);
+        assert_true(kontor_is_legal(s1, 0, m1));
+        kontor_agent_free(a);
+        kontor_agent_free(b);
+    }
+}
+
+static void test_blind_to_hand_and_pile_when_choosing(void **st) {
+    (void)st;
+    kontor_state s1, s2;
+    assert_true(advance_until(&s1, "basic", 3, red_chooses, 4));
+    s2 = s1;
+    assert_true(swap_hidden(&s2));
+    assert_memory_not_equal(&s1, &s2, sizeof s1);
+    check_blind(&s1, &s2);
+}
+
+static void test_blind_to_hidden_choice(void **st) {
+    (void)st;
+    /* black has chosen first; red must not see which card */
+    kontor_state s1, s2;
+    assert_true(advance_until(&s1, "basic", 8, red_chooses, 3));
+    s2 = s1;
+    kontor_move m[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&s1, 1, m);
+    assert_true(n >= 2);
+    assert_int_equal(kontor_apply(&s1, 1, m[0], NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s2, 1, m[1], NULL), KONTOR_OK);
+    check_blind(&s1, &s2);
+}
+
+static void test_blind_when_placing(void **st) {
+    (void)st;
+    kontor_state s1, s2;
+    assert_true(advance_until(&s1, "basic", 11, red_places, 3));
+    s2 = s1;
+    assert_true(swap_hidden(&s2));
+    check_blind(&s1, &s2);
+}
+
+static void test_blind_when_moving_the_ship(void **st) {
+    (void)st;
+    kontor_state s1, s2;
+    int found = 0;
+    for (uint64_t seed = 1; seed < 40 && !found; seed++)
+        if (advance_until(&s1, "advanced", seed, red_ships, 2)) {
+            s2 = s1;
+            found = swap_hidden(&s2);
+        }
+    assert_true(found);
+    check_blind(&s1, &s2);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_specs_known),
+        cmocka_unit_test(test_specs_errors_say_what),
+        cmocka_unit_test(test_random_legal_many_games),
+        cmocka_unit_test(test_greedy_legal),
+        cmocka_unit_test(test_ismcts_legal),
+        cmocka_unit_test(test_all_agents_legal_in_four_and_specials),
+        cmocka_unit_test(test_greedy_beats_random),
+        cmocka_unit_test(test_same_seed_same_game),
+        cmocka_unit_test(test_ismcts_reproducible_search),
+        cmocka_unit_test(test_blind_to_hand_and_pile_when_choosing),
+        cmocka_unit_test(test_blind_to_hidden_choice),
+        cmocka_unit_test(test_blind_when_placing),
+        cmocka_unit_test(test_blind_when_moving_the_ship),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

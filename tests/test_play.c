@@ -1,0 +1,410 @@
+/* test_play.c: the terminal client (kontor play), driven end to end.
+ *
+ * Each test runs the real kontor binary ($KONTOR, set by make test) with a
+ * key script from tests/play/ (or one written here), in scripted mode: the
+ * curses output goes to /dev/null and the script's expect/dump lines read the
+ * screen, so no terminal is needed and nothing depends on timing. Screens of
+ * games that depend only on the rules engine (two people at one keyboard) are
+ * compared with committed text in tests/play/NAME.screens; games against the
+ * computer are checked by the script's expectations, so that a change in an
+ * AI does not read as a broken client. KONTOR_UPDATE_SCREENS=1 rewrites the
+ * committed screens. One more test runs the program in a real pseudo-terminal
+ * through tmux, when tmux is installed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "kontor/record.h"
+
+static char tmpdir[64];
+static int quiet; /* the next failures are expected: do not print them */
+
+static const char *kontor_bin(void) {
+    const char *k = getenv("KONTOR");
+    return k && *k ? k : "build/kontor";
+}
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (!b) {
+        fclose(f);
+        return NULL;
+    }
+    size_t got = fread(b, 1, (size_t)n, f);
+    b[got] = 0;
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Run "kontor play ARGS --script SCRIPT --dump DUMP"; stderr goes to
+ * tmpdir/err. Returns the exit status. */
+static int run_play(const char *args, const char *script, const char *dump) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "TERM=xterm %s play %s --script '%s' --dump '%s' </dev/null >/dev/null 2>'%s/err'",
+             kontor_bin(), args, script, dump, tmpdir);
+    int st = system(cmd);
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    if (rc != 0 && !quiet) {
+        char errp[128];
+        snprintf(errp, sizeof errp, "%s/err", tmpdir);
+        char *e = slurp(errp);
+        fprintf(stderr, "kontor play %s (script %s) exited %d:\n%s\n", args, script, rc, e ? e : "");
+        free(e);
+    }
+    return rc;
+}
+
+static char *err_text(void) {
+    char errp[128];
+    snprintf(errp, sizeof errp, "%s/err", tmpdir);
+    return slurp(errp);
+}
+
+/* Compare the dump with tests/play/NAME.screens line by line. */
+static void check_screens(const char *name, const char *dump) {
+    char golden[256];
+    snprintf(golden, sizeof golden, "tests/play/%s.screens", name);
+    char *got = slurp(dump);
+    assert_non_null(got);
+    if (getenv("KONTOR_UPDATE_SCREENS")) spit(golden, got);
+    char *want = slurp(golden);
+    if (!want) fail_msg("no committed screens '%s' (run with KONTOR_UPDATE_SCREENS=1 to write them)", golden);
+    if (strcmp(got, want) != 0) {
+        int line = 1;
+        const char *a = got, *b = want;
+        while (*a && *a == *b) {
+            if (*a == '\n') line++;
+            a++, b++;
+        }
+        fail_msg("screens of '%s' differ from '%s' at line %d (got: %s)", name, golden, line, dump);
+    }
+    free(got);
+    free(want);
+}
+
+static void path_in_tmp(char *buf, size_t cap, const char *name) { snprintf(buf, cap, "%s/%s", tmpdir, name); }
+
+/* ---- the tests ---------------------------------------------------------------- */
+
+static void test_help_and_bad_options(void **state) {
+    (void)state;
+    char cmd[512], out[128];
+    path_in_tmp(out, sizeof out, "help");
+    snprintf(cmd, sizeof cmd, "%s play --help > '%s'", kontor_bin(), out);
+    assert_int_equal(system(cmd), 0);
+    char *h = slurp(out);
+    assert_non_null(strstr(h, "usage: kontor play"));
+    assert_non_null(strstr(h, "--script FILE"));
+    free(h);
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "dump");
+    quiet = 1;
+    /* an unknown computer player, a bad size, a missing script: errors, no crash */
+    assert_int_not_equal(run_play("--red nobody", "/dev/null", dump), 0);
+    char *e = err_text();
+    assert_non_null(strstr(e, "--red 'nobody'"));
+    free(e);
+    assert_int_equal(run_play("--size 10", "/dev/null", dump), 2);
+    e = err_text();
+    assert_non_null(strstr(e, "--size wants COLSxROWS"));
+    free(e);
+    assert_int_equal(run_play("--seed 1", "/nonexistent/script", dump), 1);
+    e = err_text();
+    assert_non_null(strstr(e, "cannot read script '/nonexistent/script'"));
+    free(e);
+    assert_int_not_equal(run_play("--load /nonexistent.kgn", "/dev/null", dump), 0);
+    e = err_text();
+    assert_non_null(strstr(e, "cannot read '/nonexistent.kgn'"));
+    free(e);
+    quiet = 0;
+}
+
+static void test_script_failures_are_reported(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "bad.txt");
+    path_in_tmp(dump, sizeof dump, "dump");
+    quiet = 1;
+    spit(script, "expect your hand (red)\nexpect no such text on the screen\n");
+    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
+    char *e = err_text();
+    assert_non_null(strstr(e, "line 2: expected 'no such text on the screen' on the screen"));
+    assert_non_null(strstr(e, "--- screen at the failure 80x24 ---"));
+    free(e);
+    spit(script, "keys 1\n");
+    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
+    e = err_text();
+    assert_non_null(strstr(e, "the script ended while the game waits for a key"));
+    free(e);
+    /* Enter on an illegal cell again and again does not play: reported, not a hang */
+    spit(script, "keys 1<enter>+3,+3<enter>\nuntil-over <enter>\n");
+    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
+    e = err_text();
+    assert_non_null(strstr(e, "until-over: 50 repetitions without a decision"));
+    free(e);
+    quiet = 0;
+}
+
+static void test_hotseat_round(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "hotseat.out");
+    assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/hotseat.txt", dump), 0);
+    check_screens("hotseat", dump);
+    /* the hand-over screens show no card of either hand */
+    char *s = slurp(dump);
+    const char *h = strstr(s, "--- screen handover to red");
+    const char *r = strstr(s, "--- screen red chooses");
+    assert_non_null(h);
+    assert_non_null(r);
+    char *part = strndup(h, (size_t)(r - h));
+    assert_null(strstr(part, "your hand"));
+    assert_null(strstr(part, "1) "));
+    free(part);
+    free(s);
+}
+
+static void test_illegal_placements_explained(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "illegal.out");
+    assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/illegal.txt", dump), 0);
+    check_screens("illegal", dump);
+}
+
+static void test_full_basic_game_against_the_computer(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "full_basic.out");
+    assert_int_equal(run_play("--seed 7 --black easy --hint greedy", "tests/play/full_basic.txt", dump), 0);
+}
+
+static void test_full_advanced_game_against_the_computer(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "full_advanced.out");
+    assert_int_equal(run_play("--variant advanced --seed 5 --black easy --hint greedy", "tests/play/full_advanced.txt",
+                              dump), 0);
+}
+
+/* Every screen of a dump has exactly rows lines of at most cols characters. */
+static void check_dump_sizes(const char *text, const char *label, int cols, int rows) {
+    char head[128];
+    snprintf(head, sizeof head, "--- screen %s %dx%d ---\n", label, cols, rows);
+    const char *p = strstr(text, head);
+    assert_non_null(p);
+    p += strlen(head);
+    for (int y = 0; y < rows; y++) {
+        const char *e = strchr(p, '\n');
+        assert_non_null(e);
+        assert_true(e - p <= cols);
+        assert_false(strncmp(p, "--- screen", 10) == 0);
+        p = e + 1;
+    }
+}
+
+static void test_resize_and_80x24(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "resize.out");
+    assert_int_equal(run_play("--seed 3 --black greedy --hint greedy", "tests/play/resize.txt", dump), 0);
+    char *s = slurp(dump);
+    check_dump_sizes(s, "80x24", 80, 24);
+    check_dump_sizes(s, "120x40", 120, 40);
+    check_dump_sizes(s, "played at 80x24", 80, 24);
+    free(s);
+}
+
+static void test_advanced_board_fits_80x24(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "adv.txt");
+    path_in_tmp(dump, sizeof dump, "adv.out");
+    /* the widest board (9x9 cells) with the longest hand line */
+    spit(script, "dump start\nkeys 1<enter>\ndump placing\nkeys qy\n");
+    assert_int_equal(run_play("--variant advanced --seed 2 --black greedy", script, dump), 0);
+    char *s = slurp(dump);
+    check_dump_sizes(s, "start", 80, 24);
+    check_dump_sizes(s, "placing", 80, 24);
+    assert_non_null(strstr(s, "SHIP"));
+    assert_non_null(strstr(s, "your hand (red):"));
+    assert_non_null(strstr(s, "? help  h hint  u undo  s save  l load  L log  q quit"));
+    free(s);
+}
+
+static void test_save_load_round_trip(void **state) {
+    (void)state;
+    char script[256], dump[128], rec[128];
+    path_in_tmp(script, sizeof script, "save.txt");
+    path_in_tmp(dump, sizeof dump, "save.out");
+    path_in_tmp(rec, sizeof rec, "game.kgn");
+    char text[1024];
+    snprintf(text, sizeof text,
+             "keys h<enter>h<enter>h<enter>h<enter>\n"
+             "dump before\n"
+             "keys s<ctrl-u>%s<enter>\n"
+             "expect saved 8 decisions to '%s'\n"
+             "keys h<enter>h<enter>\n"
+             "expect round 4\n"
+             "keys l%s<enter>\n"
+             "expect loaded '%s': round 3, 8 decisions\n"
+             "dump after\n"
+             "keys qy\n",
+             rec, rec, rec, rec);
+    spit(script, text);
+    assert_int_equal(run_play("--seed 11 --black greedy --hint greedy", script, dump), 0);
+    /* the board and the panel after loading are those before saving */
+    char *s = slurp(dump);
+    const char *a = strstr(s, "--- screen before"), *b = strstr(s, "--- screen after");
+    assert_non_null(a);
+    assert_non_null(b);
+    a = strchr(a, '\n') + 1;
+    b = strchr(b, '\n') + 1;
+    for (int y = 0; y < 24 - 4; y++) {
+        const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+        assert_int_equal(ea - a, eb - b);
+        assert_memory_equal(a, b, (size_t)(ea - a));
+        a = ea + 1, b = eb + 1;
+    }
+    free(s);
+    /* the file is a game record that the records module replays */
+    char *r = slurp(rec);
+    assert_non_null(r);
+    kontor_record kr;
+    kontor_error err;
+    assert_int_equal(kontor_record_parse(&kr, r, strlen(r), &err), KONTOR_OK);
+    assert_int_equal(kr.nply, 8);
+    assert_string_equal(kr.players[0], "human");
+    assert_string_equal(kr.players[1], "greedy");
+    kontor_state st;
+    assert_int_equal(kontor_record_replay(&kr, -1, &st, NULL, NULL, &err), KONTOR_OK);
+    assert_int_equal(st.round, 3);
+    kontor_record_release(&kr);
+    free(r);
+    /* and kontor play --load continues it */
+    snprintf(text, sizeof text, "expect round 3\nexpect your hand (red)\nkeys qy\n");
+    spit(script, text);
+    char args[256];
+    snprintf(args, sizeof args, "--black greedy --load '%s'", rec);
+    assert_int_equal(run_play(args, script, dump), 0);
+}
+
+static void test_undo_against_the_computer(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "undo.txt");
+    path_in_tmp(dump, sizeof dump, "undo.out");
+    spit(script,
+         "keys u\n"
+         "expect nothing to undo\n"
+         "keys 1<enter>\n"
+         "expect round 1: >\n"
+         "keys u\n"
+         "expect undone: back to round 1\n"
+         "expect your hand (red)\n"
+         "expect round 1, to choose: red black\n"
+         "keys qy\n");
+    assert_int_equal(run_play("--seed 3 --black greedy", script, dump), 0);
+    /* two people: no undo */
+    spit(script, "keys <enter>u\nexpect undo is for games against the computer\nkeys qy\n");
+    assert_int_equal(run_play("--seed 3 --red human --black human", script, dump), 0);
+}
+
+static void test_real_terminal_in_tmux(void **state) {
+    (void)state;
+    if (system("tmux -V >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "tmux is not installed: the real-terminal test is skipped (apt-get install tmux)\n");
+        skip();
+    }
+    char sock[64], cmd[1024], cap[128];
+    snprintf(sock, sizeof sock, "kontor-test-%d", (int)getpid());
+    path_in_tmp(cap, sizeof cap, "pane");
+    char kabs[512], cwd[256];
+    if (kontor_bin()[0] == '/') snprintf(kabs, sizeof kabs, "%s", kontor_bin());
+    else if (getcwd(cwd, sizeof cwd)) snprintf(kabs, sizeof kabs, "%s/%s", cwd, kontor_bin());
+    else fail_msg("no working directory");
+    snprintf(cmd, sizeof cmd,
+             "tmux -L %s -f /dev/null new-session -d -x 80 -y 24 \"TERM=xterm %s play --seed 3 --black greedy\"", sock,
+             kabs);
+    assert_int_equal(system(cmd), 0);
+    const char *steps[][2] = {
+        {"", "your hand (red)"},
+        {"send-keys 1 Enter", "red: place"},
+        {"send-keys Enter", "red places"},
+        {"send-keys q", "quit the game? (y/n)"},
+    };
+    int ok = 1;
+    for (size_t i = 0; i < sizeof steps / sizeof *steps && ok; i++) {
+        if (*steps[i][0]) {
+            snprintf(cmd, sizeof cmd, "tmux -L %s %s", sock, steps[i][0]);
+            ok = system(cmd) == 0;
+        }
+        int seen = 0;
+        for (int tries = 0; tries < 100 && !seen && ok; tries++) { /* up to 10 s */
+            struct timespec ts = {0, 100000000};
+            nanosleep(&ts, NULL);
+            snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p > '%s'", sock, cap);
+            if (system(cmd) != 0) break;
+            char *pane = slurp(cap);
+            seen = pane && strstr(pane, steps[i][1]) != NULL;
+            free(pane);
+        }
+        if (!seen) {
+            char *pane = slurp(cap);
+            fprintf(stderr, "tmux: '%s' did not show up; the pane:\n%s\n", steps[i][1], pane ? pane : "");
+            free(pane);
+            ok = 0;
+        }
+    }
+    snprintf(cmd, sizeof cmd, "tmux -L %s kill-server >/dev/null 2>&1", sock);
+    if (system(cmd)) { /* already gone */
+    }
+    assert_true(ok);
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kontor-play-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_bad_options),
+        cmocka_unit_test(test_script_failures_are_reported),
+        cmocka_unit_test(test_hotseat_round),
+        cmocka_unit_test(test_illegal_placements_explained),
+        cmocka_unit_test(test_full_basic_game_against_the_computer),
+        cmocka_unit_test(test_full_advanced_game_against_the_computer),
+        cmocka_unit_test(test_resize_and_80x24),
+        cmocka_unit_test(test_advanced_board_fits_80x24),
+        cmocka_unit_test(test_save_load_round_trip),
+        cmocka_unit_test(test_undo_against_the_computer),
+        cmocka_unit_test(test_real_terminal_in_tmux),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
