@@ -37,7 +37,8 @@ LIB_SRC := $(wildcard src/core/*.c src/record/*.c src/ai/*.c src/proto/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o $(BUILD)/gen/layouts.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o $(BUILD)/gen/layouts.o \
+           $(BUILD)/gen/events_default.o
 LAYOUTS := $(sort $(wildcard data/layouts/*.txt))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
@@ -66,6 +67,19 @@ $(BUILD)/gen/cards_default.c: data/cards.txt
 	   echo '        ;'; echo '}'; } > $@
 
 $(BUILD)/gen/cards_default.o: $(BUILD)/gen/cards_default.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The event cards of the second expansion are data too (data/events.txt).
+$(BUILD)/gen/events_default.c: data/events.txt
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from data/events.txt by the Makefile; do not edit */'; \
+	   echo 'const char *kontor_events_default_text(void);'; \
+	   echo 'const char *kontor_events_default_text(void) {'; \
+	   echo '    return'; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/        "/' -e 's/$$/\\n"/' $<; \
+	   echo '        ;'; echo '}'; } > $@
+
+$(BUILD)/gen/events_default.o: $(BUILD)/gen/events_default.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # The scenarios' start layouts are data too (data/layouts/NAME.txt), compiled
@@ -110,10 +124,10 @@ test: $(TEST_BIN) $(KONTOR)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZ_BIN)
-build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c
+build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c -lm
+	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c -lm
 
 check:
 	sh tests/check.sh

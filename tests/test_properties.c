@@ -33,7 +33,7 @@ static void check_cards(const kontor_state *s) {
     if (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE || s->phase == KONTOR_PHASE_PLACE ||
         s->phase == KONTOR_PHASE_PILE)
         for (int t = s->turn; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
-    if (s->phase == KONTOR_PHASE_EXPORT) /* the seat to act has placed its card */
+    if (s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_TILE) /* the seat to act has placed its card */
         for (int t = s->turn + 1; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
     if (s->phase == KONTOR_PHASE_PILE) seen[s->removed_card]++;
     for (int id = 0; id < cs->ncards; id++) {
@@ -192,11 +192,16 @@ static void property_scenario_games_keep_every_invariant(void **st) {
 
 static void property_expansion_games_keep_every_invariant(void **st) {
     (void)st;
-    const char *on[3] = {"advanced", "basic", "bakschisch"};
-    for (int v = 0; v < 3; v++) {
+    static const struct {
+        const char *variant, *options;
+    } on[] = {{"advanced", "export=1"}, {"basic", "export=1"},         {"bakschisch", "export=1"},
+              {"advanced", "events=1"}, {"basic", "events=1"},         {"tictactoe", "events=1"},
+              {"advanced", "tiles=1"},  {"armut", "tiles=1"},          {"basic", "tiles=1"},
+              {"advanced", "export=1,events=1,tiles=1"}, {"justizia", "export=1,events=1,tiles=1"}};
+    for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
         kontor_config cfg;
-        assert_int_equal(kontor_config_init(&cfg, on[v], NULL), KONTOR_OK);
-        assert_int_equal(kontor_config_options(&cfg, "export=1", NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
         run_games_cfg(&cfg, GAMES / 10, 5);
     }
 }

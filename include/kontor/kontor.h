@@ -140,6 +140,8 @@ typedef struct kontor_bb {
 /* ---- configuration (variant and rulings) ----------------------------------- */
 
 #define KONTOR_MAX_SEATS 4
+#define KONTOR_EVENTS_MAX 16    /* event cards in a deck (data/events.txt holds 10) */
+#define KONTOR_TILES 8          /* action tiles in the box */
 
 typedef enum kontor_variant {
     KONTOR_VARIANT_BASIC = 0,
@@ -220,6 +222,11 @@ typedef struct kontor_config {
     uint8_t tavern_vote;    /* Alte Seilschaften: a tavern's owner decides at the end whether its area scores */
     uint8_t inner_value;    /* Die grosse Insel: points of an area on the inner cells, where no water may go */
     uint8_t export_store;   /* expansion 1, Exportlager */
+    uint8_t events;         /* expansion 2, Ereigniskarten (data/events.txt: our own events) */
+    uint8_t tiles;          /* expansion 3, Aktionstafeln (needs the water cross) */
+    uint8_t nevent_cards;   /* with events: the deck's cards, what each does (from data/events.txt) */
+    uint8_t event_action[KONTOR_EVENTS_MAX];
+    int8_t event_arg[KONTOR_EVENTS_MAX];
     kontor_bb inner;        /* with inner_value */
     kontor_cardset cards;
 } kontor_config;
@@ -249,6 +256,38 @@ kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const ch
 /* Is card id out of the game under cfg (removed[] or remove_kinds)? */
 int kontor_card_removed(const kontor_config *cfg, int id);
 
+/* ---- the expansions' data ---------------------------------------------------- */
+
+/* What an event card does (data/events.txt names them). */
+typedef enum kontor_event_action {
+    KONTOR_ACT_COINS_EACH = 1, /* every seat receives arg coins from the treasury (or pays -arg) */
+    KONTOR_ACT_COIN_POOREST,   /* the seat with the fewest coins receives one (ties: each, as far as it goes) */
+    KONTOR_ACT_COIN_RICHEST,   /* the seat with the most coins pays one into the treasury (ties: each) */
+    KONTOR_ACT_CENTRE_COIN,    /* a seat with a dock card next to the harbour centre receives one coin */
+    KONTOR_ACT_SHIP_MOVE,      /* each seat in turn may move the ship to another water card (decision) */
+    KONTOR_ACT_SHIP_REMOVE,    /* the last layer may remove a ship-symbol dock card next to the ship (decision) */
+    KONTOR_ACT_FREE_WATER,     /* each seat in turn may lay the top water card on a free cell (decision) */
+    KONTOR_ACT_DRAW_DOCK,      /* every seat draws the top card of its dock pile */
+    KONTOR_ACT_NO_PASS         /* nobody may pass this round */
+} kontor_event_action;
+
+typedef struct kontor_event_card {
+    char name[24];
+    uint8_t action;   /* kontor_event_action */
+    int8_t arg;
+    char text[160];
+} kontor_event_card;
+
+/* The built-in event cards (data/events.txt compiled in): parsed into out
+ * (capacity cap); returns the count. The text itself: */
+int kontor_events_default(kontor_event_card *out, int cap);
+const char *kontor_events_default_text(void);
+/* Parse an event file; returns the count, or -1 with err naming the line. */
+int kontor_events_parse(kontor_event_card *out, int cap, const char *text, size_t len, kontor_error *err);
+/* The tiles of the Aktionstafeln: 0 move the harbour centre, 1..3 a warehouse of
+ * tea, wine, spice, 4 one coin, 5 two coins, 6 the ship, 7 one point. */
+const char *kontor_tile_name(int tile);
+
 /* ---- the state -------------------------------------------------------------- */
 
 typedef enum kontor_phase {
@@ -262,7 +301,9 @@ typedef enum kontor_phase {
     KONTOR_PHASE_BRIBE,       /* Bakschisch, before choosing: every seat may buy out a card, hidden */
     KONTOR_PHASE_SELECT,      /* Justizia, at the start: every seat keeps 3 and discards 4 dock cards, hidden */
     KONTOR_PHASE_TAVERN,      /* Alte Seilschaften, at the end: a tavern's owner says whether its area scores */
-    KONTOR_PHASE_EXPORT       /* Exportlager: the seat that placed a goods card may export one warehouse */
+    KONTOR_PHASE_EXPORT,      /* Exportlager: the seat that placed a goods card may export one warehouse */
+    KONTOR_PHASE_EVENT,       /* Ereigniskarten: a seat carries out its part of the event card */
+    KONTOR_PHASE_TILE         /* Aktionstafeln: the seat that won a tile carries out its action */
 } kontor_phase;
 
 #define KONTOR_HAND_MAX 12
@@ -353,6 +394,19 @@ typedef struct kontor_state {
     uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
     uint8_t export_mark[KONTOR_CELLS]; /* Exportlager: warehouses a card sent to export, 2 bits per good */
     uint8_t placed_cell;    /* in the export phase: the cell of the goods card just placed */
+    /* Ereigniskarten */
+    uint8_t event_deck[KONTOR_EVENTS_MAX]; /* the shuffled event cards; those from event_next on are face down */
+    uint8_t event_n, event_next;
+    uint8_t event_cur;      /* the event being carried out, or KONTOR_NONE */
+    uint8_t event_step;     /* in the event phase: 0 the last layer acts, 1 the other seat */
+    uint8_t event_due;      /* an area was scored this round: the next round opens with an event */
+    uint8_t last_layer;     /* the seat that laid the last card, or KONTOR_NONE */
+    /* Aktionstafeln */
+    uint8_t tile_at[4];     /* the tile on the N, E, S, W end of the cross, or KONTOR_NONE once won */
+    uint8_t tile_cur;       /* in the tile phase: the tile being carried out */
+    uint8_t tile_bonus[3];  /* per good: the dock cell whose area holds the tile's extra warehouse, or KONTOR_NONE */
+    uint8_t ship_owner;     /* the team that alone moves the ship (tile 7), or KONTOR_NONE */
+    uint8_t bonus_points[2];/* extra points per team (tile 8) */
 
     /* result, valid in KONTOR_PHASE_OVER */
     uint8_t score[2];       /* final points per team */
@@ -387,6 +441,9 @@ typedef struct kontor_deal {
     uint8_t special[8];  /* the special cards, shuffled: one to each seat in seat order, the
                             rest aside (specials=1); or the face-down pile, top first (specials=2) */
     uint8_t nspecial;
+    uint8_t events[KONTOR_EVENTS_MAX]; /* Ereigniskarten: the event deck, top first (indexes into data/events.txt) */
+    uint8_t nevents;
+    uint8_t tiles[KONTOR_TILES];       /* Aktionstafeln: tiles[0..3] face up on the N, E, S, W ends, the rest out */
 } kontor_deal;
 
 /* Shuffle a deal for cfg with seed (what kontor_new does first). */
@@ -417,8 +474,12 @@ typedef enum kontor_move_kind {
     KONTOR_MOVE_KEEP = 9,       /* Justizia: value the dock card (id) taken from the pile into the hand */
     KONTOR_MOVE_DISCARD = 10,   /* Justizia: value the dock card (id) put out of the game */
     KONTOR_MOVE_TAVERN = 11,    /* Alte Seilschaften: value 1 the area scores, 0 it does not */
-    KONTOR_MOVE_EXPORT = 12     /* Exportlager: value the good (0 tea, 1 wine, 2 spice) whose warehouse goes
+    KONTOR_MOVE_EXPORT = 12,    /* Exportlager: value the good (0 tea, 1 wine, 2 spice) whose warehouse goes
                                    to the export store, KONTOR_NONE: none */
+    KONTOR_MOVE_EVENT = 13,     /* Ereigniskarten: value the cell the event asks for (the ship's new water
+                                   card, the card to remove, the free water card's cell), KONTOR_NONE: pass */
+    KONTOR_MOVE_TILE = 14       /* Aktionstafeln: value the cell the tile asks for (the harbour centre's new
+                                   cell, the dock card whose area takes the warehouse), KONTOR_NONE: forgo */
 } kontor_move_kind;
 
 #define KONTOR_MOVE(kind, value) ((kontor_move)(((kind) << 8) | ((value) & 0xFF)))
@@ -464,7 +525,9 @@ typedef enum kontor_event_kind {
     KONTOR_EV_BRIBE,       /* seat buys out card from cell for a coins; it goes under its owner's pile */
     KONTOR_EV_SELECT,      /* seat has chosen its hand (the cards stay hidden) */
     KONTOR_EV_TAVERN,      /* seat decides area a's fate: card 1 scores, 0 does not */
-    KONTOR_EV_EXPORT       /* seat exports one warehouse of good a */
+    KONTOR_EV_EXPORT,      /* seat exports one warehouse of good a */
+    KONTOR_EV_EVENT,       /* event card a is turned up (card: KONTOR_NONE) */
+    KONTOR_EV_TILE         /* seat wins action tile a (cell: the water card it lay on) */
 } kontor_event_kind;
 
 enum { KONTOR_TAKEBACK_TAX = 1, KONTOR_TAKEBACK_NOCELL, KONTOR_TAKEBACK_DECLINED };

@@ -227,6 +227,8 @@ static const option options[] = {
     OPT(total_coins, 0, 60, "coins in the game"),
     OPT(min_area_cards, 0, 64, "areas with fewer dock cards never count at the end"),
     {"export", offsetof(kontor_config, export_store), 0, 0, 1, "1: expansion Exportlager (any variant for two)"},
+    {"events", offsetof(kontor_config, events), 0, 0, 1, "1: expansion Ereigniskarten (any variant for two; our own events)"},
+    {"tiles", offsetof(kontor_config, tiles), 0, 0, 1, "1: expansion Aktionstafeln (variants for two with the water cross)"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
@@ -266,6 +268,16 @@ kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_e
             memcpy(p, &w, 2);
         } else {
             *p = (uint8_t)v;
+        }
+        if (o->off == offsetof(kontor_config, events)) {
+            /* the deck: what each event card does, from data/events.txt */
+            kontor_event_card ev[KONTOR_EVENTS_MAX];
+            int n = v ? kontor_events_default(ev, KONTOR_EVENTS_MAX) : 0;
+            cfg->nevent_cards = (uint8_t)n;
+            for (int e = 0; e < KONTOR_EVENTS_MAX; e++) {
+                cfg->event_action[e] = e < n ? ev[e].action : 0;
+                cfg->event_arg[e] = e < n ? ev[e].arg : 0;
+            }
         }
         return KONTOR_OK;
     }

@@ -112,6 +112,12 @@ static bb_t closing_cells(const kontor_state *s) {
 /* Warehouses per team and good in a set of dock cells. */
 static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
     memset(goods, 0, 6);
+    if (s->cfg.tiles) /* Aktionstafeln: a tile's extra warehouse in this area */
+        for (int g = 0; g < 3; g++)
+            if (s->tile_bonus[g] != KONTOR_NONE && bb_test(&cells, s->tile_bonus[g])) {
+                int t = card_of(s, s->cell_card[s->tile_bonus[g]])->colour;
+                if (t < 2) goods[t][g]++;
+            }
     while (bb_any(cells)) {
         int c = bb_pop(&cells);
         const kontor_card *k = card_of(s, s->cell_card[c]);
@@ -181,6 +187,7 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
         }
     }
     s->enclosed = bb_or(s->enclosed, cells);
+    s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
     log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
     s->nareas++;
 }
@@ -272,6 +279,38 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
         }
     }
     shuffle(d->special, d->nspecial, &rng);
+    /* the expansions' decks, after everything else: other deals stay as they were */
+    if (cfg->events) {
+        d->nevents = cfg->nevent_cards;
+        for (int i = 0; i < d->nevents; i++) d->events[i] = (uint8_t)i;
+        shuffle(d->events, d->nevents, &rng);
+    }
+    if (cfg->tiles) {
+        for (int i = 0; i < KONTOR_TILES; i++) d->tiles[i] = (uint8_t)i;
+        shuffle(d->tiles, KONTOR_TILES, &rng);
+    }
+}
+
+/* The ends of the water cross (N2 E2 S2 W2), where the action tiles lie. */
+static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
+
+/* Is the start layout the water cross, which the action tiles need? */
+static int has_cross(const kontor_config *cfg) {
+    if (cfg->layout_n != 8 || cfg->fixed_board) return 0;
+    for (int k = 0; k < 4; k++) {
+        int found = 0;
+        for (int i = 0; i < 8; i++) found |= cfg->layout[i] == kontor_cell(cross_end[k][0], cross_end[k][1]);
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* Is a[0..n) a permutation of 0..n-1? */
+static int is_perm(const uint8_t *a, int n) {
+    uint8_t seen[32] = {0};
+    for (int i = 0; i < n; i++)
+        if (a[i] >= n || a[i] >= 32 || seen[a[i]]++) return 0;
+    return 1;
 }
 
 static kontor_status deal_error(kontor_error *err, const char *msg) {
@@ -285,7 +324,7 @@ static kontor_status deal_error(kontor_error *err, const char *msg) {
 
 static void place_raw(kontor_state *s, int cell, int id);
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d);
-static void begin_round(kontor_state *s);
+static void begin_round(kontor_state *s, kontor_log *log);
 
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
@@ -330,6 +369,12 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     if (d->nwater < cfg->layout_n + 2 * ns + cfg->water_aside)
         return deal_error(err, "too few water cards for the start, the hands and the cards set aside");
     if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
+    if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
+    if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))
+        return deal_error(err, "the event deck is not a permutation of the event cards");
+    if (!cfg->events && d->nevents) return deal_error(err, "event cards are dealt in a game without them");
+    if (cfg->tiles && !has_cross(cfg)) return deal_error(err, "the action tiles need the water cross of the usual start");
+    if (cfg->tiles && !is_perm(d->tiles, KONTOR_TILES)) return deal_error(err, "the action tiles are not a permutation of the eight tiles");
     deal_onto(s, cfg, d);
     return KONTOR_OK;
 }
@@ -393,14 +438,21 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     s->tavern_area = KONTOR_NONE;
     s->placed_cell = KONTOR_NONE;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    /* the expansions */
+    s->event_n = cfg->events ? d->nevents : 0;
+    memcpy(s->event_deck, d->events, sizeof s->event_deck);
+    s->event_cur = s->last_layer = s->tile_cur = s->ship_owner = KONTOR_NONE;
+    for (int k = 0; k < 4; k++) s->tile_at[k] = cfg->tiles ? d->tiles[k] : KONTOR_NONE;
+    for (int g = 0; g < 3; g++) s->tile_bonus[g] = KONTOR_NONE;
     if (cfg->select_keep) s->phase = KONTOR_PHASE_SELECT; /* Justizia: hands first */
-    else begin_round(s);
+    else begin_round(s, NULL);
 }
 
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
-    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && !cfg->select_keep && cfg->total_coins >= cfg->start_coins * 2 &&
+    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && !cfg->select_keep && !cfg->events && !cfg->tiles &&
+        cfg->total_coins >= cfg->start_coins * 2 &&
         d.nwater >= cfg->layout_n + 4 && d.ndock[0] >= 3 && d.ndock[1] >= 3) {
         deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
         return KONTOR_OK;
@@ -630,6 +682,8 @@ void kontor_points(const kontor_state *s, int points[2]) {
     if (s->cfg.export_store)
         for (int g = 0; g < 3; g++)
             if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
+    points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
+    points[1] += s->bonus_points[1];
 }
 
 /* Alte Seilschaften: the next enclosed area from index `from` with exactly
@@ -665,9 +719,10 @@ static void end_game_won(kontor_state *s, int reason, int forced, kontor_log *lo
     /* A revealed card that never got placed (the board filled first) goes
      * back to its player's hand. */
     if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE ||
-        s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_PILE) {
+        s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_PILE || s->phase == KONTOR_PHASE_TILE) {
         /* a bankruptcy can end the game before the seat to act has placed */
-        int from = reason == KONTOR_END_BANKRUPT && s->phase != KONTOR_PHASE_EXPORT ? s->turn : s->turn + 1;
+        int placed = s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_TILE;
+        int from = reason == KONTOR_END_BANKRUPT && !placed ? s->turn : s->turn + 1;
         for (int t = from; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
     }
     s->end_reason = (uint8_t)reason;
@@ -726,9 +781,21 @@ static bb_t bribe_targets(const kontor_state *s, int seat) {
 
 static void begin_buy(kontor_state *s);
 
-/* A round opens with the bribe phase (Bakschisch) when somebody can bribe,
+static int start_event(kontor_state *s, kontor_log *log);
+static void begin_bribe(kontor_state *s);
+
+/* A round opens with an event card (Ereigniskarten) after a round in which an
+ * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
-static void begin_round(kontor_state *s) {
+static void begin_round(kontor_state *s, kontor_log *log) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    int due = s->event_due;
+    s->event_due = 0;
+    if (s->cfg.events && due && s->event_next < s->event_n && start_event(s, log)) return;
+    begin_bribe(s);
+}
+
+static void begin_bribe(kontor_state *s) {
     s->phase = KONTOR_PHASE_CHOOSE;
     if (s->cfg.bribe) {
         int any = 0;
@@ -795,7 +862,7 @@ static void new_round(kontor_state *s, kontor_log *log) {
         return;
     }
     log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
-    begin_round(s);
+    begin_round(s, log);
 }
 
 static void next_turn(kontor_state *s, kontor_log *log) {
@@ -818,7 +885,8 @@ static void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
-    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s))) {
+    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
+        (s->ship_owner == KONTOR_NONE || s->ship_owner == kontor_team(s, seat))) { /* tile 7: only its owner */
         s->phase = KONTOR_PHASE_SHIP;
         return;
     }
@@ -1002,12 +1070,31 @@ static void export_on_remove(kontor_state *s, int cell) {
     s->export_mark[cell] = 0;
 }
 
+/* Aktionstafeln: the dock card on cell, which holds a tile's extra warehouse
+ * for its area, leaves the board: the warehouse stays in the area with
+ * another card of the same player there, or is lost (ruling E5). */
+static void tile_bonus_moves(kontor_state *s, int cell) {
+    for (int g = 0; g < 3; g++) {
+        if (s->tile_bonus[g] != cell) continue;
+        int t = card_of(s, s->cell_card[cell])->colour;
+        bb_t rest = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t < 2 ? t : 0]);
+        bb_clear(&rest, cell);
+        s->tile_bonus[g] = bb_any(rest) ? (uint8_t)bb_first(rest) : KONTOR_NONE;
+    }
+}
+
+/* A dock card is about to leave the board (ship, bribe, event). */
+static void before_remove(kontor_state *s, int cell) {
+    if (s->export_mark[cell]) export_on_remove(s, cell);
+    if (s->cfg.tiles) tile_bonus_moves(s, cell);
+}
+
 static void do_remove(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
     if (value != KONTOR_NONE) {
         int id = s->cell_card[value];
         int team = card_of(s, id)->colour;
-        if (s->export_mark[value]) export_on_remove(s, value);
+        before_remove(s, value);
         remove_raw(s, value);
         log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner_seat(s, team));
         if (s->cfg.nseats == 4) {
@@ -1074,6 +1161,7 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
      * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
     s->export_mark[cell] = 0;
+    if (s->cfg.tiles) tile_bonus_moves(s, cell);
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;
         s->under_card[s->nunder] = (uint8_t)under;
@@ -1097,6 +1185,7 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
     const kontor_card *k = card_of(s, id);
     int special = is_special(k);
     bb_t closing_before = closing_cells(s);
+    s->last_layer = (uint8_t)seat;
     int water;
     if (special) {
         place_special(s, seat, value, id, as_water, log);
@@ -1149,7 +1238,33 @@ static int three_in_a_row(const kontor_state *s) {
 
 /* The rest of a placement after the areas are scored: the end checks, the
  * draw and the coin, the next turn. */
+static int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
+
+/* Aktionstafeln: a water card with a tile has just been closed in on all four
+ * sides by a placement: its tile goes to the player who laid that card. One
+ * placement can close at most one (no cell touches two ends of the cross).
+ * Coins, the ship and the point take effect at once; the centre and the
+ * warehouses are decisions, taken after the draw (s->tile_cur). */
+static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
+    for (int k = 0; k < 4; k++) {
+        if (s->tile_at[k] == KONTOR_NONE) continue;
+        int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
+        bb_t around = bb_neighbours(bb_cell(c));
+        if (!bb_eq(bb_and(around, s->occ), around)) continue;
+        int tile = s->tile_at[k], team = kontor_team(s, seat);
+        s->tile_at[k] = KONTOR_NONE;
+        log_ev(log, KONTOR_EV_TILE, seat, KONTOR_NONE, c, tile);
+        uint8_t got[KONTOR_MAX_SEATS];
+        if (tile == 4 || tile == 5) /* one or two coins from the bank, as far as it goes */
+            for (int i = 0; i < tile - 3; i++) pay_out(s, 1u << seat, got);
+        else if (tile == 6) s->ship_owner = (uint8_t)team;
+        else if (tile == 7) s->bonus_points[team]++;
+        else s->tile_cur = (uint8_t)tile; /* "muss sofort ausfuehren, sonst verfallen sie" */
+    }
+}
+
 static void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log) {
+    if (s->cfg.tiles) check_tiles(s, seat, log);
     if (s->cfg.tictactoe) {
         int row = three_in_a_row(s);
         if (row >= 0) { /* "ist das Spiel sofort beendet" */
@@ -1177,6 +1292,75 @@ static void after_scoring(kontor_state *s, int seat, int water, int special, kon
             log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
         }
     }
+    if (board_full(s)) {
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    if (s->tile_cur != KONTOR_NONE) {
+        kontor_move m[KONTOR_MAX_MOVES];
+        if (tile_options(s, seat, s->tile_cur, m) > 1) {
+            s->phase = KONTOR_PHASE_TILE;
+            return;
+        }
+        s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
+    }
+    next_turn(s, log);
+}
+
+/* The centre card's cell now (tile 1 can move it). */
+static int centre_cell(const kontor_state *s) {
+    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards.centre) return KONTOR_CENTRE_CELL;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (s->cell_card[c] == s->cfg.cards.centre) return c;
+    return KONTOR_CENTRE_CELL;
+}
+
+/* Where the harbour centre may go (tile 1): a free cell where a water card
+ * could be laid once the centre has left its cell, not that cell itself. */
+static bb_t centre_targets(const kontor_state *s, int seat) {
+    kontor_state t = *s;
+    int from = centre_cell(s);
+    remove_raw(&t, from);
+    bb_t r = legal_cells(&t, seat, s->cfg.cards.centre);
+    bb_clear(&r, from);
+    return r;
+}
+
+/* The decisions of a tile for seat, KONTOR_NONE (forgo) first. */
+static int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves) {
+    int n = 0;
+    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, KONTOR_NONE);
+    if (tile == 0) {
+        bb_t t = centre_targets(s, seat);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, bb_pop(&t));
+    } else if (tile >= 1 && tile <= 3) {
+        /* one of his central stores: an open area where he has goods; named
+         * by its lowest cell holding one of his goods cards */
+        int team = kontor_team(s, seat);
+        bb_t mine = bb_andnot(s->team_dock[team], s->enclosed), done = bb_empty();
+        while (bb_any(mine)) {
+            int c = bb_pop(&mine);
+            if (bb_test(&done, c) || card_of(s, s->cell_card[c])->kind != KONTOR_KIND_GOODS) continue;
+            done = bb_or(done, bb_flood(bb_cell(c), s->dock));
+            moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, c);
+        }
+    }
+    return n;
+}
+
+static void do_tile(kontor_state *s, int value, kontor_log *log) {
+    int tile = s->tile_cur;
+    s->tile_cur = KONTOR_NONE;
+    if (value != KONTOR_NONE && tile == 0) {
+        int from = centre_cell(s);
+        remove_raw(s, from);
+        place_as(s, value, s->cfg.cards.centre, 1);
+        if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
+        check_enclosures(s, s->dock, log);
+    } else if (value != KONTOR_NONE) {
+        s->tile_bonus[tile - 1] = (uint8_t)value;
+    }
+    s->phase = KONTOR_PHASE_PLACE;
     if (board_full(s)) {
         end_game(s, KONTOR_END_FULL, log);
         return;
@@ -1218,7 +1402,7 @@ static void do_bribe(kontor_state *s, int seat, int value, kontor_log *log) {
         int cost = count_goods(k);
         s->coins[p] = (uint8_t)(s->coins[p] - cost);
         s->treasury = (uint8_t)(s->treasury + cost);
-        if (s->export_mark[cell]) export_on_remove(s, cell);
+        before_remove(s, cell);
         remove_raw(s, cell);
         /* "die ausgewaehlte Karte kommt unter den Stapel des Gegenspielers" */
         pile_put_under(&s->dock_pile[owner_seat(s, k->colour)], id);
@@ -1269,7 +1453,7 @@ static void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
         }
         if (pl->n) pub_set(s, pile_top(pl));
     }
-    begin_round(s);
+    begin_round(s, log);
 }
 
 /* Alte Seilschaften: the owner of the tavern in area tavern_area says whether
@@ -1298,6 +1482,146 @@ static void check_bankrupt(kontor_state *s, kontor_log *log) {
     if (lose) end_game_won(s, KONTOR_END_BANKRUPT, lose == 3 ? -2 : (lose == 1 ? 1 : 0), log);
 }
 
+/* ---- Ereigniskarten: the event cards ------------------------------------------- */
+
+/* The seat whose part of the event comes now: the player who laid the last
+ * card first ("Dabei beginnt der Spieler, der die letzte Karte gelegt hatte"),
+ * then the other. */
+static int event_seat(const kontor_state *s) {
+    int first = s->last_layer == KONTOR_NONE ? 0 : s->last_layer;
+    return s->event_step == 0 ? first : first ^ 1;
+}
+
+/* The decisions of the current event for seat, KONTOR_NONE (pass) first. */
+static int event_options(const kontor_state *s, int seat, kontor_move *moves) {
+    int n = 0;
+    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EVENT, KONTOR_NONE);
+    bb_t t = bb_empty();
+    switch (s->cfg.event_action[s->event_cur]) {
+    case KONTOR_ACT_SHIP_MOVE:
+        if (s->ship_cell != KONTOR_NONE) t = ship_targets(s);
+        break;
+    case KONTOR_ACT_SHIP_REMOVE: t = removable(s); break;
+    case KONTOR_ACT_FREE_WATER:
+        if (s->water_pile.n) t = legal_cells(s, seat, pile_top(&s->water_pile));
+        break;
+    default: break;
+    }
+    while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EVENT, bb_pop(&t));
+    return n;
+}
+
+/* How many seats take part in the current event's decisions. */
+static int event_steps(const kontor_state *s) {
+    return s->cfg.event_action[s->event_cur] == KONTOR_ACT_SHIP_REMOVE ? 1 : 2;
+}
+
+/* Move on to the next seat that can do something, or end the event. */
+static void event_next_step(kontor_state *s, kontor_log *log) {
+    kontor_move m[KONTOR_MAX_MOVES];
+    while (s->event_step < event_steps(s)) {
+        if (event_options(s, event_seat(s), m) > 1) {
+            s->phase = KONTOR_PHASE_EVENT;
+            return;
+        }
+        s->event_step++; /* "es sei denn es ist nicht moeglich" */
+    }
+    s->event_cur = KONTOR_NONE;
+    s->event_step = 0;
+    (void)log;
+    begin_bribe(s);
+}
+
+/* Turn up the top event card and carry it out; returns 1 when it waits for
+ * a decision (the event phase), 0 when it is done. */
+static int start_event(kontor_state *s, kontor_log *log) {
+    int ev = s->event_deck[s->event_next++];
+    int act = s->cfg.event_action[ev], arg = s->cfg.event_arg[ev], ns = s->cfg.nseats;
+    log_ev(log, KONTOR_EV_EVENT, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, ev);
+    uint8_t got[KONTOR_MAX_SEATS];
+    unsigned want = 0;
+    int lo = 255, hi = 0;
+    for (int p = 0; p < ns; p++) {
+        if (s->coins[p] < lo) lo = s->coins[p];
+        if (s->coins[p] > hi) hi = s->coins[p];
+    }
+    switch (act) {
+    case KONTOR_ACT_COINS_EACH:
+        for (int i = 0; i < (arg > 0 ? arg : 0); i++) pay_out(s, (1u << ns) - 1, got); /* R12 when it runs short */
+        for (int p = 0; p < ns && arg < 0; p++) {
+            int pay = s->coins[p] < -arg ? s->coins[p] : -arg;
+            s->coins[p] = (uint8_t)(s->coins[p] - pay);
+            s->treasury = (uint8_t)(s->treasury + pay);
+        }
+        return 0;
+    case KONTOR_ACT_COIN_POOREST:
+        for (int p = 0; p < ns; p++) want |= (unsigned)(s->coins[p] == lo) << p;
+        pay_out(s, want, got);
+        return 0;
+    case KONTOR_ACT_COIN_RICHEST:
+        for (int p = 0; p < ns; p++)
+            if (hi > 0 && s->coins[p] == hi) s->coins[p]--, s->treasury++;
+        return 0;
+    case KONTOR_ACT_CENTRE_COIN: {
+        bb_t near = bb_and(bb_neighbours(bb_cell(centre_cell(s))), s->dock);
+        for (int p = 0; p < ns; p++) want |= (unsigned)bb_any(bb_and(near, s->team_dock[kontor_team(s, p)])) << p;
+        pay_out(s, want, got);
+        return 0;
+    }
+    case KONTOR_ACT_DRAW_DOCK:
+        for (int p = 0; p < ns; p++) {
+            if (s->hand_n[p] >= KONTOR_HAND_MAX || !s->dock_pile[p].n) continue;
+            hand_add(s, p, pile_draw(&s->dock_pile[p]));
+            if (s->dock_pile[p].n) pub_set(s, pile_top(&s->dock_pile[p]));
+        }
+        return 0;
+    case KONTOR_ACT_NO_PASS: s->no_pass = 1; return 0;
+    default: break;
+    }
+    s->event_cur = (uint8_t)ev;
+    s->event_step = 0;
+    event_next_step(s, log);
+    return s->phase == KONTOR_PHASE_EVENT;
+}
+
+static void do_event(kontor_state *s, int value, kontor_log *log) {
+    int seat = event_seat(s);
+    if (value != KONTOR_NONE) {
+        switch (s->cfg.event_action[s->event_cur]) {
+        case KONTOR_ACT_SHIP_MOVE:
+            s->ship_cell = (uint8_t)value;
+            log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);
+            break;
+        case KONTOR_ACT_SHIP_REMOVE: {
+            int id = s->cell_card[value];
+            int owner = owner_seat(s, card_of(s, id)->colour);
+            before_remove(s, value);
+            remove_raw(s, value);
+            pile_put_under(&s->dock_pile[owner], id);
+            log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner);
+            break;
+        }
+        case KONTOR_ACT_FREE_WATER: {
+            int id = pile_draw(&s->water_pile);
+            if (s->water_pile.n) pub_set(s, pile_top(&s->water_pile));
+            place_raw(s, value, id);
+            s->last_layer = (uint8_t)seat;
+            log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
+            check_enclosures(s, s->dock, log);
+            if (board_full(s)) {
+                s->event_cur = KONTOR_NONE;
+                end_game(s, KONTOR_END_FULL, log);
+                return;
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    s->event_step++;
+    event_next_step(s, log);
+}
+
 /* ---- the decision interface ------------------------------------------------------ */
 
 unsigned kontor_actors(const kontor_state *s) {
@@ -1320,6 +1644,8 @@ unsigned kontor_actors(const kontor_state *s) {
             if (s->selected[p] < select_total(s)) m |= 1u << p;
         return m;
     case KONTOR_PHASE_TAVERN: return 1u << tavern_seat(s);
+    case KONTOR_PHASE_EVENT: return 1u << event_seat(s);
+    case KONTOR_PHASE_TILE:
     case KONTOR_PHASE_EXPORT:
     case KONTOR_PHASE_SHIP:
     case KONTOR_PHASE_REMOVE:
@@ -1336,6 +1662,7 @@ int kontor_current(const kontor_state *s) {
         s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT)
         return -1;
     if (s->phase == KONTOR_PHASE_TAVERN) return tavern_seat(s);
+    if (s->phase == KONTOR_PHASE_EVENT) return event_seat(s);
     return s->order[s->turn];
 }
 
@@ -1385,6 +1712,8 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 1);
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0);
         break;
+    case KONTOR_PHASE_EVENT: n = event_options(s, seat, moves); break;
+    case KONTOR_PHASE_TILE: n = tile_options(s, seat, s->tile_cur, moves); break;
     case KONTOR_PHASE_EXPORT: {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, KONTOR_NONE);
         unsigned g = export_goods(s);
@@ -1449,6 +1778,15 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
         return pile_has(&s->dock_pile[seat], v);
     case KONTOR_PHASE_TAVERN:
         return kind == KONTOR_MOVE_TAVERN && v <= 1;
+    case KONTOR_PHASE_EVENT:
+    case KONTOR_PHASE_TILE: {
+        if (kind != (s->phase == KONTOR_PHASE_EVENT ? KONTOR_MOVE_EVENT : KONTOR_MOVE_TILE)) return 0;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = s->phase == KONTOR_PHASE_EVENT ? event_options(s, seat, m) : tile_options(s, seat, s->tile_cur, m);
+        for (int i = 0; i < n; i++)
+            if (m[i] == move) return 1;
+        return 0;
+    }
     case KONTOR_PHASE_EXPORT:
         if (kind != KONTOR_MOVE_EXPORT) return 0;
         return v == KONTOR_NONE || (v < 3 && ((export_goods(s) >> v) & 1));
@@ -1492,6 +1830,8 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
     case KONTOR_PHASE_SELECT: do_select(s, seat, v, log); break;
     case KONTOR_PHASE_TAVERN: do_tavern(s, v, log); break;
     case KONTOR_PHASE_EXPORT: do_export(s, v, log); break;
+    case KONTOR_PHASE_EVENT: do_event(s, v, log); break;
+    case KONTOR_PHASE_TILE: do_tile(s, v, log); break;
     default: break;
     }
     if (s->cfg.bankrupt) check_bankrupt(s, log);
@@ -1625,6 +1965,8 @@ static const char *phase_word(int phase) {
     case KONTOR_PHASE_SELECT: return "keep or discard a dock card";
     case KONTOR_PHASE_TAVERN: return "say whether the tavern's area scores";
     case KONTOR_PHASE_EXPORT: return "export a warehouse or not";
+    case KONTOR_PHASE_EVENT: return "carry out the event or not";
+    case KONTOR_PHASE_TILE: return "carry out the action tile or not";
     default: return "nothing: the game is over";
     }
 }
@@ -1644,6 +1986,8 @@ static int kind_of_phase(const kontor_state *s, int seat) {
                                                                                              : KONTOR_MOVE_DISCARD;
     case KONTOR_PHASE_TAVERN: return KONTOR_MOVE_TAVERN;
     case KONTOR_PHASE_EXPORT: return KONTOR_MOVE_EXPORT;
+    case KONTOR_PHASE_EVENT: return KONTOR_MOVE_EVENT;
+    case KONTOR_PHASE_TILE: return KONTOR_MOVE_TILE;
     default: return 0;
     }
 }
@@ -1738,6 +2082,14 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     case KONTOR_PHASE_EXPORT:
         snprintf(buf, cap, "the card just placed shows no such good");
+        return buf;
+    case KONTOR_PHASE_EVENT:
+        snprintf(buf, cap, "the event does not allow %s", kontor_format_cell(v, cs));
+        return buf;
+    case KONTOR_PHASE_TILE:
+        if (s->tile_cur == 0) snprintf(buf, cap, "the harbour centre cannot move to %s", kontor_format_cell(v, cs));
+        else snprintf(buf, cap, "%s holds none of %s's goods cards in an open area, named by its lowest such card",
+                      kontor_format_cell(v, cs), who);
         return buf;
     default:
         snprintf(buf, cap, "not allowed");

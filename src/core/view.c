@@ -54,6 +54,8 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
             w->choice[q] = KONTOR_HIDDEN;
         if (w->phase == KONTOR_PHASE_BUY && q != seat && w->buy[q] != KONTOR_NONE) w->buy[q] = KONTOR_HIDDEN;
     }
+    /* Ereigniskarten: the event cards still face down are unknown to all */
+    for (int i = w->event_next; i < KONTOR_EVENTS_MAX; i++) w->event_deck[i] = KONTOR_NONE;
     mask_pile(s, seat, &w->water_pile);
     mask_pile(s, seat, &w->aside);
     mask_pile(s, seat, &w->special_pile);
@@ -110,6 +112,21 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
     if (out->phase == KONTOR_PHASE_PILE && out->removed_card < KONTOR_MAX_CARDS) present[out->removed_card] = 1;
 #undef VISIT
 
+    /* the event cards still face down: the ones not turned up, in a random order */
+    if (out->event_n > out->event_next) {
+        uint8_t up[KONTOR_EVENTS_MAX] = {0}, rest[KONTOR_EVENTS_MAX];
+        int n = 0;
+        for (int i = 0; i < out->event_next; i++) up[out->event_deck[i] % KONTOR_EVENTS_MAX] = 1;
+        for (int e = 0; e < out->event_n; e++)
+            if (!up[e]) rest[n++] = (uint8_t)e;
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+            uint8_t t = rest[i];
+            rest[i] = rest[j];
+            rest[j] = t;
+        }
+        for (int i = 0; i < n; i++) out->event_deck[out->event_next + i] = rest[i];
+    }
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
         if (!nslot[cl]) continue;
         uint8_t unseen[KONTOR_MAX_CARDS];

@@ -183,6 +183,12 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
     case KONTOR_MOVE_BRIBE:
         sb_printf(b, " bribe %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
         return 0;
+    case KONTOR_MOVE_EVENT:
+        sb_printf(b, " event %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    case KONTOR_MOVE_TILE:
+        sb_printf(b, " tile %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
     case KONTOR_MOVE_KEEP:
     case KONTOR_MOVE_DISCARD:
         if (v >= cfg->cards.ncards) return -1;
@@ -240,6 +246,17 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     write_pile(&b, cfg, "water", r->deal.water, r->deal.nwater);
     for (int p = 0; p < ns; p++) write_pile(&b, cfg, seat_name(ns, p), r->deal.dock[p], r->deal.ndock[p]);
     if (cfg->specials) write_pile(&b, cfg, "special", r->deal.special, r->deal.nspecial);
+    /* the expansions' decks: event cards by their line in data/events.txt, tiles 1..8 */
+    if (cfg->events) {
+        sb_printf(&b, "deal events");
+        for (int i = 0; i < r->deal.nevents; i++) sb_printf(&b, " %d", r->deal.events[i] + 1);
+        sb_printf(&b, "\n");
+    }
+    if (cfg->tiles) {
+        sb_printf(&b, "deal tiles");
+        for (int i = 0; i < KONTOR_TILES; i++) sb_printf(&b, " %d", r->deal.tiles[i] + 1);
+        sb_printf(&b, "\n");
+    }
     sb_printf(&b, "\n");
 
     /* Rounds: a round is its buys when there were any ("buy" and one word a
@@ -633,6 +650,32 @@ static kontor_status read_pile(parser *ps, int which, int line, int done[PILES_M
     return KONTOR_OK;
 }
 
+/* "deal events N ..." (the event cards by their line in data/events.txt) or
+ * "deal tiles N ..." (the action tiles 1..8): the expansions' decks. Whether
+ * they are permutations is checked when the game is dealt. */
+static kontor_status read_deck(parser *ps, int events, int line) {
+    kontor_deal *d = &ps->r->deal;
+    int cap = events ? KONTOR_EVENTS_MAX : KONTOR_TILES, n = 0;
+    char tok[TOKEN_MAX];
+    kontor_status st;
+    for (;;) {
+        if (!peek_word(ps, tok, &st)) {
+            if (st) return st;
+            break;
+        }
+        long v = number_of(tok, 2);
+        if (v < 0) break;
+        read_word(ps, tok, &st);
+        if (v < 1 || v > cap || n == cap)
+            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "the %s deck has no %s %ld", events ? "event" : "tile",
+                           events ? "card" : "tile", v);
+        (events ? d->events : d->tiles)[n++] = (uint8_t)(v - 1);
+    }
+    if (events) d->nevents = (uint8_t)n;
+    else if (n != KONTOR_TILES) return fail_at(ps->err, KONTOR_E_INVALID, line, "'deal tiles' wants the 8 tiles, not %d", n);
+    return KONTOR_OK;
+}
+
 /* Every card in play of the dealt classes is dealt. */
 static kontor_status check_deal_complete(parser *ps, int first_line) {
     int ns = ps->r->cfg.nseats;
@@ -765,6 +808,10 @@ static kontor_status read_round(parser *ps, long number) {
             if ((st = read_cell_arg(ps, "ship", KONTOR_MOVE_SHIP, seat))) return st;
         } else if (strcmp(tok, "bribe") == 0) {
             if ((st = read_cell_arg(ps, "bribe", KONTOR_MOVE_BRIBE, seat))) return st;
+        } else if (strcmp(tok, "event") == 0) {
+            if ((st = read_cell_arg(ps, "event", KONTOR_MOVE_EVENT, seat))) return st;
+        } else if (strcmp(tok, "tile") == 0) {
+            if ((st = read_cell_arg(ps, "tile", KONTOR_MOVE_TILE, seat))) return st;
         } else if (strcmp(tok, "keep") == 0 || strcmp(tok, "discard") == 0 || strcmp(tok, "tavern") == 0 ||
                    strcmp(tok, "export") == 0) {
             if ((st = read_word_arg(ps, tok, number, seat))) return st;
@@ -825,6 +872,10 @@ static kontor_status parse_body(parser *ps) {
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
             return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', a seat or 'special', but the record ends");
+        }
+        if ((strcmp(tok, "events") == 0 && ps->r->cfg.events) || (strcmp(tok, "tiles") == 0 && ps->r->cfg.tiles)) {
+            if ((st = read_deck(ps, tok[0] == 'e', line))) return st;
+            continue;
         }
         int which = -1;
         for (int k = 0; k < npiles; k++)
@@ -929,6 +980,14 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     case KONTOR_MOVE_PLACE:
         if (v == KONTOR_NONE) snprintf(buf, cap, "%s takes the card back", who);
         else snprintf(buf, cap, "%s places on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_EVENT:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s lets the event pass", who);
+        else snprintf(buf, cap, "%s carries out the event on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_TILE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s forgoes the action tile", who);
+        else snprintf(buf, cap, "%s carries out the action tile on %s", who, kontor_format_cell(v, cs));
         break;
     case KONTOR_MOVE_BRIBE:
         if (v == KONTOR_NONE) snprintf(buf, cap, "%s buys out nothing", who);
