@@ -706,14 +706,13 @@ static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st)
     assert_true(kontor_over(&s)); /* nothing to decide */
 }
 
-/* ---- records of every scenario for two replay ---- */
+/* ---- records of every variant replay (for two and for four) ---- */
 
 static void records_of_every_scenario_replay(void **st) {
     (void)st;
     for (int v = 0; v < KONTOR_NVARIANTS; v++) {
         kontor_config cfg;
         kontor_config_init(&cfg, kontor_variant_name(v), NULL);
-        if (cfg.nseats != 2 || cfg.specials) continue; /* records are for two; the special cards' deal is not written */
         for (int g = 0; g < 5; g++) {
             kontor_deal d;
             kontor_deal_shuffle(&d, &cfg, (uint64_t)g);

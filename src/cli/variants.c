@@ -23,6 +23,10 @@ static const struct {
 } expansions[] = {
     {"export=1", "expansion 1, Exportlager: one warehouse of a placed card may go to the export store; "
                  "each good's export majority scores 1 (variants for two)"},
+    {"events=1", "expansion 2, Ereigniskarten: after a round with a scoring, an event card (ten of our own, "
+                 "data/events.txt) (variants for two)"},
+    {"tiles=1", "expansion 3, Aktionstafeln: four of eight action tiles on the ends of the water cross, won by "
+                "closing them in (variants for two with the cross)"},
 };
 
 int cmd_variants(int argc, char **argv) {
