@@ -112,6 +112,7 @@ static bb_t closing_cells(const kontor_state *s) {
 /* Warehouses per team and good in a set of dock cells. */
 static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
     memset(goods, 0, 6);
+    const int exported = s->cfg.export_store;
     if (s->cfg.tiles) /* Aktionstafeln: a tile's extra warehouse in this area */
         for (int g = 0; g < 3; g++)
             if (s->tile_bonus[g] != KONTOR_NONE && bb_test(&cells, s->tile_bonus[g])) {
@@ -125,7 +126,7 @@ static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
         goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
         goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
         goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
-        if (s->export_mark[c]) /* Exportlager: warehouses this card sent to the export store */
+        if (exported && s->export_mark[c]) /* Exportlager: warehouses this card sent to the export store */
             for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((s->export_mark[c] >> (2 * g)) & 3));
     }
 }
