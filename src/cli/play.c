@@ -466,7 +466,7 @@ static void run(tui *t) {
 }
 
 static const char *help =
-    "usage: kontor play [--variant basic|advanced] [--red human|SPEC] [--black human|SPEC]\n"
+    "usage: kontor play [--variant V] [--red human|SPEC] [--black human|SPEC]\n"
     "                   [--seed S] [--load FILE] [--save FILE] [--hint SPEC] [--no-color]\n"
     "                   [--script FILE [--dump FILE] [--size COLSxROWS]] [--delay MS]\n"
     "\n"
@@ -475,7 +475,8 @@ static const char *help =
     "Default: you play red against 'medium'; two humans share one keyboard\n"
     "with a hand-over screen before each secret choice.\n"
     "\n"
-    "  --variant V     basic (6x6, default) or advanced (7x7, ship, five largest areas)\n"
+    "  --variant V     basic (6x6, default), advanced (7x7, ship, five largest areas),\n"
+    "                  or a scenario for two (kontor variants lists them)\n"
     "  --options LIST  rule options (docs/rules.md), e.g. edge=both,pass=free\n"
     "  --seed S        the deal (default: from the clock; shown in the title)\n"
     "  --load FILE     continue a saved game record\n"
@@ -570,6 +571,17 @@ int cmd_play(int argc, char **argv) {
     t->seed = seed;
     if (seat_setup(t, 0, red) || seat_setup(t, 1, black)) goto out;
     t->nhuman = t->seat[0].human + t->seat[1].human;
+    {
+        /* the scenarios' and expansions' own decisions (docs/variants.md) have
+         * no keys in the terminal yet: computers may play them, people not */
+        const kontor_config *c = &t->cfg;
+        if (t->nhuman && (c->bribe || c->select_keep || c->tavern_vote || c->export_store || c->events || c->tiles)) {
+            cli_error("play: the terminal has no keys yet for the decisions of variant '%s'%s; "
+                      "let two computers play it (--red SPEC --black SPEC)", kontor_variant_name(c->variant),
+                      options && *options ? " with these options" : "");
+            goto out;
+        }
+    }
     if (load) {
         kontor_error err;
         if (tui_load(t, load, &err)) {
