@@ -1,4 +1,4 @@
-/* game.c: the rules of Kontor for two players, basic and advanced game.
+/* game.c: the rules of Kontor: the games for two and four, the scenarios, the expansions.
  *
  * The state is a plain value (see kontor.h) and every rule here is a pure
  * function of it. Areas are not stored while they are open: they are the
@@ -10,7 +10,17 @@
  * change again, are written down (kontor_area), with the warehouses they held
  * when scored.
  *
- * Rulings (docs/rules.md) are cited as R<n> next to the code that makes them.
+ * The rulebook's scenarios and the designer's expansions (docs/variants.md)
+ * are configuration, not forks: each changes a rule through a field of
+ * kontor_config (a fixed board, cards out of the game, a scoring mode, a cell
+ * restriction, an extra decision phase), and the code branches on that field
+ * where the rule lives. The basic game's hot path (random playouts) sees only
+ * a few untaken branches. Warehouses that leave their cards (exported, or a
+ * tile's extra one) are still tied to a card, so the by-construction property
+ * above survives: export_mark and tile_bonus move with their cards.
+ *
+ * Rulings (docs/rules.md) are cited as R<n> next to the code that makes them;
+ * the scenarios' as V<n>, the expansions' as E<n> (docs/variants.md).
  */
 #include <stdio.h>
 #include <string.h>
