@@ -13,7 +13,7 @@ OPT ?= -O2
 WARN = -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
        -Wpointer-arith -Wvla -Wformat=2
 CFLAGS_BASE = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) -g -Iinclude -Isrc
-LDLIBS = -lm
+LDLIBS = -lm -pthread
 
 ifdef SANITIZE
 BUILD ?= build-san

@@ -51,6 +51,12 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
 /* Parse a record's text. The decisions are parsed but not checked against the
  * rules; kontor_record_replay does that. err names the line on failure. */
 kontor_status kontor_record_parse(kontor_record *r, const char *text, size_t len, kontor_error *err);
+/* The same with another card set than the built-in one (NULL: built-in).
+ * Card numbers are read with cards; a record whose Cards tag names another
+ * set is refused. After either parse, r owns its plies (kontor_record_release);
+ * on failure r holds nothing and err names the line. */
+kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                       kontor_error *err);
 /* Replay the first upto decisions (all when upto < 0) from the deal into s,
  * checking each; err names the round and the reason of an illegal one. If
  * each is not NULL it is called after every decision with the events. */

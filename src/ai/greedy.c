@@ -1,0 +1,169 @@
+/* greedy.c: the one-ply player: try each decision, evaluate, keep the best.
+ *
+ * Placements (ship, removal, cell) are searched to the end of the player's
+ * own turn on a determinization of the view: the evaluation reads only
+ * public facts, so which determinization does not matter for them. The card
+ * choice is different: its worth depends on the card the opponent picks at
+ * the same moment, which the player cannot see. So each own card (and the
+ * pass) is played against the same `samples` determinizations, each with the
+ * opponent's hidden hand dealt at random and his choice drawn uniformly from
+ * it; the round is then finished with both sides placing greedily, and the
+ * card with the best average evaluation is chosen. Using the same samples
+ * for every own card (common random numbers) makes the comparison between
+ * cards much less noisy than the averages themselves.
+ *
+ * Options: samples=K (determinizations per card choice, default 8),
+ * noise=P (with probability P play a uniformly random legal decision; the
+ * "easy" level uses it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+
+typedef struct greedy_impl {
+    ai_base base;
+    int samples;
+    double noise;
+} greedy_impl;
+
+/* Best value for seat q of the rest of q's own turn from s (ship, removal,
+ * placement), evaluated when the turn ends. In quick mode a ship move is
+ * judged after the removal without searching the placement (the lookahead of
+ * the card choice would otherwise cost thousands of evaluations per card). */
+static double best_turn(const kontor_state *s, int q, int quick, kontor_move *best) {
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(s, q, moves);
+    double bestv = -1e300;
+    if (best) *best = n ? moves[0] : KONTOR_FORFEIT;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = *s;
+        if (kontor_apply(&c, q, moves[i], NULL) != KONTOR_OK) continue;
+        double v;
+        int again = c.phase != KONTOR_PHASE_OVER && c.phase != KONTOR_PHASE_CHOOSE && kontor_current(&c) == q;
+        if (again && !(quick && c.phase == KONTOR_PHASE_PLACE)) v = best_turn(&c, q, quick, NULL);
+        else v = ai_eval(&c, q);
+        if (v > bestv) {
+            bestv = v;
+            if (best) *best = moves[i];
+        }
+    }
+    return n ? bestv : ai_eval(s, q);
+}
+
+/* Finish the round: every seat that places does its greedy best. */
+static void finish_round(kontor_state *s) {
+    int guard = 0;
+    while (s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && guard++ < 64) {
+        int q = kontor_current(s);
+        kontor_move m;
+        best_turn(s, q, 1, &m);
+        if (m == KONTOR_FORFEIT || kontor_apply(s, q, m, NULL) != KONTOR_OK) break;
+    }
+}
+
+static int cmp_choice(const void *a, const void *b) {
+    const ai_choice *x = a, *y = b;
+    if (x->value != y->value) return x->value > y->value ? -1 : 1;
+    return (int)x->visits - (int)y->visits; /* visits holds the legal index: stable */
+}
+
+static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, int cap) {
+    greedy_impl *g = a->impl;
+    int seat = v->seat;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&v->s, seat, moves);
+    if (n <= 0) return 0;
+    ai_choice ch[KONTOR_MAX_MOVES];
+    for (int i = 0; i < n; i++) ch[i] = (ai_choice){moves[i], 0.0, (uint32_t)i};
+
+    if (v->s.phase == KONTOR_PHASE_CHOOSE) {
+        for (int k = 0; k < g->samples; k++) {
+            kontor_state det;
+            kontor_determinize(v, &a->rng, &det);
+            /* the opponents' hidden choices, drawn uniformly */
+            kontor_move opp[KONTOR_MAX_SEATS];
+            unsigned actors = kontor_actors(&det);
+            for (int q = 0; q < det.cfg.nseats; q++) {
+                opp[q] = KONTOR_FORFEIT;
+                if (q == seat || !((actors >> q) & 1)) continue;
+                kontor_move om[KONTOR_MAX_MOVES];
+                int on = kontor_legal(&det, q, om);
+                if (on > 0) opp[q] = om[kontor_rng_below(&a->rng, (uint32_t)on)];
+            }
+            for (int i = 0; i < n; i++) {
+                kontor_state c = det;
+                kontor_apply(&c, seat, moves[i], NULL);
+                for (int q = 0; q < c.cfg.nseats; q++)
+                    if (opp[q] != KONTOR_FORFEIT) kontor_apply(&c, q, opp[q], NULL);
+                finish_round(&c);
+                ch[i].value += ai_eval(&c, seat) / g->samples;
+            }
+        }
+    } else {
+        kontor_state det;
+        kontor_determinize(v, &a->rng, &det);
+        for (int i = 0; i < n; i++) {
+            kontor_state c = det;
+            kontor_apply(&c, seat, moves[i], NULL);
+            int again = c.phase != KONTOR_PHASE_OVER && c.phase != KONTOR_PHASE_CHOOSE && kontor_current(&c) == seat;
+            ch[i].value = again ? best_turn(&c, seat, 0, NULL) : ai_eval(&c, seat);
+        }
+    }
+    qsort(ch, (size_t)n, sizeof *ch, cmp_choice);
+    if (n > cap) n = cap;
+    for (int i = 0; i < n; i++) {
+        out[i] = ch[i];
+        out[i].visits = 0;
+    }
+    return n;
+}
+
+static kontor_move greedy_decide(kontor_agent *a, const kontor_view *v) {
+    greedy_impl *g = a->impl;
+    if (g->noise > 0) {
+        /* draw the coin first, always, so the stream does not depend on it */
+        double u = (double)(kontor_rng_next(&a->rng) >> 11) * (1.0 / 9007199254740992.0);
+        if (u < g->noise) return ai_random_move(a, v);
+    }
+    ai_choice best;
+    if (greedy_rank(a, v, &best, 1) < 1) return ai_random_move(a, v); /* fills a->error */
+    return best.move;
+}
+
+static int greedy_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
+    kontor_agent *a = ctx;
+    greedy_impl *g = a->impl;
+    double d;
+    if (strcmp(key, "samples") == 0) {
+        if (ai_opt_number(a->name, key, val, 1, 1000, &d, err)) return -1;
+        g->samples = (int)d;
+    } else if (strcmp(key, "noise") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
+        g->noise = d;
+    } else {
+        ai_fail(err, KONTOR_E_PARSE, "agent '%s': unknown option '%s' (greedy takes samples, noise)", a->name, key);
+        return -1;
+    }
+    return 0;
+}
+
+int ai_greedy_init(kontor_agent *a, const char *opts, kontor_error *err) {
+    greedy_impl *g = calloc(1, sizeof *g);
+    if (!g) {
+        ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);
+        return -1;
+    }
+    g->base.rank = greedy_rank;
+    g->samples = 8;
+    a->impl = g;
+    if (ai_parse_opts(a->name, opts, greedy_opt, a, err)) {
+        free(g);
+        a->impl = NULL;
+        return -1;
+    }
+    a->decide = greedy_decide;
+    a->release = ai_release;
+    return 0;
+}

@@ -1,0 +1,428 @@
+/* ismcts.c: Information Set Monte Carlo Tree Search (Cowling, Powley and
+ * Whitehouse 2012, "single observer" form) with decoupled UCT at the
+ * simultaneous card choice.
+ *
+ * The player cannot see the opponent's hand nor the order of the piles, so
+ * there is no one game tree to search. Each iteration therefore deals one
+ * determinization of the view (kontor_determinize: the unseen cards at
+ * random), walks one shared tree whose nodes are sequences of decisions (an
+ * information set of the searching player, roughly), and plays the rest at
+ * random (kontor_playout). A decision that is legal in one determinization and
+ * not in another (the opponent's cards) is handled by availability counts:
+ * UCB uses how often a child could have been chosen, not how often its parent
+ * was visited.
+ *
+ * The card choice is simultaneous and hidden, so the tree must not let one
+ * seat's choice depend on the other's. At a choice node each acting seat
+ * keeps its own statistics per own action (STAT edges) and picks by its own
+ * UCB without looking at the other's pick (decoupled UCT, Lanctot et al.
+ * 2013); the pair then leads to a JOINT child, where the sequential placing
+ * continues. Rewards are per team (win 1, draw 1/2, loss 0, shaded by a
+ * tenth for the margin), so every seat maximises its own.
+ *
+ * Speed: the node pool is allocated once and reused across decisions (no
+ * allocation in the loop); children of a node are found through a stamped
+ * table indexed by (seat, move), so a visit costs O(children + legal). Root
+ * parallelism: threads=N grows N independent trees on N cores, each with its
+ * own generator and its share of the iterations, and sums the root
+ * statistics; with an iteration budget the result does not depend on timing.
+ *
+ * Options: iters=N (iterations per decision, default 10000), ms=N (time per
+ * decision instead), threads=N (default 1), c=X (exploration, default 0.7).
+ * The final decision is the most visited legal one at the root.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai/ai.h"
+
+enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2 };
+
+typedef struct node {
+    uint32_t child;   /* first child, 0 for none (index 0 is never a node) */
+    uint32_t sibling; /* next child of the same parent */
+    uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each */
+    uint32_t visits;
+    uint32_t avail;   /* times it was selectable when its parent was visited */
+    float reward;     /* sum of the results for the team of seat */
+    uint16_t move;
+    uint8_t kind;
+    uint8_t seat;
+} node;
+
+/* Table index of (seat, move): moves are kind<<8 | value with kind <= 4. */
+#define KEYS_PER_SEAT (5 * 256)
+#define NKEYS (KONTOR_MAX_SEATS * KEYS_PER_SEAT)
+/* Longest path of tree edges walked in one iteration (a game has a few
+ * hundred decisions at most; the tree grows a handful of levels deep). */
+#define MAX_PATH 512
+/* A tree never grows past this many nodes (28 bytes each, 56 MB); after that
+ * the search goes on without expanding. */
+#define POOL_LIMIT (1u << 21)
+/* Reward = 0.9 * (win 1, draw 1/2, loss 0) + 0.1 * margin term, so that
+ * among won (or lost) lines the search still prefers the larger margin. */
+#define W_RESULT 0.9f
+#define MARGIN_CLAMP 5
+
+typedef struct tree {
+    node *pool;
+    uint32_t cap, n;
+    kontor_rng rng;
+    uint32_t stamp;
+    uint32_t *mark; /* NKEYS stamps */
+    uint32_t *idx;  /* NKEYS node indices, valid where mark == stamp */
+    uint64_t iters;
+    /* work order */
+    const kontor_view *v;
+    uint64_t budget;    /* iterations, or 0 for a deadline */
+    double deadline;
+    float c;
+} tree;
+
+typedef struct ismcts_impl {
+    ai_base base;
+    uint64_t iters;
+    int ms, threads;
+    double c;
+    tree *trees; /* threads of them */
+    uint64_t total_iters;
+    double total_seconds;
+} ismcts_impl;
+
+static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_move move, uint32_t key) {
+    if (T->n >= T->cap) return 0;
+    uint32_t i = T->n++;
+    node *x = &T->pool[i];
+    memset(x, 0, sizeof *x);
+    x->kind = (uint8_t)kind;
+    x->seat = (uint8_t)seat;
+    x->move = move;
+    x->key = key;
+    x->sibling = T->pool[parent].child;
+    T->pool[parent].child = i;
+    return i;
+}
+
+/* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
+ * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
+ * missing edges are added and an unvisited one goes first. Otherwise UCB
+ * over the available edges. Returns 0 when the pool is full and a new node
+ * would be needed. */
+static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const kontor_move *moves, int n,
+                            int *expanded) {
+    node *pool = T->pool;
+    uint32_t st = ++T->stamp;
+    if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
+        memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        st = T->stamp = 1;
+    }
+    for (uint32_t e = pool[parent].child; e; e = pool[e].sibling) {
+        if (pool[e].kind != kind || pool[e].seat != seat) continue;
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
+        T->mark[k] = st;
+        T->idx[k] = e;
+    }
+    uint32_t cand[KONTOR_MAX_MOVES];
+    int nuntried = 0;
+    kontor_move untried[KONTOR_MAX_MOVES];
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+        if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
+        else untried[nuntried++] = moves[i];
+    }
+    if (kind == N_SEQ && nuntried) {
+        kontor_move m = untried[kontor_rng_below(&T->rng, (uint32_t)nuntried)];
+        for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
+        uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
+        if (!e) return 0;
+        T->pool[e].avail = 1;
+        *expanded = 1;
+        return e;
+    }
+    if (kind == N_STAT)
+        for (int i = 0; i < nuntried; i++) {
+            uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], 0);
+            if (!e) return 0;
+            cand[nc++] = e;
+        }
+    /* unvisited first (the first in legal order: deterministic), else UCB */
+    uint32_t best = 0;
+    double bestv = -1.0;
+    for (int i = 0; i < nc; i++) {
+        node *x = &pool[cand[i]];
+        x->avail++;
+        if (x->visits == 0) {
+            if (bestv < 1e30) best = cand[i], bestv = 1e30;
+            continue;
+        }
+        double u = x->reward / x->visits + T->c * sqrt(log((double)x->avail) / x->visits);
+        if (u > bestv) best = cand[i], bestv = u;
+    }
+    return best;
+}
+
+static uint32_t find_joint(tree *T, uint32_t parent, uint32_t key) {
+    for (uint32_t e = T->pool[parent].child; e; e = T->pool[e].sibling)
+        if (T->pool[e].kind == N_JOINT && T->pool[e].key == key) return e;
+    return 0;
+}
+
+static void iterate(tree *T) {
+    const kontor_view *v = T->v;
+    kontor_state st;
+    kontor_determinize(v, &T->rng, &st);
+    uint32_t path[MAX_PATH];
+    int np = 0;
+    uint32_t cur = 1;
+    int expanded = 0;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
+        if (st.phase == KONTOR_PHASE_CHOOSE) {
+            unsigned actors = kontor_actors(&st);
+            kontor_move pick[KONTOR_MAX_SEATS];
+            uint32_t key = 0;
+            int full = 0;
+            for (int q = 0; q < st.cfg.nseats; q++) {
+                if (!((actors >> q) & 1)) continue;
+                int n = kontor_legal(&st, q, moves);
+                uint32_t e = select_edge(T, cur, N_STAT, q, moves, n, &expanded);
+                if (!e) {
+                    full = 1;
+                    pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
+                } else {
+                    pick[q] = T->pool[e].move;
+                    path[np++] = e;
+                }
+                key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
+            }
+            /* decoupled: the picks were made independently; now apply them */
+            for (int q = 0; q < st.cfg.nseats; q++)
+                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
+            if (full) break;
+            uint32_t j = find_joint(T, cur, key);
+            if (!j) {
+                j = alloc_node(T, cur, N_JOINT, 0, 0, key);
+                if (!j) break;
+                expanded = 1;
+            }
+            T->pool[j].visits++;
+            cur = j;
+        } else {
+            int q = kontor_current(&st);
+            int n = kontor_legal(&st, q, moves);
+            uint32_t e = select_edge(T, cur, N_SEQ, q, moves, n, &expanded);
+            if (!e) break;
+            kontor_apply(&st, q, T->pool[e].move, NULL);
+            path[np++] = e;
+            cur = e;
+        }
+    }
+    kontor_playout(&st, &T->rng);
+    float r[2];
+    for (int t = 0; t < 2; t++) {
+        float wdl = st.winner == t ? 1.0f : st.winner < 0 ? 0.5f : 0.0f;
+        int m = (int)st.score[t] - (int)st.score[1 - t];
+        if (m > MARGIN_CLAMP) m = MARGIN_CLAMP;
+        if (m < -MARGIN_CLAMP) m = -MARGIN_CLAMP;
+        r[t] = W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
+    }
+    T->pool[1].visits++;
+    for (int i = 0; i < np; i++) {
+        node *x = &T->pool[path[i]];
+        x->visits++;
+        x->reward += r[kontor_team(&st, x->seat)];
+    }
+    T->iters++;
+}
+
+static void *run_tree(void *arg) {
+    tree *T = arg;
+    T->n = 2; /* 0 is "none", 1 the root */
+    memset(&T->pool[1], 0, sizeof T->pool[1]);
+    T->iters = 0;
+    if (T->budget) {
+        for (uint64_t i = 0; i < T->budget; i++) iterate(T);
+    } else {
+        do {
+            for (int i = 0; i < 16; i++) iterate(T);
+        } while (ai_now() < T->deadline);
+    }
+    return NULL;
+}
+
+static int ensure_trees(kontor_agent *a) {
+    ismcts_impl *m = a->impl;
+    uint64_t want = m->ms ? POOL_LIMIT : 24 * (m->iters / (uint64_t)m->threads + 1) + 4096;
+    if (want > POOL_LIMIT) want = POOL_LIMIT;
+    for (int t = 0; t < m->threads; t++) {
+        tree *T = &m->trees[t];
+        if (!T->mark) {
+            T->mark = calloc(NKEYS, sizeof *T->mark);
+            T->idx = calloc(NKEYS, sizeof *T->idx);
+            if (!T->mark || !T->idx) return -1;
+        }
+        if (T->cap < want) {
+            node *p = realloc(T->pool, (size_t)want * sizeof *p);
+            if (!p) return -1;
+            T->pool = p;
+            T->cap = (uint32_t)want;
+        }
+    }
+    return 0;
+}
+
+/* Sum the root statistics of every tree per move of v->seat. */
+typedef struct root_stat {
+    uint64_t visits;
+    double reward;
+} root_stat;
+
+static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, int cap) {
+    ismcts_impl *m = a->impl;
+    int seat = v->seat;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&v->s, seat, moves);
+    if (n <= 0) return 0;
+    if (ensure_trees(a)) {
+        snprintf(a->error, sizeof a->error, "agent '%s': out of memory for the search tree", a->name);
+        return -1;
+    }
+    uint64_t base = kontor_rng_next(&a->rng);
+    double t0 = ai_now();
+    for (int t = 0; t < m->threads; t++) {
+        tree *T = &m->trees[t];
+        kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
+        T->v = v;
+        T->c = (float)m->c;
+        T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
+        if (!m->ms && T->budget == 0) T->budget = 1;
+        T->deadline = t0 + m->ms / 1000.0;
+    }
+    pthread_t th[64];
+    int started = 0;
+    for (int t = 1; t < m->threads; t++) {
+        if (pthread_create(&th[t], NULL, run_tree, &m->trees[t]) != 0) break;
+        started = t;
+    }
+    run_tree(&m->trees[0]);
+    for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
+    /* threads that could not start run here, in order */
+    for (int t = started + 1; t < m->threads; t++) run_tree(&m->trees[t]);
+    m->total_seconds += ai_now() - t0;
+    for (int t = 0; t < m->threads; t++) m->total_iters += m->trees[t].iters;
+
+    static const int kinds_at_root[2] = {N_SEQ, N_STAT};
+    ai_choice ch[KONTOR_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        uint64_t vis = 0;
+        double rew = 0;
+        for (int t = 0; t < m->threads; t++) {
+            tree *T = &m->trees[t];
+            for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
+                node *x = &T->pool[e];
+                if (x->seat == seat && x->move == moves[i] &&
+                    x->kind == kinds_at_root[v->s.phase == KONTOR_PHASE_CHOOSE]) {
+                    vis += x->visits;
+                    rew += x->reward;
+                }
+            }
+        }
+        ch[i].move = moves[i];
+        ch[i].visits = (uint32_t)(vis > UINT32_MAX ? UINT32_MAX : vis);
+        ch[i].value = vis ? rew / (double)vis : 0.0;
+    }
+    /* most visited first; ties by mean result, then legal order (stable sort) */
+    for (int i = 1; i < n; i++) {
+        ai_choice x = ch[i];
+        int j = i;
+        while (j > 0 && (ch[j - 1].visits < x.visits || (ch[j - 1].visits == x.visits && ch[j - 1].value < x.value))) {
+            ch[j] = ch[j - 1];
+            j--;
+        }
+        ch[j] = x;
+    }
+    if (n > cap) n = cap;
+    memcpy(out, ch, (size_t)n * sizeof *out);
+    m->base.iters = m->total_iters;
+    m->base.seconds = m->total_seconds;
+    return n;
+}
+
+static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
+    ai_choice best;
+    int n = ismcts_rank(a, v, &best, 1);
+    if (n < 0) return KONTOR_FORFEIT;
+    if (n == 0) return ai_random_move(a, v); /* fills a->error */
+    return best.move;
+}
+
+static void ismcts_destroy(void *impl) {
+    ismcts_impl *m = impl;
+    if (!m) return;
+    if (m->trees)
+        for (int t = 0; t < m->threads; t++) {
+            free(m->trees[t].pool);
+            free(m->trees[t].mark);
+            free(m->trees[t].idx);
+        }
+    free(m->trees);
+    free(m);
+}
+
+static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
+    kontor_agent *a = ctx;
+    ismcts_impl *m = a->impl;
+    double d;
+    if (strcmp(key, "iters") == 0) {
+        if (ai_opt_number(a->name, key, val, 1, 1e9, &d, err)) return -1;
+        m->iters = (uint64_t)d;
+        m->ms = 0;
+    } else if (strcmp(key, "ms") == 0) {
+        if (ai_opt_number(a->name, key, val, 1, 3600000, &d, err)) return -1;
+        m->ms = (int)d;
+    } else if (strcmp(key, "threads") == 0) {
+        if (ai_opt_number(a->name, key, val, 1, 64, &d, err)) return -1;
+        m->threads = (int)d;
+    } else if (strcmp(key, "c") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 100, &d, err)) return -1;
+        m->c = d;
+    } else {
+        ai_fail(err, KONTOR_E_PARSE, "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c)", a->name,
+                key);
+        return -1;
+    }
+    return 0;
+}
+
+int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
+    ismcts_impl *m = calloc(1, sizeof *m);
+    if (!m) {
+        ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);
+        return -1;
+    }
+    m->base.rank = ismcts_rank;
+    m->base.destroy = ismcts_destroy;
+    m->iters = 10000;
+    m->threads = 1;
+    m->c = 0.7;
+    a->impl = m;
+    if (ai_parse_opts(a->name, opts, ismcts_opt, a, err)) {
+        free(m);
+        a->impl = NULL;
+        return -1;
+    }
+    m->trees = calloc((size_t)m->threads, sizeof *m->trees);
+    if (!m->trees) {
+        free(m);
+        a->impl = NULL;
+        ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);
+        return -1;
+    }
+    a->decide = ismcts_decide;
+    a->release = ai_release;
+    return 0;
+}
