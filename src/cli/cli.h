@@ -13,6 +13,8 @@
 #include "kontor/kontor.h"
 
 int cmd_bench(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_loadtest(int argc, char **argv);
 
 /* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated
  * buffer. Returns 0, or -1 with errno set. */

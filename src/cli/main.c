@@ -12,6 +12,8 @@ typedef struct command {
 
 static const command commands[] = {
     {"bench", cmd_bench, "random full games per second, one core"},
+    {"serve", cmd_serve, "the game server and browser client (http://localhost:8080)"},
+    {"loadtest", cmd_loadtest, "load benchmark of kontor serve: many games over loopback"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
