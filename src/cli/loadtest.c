@@ -27,14 +27,16 @@
 #include "server/wsclient.h"
 
 static const char *help =
-    "usage: kontor loadtest [--games N] [--port P] [--seed S] [--seconds T] [--web DIR]\n"
+    "usage: kontor loadtest [--games N] [--think MS] [--port P] [--seed S] [--seconds T] [--web DIR]\n"
     "\n"
     "Plays N concurrent games (default 1000; two WebSockets each) against a\n"
     "kontor serve over loopback with random legal moves and prints moves per\n"
     "second, the p50/p99/max latency of a move and the server's memory per\n"
     "game. Without --port it starts its own server (this binary, a free port,\n"
     "a temporary database) and stops it at the end. --seconds bounds the run\n"
-    "(default 300).\n";
+    "(default 300). --think MS: each player waits a random 0..2*MS ms before\n"
+    "each decision, as people do (default 0: as fast as possible, which\n"
+    "measures the saturated server and so queueing, not service time).\n";
 
 typedef struct client {
     wsc w;
@@ -43,6 +45,8 @@ typedef struct client {
     long id;          /* id of that move */
     double sent_at;
     int over;
+    json_int_t next_move; /* decided, waiting for its think time; -1 none */
+    double due;
 } client;
 
 static int cmp_double(const void *a, const void *b) {
@@ -107,7 +111,7 @@ static pid_t start_server(const char *dir, const char *web, int threads, int *po
 }
 
 int cmd_loadtest(int argc, char **argv) {
-    uint64_t games = 1000, port = 0, seed = 1, seconds = 300;
+    uint64_t games = 1000, port = 0, seed = 1, seconds = 300, think = 0;
     const char *web = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -127,6 +131,8 @@ int cmd_loadtest(int argc, char **argv) {
             if (cli_number(a, argv[++i], UINT64_MAX, &seed)) return 2;
         } else if (strcmp(a, "--seconds") == 0) {
             if (cli_number(a, argv[++i], 86400, &seconds) || !seconds) return 2;
+        } else if (strcmp(a, "--think") == 0) {
+            if (cli_number(a, argv[++i], 60000, &think)) return 2;
         } else if (strcmp(a, "--web") == 0) {
             web = argv[++i];
         } else {
@@ -181,6 +187,7 @@ int cmd_loadtest(int argc, char **argv) {
             char err[128], msg[256];
             c->game = g;
             c->seat = s;
+            c->next_move = -1;
             if (wsc_connect(&c->w, "127.0.0.1", p, "/ws", err, sizeof err) != 0) {
                 cli_error("loadtest: game %d seat %d: %s", g, s, err);
                 json_decref(o);
@@ -205,8 +212,20 @@ int cmd_loadtest(int argc, char **argv) {
             pf[i].events = POLLIN;
             pf[i].revents = 0;
         }
-        int r = poll(pf, (nfds_t)nclients, 1000);
+        int r = poll(pf, (nfds_t)nclients, think ? 5 : 1000);
         if (r < 0 && errno != EINTR) break;
+        double tnow = cli_now();
+        for (int i = 0; i < nclients && think; i++) {
+            client *c = &cl[i];
+            if (c->over || c->next_move < 0 || tnow < c->due) continue;
+            char msg[96];
+            c->id = nextid++;
+            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%ld}", (long long)c->next_move, c->id);
+            c->pending = 1;
+            c->next_move = -1;
+            c->sent_at = cli_now();
+            if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
+        }
         for (int i = 0; i < nclients; i++) {
             if (!pf[i].revents) continue;
             client *c = &cl[i];
@@ -253,10 +272,14 @@ int cmd_loadtest(int argc, char **argv) {
                         done++;
                         wsc_close(&c->w);
                     }
-                } else if (!c->pending) {
+                } else if (!c->pending && c->next_move < 0) {
                     json_t *legal = json_object_get(last, "legal");
                     size_t n = json_array_size(legal);
-                    if (n) {
+                    if (n && think) {
+                        json_t *mv = json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m");
+                        c->next_move = json_integer_value(mv);
+                        c->due = cli_now() + (double)kontor_rng_below(&rng, (uint32_t)(2 * think + 1)) / 1000.0;
+                    } else if (n) {
                         json_t *mv = json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m");
                         char msg[96];
                         c->id = nextid++;
@@ -275,8 +298,8 @@ int cmd_loadtest(int argc, char **argv) {
     if (nlat > 4000000) nlat = 4000000;
     qsort(lat, (size_t)nlat, sizeof *lat, cmp_double);
     double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(long)(nlat * 0.99)] : 0, mx = nlat ? lat[nlat - 1] : 0;
-    printf("loadtest: %d concurrent games, %ld moves in %.1f s: %.0f moves/s\n", (int)games, nlat, t2 - t1,
-           nlat / (t2 - t1));
+    printf("loadtest: %d concurrent games, think %d ms, %ld moves in %.1f s: %.0f moves/s\n", (int)games, (int)think,
+           nlat, t2 - t1, nlat / (t2 - t1));
     printf("loadtest: latency per move p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", p50 * 1e3, p99 * 1e3, mx * 1e3);
     if (rss0 > 0 && rss1 > 0)
         printf("loadtest: server memory %ld KiB before, %ld KiB with every game connected: %.1f KiB per game\n", rss0,
