@@ -12,6 +12,11 @@ packages=(
     libncurses-dev      # the terminal client (kontor play)
     tmux                # runs kontor play in a real terminal in its tests
     python3             # the example engine-protocol bot (examples/randombot.py)
+    libcivetweb-dev     # kontor serve: HTTP and WebSocket
+    libjansson-dev      # kontor serve: the JSON messages
+    libsqlite3-dev      # kontor serve: every game stored as its record (WAL)
+    chromium            # the browser end-to-end tests of the server
+    nodejs npm          # playwright-core (from npm) drives chromium in those tests
 )
 missing=()
 for p in "${packages[@]}"; do
