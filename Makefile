@@ -41,6 +41,12 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o $(BUILD)/gen
            $(BUILD)/gen/events_default.o
 LAYOUTS := $(sort $(wildcard data/layouts/*.txt))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# The game server (src/server/) goes into the kontor binary only, with its
+# libraries: civetweb (HTTP, WebSocket; Debian ships no .pc file for it),
+# jansson (JSON) and SQLite. tests/test_server links it too.
+SERVER_SRC := $(wildcard src/server/*.c)
+SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
+SERVER_LIBS := -lcivetweb $(shell pkg-config --libs jansson sqlite3 2>/dev/null || echo -ljansson -lsqlite3)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
@@ -111,12 +117,16 @@ $(LIB): $(LIB_OBJ)
 
 # the terminal client (kontor play) needs ncurses; only the kontor binary links it
 $(KONTOR): LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-$(KONTOR): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+$(KONTOR): $(CLI_OBJ) $(SERVER_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SERVER_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) -lcmocka $(LDLIBS)
+
+# tests/test_server.c drives a real server over loopback with the C client of src/server/
+$(BUILD)/tests/test_server: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)

@@ -1,0 +1,149 @@
+// run.mjs: end-to-end tests of kontor serve in a real browser (Debian's chromium, playwright-core).
+//
+// Starts `kontor serve --port 0` with a fresh database, then: a full game
+// against the computer to its end (end screen, replay slider, record
+// download), two browser profiles playing each other with a spectator
+// watching, and a reload mid-game that resumes. Screenshots go to
+// build/e2e/ (kept as artefacts, not committed). Exits non-zero on failure.
+// Usage: node tests/e2e/run.mjs   (from the repository root; KONTOR=path/to/kontor)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { launch } from './browser.mjs';
+
+const KONTOR = process.env.KONTOR || 'build/kontor';
+const SHOTS = process.env.SHOTS || 'build/e2e';
+mkdirSync(SHOTS, { recursive: true });
+const dir = mkdtempSync(join(tmpdir(), 'kontor-e2e-'));
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const p = spawn(KONTOR, ['serve', '--port', '0', '--db', join(dir, 'e2e.db'), '--web', 'web', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    p.stdout.on('data', d => { out += d; const m = out.match(/http:\/\/[\d.]+:(\d+)\//); if (m) resolve({ p, url: `http://127.0.0.1:${m[1]}/` }); });
+    p.on('exit', c => reject(new Error(`server exited ${c}`)));
+  });
+}
+
+// Make one decision if the page offers one: a hand card, a cell, or a button.
+async function act(page) {
+  for (const sel of ['.hand-card.playable', 'rect.legal', '#actions button']) {
+    const e = await page.$(sel);
+    // the page re-renders on every message: a handle may go stale, then look again
+    if (e) { try { await e.click({ force: true, timeout: 2000 }); return true; } catch { return false; } }
+  }
+  return false;
+}
+
+async function playToEnd(pages, limit = 4000) {
+  for (let i = 0; i < limit; i++) {
+    for (const p of pages) if (await p.$('#end:not(.hidden)')) return true;
+    let moved = false;
+    for (const p of pages) moved = (await act(p)) || moved;
+    await pages[0].waitForTimeout(moved ? 60 : 150);
+  }
+  return false;
+}
+
+const results = [];
+async function test(name, fn) {
+  const t0 = Date.now();
+  try { await fn(); results.push([name, 'ok']); console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`); }
+  catch (e) { results.push([name, 'FAIL']); console.log(`FAIL ${name}: ${e.stack || e}`); }
+}
+
+const { p: server, url } = await startServer();
+const A = await launch(), B = await launch();
+const errors = [];
+for (const ctx of [A, B]) ctx.on('page', pg => pg.on('pageerror', e => errors.push(e.message)));
+
+await test('lobby: play against the computer is one click', async () => {
+  const page = await A.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#play-computer');
+  await page.screenshot({ path: `${SHOTS}/lobby.png`, fullPage: true });
+  await page.selectOption('#level', 'easy');
+  await page.click('#play-computer');
+  await page.waitForSelector('.hand-card.playable', { timeout: 10000 });
+  assert.match(page.url(), /#play\/[0-9a-z]+\/[0-9a-f]+$/);
+  for (let i = 0; i < 10; i++) { await act(page); await page.waitForTimeout(150); }
+  await page.screenshot({ path: `${SHOTS}/game-vs-computer.png` });
+  // a reload mid-game resumes with the same round and hand
+  const before = await page.$$eval('.log li', l => l.length);
+  const round = await page.textContent('.pub');
+  await page.reload();
+  await page.waitForSelector('.seat');
+  await page.waitForTimeout(500);
+  assert.equal(await page.textContent('.pub'), round);
+  assert.ok((await page.$$eval('.log li', l => l.length)) >= before, 'the log came back after the reload');
+  await page.screenshot({ path: `${SHOTS}/after-reload.png` });
+  assert.ok(await playToEnd([page]), 'the game against the computer ended');
+  const result = await page.textContent('#result');
+  assert.match(result, /(wins|draw).*\d+ – \d+/);
+  await page.screenshot({ path: `${SHOTS}/end-screen.png` });
+  // the record downloads, the replay slider moves through the game
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('text=Download the record')]);
+  assert.match(dl.suggestedFilename(), /^kontor-[0-9a-z]+\.kgn$/);
+  await page.click('#to-replay');
+  await page.waitForSelector('#slider');
+  await page.waitForFunction(() => Number(document.querySelector('#slider').max) > 10);
+  await page.$eval('#slider', s => { s.value = 12; s.dispatchEvent(new Event('input')); });
+  await page.waitForFunction(() => document.querySelector('#replay-info').textContent.startsWith('decision 12 '));
+  await page.screenshot({ path: `${SHOTS}/replay.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(url);
+  await page.waitForSelector('#play-computer');
+  await page.screenshot({ path: `${SHOTS}/phone-lobby.png`, fullPage: true });
+  await page.close();
+});
+
+await test('two browsers play each other while a spectator watches', async () => {
+  const pa = await A.newPage();
+  await pa.goto(url);
+  await pa.waitForSelector('#create');
+  await pa.selectOption('#seat0', 'human');
+  await pa.selectOption('#seat1', 'human');
+  await pa.click('#create');
+  await pa.waitForSelector('.join-link');
+  const links = await pa.$$eval('.join-link', a => a.map(x => x.getAttribute('href')));
+  const watch = await pa.$eval('#created a:not(.join-link)', a => a.getAttribute('href'));
+  await pa.goto(url + links[0]);
+  const pb = await B.newPage();
+  await pb.goto(url + links[1]);
+  const pw = await B.newPage();
+  await pw.goto(url + watch);
+  await pa.waitForSelector('.hand-card');
+  await pb.waitForSelector('.hand-card');
+  await pw.waitForSelector('.seat');
+  // the spectator sees no hand and no decisions
+  assert.equal(await pw.$$eval('.hand-card', x => x.length), 0);
+  assert.equal(await pw.$$eval('rect.legal', x => x.length), 0);
+  for (let i = 0; i < 16; i++) { await act(pa); await act(pb); await pa.waitForTimeout(120); }
+  await pw.waitForTimeout(300);
+  // a background tab does not paint: bring each to the front to photograph it
+  await pw.bringToFront();
+  await pw.screenshot({ path: `${SHOTS}/spectator.png` });
+  await pb.bringToFront();
+  await pb.screenshot({ path: `${SHOTS}/black-player.png` });
+  // both see the same board as the spectator
+  const cells = p => p.$$eval('#board g[data-cell]', g => g.map(x => x.getAttribute('data-cell')).sort().join(' '));
+  assert.equal(await cells(pa), await cells(pw));
+  assert.equal(await cells(pb), await cells(pw));
+  assert.ok(await playToEnd([pa, pb]), 'the game between two browsers ended');
+  await pw.waitForSelector('#end:not(.hidden)');
+  assert.equal(await pa.textContent('#result'), await pw.textContent('#result'));
+  await pw.bringToFront();
+  await pw.screenshot({ path: `${SHOTS}/spectator-end.png` });
+  await pa.close(); await pb.close(); await pw.close();
+});
+
+await test('no script errors in any page', async () => { assert.deepEqual(errors, []); });
+
+await A.close(); await B.close();
+server.kill('SIGTERM');
+rmSync(dir, { recursive: true, force: true });
+const failed = results.filter(r => r[1] !== 'ok').length;
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
