@@ -551,6 +551,15 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
             free_game(g);
             return NULL;
         }
+        if (strcmp(k, "human") == 0 &&
+            (cfg.bribe || cfg.select_keep || cfg.tavern_vote || cfg.export_store || cfg.events || cfg.tiles)) {
+            /* the scenarios' own decisions (docs/variants.md) have no controls in the client yet */
+            snprintf(err->msg, sizeof err->msg, "seat %d: variant '%s'%s has decisions the browser cannot take yet: "
+                     "computers only", i, kontor_variant_name(cfg.variant), options && *options ? " with these options" : "");
+            err->code = KONTOR_E_INVALID;
+            free_game(g);
+            return NULL;
+        }
         snprintf(g->seat[i].kind, sizeof g->seat[i].kind, "%s", k);
         if (strcmp(k, "human") == 0) random_hex(g->seat[i].token, TOKEN_LEN);
     }
