@@ -249,7 +249,10 @@ static inline int class_of(const kontor_cardset *cs, int id) {
     return KONTOR_CLASS_SPECIAL;
 }
 
-static inline int is_removed(const kontor_config *cfg, int id) { return kontor_card_removed(cfg, id); }
+static inline int is_removed(const kontor_config *cfg, int id) {
+    if (cfg->remove_kinds) return kontor_card_removed(cfg, id); /* scenarios: by kind too */
+    return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1);
+}
 
 static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     for (int i = n - 1; i > 0; i--) {
@@ -266,14 +269,21 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
     memset(d, 0, sizeof *d);
     const kontor_cardset *cs = &cfg->cards;
     uint8_t team[2][KONTOR_MAX_CARDS];
-    int nteam[2] = {0, 0};
-    for (int id = 0; id < cs->ncards; id++) {
-        if (is_removed(cfg, id)) continue;
+    int nteam[2] = {0, 0}, nwater = 0, nspecial = 0, specials = cfg->specials, ncards = cs->ncards;
+    /* the cards out of the game, once (locals: the byte stores below may alias cfg) */
+    uint64_t out[2] = {cfg->removed[0], cfg->removed[1]};
+    if (cfg->remove_kinds)
+        for (int id = 0; id < ncards; id++)
+            if (kontor_card_removed(cfg, id)) out[id >> 6] |= 1ULL << (id & 63);
+    for (int id = 0; id < ncards; id++) {
+        if ((out[id >> 6] >> (id & 63)) & 1) continue;
         int cl = class_of(cs, id);
-        if (cl == KONTOR_CLASS_WATER) d->water[d->nwater++] = (uint8_t)id;
+        if (cl == KONTOR_CLASS_WATER) d->water[nwater++] = (uint8_t)id;
         else if (cl == KONTOR_CLASS_RED || cl == KONTOR_CLASS_BLACK) team[cl][nteam[cl]++] = (uint8_t)id;
-        else if (cl == KONTOR_CLASS_SPECIAL && cfg->specials && d->nspecial < 8) d->special[d->nspecial++] = (uint8_t)id;
+        else if (cl == KONTOR_CLASS_SPECIAL && specials && nspecial < 8) d->special[nspecial++] = (uint8_t)id;
     }
+    d->nwater = (uint8_t)nwater;
+    d->nspecial = (uint8_t)nspecial;
     /* Fisher-Yates: the water pile, then each colour, then the special cards */
     shuffle(d->water, d->nwater, &rng);
     for (int t = 0; t < 2; t++) {
@@ -536,7 +546,7 @@ static bb_t no_split(const kontor_state *s, bb_t cand) {
 }
 
 /* Free cells next to the board where seat may put card id. */
-static bb_t legal_cells(const kontor_state *s, int seat, int id) {
+__attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state *s, int seat, int id) {
     bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
     const kontor_card *k = card_of(s, id);
     if (is_dock(k)) {
@@ -1183,7 +1193,7 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
 }
 
-static void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
+static inline void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
 static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
@@ -1274,7 +1284,8 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
     }
 }
 
-static void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log) {
+__attribute__((always_inline)) static inline void after_scoring(kontor_state *s, int seat, int water, int special,
+                                                                kontor_log *log) {
     if (s->cfg.tiles) check_tiles(s, seat, log);
     if (s->cfg.tictactoe) {
         int row = three_in_a_row(s);
