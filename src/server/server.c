@@ -246,6 +246,7 @@ static char *make_meta(const sgame *g) {
 }
 
 static int push_events(sgame *g, const kontor_log *log) {
+    if (log->n <= 0) return 0; /* (g->ev may still be NULL) */
     if (g->nev + log->n > g->evcap) {
         long cap = g->evcap ? g->evcap * 2 : 128;
         while (cap < g->nev + log->n) cap *= 2;
