@@ -278,6 +278,39 @@ static void property_playout_is_deterministic_for_a_seed(void **st) {
     }
 }
 
+/* Every legal decision of every variant (and the expansions) has words, so a
+ * client can always offer it as a menu entry. */
+static void property_every_legal_decision_has_words(void **st) {
+    (void)st;
+    const char *opts[4] = {NULL, "export=1", "events=1", "tiles=1"};
+    int checked = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (int o = 0; o < 4; o++) {
+            kontor_config cfg;
+            if (kontor_config_init(&cfg, kontor_variant_name(v), NULL)) continue;
+            if (opts[o] && kontor_config_options(&cfg, opts[o], NULL)) continue;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, (uint64_t)v * 7 + (uint64_t)o);
+            for (int g = 0; g < 3; g++) {
+                kontor_state s;
+                if (kontor_new(&s, &cfg, (uint64_t)g, NULL)) break;
+                while (!kontor_over(&s)) {
+                    int seat = __builtin_ctz(kontor_actors(&s));
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&s, seat, m);
+                    for (int i = 0; i < n; i++) {
+                        char buf[96];
+                        kontor_move_text(&s, seat, m[i], buf, sizeof buf);
+                        if (!buf[0] || strcmp(buf, "?") == 0) fail_msg("no words for move %04x of %s", m[i], kontor_variant_name(v));
+                        checked++;
+                    }
+                    kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL);
+                }
+            }
+        }
+    assert_true(checked > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(property_basic_games_keep_every_invariant),
@@ -287,6 +320,7 @@ int main(void) {
         cmocka_unit_test(property_scenario_games_keep_every_invariant),
         cmocka_unit_test(property_expansion_games_keep_every_invariant),
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
+        cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -501,6 +501,11 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move);
  * dock cards", ...); writes into buf and returns it. For a legal move, says
  * "legal". */
 const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap);
+/* A legal decision of seat in words for people ("play 15", "pass", "move the
+ * ship to +1,-2", "buy a special card", "keep 15 in the hand", ...), so that a
+ * client can offer any decision of any variant as a menu. Writes into buf and
+ * returns it. */
+const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap);
 /* Name of a seat ("red", "black") and of a card ("15", "centre"). */
 const char *kontor_seat_name(const kontor_state *s, int seat);
 

@@ -2143,3 +2143,93 @@ int kontor__card_id(const kontor_state *s, int number) {
         if (s->cfg.cards.card[id].number == number) return id;
     return -1;
 }
+
+/* ---- decisions in words ------------------------------------------------------- */
+
+static void card_words(const kontor_state *s, int id, char *buf, size_t cap) {
+    if (id >= s->cfg.cards.ncards) {
+        snprintf(buf, cap, "a card");
+        return;
+    }
+    const kontor_card *k = card_of(s, id);
+    static const char *const kinds[] = {"", "crane", "tavern", "water", "centre", "flood", "bridge", "customs house"};
+    if (k->kind == KONTOR_KIND_GOODS) {
+        static const char goods[3] = {'T', 'W', 'S'};
+        char g[8];
+        int n = 0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < k->goods[i] && n < 6; j++) g[n++] = goods[i];
+        g[n] = 0;
+        snprintf(buf, cap, "%d (%s)", k->number, g);
+    } else {
+        snprintf(buf, cap, "%d (%s)", k->number, kinds[k->kind < 8 ? k->kind : 0]);
+    }
+}
+
+const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap) {
+    int v = KONTOR_MOVE_VALUE(move);
+    char cs[8], cw[32];
+    static const char *const good_name[3] = {"tea", "wine", "spice"};
+    (void)seat;
+    switch (KONTOR_MOVE_KIND(move)) {
+    case KONTOR_MOVE_CHOOSE:
+        if (v == KONTOR_PASS) snprintf(buf, cap, "pass (take a coin, pay no tax)");
+        else card_words(s, v, cw, sizeof cw), snprintf(buf, cap, "play %s", cw);
+        break;
+    case KONTOR_MOVE_SHIP:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "leave the ship where it is");
+        else snprintf(buf, cap, "move the ship to %s", kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_REMOVE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "remove nothing");
+        else card_words(s, s->cell_card[v], cw, sizeof cw),
+             snprintf(buf, cap, "remove %s on %s", cw, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_PLACE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "take the card back");
+        else snprintf(buf, cap, "place on %s", kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_PLACE_WATER:
+        snprintf(buf, cap, "place as water on %s", kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_BUY:
+        snprintf(buf, cap, v ? "buy a special card (2 coins)" : "buy nothing");
+        break;
+    case KONTOR_MOVE_PILE:
+        snprintf(buf, cap, "put it under %s's pile", kontor_seat_name(s, v));
+        break;
+    case KONTOR_MOVE_BRIBE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "buy out nothing");
+        else {
+            int id = s->cell_card[v];
+            card_words(s, id, cw, sizeof cw);
+            int cost = id < s->cfg.cards.ncards ? card_of(s, id)->goods[0] + card_of(s, id)->goods[1] + card_of(s, id)->goods[2] : 0;
+            snprintf(buf, cap, "buy out %s on %s (%d coin%s)", cw, kontor_format_cell(v, cs), cost, cost == 1 ? "" : "s");
+        }
+        break;
+    case KONTOR_MOVE_KEEP:
+        card_words(s, v, cw, sizeof cw);
+        snprintf(buf, cap, "keep %s in the hand", cw);
+        break;
+    case KONTOR_MOVE_DISCARD:
+        card_words(s, v, cw, sizeof cw);
+        snprintf(buf, cap, "put %s out of the game", cw);
+        break;
+    case KONTOR_MOVE_TAVERN:
+        snprintf(buf, cap, v ? "the tavern's area scores" : "the tavern's area does not score");
+        break;
+    case KONTOR_MOVE_EXPORT:
+        if (v == KONTOR_NONE || v > 2) snprintf(buf, cap, "export nothing");
+        else snprintf(buf, cap, "export a %s warehouse", good_name[v]);
+        break;
+    case KONTOR_MOVE_EVENT:
+    case KONTOR_MOVE_TILE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_EVENT ? "pass on the event" : "forgo the tile");
+        else snprintf(buf, cap, "choose %s", kontor_format_cell(v, cs));
+        break;
+    default:
+        snprintf(buf, cap, "?");
+        break;
+    }
+    return buf;
+}
