@@ -285,9 +285,9 @@ static void send_error(struct mg_connection *c, const char *code, const char *fm
 static json_t *seats_info(const sgame *g) {
     json_t *a = json_array();
     for (int i = 0; i < g->s.cfg.nseats; i++)
-        json_array_append_new(a, json_pack("{s:s, s:s, s:b, s:b}", "name", kontor_seat_name(&g->s, i), "kind",
-                                           g->seat[i].kind, "claimed", g->seat[i].claimed, "connected",
-                                           g->seat[i].connected > 0));
+        json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:b, s:b}", "name", kontor_seat_name(&g->s, i), "team",
+                                           kontor_team(&g->s, i), "kind", g->seat[i].kind, "claimed",
+                                           g->seat[i].claimed, "connected", g->seat[i].connected > 0));
     return a;
 }
 
@@ -548,15 +548,6 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
         if (!k || (strcmp(k, "human") != 0 && !is_level(k))) {
             snprintf(err->msg, sizeof err->msg,
                      "seat %d: '%.40s' is neither \"human\" nor a level (random, easy, medium, hard)", i, k ? k : "?");
-            err->code = KONTOR_E_INVALID;
-            free_game(g);
-            return NULL;
-        }
-        if (strcmp(k, "human") == 0 &&
-            (cfg.bribe || cfg.select_keep || cfg.tavern_vote || cfg.export_store || cfg.events || cfg.tiles)) {
-            /* the scenarios' own decisions (docs/variants.md) have no controls in the client yet */
-            snprintf(err->msg, sizeof err->msg, "seat %d: variant '%s'%s has decisions the browser cannot take yet: "
-                     "computers only", i, kontor_variant_name(cfg.variant), options && *options ? " with these options" : "");
             err->code = KONTOR_E_INVALID;
             free_game(g);
             return NULL;
@@ -910,9 +901,11 @@ static int stored_summary(void *ctx, const char *id, int over, const char *meta,
     kontor_record r;
     kontor_error err;
     if (kontor_record_parse(&r, record, strlen(record), &err) != KONTOR_OK) return 0;
-    json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:[s,s]}", "id", id, "variant",
+    json_t *pl = json_array();
+    for (int i = 0; i < r.cfg.nseats; i++) json_array_append_new(pl, json_string(r.players[i]));
+    json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:o}", "id", id, "variant",
                                        kontor_variant_name(r.cfg.variant), "status", over ? "over" : "stored",
-                                       "result", r.result, "players", r.players[0], r.players[1]));
+                                       "result", r.result, "players", pl));
     kontor_record_release(&r);
     return 0;
 }
@@ -1118,7 +1111,9 @@ static int api_view(struct mg_connection *c, const char *id) {
     json_object_set_new(o, "plies", json_integer(r.nply));
     json_object_set_new(o, "events", rc.events);
     json_object_set_new(o, "cards", sj_cards(&r.cfg.cards));
-    json_object_set_new(o, "players", json_pack("[s,s]", r.players[0], r.players[1]));
+    json_t *pl = json_array();
+    for (int i = 0; i < r.cfg.nseats; i++) json_array_append_new(pl, json_string(r.players[i]));
+    json_object_set_new(o, "players", pl);
     json_object_set_new(o, "result", json_string(r.result));
     if (ply > 0) {
         kontor_ply p = r.ply[ply - 1];
@@ -1128,6 +1123,36 @@ static int api_view(struct mg_connection *c, const char *id) {
     free(fin);
     kontor_record_release(&r);
     return reply_json(c, 200, o);
+}
+
+/* Every variant of the engine's table with its seats and the expansions
+ * (export=1, events=1, tiles=1) it takes: those whose deal succeeds, so the
+ * lobby never offers a combination the engine refuses. */
+static int api_variants(struct mg_connection *c) {
+    static const char *const exp[] = {"export=1", "events=1", "tiles=1"};
+    json_t *a = json_array();
+    kontor_state *s = malloc(sizeof *s);
+    if (!s) return reply_error(c, 500, "out of memory");
+    for (int v = 0; kontor_variant_describe(v); v++) {
+        kontor_config cfg;
+        kontor_error err;
+        if (kontor_config_init(&cfg, kontor_variant_name(v), &err) != KONTOR_OK) continue;
+        json_t *opts = json_array();
+        for (size_t k = 0; k < sizeof exp / sizeof *exp; k++) {
+            kontor_config c2 = cfg;
+            if (kontor_config_option(&c2, exp[k], &err) == KONTOR_OK && kontor_new(s, &c2, 1, &err) == KONTOR_OK)
+                json_array_append_new(opts, json_string(exp[k]));
+        }
+        json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "name", kontor_variant_name(v),
+                                           "describe", kontor_variant_describe(v), "seats", cfg.nseats, "w", cfg.width,
+                                           "h", cfg.height, "expansions", opts));
+    }
+    free(s);
+    /* the expansions' names for the lobby (docs/variants.md says what each does) */
+    json_t *names = json_pack("{s:s, s:s, s:s}", "export=1", "expansion 1, Exportlager (export store)", "events=1",
+                              "expansion 2, Ereigniskarten (event cards)", "tiles=1",
+                              "expansion 3, Aktionstafeln (action tiles)");
+    return reply_json(c, 200, json_pack("{s:o, s:o}", "variants", a, "expansions", names));
 }
 
 static long rss_kib(void) {
@@ -1151,6 +1176,10 @@ static int api_handler(struct mg_connection *c, void *ud) {
         if (get) return api_list(c);
         if (post) return api_create(c);
         return reply_error(c, 405, "'%s /api/games': use GET or POST", method);
+    }
+    if (strcmp(uri, "/api/variants") == 0) {
+        if (get) return api_variants(c);
+        return reply_error(c, 405, "'%s /api/variants': use GET", method);
     }
     if (strcmp(uri, "/api/stats") == 0) {
         long n;

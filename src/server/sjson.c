@@ -13,20 +13,22 @@
 
 static const char *kind_names[] = {"goods", "crane", "tavern", "water", "centre", "flood", "bridge", "customs"};
 static const char *colour_names[] = {"red", "black", "neutral"};
-static const char *phase_names[] = {"choose", "ship", "remove", "place", "over"};
-static const char *end_names[] = {"none", "full", "max_rounds", "stuck"};
-static const char *event_names[] = {"?",     "round", "pass",  "reveal", "tax",  "takeback", "sitout",
-                                    "ship",  "remove", "place", "score", "draw", "coin",     "end"};
+/* Names by enum value (kontor.h); the _Static_asserts keep them in step with the engine. */
+static const char *phase_names[] = {"choose", "ship", "remove", "place",  "over",   "buy",  "pile",
+                                    "bribe",  "select", "tavern", "export", "event", "tile"};
+_Static_assert(sizeof phase_names / sizeof *phase_names == KONTOR_PHASE_TILE + 1, "a phase without a name");
+static const char *end_names[] = {"none", "full", "max_rounds", "stuck", "row", "bankrupt"};
+_Static_assert(sizeof end_names / sizeof *end_names == KONTOR_END_BANKRUPT + 1, "an end without a name");
+static const char *event_names[] = {"?",      "round",  "pass",  "reveal", "tax",       "takeback", "sitout", "ship",
+                                    "remove", "place",  "score", "draw",   "coin",      "end",      "buy",    "overbuild",
+                                    "bribe",  "select", "tavern", "export", "event",    "tile"};
+_Static_assert(sizeof event_names / sizeof *event_names == KONTOR_EV_TILE + 1, "an event without a name");
+static const char *move_names[] = {"?",    "choose", "ship",   "remove",  "place",  "buy",   "pile", "place_water",
+                                   "bribe", "keep",  "discard", "tavern", "export", "event", "tile"};
+_Static_assert(sizeof move_names / sizeof *move_names == KONTOR_MOVE_TILE + 1, "a move kind without a name");
+#define NAME_OF(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")
 
-const char *sj_move_kind(int kind) {
-    switch (kind) {
-    case KONTOR_MOVE_CHOOSE: return "choose";
-    case KONTOR_MOVE_SHIP: return "ship";
-    case KONTOR_MOVE_REMOVE: return "remove";
-    case KONTOR_MOVE_PLACE: return "place";
-    default: return "?";
-    }
-}
+const char *sj_move_kind(int kind) { return kind > 0 ? NAME_OF(move_names, kind) : "?"; }
 
 json_t *sj_cards(const kontor_cardset *cs) {
     json_t *a = json_array();
@@ -44,6 +46,98 @@ static json_t *xy(int cell) { return json_pack("[i,i]", kontor_cell_dx(cell), ko
 
 static int bb_has(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
 
+static json_t *cell_list(const kontor_bb *b) {
+    json_t *a = json_array();
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(b, c)) json_array_append_new(a, xy(c));
+    return a;
+}
+
+/* A fixed board's rectangle [x0, x1, y0, y1] (Canale Grande, Tic Tac Toe). */
+static json_t *mask_box(const kontor_bb *b) {
+    int x0 = 99, x1 = -99, y0 = 99, y1 = -99;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(b, c)) {
+            int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+            if (x < x0) x0 = x;
+            if (x > x1) x1 = x;
+            if (y < y0) y0 = y;
+            if (y > y1) y1 = y;
+        }
+    return x0 > x1 ? json_null() : json_pack("[i,i,i,i]", x0, x1, y0, y1);
+}
+
+/* Event card idx of the built-in deck (data/events.txt, the one every server game uses). */
+static json_t *event_card_json(int idx) {
+    kontor_event_card ev[KONTOR_EVENTS_MAX];
+    int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
+    if (idx < 0 || idx >= n) return json_pack("{s:i}", "card", idx);
+    return json_pack("{s:i, s:s, s:s}", "card", idx, "name", ev[idx].name, "text", ev[idx].text);
+}
+
+/* What the special cards, the scenarios and the action tiles add to the board. */
+static void board_extras(const kontor_state *s, json_t *board) {
+    const kontor_config *cfg = &s->cfg;
+    if (cfg->fixed_board) json_object_set_new(board, "fixed", mask_box(&cfg->board_mask));
+    json_object_set_new(board, "customs", cell_list(&s->customs));
+    /* the cards a flood or a bridge lies on */
+    json_t *under = json_array();
+    for (int i = 0; i < s->nunder && i < KONTOR_UNDER_MAX; i++)
+        json_array_append_new(under, json_pack("[i,i,i]", kontor_cell_dx(s->under_cell[i]), kontor_cell_dy(s->under_cell[i]),
+                                               s->under_card[i]));
+    json_object_set_new(board, "under", under);
+    if (cfg->inner_value) json_object_set_new(board, "inner", cell_list(&cfg->inner));
+    if (cfg->tiles) {
+        /* the N, E, S, W ends of the water cross (kontor_layout_cross) */
+        static const int end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
+        json_t *tiles = json_array();
+        for (int k = 0; k < 4; k++)
+            if (s->tile_at[k] != KONTOR_NONE)
+                json_array_append_new(tiles, json_pack("{s:[i,i], s:i, s:s}", "at", end[k][0], end[k][1], "tile",
+                                                       s->tile_at[k], "name", kontor_tile_name(s->tile_at[k])));
+        json_object_set_new(board, "tiles", tiles);
+    }
+}
+
+/* A seat's part in the hidden decisions before a round: what it decided,
+ * "hidden" for another seat's decision (the view masks it), null while
+ * undecided. */
+static void seat_extras(const kontor_state *s, int i, json_t *so) {
+    if (s->phase == KONTOR_PHASE_BUY) {
+        uint8_t b = s->buy[i];
+        json_object_set_new(so, "buy", b == KONTOR_NONE ? json_null() : b == KONTOR_HIDDEN ? json_string("hidden")
+                                                                                        : json_boolean(b));
+    }
+    if (s->phase == KONTOR_PHASE_BRIBE) {
+        uint8_t b = s->bribe[i];
+        json_object_set_new(so, "bribe", b == KONTOR_NONE     ? json_null()
+                                         : b == KONTOR_HIDDEN ? json_string("hidden")
+                                         : b == KONTOR_PASS   ? json_string("none")
+                                                              : xy(b));
+    }
+    if (s->phase == KONTOR_PHASE_SELECT) json_object_set_new(so, "selected", json_integer(s->selected[i]));
+}
+
+/* The expansions' public state: export stores, the event, tiles won. */
+static void game_extras(const kontor_state *s, json_t *o) {
+    const kontor_config *cfg = &s->cfg;
+    if (cfg->specials == 2) json_object_set_new(o, "special_pile", json_integer(s->special_pile.n));
+    if (cfg->export_store)
+        json_object_set_new(o, "export", json_pack("[[i,i,i],[i,i,i]]", s->export_n[0][0], s->export_n[0][1],
+                                                   s->export_n[0][2], s->export_n[1][0], s->export_n[1][1],
+                                                   s->export_n[1][2]));
+    if (cfg->events) {
+        json_object_set_new(o, "events_left", json_integer(s->event_n - s->event_next));
+        if (s->event_cur != KONTOR_NONE) json_object_set_new(o, "event", event_card_json(s->event_cur));
+    }
+    if (cfg->tiles) {
+        json_object_set_new(o, "bonus_points", json_pack("[i,i]", s->bonus_points[0], s->bonus_points[1]));
+        json_object_set_new(o, "ship_owner", s->ship_owner == KONTOR_NONE ? json_null() : json_integer(s->ship_owner));
+        if (s->phase == KONTOR_PHASE_TILE)
+            json_object_set_new(o, "tile", json_pack("{s:i, s:s}", "tile", s->tile_cur, "name", kontor_tile_name(s->tile_cur)));
+    }
+}
+
 /* The body common to views and full states. viewer: seat whose hand is
  * shown, -1 for none, -2 for every hand. */
 static json_t *state_json(const kontor_state *s, int viewer) {
@@ -51,7 +145,8 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     json_t *o = json_object();
     json_object_set_new(o, "variant", json_string(kontor_variant_name(cfg->variant)));
     json_object_set_new(o, "round", json_integer(s->round));
-    json_object_set_new(o, "phase", json_string(s->phase <= KONTOR_PHASE_OVER ? phase_names[s->phase] : "?"));
+    json_object_set_new(o, "phase", json_string(NAME_OF(phase_names, s->phase)));
+    json_object_set_new(o, "nseats", json_integer(cfg->nseats));
     json_object_set_new(o, "over", json_boolean(s->phase == KONTOR_PHASE_OVER));
 
     unsigned act = kontor_actors(s);
@@ -59,8 +154,13 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     for (int i = 0; i < cfg->nseats; i++)
         if (act & (1u << i)) json_array_append_new(actors, json_integer(i));
     json_object_set_new(o, "actors", actors);
-    if (s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_OVER)
-        json_object_set_new(o, "current", json_integer(kontor_current(s)));
+    /* the one seat to act, in the phases where seats act in turn */
+    if (act && !(act & (act - 1)) && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
+        s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT) {
+        int cur = 0;
+        while (!(act & (1u << cur))) cur++;
+        json_object_set_new(o, "current", json_integer(cur));
+    }
 
     /* board */
     json_t *board = json_object();
@@ -78,6 +178,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         if (bb_has(&s->enclosed, c)) json_array_append_new(enc, xy(c));
     json_object_set_new(board, "enclosed", enc);
     json_object_set_new(board, "ship", s->ship_cell == KONTOR_NONE ? json_null() : xy(s->ship_cell));
+    board_extras(s, board);
     json_object_set_new(o, "board", board);
 
     /* areas, each with its cells so the client can tint them */
@@ -122,6 +223,8 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         else if (ch == KONTOR_HIDDEN || ch >= KONTOR_UNKNOWN_BASE) cj = json_string("hidden");
         else cj = json_integer(ch);
         json_object_set_new(so, "choice", cj);
+        json_object_set_new(so, "team", json_integer(kontor_team(s, i)));
+        seat_extras(s, i, so);
         json_array_append_new(seats, so);
     }
     json_object_set_new(o, "seats", seats);
@@ -135,8 +238,9 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     if (s->phase == KONTOR_PHASE_OVER) {
         json_object_set_new(o, "score", json_pack("[i,i]", s->score[0], s->score[1]));
         json_object_set_new(o, "winner", s->winner < 0 ? json_null() : json_integer(s->winner));
-        json_object_set_new(o, "end", json_string(s->end_reason < 4 ? end_names[s->end_reason] : "?"));
+        json_object_set_new(o, "end", json_string(NAME_OF(end_names, s->end_reason)));
     }
+    game_extras(s, o);
     return o;
 }
 
@@ -153,15 +257,30 @@ json_t *sj_legal(const kontor_state *s, int seat) {
     int n = kontor_legal(s, seat, mv);
     for (int i = 0; i < n; i++) {
         int kind = KONTOR_MOVE_KIND(mv[i]), val = KONTOR_MOVE_VALUE(mv[i]);
-        json_t *o = json_pack("{s:i, s:s}", "m", mv[i], "kind", sj_move_kind(kind));
-        if (kind == KONTOR_MOVE_CHOOSE) {
+        char text[160];
+        json_t *o = json_pack("{s:i, s:s, s:s}", "m", mv[i], "kind", sj_move_kind(kind), "text",
+                              kontor_move_text(s, seat, mv[i], text, sizeof text));
+        switch (kind) {
+        case KONTOR_MOVE_CHOOSE:
             if (val == KONTOR_PASS) json_object_set_new(o, "pass", json_true());
             else json_object_set_new(o, "card", json_integer(val));
-        } else if (val == KONTOR_NONE) {
-            json_object_set_new(o, "none", json_true());
-        } else {
-            json_object_set_new(o, "x", json_integer(kontor_cell_dx(val)));
-            json_object_set_new(o, "y", json_integer(kontor_cell_dy(val)));
+            break;
+        case KONTOR_MOVE_KEEP:
+        case KONTOR_MOVE_DISCARD: json_object_set_new(o, "card", json_integer(val)); break;
+        case KONTOR_MOVE_BUY:
+        case KONTOR_MOVE_TAVERN: json_object_set_new(o, "value", json_integer(val)); break;
+        case KONTOR_MOVE_PILE: json_object_set_new(o, "seat", json_integer(val)); break;
+        case KONTOR_MOVE_EXPORT:
+            if (val == KONTOR_NONE) json_object_set_new(o, "none", json_true());
+            else json_object_set_new(o, "good", json_integer(val));
+            break;
+        default: /* ship, remove, place, place_water, bribe, event, tile: a cell or none */
+            if (val == KONTOR_NONE) {
+                json_object_set_new(o, "none", json_true());
+            } else {
+                json_object_set_new(o, "x", json_integer(kontor_cell_dx(val)));
+                json_object_set_new(o, "y", json_integer(kontor_cell_dy(val)));
+            }
         }
         json_array_append_new(a, o);
     }
@@ -170,7 +289,7 @@ json_t *sj_legal(const kontor_state *s, int seat) {
 
 json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq) {
     (void)s;
-    json_t *o = json_pack("{s:i, s:s}", "seq", (json_int_t)seq, "kind", e->kind < 14 ? event_names[e->kind] : "?");
+    json_t *o = json_pack("{s:i, s:s}", "seq", (json_int_t)seq, "kind", NAME_OF(event_names, e->kind));
     if (e->seat != KONTOR_NONE) json_object_set_new(o, "seat", json_integer(e->seat));
     if (e->card != KONTOR_NONE) json_object_set_new(o, "card", json_integer(e->card));
     if (e->cell != KONTOR_NONE) {
@@ -178,5 +297,7 @@ json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq) {
         json_object_set_new(o, "y", json_integer(kontor_cell_dy(e->cell)));
     }
     json_object_set_new(o, "a", json_integer(e->a));
+    if (e->kind == KONTOR_EV_EVENT) json_object_set_new(o, "event", event_card_json(e->a));
+    if (e->kind == KONTOR_EV_TILE) json_object_set_new(o, "tile", json_string(kontor_tile_name(e->a)));
     return o;
 }

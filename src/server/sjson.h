@@ -19,11 +19,12 @@ json_t *sj_cards(const kontor_cardset *cs);
 json_t *sj_view(const kontor_view *v);
 /* The whole state (a finished game, or a replay of one). */
 json_t *sj_state_full(const kontor_state *s);
-/* seat's legal decisions: [{m, kind, card?, x?, y?, pass?, none?}, ...]. */
+/* seat's legal decisions, each with its words (kontor_move_text):
+ * [{m, kind, text, card?, x?, y?, pass?, none?, value?, seat?, good?}, ...]. */
 json_t *sj_legal(const kontor_state *s, int seat);
 /* One event with its sequence number. */
 json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq);
-/* "choose", "ship", ... for a move kind; "?" for others. */
+/* "choose", "ship", ..., "tile" for a move kind; "?" for others. */
 const char *sj_move_kind(int kind);
 
 #endif
