@@ -308,7 +308,7 @@ static void send_state(sgame *g, wsconn *w) {
     json_object_set_new(o, "players", seats_info(g));
     json_object_set_new(o, "legal", sj_legal(&g->s, w->seat));
     json_t *ev = json_array();
-    for (long i = w->sent; i < g->nev; i++) json_array_append_new(ev, sj_event(&g->s, &g->ev[i], i));
+    for (long i = w->sent; i < g->nev; i++) json_array_append_new(ev, sj_event(&g->s, &g->ev[i], i, w->seat));
     w->sent = g->nev;
     json_object_set_new(o, "events", ev);
     if (g->deadline > 0) json_object_set_new(o, "deadline_ms", json_integer((json_int_t)((g->deadline - now_s()) * 1000)));
@@ -1053,6 +1053,7 @@ static char *record_text(const char *id, int *found) {
 
 typedef struct replay_ctx {
     int upto;
+    int viewer; /* -2 a finished game (every card shown), -1 a running one (a spectator) */
     json_t *events;
     long seq;
     const kontor_state *last;
@@ -1061,7 +1062,7 @@ typedef struct replay_ctx {
 static void replay_events(void *ctx, const kontor_state *s, int ply, const kontor_log *log) {
     replay_ctx *rc = ctx;
     for (int i = 0; i < log->n; i++, rc->seq++)
-        if (ply == rc->upto - 1) json_array_append_new(rc->events, sj_event(s, &log->ev[i], rc->seq));
+        if (ply == rc->upto - 1) json_array_append_new(rc->events, sj_event(s, &log->ev[i], rc->seq, rc->viewer));
 }
 
 /* A position of a game for the replay viewer: after ply plies. Finished
@@ -1088,9 +1089,10 @@ static int api_view(struct mg_connection *c, const char *id) {
     free(text);
     if (ply < 0 || ply > r.nply) ply = r.nply;
     kontor_state *s = malloc(sizeof *s), *fin = malloc(sizeof *fin);
-    replay_ctx rc = {(int)ply, json_array(), 0, NULL};
+    replay_ctx rc = {(int)ply, -1, json_array(), 0, NULL};
     int over = 0;
     if (s && fin && kontor_record_replay(&r, -1, fin, NULL, NULL, &err) == KONTOR_OK) over = kontor_over(fin);
+    if (over) rc.viewer = -2;
     if (!s || !fin || kontor_record_replay(&r, (int)ply, s, replay_events, &rc, &err) != KONTOR_OK) {
         free(s);
         free(fin);

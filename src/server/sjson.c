@@ -79,7 +79,12 @@ static json_t *event_card_json(int idx) {
 static void board_extras(const kontor_state *s, json_t *board) {
     const kontor_config *cfg = &s->cfg;
     if (cfg->fixed_board) json_object_set_new(board, "fixed", mask_box(&cfg->board_mask));
-    json_object_set_new(board, "customs", cell_list(&s->customs));
+    /* customs houses: [x, y, 1 if laid as water] */
+    json_t *customs = json_array();
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(&s->customs, c))
+            json_array_append_new(customs, json_pack("[i,i,b]", kontor_cell_dx(c), kontor_cell_dy(c), bb_has(&s->water, c)));
+    json_object_set_new(board, "customs", customs);
     /* the cards a flood or a bridge lies on */
     json_t *under = json_array();
     for (int i = 0; i < s->nunder && i < KONTOR_UNDER_MAX; i++)
@@ -287,11 +292,30 @@ json_t *sj_legal(const kontor_state *s, int seat) {
     return a;
 }
 
-json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq) {
-    (void)s;
+/* May viewer (a seat, -1 a spectator, -2 everyone) know which card id is?
+ * Cards on the board, revealed or drawn from a face-up pile are public
+ * (pub); a seat also knows its own hand and what only it has seen (known). */
+static int card_visible(const kontor_state *s, int viewer, int id) {
+    if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg.cards.ncards) return 1;
+    if ((s->pub[id >> 6] >> (id & 63)) & 1) return 1;
+    if (viewer < 0 || viewer >= s->cfg.nseats) return 0;
+    if ((s->known[viewer][id >> 6] >> (id & 63)) & 1) return 1;
+    for (int k = 0; k < s->hand_n[viewer]; k++)
+        if (s->hand[viewer][k] == id) return 1;
+    return 0;
+}
+
+json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int viewer) {
     json_t *o = json_pack("{s:i, s:s}", "seq", (json_int_t)seq, "kind", NAME_OF(event_names, e->kind));
     if (e->seat != KONTOR_NONE) json_object_set_new(o, "seat", json_integer(e->seat));
-    if (e->card != KONTOR_NONE) json_object_set_new(o, "card", json_integer(e->card));
+    if (e->card != KONTOR_NONE) {
+        /* a card the viewer may not know (a special card bought, a card drawn
+         * unseen) goes as its back, like the cards of a view */
+        int card = e->card;
+        if (e->kind != KONTOR_EV_TAVERN && !card_visible(s, viewer, card))
+            card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[card]);
+        json_object_set_new(o, "card", json_integer(card));
+    }
     if (e->cell != KONTOR_NONE) {
         json_object_set_new(o, "x", json_integer(kontor_cell_dx(e->cell)));
         json_object_set_new(o, "y", json_integer(kontor_cell_dy(e->cell)));

@@ -22,8 +22,10 @@ json_t *sj_state_full(const kontor_state *s);
 /* seat's legal decisions, each with its words (kontor_move_text):
  * [{m, kind, text, card?, x?, y?, pass?, none?, value?, seat?, good?}, ...]. */
 json_t *sj_legal(const kontor_state *s, int seat);
-/* One event with its sequence number. */
-json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq);
+/* One event with its sequence number, as viewer (a seat, -1 a spectator,
+ * -2 everyone: a finished game) may know it: card ids the viewer may not know
+ * now in s go as KONTOR_UNKNOWN_BASE + class. */
+json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int viewer);
 /* "choose", "ship", ..., "tile" for a move kind; "?" for others. */
 const char *sj_move_kind(int kind);
 

@@ -3,7 +3,9 @@
 // Starts `kontor serve --port 0` with a fresh database, then: a full game
 // against the computer to its end (end screen, replay slider, record
 // download), two browser profiles playing each other with a spectator
-// watching, and a reload mid-game that resumes. Screenshots go to
+// watching, a reload mid-game that resumes, a game for four with one human
+// seat and three computers, and Bakschisch with the export store (decisions
+// offered as buttons). Screenshots go to
 // build/e2e/ (kept as artefacts, not committed). Exits non-zero on failure.
 // Usage: node tests/e2e/run.mjs   (from the repository root; KONTOR=path/to/kontor)
 import { spawn } from 'node:child_process';
@@ -27,14 +29,14 @@ function startServer() {
   });
 }
 
-// Make one decision if the page offers one: a hand card, a cell, or a button.
+// Make one decision if the page offers one: a hand card, a highlighted cell,
+// or a decision button, picked at random so that every kind gets played.
 async function act(page) {
-  for (const sel of ['.hand-card.playable', 'rect.legal', '#actions button']) {
-    const e = await page.$(sel);
-    // the page re-renders on every message: a handle may go stale, then look again
-    if (e) { try { await e.click({ force: true, timeout: 2000 }); return true; } catch { return false; } }
-  }
-  return false;
+  const all = await page.$$('.hand-card.playable, rect.legal, #actions button');
+  if (!all.length) return false;
+  const e = all[Math.floor(Math.random() * all.length)];
+  // the page re-renders on every message: a handle may go stale, then look again
+  try { await e.click({ force: true, timeout: 2000 }); return true; } catch { return false; }
 }
 
 async function playToEnd(pages, limit = 4000) {
@@ -137,6 +139,72 @@ await test('two browsers play each other while a spectator watches', async () =>
   await pw.bringToFront();
   await pw.screenshot({ path: `${SHOTS}/spectator-end.png` });
   await pa.close(); await pb.close(); await pw.close();
+});
+
+await test('a game for four: one human seat, three computers, to the end', async () => {
+  const page = await A.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#variant option[value="four"]', { state: 'attached' });
+  await page.selectOption('#variant', 'four');
+  // four seats, one select each; the lobby offers no expansions for four
+  assert.equal(await page.$$eval('#seat-kinds select', s => s.length), 4);
+  assert.equal(await page.$$eval('#expansions input', s => s.length), 0);
+  await page.selectOption('#seat0', 'human');
+  for (const i of [1, 2, 3]) await page.selectOption(`#seat${i}`, 'easy');
+  await page.click('#create');
+  await page.waitForSelector('.join-link');
+  assert.equal(await page.$$eval('.join-link', a => a.length), 1, 'one join link: the one human seat');
+  const link = await page.$eval('.join-link', a => a.getAttribute('href'));
+  const watch = await page.$eval('#created a.watch-link', a => a.getAttribute('href'));
+  await page.goto(url + link);
+  await page.waitForSelector('.hand-card');
+  // four seat panels in two teams; the 8x8 board; only our own hand
+  assert.equal(await page.$$eval('.seat', x => x.length), 4);
+  assert.equal(await page.$$eval('.seat-red', x => x.length), 2);
+  assert.equal(await page.$$eval('.seat-black', x => x.length), 2);
+  // a special card (flood, bridge or customs house) is in the hand from the deal
+  const special = await page.$$eval('.hand-card .special', x => x.length);
+  assert.ok(special >= 1, 'the special card dealt to the seat is drawn');
+  const pw = await B.newPage();
+  await pw.goto(url + watch);
+  await pw.waitForSelector('.seat');
+  assert.equal(await pw.$$eval('.hand-card', x => x.length), 0, 'the spectator sees no hand');
+  for (let i = 0; i < 12; i++) { await act(page); await page.waitForTimeout(120); }
+  await page.screenshot({ path: `${SHOTS}/four-mid-game.png` });
+  assert.ok(await playToEnd([page]), 'the game for four ended');
+  assert.match(await page.textContent('#result'), /(wins|draw).*\d+ – \d+/);
+  await page.screenshot({ path: `${SHOTS}/four-end.png` });
+  await page.click('text=Look at the board');
+  await page.screenshot({ path: `${SHOTS}/four-board.png` });
+  await pw.bringToFront();
+  await pw.waitForSelector('#end:not(.hidden)');
+  assert.equal(await pw.textContent('#result'), await page.textContent('#result'));
+  await pw.screenshot({ path: `${SHOTS}/four-spectator-end.png` });
+  await page.close(); await pw.close();
+});
+
+await test('a scenario with its own decisions (Bakschisch with the export store) in the browser', async () => {
+  const page = await A.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#variant option[value="bakschisch"]', { state: 'attached' });
+  await page.selectOption('#variant', 'bakschisch');
+  await page.check('#expansions input[value="export=1"]');
+  await page.selectOption('#level', 'random');
+  await page.click('#play-computer');
+  await page.waitForSelector('.seat');
+  // every decision the client has no control for is a button with its words
+  let seen = new Set();
+  for (let i = 0; i < 4000 && !(await page.$('#end:not(.hidden)')); i++) {
+    for (const k of await page.$$eval('#actions button.decision', b => b.map(x => [...x.classList].find(c => c.startsWith('kind-'))))) seen.add(k);
+    if (await page.$('rect.legal-bribe')) seen.add('cell-bribe');
+    if (!(await act(page))) await page.waitForTimeout(100);
+    else await page.waitForTimeout(40);
+  }
+  assert.ok(await page.$('#end:not(.hidden)'), 'the Bakschisch game ended');
+  assert.ok(seen.has('kind-bribe'), `the bribe decision was offered as a button (${[...seen]})`);
+  assert.ok(seen.has('cell-bribe') || seen.has('kind-export'), `bribe cells or export buttons were offered (${[...seen]})`);
+  await page.screenshot({ path: `${SHOTS}/bakschisch-end.png` });
+  await page.close();
 });
 
 await test('no script errors in any page', async () => { assert.deepEqual(errors, []); });
