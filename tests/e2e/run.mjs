@@ -171,6 +171,14 @@ await test('a game for four: one human seat, three computers, to the end', async
   assert.equal(await pw.$$eval('.hand-card', x => x.length), 0, 'the spectator sees no hand');
   for (let i = 0; i < 12; i++) { await act(page); await page.waitForTimeout(120); }
   await page.screenshot({ path: `${SHOTS}/four-mid-game.png` });
+  assert.ok(!(await page.textContent('#seats')).includes('null'), 'the side panel shows no placeholder text');
+  // the cards drawn span at most 8x8; the view adds at most a cell of margin each side
+  const span = await page.$$eval('#board g[data-cell]', g => {
+    const c = g.map(x => x.getAttribute('data-cell').split(',').map(Number));
+    const w = Math.max(...c.map(p => p[0])) - Math.min(...c.map(p => p[0])) + 1, h = Math.max(...c.map(p => p[1])) - Math.min(...c.map(p => p[1])) + 1;
+    return [w, h, ...document.querySelector('#board').dataset.extent.split('x').map(Number)];
+  });
+  assert.ok(span[0] <= 8 && span[1] <= 8 && span[2] <= 10 && span[3] <= 10, `the board fits 8x8 (${span})`);
   assert.ok(await playToEnd([page]), 'the game for four ended');
   assert.match(await page.textContent('#result'), /(wins|draw).*\d+ – \d+/);
   await page.screenshot({ path: `${SHOTS}/four-end.png` });
