@@ -620,6 +620,12 @@ static void check_fair(cl *c, int seat, int nseats) {
         if (strcmp(phase, "buy") == 0 && !json_is_null(buy)) assert_string_equal(json_string_value(buy), "hidden");
     }
     if (seat < 0) assert_int_equal(json_array_size(json_object_get(c->state, "legal")), 0);
+    /* Alte Seilschaften: the area being decided is named */
+    if (strcmp(phase, "tavern") == 0) {
+        json_t *ta = json_object_get(c->state, "tavern_area");
+        assert_true(json_is_integer(ta));
+        assert_true(json_integer_value(ta) < (json_int_t)json_array_size(json_object_get(c->state, "areas")));
+    }
 }
 
 /* n clients (seats 0..n-1 of the game's human seats in order, spectator last
@@ -777,6 +783,34 @@ static void test_bakschisch_with_export_to_the_end(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* Alte Seilschaften: a tavern's owner decides at the end, with a button of
+ * words; three games in four reach that phase under random play, so up to
+ * eight games are played until one does. */
+static void test_seilschaften_tavern_decisions_to_the_end(void **state) {
+    (void)state;
+    srv s = start();
+    int kinds[16] = {0}, games = 0;
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 17);
+    while (!kinds[KONTOR_MOVE_TAVERN] && games < 8) {
+        json_t *g = create(&s, "{\"variant\":\"seilschaften\",\"seats\":[\"human\",\"human\"]}");
+        const char *id = json_string_value(json_object_get(g, "id"));
+        cl c[2];
+        int seat[2] = {0, 1};
+        join(&c[0], &s, id, token_of(g, 0));
+        join(&c[1], &s, id, token_of(g, 1));
+        play_all(c, seat, 2, 2, &rng, kinds, 20000);
+        assert_true(is_over(&c[0]));
+        record_replays_to(&s, id, json_object_get(c[0].state, "score"));
+        close_cl(&c[0]);
+        close_cl(&c[1]);
+        json_decref(g);
+        games++;
+    }
+    assert_true(kinds[KONTOR_MOVE_TAVERN]);
+    stop(&s, SIGTERM);
+}
+
 /* A bribe is a secret until both have decided: the other seat and the
  * spectator see only "hidden". */
 static void test_a_bribe_stays_hidden_until_both_decide(void **state) {
@@ -883,6 +917,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_four_with_computer_seats_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bakschisch_with_export_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_bribe_stays_hidden_until_both_decide, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_seilschaften_tavern_decisions_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_variant_is_played_to_the_end_by_computers, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,7 +231,8 @@ function game(id, token) {
     const cellMoves = legal.filter(l => l.x !== undefined);
     const me = seat !== null ? st.seats[seat] : null;
     const ghost = st.phase === 'place' && me && typeof me.choice === 'number' ? cards[me.choice] : null;
-    drawBoard(svg, st, cards, { legal: mine ? cellMoves : [], onCell, ghost, lastCells });
+    const marked = st.tavern_area !== undefined && st.areas[st.tavern_area] ? st.areas[st.tavern_area].cells : [];
+    drawBoard(svg, st, cards, { legal: mine ? cellMoves : [], onCell, ghost, lastCells, marked });
     // the hand: a card to choose is clicked
     hand.replaceChildren();
     const inHand = new Set();
@@ -274,7 +275,7 @@ function game(id, token) {
       remove: 'remove a highlighted card next to the ship, or nothing', place: 'place your card on a highlighted cell',
       buy: 'buy a special card for 2 coins, or not (secretly)', pile: 'say whose pile takes the removed card',
       bribe: 'buy out a highlighted opposing goods card, or nothing (secretly)', select: 'pick the cards of your hand and those that leave the game',
-      tavern: 'say whether your tavern’s area scores', export: 'send a warehouse of the card to your export store, or not',
+      tavern: 'say whether your tavern’s area (outlined) scores', export: 'send a warehouse of the card to your export store, or not',
       event: 'carry out the event card: a highlighted cell, or pass', tile: 'carry out your action tile: a highlighted cell, or forgo it' }[p] || p;
   }
 

@@ -167,7 +167,7 @@ function window_(st) {
 // cell decisions to highlight ({x, y, m, kind, text}); onCell(moves) on a
 // click, with every decision of that cell (a customs house may go there as
 // a dock card or as water); ghost: the card to preview on hover.
-export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = null, lastCells = [] } = {}) {
+export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = null, lastCells = [], marked = [] } = {}) {
   svg.replaceChildren();
   const b = st.board, cells = b.cells;
   const [wx0, wx1, wy0, wy1] = window_(st);
@@ -230,6 +230,9 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
       el('path', { d: 'M-6 6 L-3 -3 L3 -3 L6 6 Z', fill: INK[TEAM[a.winner]], stroke: '#fff' }, k);
     }
   }
+  // cells a decision is about without being its choice (the tavern's area)
+  for (const [x, y] of marked)
+    el('rect', { x: px(x) + 1, y: py(y) + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: 'none', stroke: '#e0a800', 'stroke-width': 4, class: 'marked', 'pointer-events': 'none' }, svg);
   if (b.ship) {
     const [x, y] = b.ship;
     const g = el('g', { class: 'ship', 'pointer-events': 'none' }, svg);

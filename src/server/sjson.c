@@ -127,6 +127,9 @@ static void seat_extras(const kontor_state *s, int i, json_t *so) {
 static void game_extras(const kontor_state *s, json_t *o) {
     const kontor_config *cfg = &s->cfg;
     if (cfg->specials == 2) json_object_set_new(o, "special_pile", json_integer(s->special_pile.n));
+    /* Alte Seilschaften: the area (index into areas) whose tavern's owner decides now */
+    if (s->phase == KONTOR_PHASE_TAVERN && s->tavern_area < s->nareas)
+        json_object_set_new(o, "tavern_area", json_integer(s->tavern_area));
     if (cfg->export_store)
         json_object_set_new(o, "export", json_pack("[[i,i,i],[i,i,i]]", s->export_n[0][0], s->export_n[0][1],
                                                    s->export_n[0][2], s->export_n[1][0], s->export_n[1][1],
