@@ -282,13 +282,13 @@ function game(id, token) {
   function showEnd() {
     const rows = st.areas.map((a, i) => h('tr', { class: a.counts ? '' : 'muted' }, h('td', {}, i + 1), h('td', {}, fmt(...a.at)), h('td', {}, a.size),
       h('td', {}, a.goods[0].join('/')), h('td', {}, a.goods[1].join('/')), h('td', {}, a.winner === null ? 'tie' : TEAM[a.winner]),
-      h('td', {}, a.keeper ? 'yes' : 'no'), h('td', {}, a.counts ? 'yes' : 'no')));
+      h('td', {}, a.keeper ? 'yes' : 'no'), h('td', {}, a.value !== undefined ? a.value : 1), h('td', {}, a.out ? 'no (tavern)' : a.counts ? 'yes' : 'no')));
     const w = st.winner === null || st.winner === undefined ? 'A draw' : `${TEAM[st.winner]} wins`;
     end.replaceChildren(h('div', { class: 'end-box' },
       h('h2', { id: 'result' }, `${w}: ${st.score[0]} – ${st.score[1]}`),
       h('p', {}, `The game ended: ${END_BY_NAME[st.end] || st.end}.`),
       st.export ? h('p', {}, `Export stores (tea/wine/spice): red ${st.export[0].join('/')}, black ${st.export[1].join('/')}.`) : null,
-      h('table', { class: 'scoring' }, h('thead', {}, h('tr', {}, ...['area', 'at', 'cards', 'red t/w/s', 'black t/w/s', 'winner', 'keeper', 'counts'].map(t => h('th', {}, t)))), h('tbody', {}, rows)),
+      h('table', { class: 'scoring' }, h('thead', {}, h('tr', {}, ...['area', 'at', 'cards', 'red t/w/s', 'black t/w/s', 'winner', 'keeper', 'points', 'counts'].map(t => h('th', {}, t)))), h('tbody', {}, rows)),
       h('p', {}, h('a', { href: `#replay/${id}`, id: 'to-replay' }, 'Replay'), ' · ', h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn` }, 'Download the record'), ' · ',
         h('a', { href: '#' }, 'Lobby'), ' · ', h('button', { onclick: () => end.classList.add('hidden') }, 'Look at the board'))));
     end.classList.remove('hidden');

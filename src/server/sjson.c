@@ -208,6 +208,10 @@ static json_t *state_json(const kontor_state *s, int viewer) {
                              a->winner == KONTOR_NONE ? json_null() : json_integer(a->winner), "keeper", a->keeper,
                              "round", a->round, "counts", counted[i], "goods", a->goods[0][0], a->goods[0][1],
                              a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2], "cells", ac));
+        /* its points (1, +1 per customs house; the scenarios' values) and Alte Seilschaften's verdict */
+        json_t *last = json_array_get(areas, json_array_size(areas) - 1);
+        json_object_set_new(last, "value", json_integer(a->value));
+        if (a->out) json_object_set_new(last, "out", json_true());
     }
     json_object_set_new(o, "areas", areas);
 
