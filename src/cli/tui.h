@@ -86,6 +86,7 @@ typedef struct tui {
     int sline;
     int kq[512], kqn, kqpos;
     int until[128], untiln, until_on, until_keys, until_nply, until_stuck;
+    char until_text[256];   /* until: stop when the screen shows this */
     FILE *dumpf;
     int own_dumpf;
 

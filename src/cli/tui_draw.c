@@ -459,7 +459,7 @@ static int panel_two(tui *t, const kontor_state *d, int viewer, int px, int y) {
     for (int p = 0; p < 2; p++, y++) {
         int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
         x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red  " : "black");
-        x = putf(t, y, x, xmax, 0, 0, " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
+        x = putf(t, y, x, xmax, 0, 0, xmax - px < 31 ? " %-6.6s" : " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, " $%-2d", d->coins[p]);
         putf(t, y, x, xmax, 0, 0, " keepers %d", d->keepers[p]);
     }
@@ -710,8 +710,11 @@ void tui_draw(tui *t) {
     char title[256];
     snprintf(title, sizeof title, " Kontor %s  round %d  seed %llu  ", kontor_variant_name(d->cfg.variant), d->round,
              (unsigned long long)t->seed);
-    for (int p = 0; p < t->nseats; p++)
-        append(title, sizeof title, "%s%s: %s", p && t->nseats == 2 ? "  " : " ", kontor_seat_name(d, p), t->seat[p].spec);
+    if (t->nseats == 2)
+        append(title, sizeof title, " red: %s  black: %s", t->seat[0].spec, t->seat[1].spec);
+    else
+        append(title, sizeof title, " red: %s+%s  black: %s+%s", t->seat[0].spec, t->seat[1].spec, t->seat[2].spec,
+               t->seat[3].spec);
     attr_t ta = t->colour ? pair(t, P_TITLE) : A_REVERSE;
     attron(ta);
     mvhline(0, 0, ' ', COLS);

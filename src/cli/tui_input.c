@@ -13,6 +13,8 @@
  *     dump [LABEL]    write the screen as text to --dump FILE (or stdout)
  *     resize CxR      the terminal becomes C columns by R rows
  *     until-over TEXT type TEXT again and again until the game is over
+ *     repeat TEXT     the keys that "until" types
+ *     until TEXT      type the repeat keys again and again until the screen shows TEXT
  *     # ...           a comment
  *
  * tui_step handles one key: the decision keys of the current phase (choose a
@@ -112,8 +114,15 @@ static int script_key(tui *t) {
         if (t->quit) return 'q';
         if (t->kqpos < t->kqn) return t->kq[t->kqpos++];
         if (t->until_on) {
-            if (kontor_over(&t->s) || t->broken) {
+            if (t->until_text[0] && tui_screen_has(t, t->until_text)) {
                 t->until_on = 0;
+                t->until_text[0] = 0;
+            } else if (kontor_over(&t->s) || t->broken) {
+                t->until_on = 0;
+                if (t->until_text[0]) {
+                    script_fail(t, "until: the game ended before '%s' showed on the screen", t->until_text);
+                    return 'q';
+                }
             } else {
                 if (t->until_keys > UNTIL_MAX_KEYS) {
                     script_fail(t, "until-over: the game is not over after %d keys", UNTIL_MAX_KEYS);
@@ -161,6 +170,24 @@ static int script_key(tui *t) {
             t->until_keys = 0;
             t->until_nply = t->nply;
             t->until_stuck = 0;
+            t->until_text[0] = 0;
+        } else if (strcmp(p, "repeat") == 0) {
+            int n = parse_keys(t, arg, t->until, (int)(sizeof t->until / sizeof *t->until));
+            if (n <= 0) {
+                if (n == 0) script_fail(t, "repeat wants keys");
+                return 'q';
+            }
+            t->untiln = n;
+        } else if (strcmp(p, "until") == 0) {
+            if (!*arg || !t->untiln) {
+                script_fail(t, "until wants a text, after a 'repeat' line with keys");
+                return 'q';
+            }
+            snprintf(t->until_text, sizeof t->until_text, "%s", arg);
+            t->until_on = 1;
+            t->until_keys = 0;
+            t->until_nply = t->nply;
+            t->until_stuck = 0;
         } else if (strcmp(p, "expect") == 0 || strcmp(p, "expect-not") == 0) {
             int want = strcmp(p, "expect") == 0;
             if (!*arg) {
@@ -183,7 +210,7 @@ static int script_key(tui *t) {
             resizeterm((int)r, (int)c);
             return KEY_RESIZE;
         } else {
-            script_fail(t, "'%s' is not a script command (keys, expect, expect-not, dump, resize, until-over)", p);
+            script_fail(t, "'%s' is not a script command (keys, expect, expect-not, dump, resize, until-over, repeat, until)", p);
             return 'q';
         }
     }
