@@ -109,8 +109,16 @@ static void log_events(tui *t, const kontor_log *lg) {
             break;
         case KONTOR_EV_SHIP: tui_logf(t, "%s moves the ship to %s", who, kontor_format_cell(e->cell, cell)); break;
         case KONTOR_EV_REMOVE:
-            tui_logf(t, "%s removes %s from %s (under %s's pile)", who, tui_card_text(s, e->card, c1, sizeof c1),
-                     kontor_format_cell(e->cell, cell), kontor_seat_name(s, e->a));
+            /* with four the remover names the pile in a decision of its own: two events */
+            if (e->cell == KONTOR_NONE)
+                tui_logf(t, "%s puts %s under %s's pile", who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_seat_name(s, e->a));
+            else if (s->cfg.nseats == 4 && s->phase == KONTOR_PHASE_PILE)
+                tui_logf(t, "%s removes %s from %s", who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_format_cell(e->cell, cell));
+            else
+                tui_logf(t, "%s removes %s from %s (under %s's pile)", who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_format_cell(e->cell, cell), kontor_seat_name(s, e->a));
             break;
         case KONTOR_EV_PLACE:
             tui_logf(t, "%s places %s on %s", who, tui_card_text(s, e->card, c1, sizeof c1),
@@ -290,15 +298,29 @@ static void set_window(tui *t) {
 void tui_window(tui *t) {
     int x0 = t->mx0, x1 = t->mx1, y0 = t->my0, y1 = t->my1;
     const kontor_state *s = &t->s;
-    if (x1 - x0 + 1 > WINDOW_MAX) {
-        int lo = s->minx - 7 - 1, hi = s->maxx - 7 + 1;
-        if (lo > x0) x0 = lo;
-        if (hi < x1) x1 = hi;
-    }
-    if (y1 - y0 + 1 > WINDOW_MAX) {
-        int lo = s->miny - 7 - 1, hi = s->maxy - 7 + 1;
-        if (lo > y0) y0 = lo;
-        if (hi < y1) y1 = hi;
+    if (x1 - x0 + 1 > WINDOW_MAX || y1 - y0 + 1 > WINDOW_MAX) {
+        /* where a card can still lie now, and one cell around the cards */
+        int bx0 = 99, bx1 = -99, by0 = 99, by1 = -99;
+        for (int c = 0; c < KONTOR_CELLS; c++)
+            if (tui_bb_test(&s->mask, c) || tui_bb_test(&s->occ, c)) {
+                int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+                if (x < bx0) bx0 = x;
+                if (x > bx1) bx1 = x;
+                if (y < by0) by0 = y;
+                if (y > by1) by1 = y;
+            }
+        int lox = s->minx - 7 - 1, hix = s->maxx - 7 + 1, loy = s->miny - 7 - 1, hiy = s->maxy - 7 + 1;
+        if (x1 - x0 + 1 > WINDOW_MAX) {
+            x0 = lox > bx0 ? lox : bx0;
+            x1 = hix < bx1 ? hix : bx1;
+        }
+        if (y1 - y0 + 1 > WINDOW_MAX) {
+            y0 = loy > by0 ? loy : by0;
+            y1 = hiy < by1 ? hiy : by1;
+        }
+        /* never reached (an extent of 8 leaves no cell around it), but a
+         * board taller than the screen must not run into the prompt */
+        if (y1 - y0 + 1 > WINDOW_MAX) y1 = y0 + WINDOW_MAX - 1;
     }
     t->wx0 = x0, t->wx1 = x1, t->wy0 = y0, t->wy1 = y1;
     t->cell_w = x1 - x0 + 1 > WINDOW_MAX && COLS - 3 - (x1 - x0 + 1) * 5 < 31 ? 4 : 5;
