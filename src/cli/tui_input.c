@@ -183,7 +183,7 @@ static int script_key(tui *t) {
                 script_fail(t, "until wants a text, after a 'repeat' line with keys");
                 return 'q';
             }
-            snprintf(t->until_text, sizeof t->until_text, "%s", arg);
+            snprintf(t->until_text, sizeof t->until_text, "%.255s", arg);
             t->until_on = 1;
             t->until_keys = 0;
             t->until_nply = t->nply;
@@ -617,6 +617,7 @@ const char *const tui_rules_text =
     "  board      arrows move the cursor [ ], Enter acts on its cell; or type a cell\n"
     "             such as +1,-2 (x east, y south of the centre) and Enter\n"
     "             n: leave the ship / remove nothing / (optional_place) take back\n"
+
     "  any time   ? this page   h hint from the computer   u undo (against the computer)\n"
     "             s save a game record   l load one   L the whole log   q quit\n"
     "\n"
@@ -626,6 +627,7 @@ const char *const tui_rules_text =
     "  ~45   a water card,  @ the harbour centre,  SHIP where the ship lies\n"
     "  R B   an enclosed area won by red or black (a keeper), = nobody won it;\n"
     "        lower case r b: the area does not count (only the largest count)\n"
+
     "  .     a cell that can still take a card; blank: it never can\n"
     "  ++    a legal cell for your card now;  * a target (ship, removal)\n"
     "\n"
@@ -653,4 +655,17 @@ const char *const tui_rules_text =
     "  the centre). The ship starts on the centre. Who plays a card with a ship\n"
     "  symbol may first move the ship to another water card, and may then remove\n"
     "  one dock card with a ship symbol next to it (not in an enclosed area); the\n"
-    "  card goes under its owner's pile, and its cell may take the card placed now.\n";
+    "  card goes under its owner's pile, and its cell may take the card placed now.\n"
+    "\n"
+    "THE GAME FOR FOUR, SCENARIOS AND EXPANSIONS (docs/variants.md)\n"
+    "  menus      every decision without keys of its own (buy, pile, bribe,\n"
+    "             keep/discard, tavern, export, event, tile): 1-N (two digits for\n"
+    "             10 and more), up/down or Tab/PgDn, Enter takes it; n the 'none'\n"
+    "             choice; where the choices are cells, the arrows move the cursor\n"
+    "             on the board and select the choice on its cell\n"
+    "  w          place a customs house as water (Enter: as a dock card)\n"
+    "  F88 B89 C90  flood, bridge, customs house (special cards); under a bridge\n"
+    "        ===, under a customs house as a dock card Cus\n"
+    "  x     an area its tavern's owner took out (Alte Seilschaften)\n"
+    "  T5~~  action tile 5 on that water card: 1 move the centre, 2-4 a tea, wine,\n"
+    "        spice warehouse, 5 one coin, 6 two coins, 7 the ship, 8 a point\n";
