@@ -552,6 +552,35 @@ static void test_four_save_and_load(void **state) {
     assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 0);
 }
 
+
+/* A customs house: Enter would place it as a dock card, w places it as
+ * water; the board then shows it over water. */
+static void test_customs_house_as_water(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "customs.txt");
+    path_in_tmp(dump, sizeof dump, "customs.out");
+    spit(script,
+         "expect 6) 93 customs\n"
+         "keys 6<enter>\n"
+         "expect cursor 0,-3: legal, as a dock card (Enter) or as water (w)\n"
+         "expect w as water\n"
+         "keys w\n"
+         "dump placed\n"
+         "keys L\n"
+         "expect red 1 places 93 customs on 0,-3\n"
+         "keys <esc>qy\n");
+    assert_int_equal(run_play("--variant four --seed 5 --red2 greedy --black1 greedy --black2 greedy", script, dump), 0);
+    char *s = slurp(dump);
+    const char *c = strstr(s, "C93");
+    assert_non_null(c);
+    const char *bol = c;
+    while (bol > s && bol[-1] != '\n') bol--;
+    const char *next = strchr(c, '\n') + 1;
+    assert_memory_equal(next + (c - bol), "~~~~", 4); /* drawn as water */
+    free(s);
+}
+
 static void test_seat_options(void **state) {
     (void)state;
     char dump[128];
@@ -608,6 +637,7 @@ int main(void) {
         cmocka_unit_test(test_canale_fits_80x24),
         cmocka_unit_test(test_every_variant_draws_at_80x24),
         cmocka_unit_test(test_four_save_and_load),
+        cmocka_unit_test(test_customs_house_as_water),
         cmocka_unit_test(test_seat_options),
         cmocka_unit_test(test_real_terminal_in_tmux),
     };
