@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "core/bb.h"
+#include "core/rng.h"
 #include "kontor/kontor.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -256,7 +257,7 @@ static inline int is_removed(const kontor_config *cfg, int id) {
 
 static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+        int j = (int)rng_below(rng, (uint32_t)i + 1);
         uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
@@ -1205,7 +1206,7 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
     }
     const kontor_card *k = card_of(s, id);
     int special = is_special(k);
-    bb_t closing_before = closing_cells(s);
+    bb_t mask_before = s->mask;
     s->last_layer = (uint8_t)seat;
     int water;
     if (special) {
@@ -1227,8 +1228,11 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
     bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
-    bb_t newly = bb_andnot(bb_andnot(closing_cells(s), closing_before), bb_cell(value));
-    if (bb_any(newly)) candidates = bb_or(candidates, bb_neighbours(newly));
+    if (!bb_eq(mask_before, s->mask)) {
+        /* with edge=both every unplayable cell may have begun to close areas */
+        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
+        candidates = bb_or(candidates, bb_neighbours(newly));
+    }
     check_enclosures(s, candidates, log);
     after_scoring(s, seat, water, special, log);
 }
@@ -1875,36 +1879,36 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int n = s->hand_n[p] + may_pass(s, p);
-                int i = (int)kontor_rng_below(rng, (uint32_t)n);
+                int i = (int)rng_below(rng, (uint32_t)n);
                 do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
             }
             break;
         case KONTOR_PHASE_BUY:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
-                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)kontor_rng_below(rng, 2), NULL);
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(rng, 2), NULL);
             break;
         case KONTOR_PHASE_SHIP: {
             bb_t t = ship_targets(s);
-            int i = (int)kontor_rng_below(rng, (uint32_t)bb_count(t) + 1);
+            int i = (int)rng_below(rng, (uint32_t)bb_count(t) + 1);
             do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
         case KONTOR_PHASE_REMOVE: {
             bb_t t = removable(s);
-            int i = (int)kontor_rng_below(rng, (uint32_t)bb_count(t) + 1);
+            int i = (int)rng_below(rng, (uint32_t)bb_count(t) + 1);
             do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
         case KONTOR_PHASE_PILE: {
             int ps[2];
             pile_seats(s, ps);
-            do_pile(s, ps[kontor_rng_below(rng, 2)], NULL);
+            do_pile(s, ps[rng_below(rng, 2)], NULL);
             break;
         }
         case KONTOR_PHASE_PLACE: {
             int a = bb_count(s->cells), b = bb_count(s->cells_water);
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
-            int i = (int)kontor_rng_below(rng, (uint32_t)n);
+            int i = (int)rng_below(rng, (uint32_t)n);
             if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
             else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
             else do_place(s, KONTOR_NONE, 0, NULL);
@@ -1916,7 +1920,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(s, seat, m);
             if (!n) return;
-            apply_unchecked(s, seat, m[kontor_rng_below(rng, (uint32_t)n)], NULL);
+            apply_unchecked(s, seat, m[rng_below(rng, (uint32_t)n)], NULL);
             continue; /* apply_unchecked checked bankruptcy */
         }
         }
