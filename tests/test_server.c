@@ -580,6 +580,28 @@ static int play_any_but(cl *c, kontor_rng *rng, int *kinds, int avoid) {
         assert_string_not_equal(text, "?");
         int kind = (int)(json_integer_value(json_object_get(l, "m")) >> 8) & 15;
         if (kinds) kinds[kind] = 1;
+        /* what a client needs besides the words: a cell, a card, a pass or none */
+        int cell = json_is_integer(json_object_get(l, "x")) && json_is_integer(json_object_get(l, "y"));
+        int none = json_is_true(json_object_get(l, "none"));
+        switch (kind) {
+        case KONTOR_MOVE_CHOOSE:
+            assert_true(json_is_integer(json_object_get(l, "card")) || json_is_true(json_object_get(l, "pass")));
+            break;
+        case KONTOR_MOVE_PLACE_WATER:
+            assert_true(cell);
+            assert_non_null(strstr(text, "as water"));
+            break;
+        case KONTOR_MOVE_SHIP:
+        case KONTOR_MOVE_REMOVE:
+        case KONTOR_MOVE_PLACE:
+        case KONTOR_MOVE_BRIBE:
+        case KONTOR_MOVE_EVENT:
+        case KONTOR_MOVE_TILE: assert_true(cell != none); break;
+        case KONTOR_MOVE_PILE: assert_true(json_is_integer(json_object_get(l, "seat"))); break;
+        case KONTOR_MOVE_KEEP:
+        case KONTOR_MOVE_DISCARD: assert_true(json_is_integer(json_object_get(l, "card"))); break;
+        default: break;
+        }
     }
     json_int_t m = json_integer_value(json_object_get(json_array_get(legal, kontor_rng_below(rng, (uint32_t)n)), "m"));
     for (size_t i = 0; i < n && avoid; i++) {
@@ -811,6 +833,42 @@ static void test_seilschaften_tavern_decisions_to_the_end(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* Justizia (picking the hand) with the event cards, and the special cards
+ * for two (buying one) with the action tiles, played by two people over the
+ * API to the end: the decisions of each reach the players with their words. */
+static void test_justizia_and_specials_with_expansions_to_the_end(void **state) {
+    (void)state;
+    srv s = start();
+    static const char *const bodies[] = {
+        "{\"variant\":\"justizia\",\"options\":\"events=1\",\"seats\":[\"human\",\"human\"]}",
+        "{\"variant\":\"specials\",\"options\":\"tiles=1\",\"seats\":[\"human\",\"human\"]}",
+        "{\"variant\":\"armut4\",\"seats\":[\"human\",\"human\",\"human\",\"human\"]}",
+    };
+    static const int nseats[] = {2, 2, 4};
+    int kinds[3][16] = {{0}};
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 19);
+    for (int b = 0; b < 3; b++) {
+        json_t *g = create(&s, bodies[b]);
+        const char *id = json_string_value(json_object_get(g, "id"));
+        cl c[5];
+        int seat[5] = {0, 1, 2, 3, -1};
+        int n = nseats[b];
+        for (int i = 0; i < n; i++) join(&c[i], &s, id, token_of(g, i));
+        seat[n] = -1;
+        join(&c[n], &s, id, NULL);
+        play_all(c, seat, n + 1, n, &rng, kinds[b], 20000);
+        assert_true(is_over(&c[0]));
+        record_replays_to(&s, id, json_object_get(c[0].state, "score"));
+        for (int i = 0; i <= n; i++) close_cl(&c[i]);
+        json_decref(g);
+    }
+    assert_true(kinds[0][KONTOR_MOVE_KEEP] && kinds[0][KONTOR_MOVE_DISCARD]);
+    assert_true(kinds[1][KONTOR_MOVE_BUY]);
+    assert_true(kinds[2][KONTOR_MOVE_CHOOSE]);
+    stop(&s, SIGTERM);
+}
+
 /* A bribe is a secret until both have decided: the other seat and the
  * spectator see only "hidden". */
 static void test_a_bribe_stays_hidden_until_both_decide(void **state) {
@@ -917,6 +975,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_four_with_computer_seats_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bakschisch_with_export_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_bribe_stays_hidden_until_both_decide, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_justizia_and_specials_with_expansions_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seilschaften_tavern_decisions_to_the_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_variant_is_played_to_the_end_by_computers, setup, teardown),
     };
