@@ -23,7 +23,11 @@
  * every field is checked for type and range before use; errors go back as
  * {"type":"error","error":"..."} and change nothing.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1241,6 +1245,35 @@ static int log_message(const struct mg_connection *c, const char *msg) {
 
 /* ---- run -------------------------------------------------------------------------- */
 
+/* civetweb's master thread polls its listening socket with a 2 s timeout and
+ * mg_stop() waits for it to see the stop flag, so a stop took up to 2 s (and
+ * so did every test's server). While mg_stop() runs, this thread connects to
+ * the port every 20 ms to wake the poll; the connection is dropped unserved. */
+typedef struct waker {
+    char host[64];
+    int port;
+    atomic_int done;
+} waker;
+
+static void *waker_thread(void *arg) {
+    waker *w = arg;
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)w->port);
+    if (inet_pton(AF_INET, strcmp(w->host, "0.0.0.0") == 0 ? "127.0.0.1" : w->host, &sa.sin_addr) != 1)
+        return NULL; /* not an IPv4 address: mg_stop() just takes its time */
+    while (!atomic_load(&w->done)) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd >= 0) {
+            (void)connect(fd, (struct sockaddr *)&sa, sizeof sa);
+            close(fd);
+        }
+        nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
+    }
+    return NULL;
+}
+
 int server_run(const server_opts *o, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = o->quiet;
@@ -1309,7 +1342,15 @@ int server_run(const server_opts *o, kontor_error *err) {
         int sig;
         sigwait(&sigs, &sig);
         logf_("stopping on signal %d", sig);
+        waker wk;
+        snprintf(wk.host, sizeof wk.host, "%s", o->host);
+        wk.port = port;
+        atomic_init(&wk.done, 0);
+        pthread_t wt;
+        int have_waker = pthread_create(&wt, NULL, waker_thread, &wk) == 0;
         mg_stop(ctx);
+        atomic_store(&wk.done, 1);
+        if (have_waker) pthread_join(wt, NULL);
     }
     mg_exit_library();
     pthread_mutex_lock(&S.q_mu);
