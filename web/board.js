@@ -288,7 +288,10 @@ export function describe(ev, cards, names) {
     case 'takeback': return `${who} takes ${c} back`;
     case 'sitout': return `${who} sits out${ev.a ? ' and takes a coin' : ''}`;
     case 'ship': return `${who} moves the ship${at}`;
-    case 'remove': return `${who} removes ${c}${at}`;
+    case 'remove':
+      // with four players the pile is a decision of its own: an event without a cell
+      if (ev.x === undefined && names[ev.a]) return `${who} puts ${c} under ${names[ev.a]}'s pile`;
+      return `${who} removes ${c}${at}`;
     case 'place': return `${who} places ${c}${at}`;
     case 'score': return ev.seat === undefined ? `area${at} enclosed: a tie, nobody scores` : `area${at} enclosed: ${TEAM[ev.seat]} scores a warehouse keeper`;
     case 'draw': return `${who} draws ${c}`;
