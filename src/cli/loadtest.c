@@ -7,7 +7,9 @@
  * its end with random legal decisions, all from one thread with poll(). A
  * move's latency is the time from sending it to receiving the state that
  * acknowledges it (the server echoes the move's "id" as "ack" once it is
- * applied and stored). Memory per game is the growth of the server's
+ * applied and stored), read off the socket: each round of poll() reads
+ * every ready socket first and parses afterwards, so the client's own JSON
+ * work on other sockets does not count as the server's latency. Memory per game is the growth of the server's
  * resident set (its /api/stats) from before the games to when every game is
  * created and both its seats connected, divided by the games: it includes
  * the connections' threads and buffers.
@@ -47,6 +49,8 @@ typedef struct client {
     int over;
     json_int_t next_move; /* decided, waiting for its think time; -1 none */
     double due;
+    long got;         /* this round's wsc_fill */
+    double read_at;   /* when it returned */
 } client;
 
 static int cmp_double(const void *a, const void *b) {
@@ -226,10 +230,18 @@ int cmd_loadtest(int argc, char **argv) {
             c->sent_at = cli_now();
             if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
         }
+        /* read every socket that has data first and note when, then parse:
+         * a reply's latency ends when its bytes were read, not after this
+         * thread has parsed the JSON of every other socket before it */
+        for (int i = 0; i < nclients; i++) {
+            if (!pf[i].revents) continue;
+            cl[i].got = wsc_fill(&cl[i].w);
+            cl[i].read_at = cli_now();
+        }
         for (int i = 0; i < nclients; i++) {
             if (!pf[i].revents) continue;
             client *c = &cl[i];
-            long got = wsc_fill(&c->w);
+            long got = c->got;
             if (got == 0 || got == -1) {
                 if (!c->over) {
                     c->over = 1;
@@ -249,7 +261,7 @@ int cmd_loadtest(int argc, char **argv) {
                 if (type && strcmp(type, "state") == 0) {
                     json_t *ack = json_object_get(o, "ack");
                     if (c->pending && json_is_integer(ack) && json_integer_value(ack) == c->id) {
-                        lat[nlat < 4000000 ? nlat++ : nlat - 1] = cli_now() - c->sent_at;
+                        lat[nlat < 4000000 ? nlat++ : nlat - 1] = c->read_at - c->sent_at;
                         c->pending = 0;
                     }
                     json_decref(last);

@@ -407,7 +407,10 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     if (st == KONTOR_OK) st = kontor_record_push(&g->rec, seat, m);
     else snprintf(err->msg, sizeof err->msg, "game '%s': the engine refused a legal decision", g->id);
     if (st == KONTOR_OK) {
-        st = save_game(g, err);
+        /* a running game stores just this decision; the last one stores the
+         * whole record with its result */
+        st = kontor_over(&g->s) ? save_game(g, err)
+                                : store_add_ply(S.st, g->id, g->rec.nply - 1, seat, (int)m, err);
         if (st != KONTOR_OK) g->rec.nply--;
     }
     if (st == KONTOR_OK && push_events(g, &log) != 0) {
