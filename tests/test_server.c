@@ -524,8 +524,67 @@ static void test_sigkill_mid_game_loses_nothing(void **state) {
     json_decref(hand);
     play_both(&a, &b, &rng, 5000);
     assert_true(is_over(&a));
+    int last = ply_of(&a);
+    json_t *score = json_deep_copy(json_object_get(a.state, "score"));
     close_cl(&a);
     close_cl(&b);
+    /* killed again after the end: the finished game is read back from the
+     * store (not resumed), its record holding every decision (the running
+     * game stored one row per decision; the end folds them into the record) */
+    stop(&s, SIGKILL);
+    s = start();
+    char path[64], *resp = NULL;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
+    kontor_record r;
+    kontor_error err;
+    kontor_state fin;
+    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    assert_int_equal(r.nply, last);
+    assert_int_equal(kontor_record_replay(&r, -1, &fin, NULL, NULL, &err), KONTOR_OK);
+    assert_true(kontor_over(&fin));
+    assert_int_equal(fin.score[0], json_integer_value(json_array_get(score, 0)));
+    assert_int_equal(fin.score[1], json_integer_value(json_array_get(score, 1)));
+    kontor_record_release(&r);
+    free(resp);
+    json_decref(score);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+/* A game killed mid-way: its stored record (the row plus one row per
+ * decision since) comes back whole through /api/games/ID/record after the
+ * restart, and play goes on from the same ply. */
+static void test_sigkill_keeps_each_decision_in_the_record(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a, b;
+    join(&a, &s, id, token_of(g, 0));
+    join(&b, &s, id, token_of(g, 1));
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 11);
+    play_both(&a, &b, &rng, 17);
+    drain(&a, 50);
+    int ply = ply_of(&a);
+    assert_true(ply >= 17);
+    close_cl(&a);
+    close_cl(&b);
+    stop(&s, SIGKILL);
+    s = start();
+    char path[64], *resp = NULL;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
+    kontor_record r;
+    kontor_error err;
+    kontor_state now;
+    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    assert_int_equal(r.nply, ply);
+    assert_int_equal(kontor_record_replay(&r, -1, &now, NULL, NULL, &err), KONTOR_OK);
+    assert_false(kontor_over(&now));
+    kontor_record_release(&r);
+    free(resp);
     json_decref(g);
     stop(&s, SIGTERM);
 }
@@ -978,6 +1037,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_computer_seat_plays_its_turns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_plays_for_a_silent_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_mid_game_loses_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sigkill_keeps_each_decision_in_the_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_games_go_on_when_a_socket_dies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_variants_lists_every_variant_with_its_seats_and_expansions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_four_humans_play_to_the_end_each_seeing_only_its_hand, setup, teardown),
