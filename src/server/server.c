@@ -296,8 +296,9 @@ static json_t *seats_info(const sgame *g) {
 }
 
 /* The state message for one connection: its view, its legal decisions, the
- * events it has not seen. Call with g->mu held. */
-static void send_state(sgame *g, wsconn *w) {
+ * events it has not seen, as JSON text (malloc'd; NULL out of memory).
+ * Marks those events sent. Call with g->mu held. */
+static char *state_text(sgame *g, wsconn *w) {
     kontor_view v;
     kontor_view_of(&g->s, w->seat, &v);
     json_t *o = sj_view(&v);
@@ -317,11 +318,37 @@ static void send_state(sgame *g, wsconn *w) {
     json_object_set_new(o, "events", ev);
     if (g->deadline > 0) json_object_set_new(o, "deadline_ms", json_integer((json_int_t)((g->deadline - now_s()) * 1000)));
     if (kontor_over(&g->s)) json_object_set_new(o, "result", json_string(g->rec.result));
-    send_json(w->c, o);
+    char *t = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return t;
 }
 
+static void send_state(sgame *g, wsconn *w) {
+    char *t = state_text(g, w);
+    if (t) send_text(w->c, t);
+    free(t);
+}
+
+/* Every connection of g gets its state. Spectators see the same view, so
+ * those that have seen the same events share one message, built once. */
 static void broadcast(sgame *g) {
-    for (wsconn *w = g->conns; w; w = w->next) send_state(g, w);
+    char *spect = NULL;
+    long spect_from = -1;
+    for (wsconn *w = g->conns; w; w = w->next) {
+        if (w->seat >= 0 || w->has_ack) {
+            send_state(g, w);
+            continue;
+        }
+        if (!spect || spect_from != w->sent) {
+            free(spect);
+            spect_from = w->sent;
+            spect = state_text(g, w);
+        } else {
+            w->sent = g->nev;
+        }
+        if (spect) send_text(w->c, spect);
+    }
+    free(spect);
 }
 
 /* ---- the computer's seats --------------------------------------------------- */
