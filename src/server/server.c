@@ -219,7 +219,7 @@ static sgame **snapshot(long *n) {
     sgame **a = malloc((size_t)(S.nall ? S.nall : 1) * sizeof *a);
     *n = 0;
     if (a) {
-        memcpy(a, S.all, (size_t)S.nall * sizeof *a);
+        if (S.nall) memcpy(a, S.all, (size_t)S.nall * sizeof *a); /* S.all is NULL before the first game */
         *n = S.nall;
     }
     pthread_mutex_unlock(&S.reg_mu);
