@@ -55,6 +55,40 @@ typedef struct ai_eval_terms {
 } ai_eval_terms;
 void ai_eval_terms_of(const kontor_state *s, int seat, ai_eval_terms *t);
 
+/* ---- playouts (playout.c) ------------------------------------------------------ */
+
+/* How the search plays out the rest of a game from a tree leaf. */
+typedef struct ai_playout_opts {
+    int rounds;      /* 0: to the end; R: stop when R new rounds have begun and evaluate */
+    float scale;     /* the evaluation's step on the logistic curve (eval.c units); 0: by variant */
+    int policy;      /* 0: uniform; 1: the ship moves only to remove an opponent's card */
+    float ship_move; /* policy 1: chance that the ship moves when it can remove one */
+    float place;     /* chance that a dock card goes next to its owner's dock cards */
+    float mast;      /* 0: off; else the chance that a placement or card choice is
+                        the best by its average result so far (MAST); < 0: by
+                        variant (0.25 without the ship, off with it) */
+} ai_playout_opts;
+
+/* MAST (move-average sampling, Finnsson and Bjoernsson 2008): the average
+ * result per team of each card choice and each placement (cell, and whether
+ * a dock or a water card went there) over the playouts of one search. */
+#define AI_MAST_KEYS (2 * 2 * 4096)
+typedef struct ai_mast {
+    float sum[AI_MAST_KEYS];
+    uint32_t n[AI_MAST_KEYS];
+} ai_mast;
+
+/* The result per team of a finished game: 0.9 x (win 1, draw 1/2, loss 0)
+ * + 0.1 x (1/2 + margin/10), margin clamped to +-5. */
+void ai_result_of(const kontor_state *s, float r[2]);
+/* Play s on with the policy of o (s is changed) and write the result per
+ * team into r: the finished game's, or the evaluation's win chance at the
+ * cut-off. Deterministic for the generator's state. */
+void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, float r[2]);
+/* The same with MAST statistics (o->mast > 0): read to pick, and updated
+ * with the result at the end. mast may be NULL (then as without). */
+void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast, float r[2]);
+
 /* ---- constructors (one per agent file) --------------------------------------- */
 
 /* Each parses its own options from opts ("k=v,k=v" or ""), fills a, and

@@ -1,0 +1,342 @@
+/* test_playout.c: the search's playouts (src/ai/playout.c): the cut-off, the
+ * ship policy, determinism for a seed, and blindness of the search that uses
+ * them.
+ *
+ * The playout decides what the search believes about the future, so a bug
+ * here does not crash anything, it only plays worse. The tests therefore pin
+ * down what each option promises: with neither option it is exactly the
+ * engine's kontor_playout; a cut-off of R rounds stops at the start of the
+ * R-th new round (or at the end) and the result is a win chance that sums to
+ * one over the teams; the ship policy never moves the ship when told not to,
+ * and does move it when told to always; and an ismcts agent that uses them
+ * decides the same on two states that differ only in hidden information. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ai/ai.h"
+
+static void config(kontor_config *cfg, const char *variant) {
+    kontor_error err;
+    assert_int_equal(kontor_config_init(cfg, variant, &err), KONTOR_OK);
+}
+
+/* A position some rounds into a game, reached by random play from a deal. */
+static void position(kontor_state *s, const char *variant, uint64_t seed, int rounds) {
+    kontor_config cfg;
+    config(&cfg, variant);
+    assert_int_equal(kontor_new(s, &cfg, seed, NULL), KONTOR_OK);
+    kontor_rng r;
+    kontor_rng_seed(&r, seed);
+    while (kontor_actors(s) && !(s->round >= rounds && s->phase == KONTOR_PHASE_CHOOSE)) {
+        unsigned act = kontor_actors(s);
+        int seat = (act & 1) ? 0 : 1;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = kontor_legal(s, seat, m);
+        assert_int_equal(kontor_apply(s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+    }
+    assert_int_equal(s->phase, KONTOR_PHASE_CHOOSE);
+}
+
+static void test_without_options_it_is_the_engines_playout(void **st) {
+    (void)st;
+    ai_playout_opts o = {.rounds = 0, .scale = 10.0f, .policy = 0, .ship_move = 0.5f};
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        kontor_state a, b;
+        position(&a, seed & 1 ? "advanced" : "basic", seed, 3);
+        b = a;
+        kontor_rng r1, r2;
+        kontor_rng_seed(&r1, seed * 7);
+        kontor_rng_seed(&r2, seed * 7);
+        float res[2];
+        ai_playout(&a, &r1, &o, res);
+        kontor_playout(&b, &r2);
+        assert_memory_equal(&a, &b, sizeof a);
+        float want[2];
+        ai_result_of(&b, want);
+        assert_true(res[0] == want[0] && res[1] == want[1]);
+    }
+}
+
+static void test_cutoff_stops_at_the_start_of_a_later_round(void **st) {
+    (void)st;
+    for (int rounds = 1; rounds <= 3; rounds++)
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            ai_playout_opts o = {.rounds = rounds, .scale = 10.0f, .policy = (int)(seed & 1), .ship_move = 0.5f};
+            kontor_state s;
+            position(&s, "advanced", seed, 4);
+            int start = s.round;
+            kontor_rng r;
+            kontor_rng_seed(&r, seed);
+            float res[2];
+            ai_playout(&s, &r, &o, res);
+            if (s.phase != KONTOR_PHASE_OVER) {
+                assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+                assert_int_equal(s.round, start + rounds);
+                for (int q = 0; q < s.cfg.nseats; q++) assert_int_equal(s.choice[q], KONTOR_NONE);
+                /* the evaluation's win chance, for both teams */
+                double p = 1.0 / (1.0 + exp(-ai_eval(&s, 0) / 10.0));
+                assert_true(fabs(res[0] - p) < 1e-5);
+            } else {
+                assert_true(s.round <= start + rounds);
+            }
+            assert_true(res[0] >= 0.0f && res[0] <= 1.0f);
+            assert_true(fabs(res[0] + res[1] - 1.0f) < 1e-5);
+        }
+}
+
+/* scale 0: the curve of the variant, 10 where only the largest areas count
+ * (advanced), 6 where all count (basic) */
+static void test_default_scale_follows_the_variant(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced"};
+    const double want[] = {6.0, 10.0};
+    int cut = 0;
+    for (int k = 0; k < 2; k++)
+        for (uint64_t seed = 1; seed <= 10; seed++) {
+            ai_playout_opts o = {.rounds = 1, .scale = 0.0f};
+            kontor_state s;
+            position(&s, variants[k], seed, 3);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed);
+            float res[2];
+            ai_playout(&s, &r, &o, res);
+            if (s.phase == KONTOR_PHASE_OVER) continue;
+            double e = ai_eval(&s, 0);
+            assert_true(fabs(res[0] - 1.0 / (1.0 + exp(-e / want[k]))) < 1e-5);
+            cut += e != 0.0;
+        }
+    assert_true(cut > 5);
+}
+
+static void test_playout_is_deterministic_for_a_seed(void **st) {
+    (void)st;
+    ai_playout_opts opts[] = {{.rounds = 2, .scale = 10.0f, .policy = 0, .ship_move = 0.5f}, {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 0.5f}, {.rounds = 3, .scale = 6.0f, .policy = 1, .ship_move = 1.0f},
+                              {.rounds = 0, .policy = 1, .ship_move = 0.5f, .place = 0.5f}};
+    for (size_t k = 0; k < sizeof opts / sizeof *opts; k++)
+        for (uint64_t seed = 1; seed <= 10; seed++) {
+            kontor_state a, b;
+            position(&a, "advanced", seed, 2);
+            b = a;
+            kontor_rng r1, r2;
+            kontor_rng_seed(&r1, seed);
+            kontor_rng_seed(&r2, seed);
+            float x[2], y[2];
+            ai_playout(&a, &r1, &opts[k], x);
+            ai_playout(&b, &r2, &opts[k], y);
+            assert_memory_equal(&a, &b, sizeof a);
+            assert_true(x[0] == y[0] && x[1] == y[1]);
+        }
+}
+
+/* ship=0: the policy never moves the ship; ship=1: it moves whenever it can
+ * remove an opponent's card, which happens in some of 40 playouts. And every
+ * game played with the policy ends normally. */
+static void test_ship_policy(void **st) {
+    (void)st;
+    int moved_never = 0, moved_always = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        kontor_state s, t;
+        position(&s, "advanced", seed, 2);
+        int ship = s.ship_cell;
+        t = s;
+        kontor_rng r;
+        kontor_rng_seed(&r, seed);
+        float res[2];
+        ai_playout_opts never = {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 0.0f}, always = {.rounds = 0, .scale = 10.0f, .policy = 1, .ship_move = 1.0f};
+        ai_playout(&s, &r, &never, res);
+        assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+        moved_never += s.ship_cell != ship;
+        ai_playout(&t, &r, &always, res);
+        assert_int_equal(t.phase, KONTOR_PHASE_OVER);
+        moved_always += t.ship_cell != ship;
+    }
+    assert_int_equal(moved_never, 0);
+    assert_true(moved_always > 0);
+}
+
+/* MAST: the table fills with the playouts' moves, every average stays a
+ * result in [0, 1], and two runs from the same seed give the same table. */
+static void test_mast_learns_and_is_deterministic(void **st) {
+    (void)st;
+    ai_mast *t1 = calloc(1, sizeof *t1), *t2 = calloc(1, sizeof *t2);
+    assert_non_null(t1);
+    assert_non_null(t2);
+    ai_playout_opts o = {.policy = 1, .ship_move = 1.0f, .mast = 0.5f};
+    kontor_state start;
+    position(&start, "basic", 3, 2);
+    ai_mast *tabs[2] = {t1, t2};
+    for (int k = 0; k < 2; k++) {
+        kontor_rng r;
+        kontor_rng_seed(&r, 99);
+        for (int i = 0; i < 200; i++) {
+            kontor_state s = start;
+            float res[2];
+            ai_playout_mast(&s, &r, &o, tabs[k], res);
+            assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+        }
+    }
+    assert_memory_equal(t1, t2, sizeof *t1);
+    uint64_t total = 0;
+    for (int k = 0; k < AI_MAST_KEYS; k++) {
+        total += t1->n[k];
+        assert_true(t1->sum[k] >= 0.0f && t1->sum[k] <= (float)t1->n[k] + 1e-3f);
+    }
+    assert_true(total > 200 * 10); /* each playout makes dozens of choices and placements */
+    free(t1);
+    free(t2);
+}
+
+/* ---- the search with these playouts: reproducible and blind -------------------- */
+
+static kontor_agent *agent(const char *spec, uint64_t seed) {
+    kontor_error err;
+    kontor_agent *a = kontor_agent_new(spec, seed, &err);
+    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
+    return a;
+}
+
+static const char *const specs[] = {"ismcts:iters=300,rounds=2", "ismcts:iters=300,rounds=1,policy=1,ship=0.5",
+                                    "ismcts:iters=300,policy=1,place=0.5,threads=2", "ismcts:iters=300,mast=0.5"};
+
+static void test_search_is_reproducible(void **st) {
+    (void)st;
+    kontor_state s;
+    position(&s, "advanced", 5, 3);
+    kontor_view v;
+    kontor_view_of(&s, 0, &v);
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+        kontor_agent *a = agent(specs[k], 3), *b = agent(specs[k], 3);
+        int n1 = kontor_agent_rank(a, &v, c1, KONTOR_MAX_MOVES);
+        int n2 = kontor_agent_rank(b, &v, c2, KONTOR_MAX_MOVES);
+        assert_true(n1 > 1);
+        assert_int_equal(n1, n2);
+        uint32_t total = 0;
+        for (int i = 0; i < n1; i++) {
+            assert_int_equal(c1[i].move, c2[i].move);
+            assert_int_equal(c1[i].visits, c2[i].visits);
+            assert_true(c1[i].value == c2[i].value);
+            total += c1[i].visits;
+        }
+        assert_int_equal(total, 300);
+        kontor_agent_free(a);
+        kontor_agent_free(b);
+    }
+}
+
+static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
+
+/* Swap one of black's hidden hand cards with a hidden card of the same class
+ * in a pile: a state red cannot tell from the first. */
+static int swap_hidden(kontor_state *s) {
+    for (int i = 0; i < s->hand_n[1]; i++) {
+        int id = s->hand[1][i];
+        if (is_pub(s, id)) continue;
+        int cl = kontor_card_class(&s->cfg.cards.card[id]);
+        kontor_pile *p = cl == KONTOR_CLASS_WATER ? &s->water_pile : &s->dock_pile[1];
+        for (int j = 1; j < p->n; j++) {
+            uint8_t *c = &p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)];
+            if (is_pub(s, *c) || kontor_card_class(&s->cfg.cards.card[*c]) != cl || *c == id) continue;
+            s->hand[1][i] = *c;
+            *c = (uint8_t)id;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void test_search_is_blind(void **st) {
+    (void)st;
+    for (uint64_t seed = 2; seed <= 4; seed++) {
+        kontor_state s1, s2;
+        position(&s1, "advanced", seed, 4);
+        s2 = s1;
+        assert_true(swap_hidden(&s2));
+        assert_memory_not_equal(&s1, &s2, sizeof s1);
+        kontor_view v1, v2;
+        kontor_view_of(&s1, 0, &v1);
+        kontor_view_of(&s2, 0, &v2);
+        assert_memory_equal(&v1, &v2, sizeof v1);
+        for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+            kontor_agent *a = agent(specs[k], 77), *b = agent(specs[k], 77);
+            int n1 = kontor_agent_rank(a, &v1, c1, KONTOR_MAX_MOVES);
+            int n2 = kontor_agent_rank(b, &v2, c2, KONTOR_MAX_MOVES);
+            assert_int_equal(n1, n2);
+            for (int i = 0; i < n1; i++) {
+                assert_int_equal(c1[i].move, c2[i].move);
+                assert_int_equal(c1[i].visits, c2[i].visits);
+            }
+            assert_true(kontor_is_legal(&s1, 0, c1[0].move));
+            kontor_agent_free(a);
+            kontor_agent_free(b);
+        }
+    }
+}
+
+/* The defaults are what docs/ai.md says: the ship policy on (ship=1), MAST
+ * at 0.25 where there is no ship and off where there is: the default agent
+ * searches exactly like the one with those options spelled out. */
+static void test_defaults_by_variant(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced"};
+    const char *spelled[] = {"ismcts:iters=400,policy=1,ship=1,mast=0.25", "ismcts:iters=400,policy=1,ship=1,mast=0"};
+    const char *other[] = {"ismcts:iters=400,mast=0", "ismcts:iters=400,policy=0"};
+    for (int k = 0; k < 2; k++) {
+        kontor_state s;
+        position(&s, variants[k], 6, 3);
+        kontor_view v;
+        kontor_view_of(&s, 0, &v);
+        const char *specs3[] = {"ismcts:iters=400", spelled[k], other[k]};
+        ai_choice c[3][KONTOR_MAX_MOVES];
+        int n[3];
+        for (int j = 0; j < 3; j++) {
+            kontor_agent *a = agent(specs3[j], 5);
+            n[j] = kontor_agent_rank(a, &v, c[j], KONTOR_MAX_MOVES);
+            kontor_agent_free(a);
+        }
+        assert_int_equal(n[0], n[1]);
+        int same_other = n[0] == n[2];
+        for (int i = 0; i < n[0]; i++) {
+            assert_int_equal(c[0][i].move, c[1][i].move);
+            assert_int_equal(c[0][i].visits, c[1][i].visits);
+            if (i < n[2] && (c[0][i].move != c[2][i].move || c[0][i].visits != c[2][i].visits)) same_other = 0;
+        }
+        /* and switching the option off does change the search */
+        assert_false(same_other);
+    }
+}
+
+static void test_options_are_checked(void **st) {
+    (void)st;
+    const char *bad[][2] = {{"ismcts:rounds=-1", "option 'rounds' wants a number"},
+                            {"ismcts:scale=-1", "option 'scale' wants a number"},
+                            {"ismcts:policy=2", "option 'policy' wants a number"},
+                            {"ismcts:ship=1.5", "option 'ship' wants a number"},
+                            {"ismcts:mast=x", "option 'mast' wants a number"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        kontor_error err;
+        memset(&err, 0, sizeof err);
+        assert_null(kontor_agent_new(bad[i][0], 1, &err));
+        if (!strstr(err.msg, bad[i][1])) fail_msg("'%s' says '%s'", bad[i][0], err.msg);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_without_options_it_is_the_engines_playout),
+        cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),
+        cmocka_unit_test(test_default_scale_follows_the_variant),
+        cmocka_unit_test(test_playout_is_deterministic_for_a_seed),
+        cmocka_unit_test(test_ship_policy),
+        cmocka_unit_test(test_mast_learns_and_is_deterministic),
+        cmocka_unit_test(test_search_is_reproducible),
+        cmocka_unit_test(test_search_is_blind),
+        cmocka_unit_test(test_defaults_by_variant),
+        cmocka_unit_test(test_options_are_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
