@@ -37,8 +37,16 @@ LIB_SRC := $(wildcard src/core/*.c src/record/*.c src/ai/*.c src/proto/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o $(BUILD)/gen/layouts.o \
+           $(BUILD)/gen/events_default.o
+LAYOUTS := $(sort $(wildcard data/layouts/*.txt))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+# The game server (src/server/) goes into the kontor binary only, with its
+# libraries: civetweb (HTTP, WebSocket; Debian ships no .pc file for it),
+# jansson (JSON) and SQLite. tests/test_server links it too.
+SERVER_SRC := $(wildcard src/server/*.c)
+SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
+SERVER_LIBS := -lcivetweb $(shell pkg-config --libs jansson sqlite3 2>/dev/null || echo -ljansson -lsqlite3)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
@@ -67,18 +75,58 @@ $(BUILD)/gen/cards_default.c: data/cards.txt
 $(BUILD)/gen/cards_default.o: $(BUILD)/gen/cards_default.c
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
+# The event cards of the second expansion are data too (data/events.txt).
+$(BUILD)/gen/events_default.c: data/events.txt
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from data/events.txt by the Makefile; do not edit */'; \
+	   echo 'const char *kontor_events_default_text(void);'; \
+	   echo 'const char *kontor_events_default_text(void) {'; \
+	   echo '    return'; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/        "/' -e 's/$$/\\n"/' $<; \
+	   echo '        ;'; echo '}'; } > $@
+
+$(BUILD)/gen/events_default.o: $(BUILD)/gen/events_default.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The scenarios' start layouts are data too (data/layouts/NAME.txt), compiled
+# in as a table of name and text (kontor_layout_text).
+$(BUILD)/gen/layouts.c: $(LAYOUTS) Makefile
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from the files data/layouts/NAME.txt by the Makefile; do not edit */'; \
+	   echo '#include <string.h>'; \
+	   echo 'const char *kontor_layout_text(const char *name);'; \
+	   echo 'static const struct { const char *name, *text; } layouts[] = {'; \
+	   for f in $(LAYOUTS); do \
+	     echo "    {\"$$(basename $$f .txt)\","; \
+	     sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/        "/' -e 's/$$/\\n"/' $$f; \
+	     echo '    },'; \
+	   done; \
+	   echo '};'; \
+	   echo 'const char *kontor_layout_text(const char *name) {'; \
+	   echo '    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++)'; \
+	   echo '        if (strcmp(layouts[i].name, name) == 0) return layouts[i].text;'; \
+	   echo '    return NULL;'; \
+	   echo '}'; } > $@
+
+$(BUILD)/gen/layouts.o: $(BUILD)/gen/layouts.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
 # the terminal client (kontor play) needs ncurses; only the kontor binary links it
 $(KONTOR): LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-$(KONTOR): $(CLI_OBJ) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+$(KONTOR): $(CLI_OBJ) $(SERVER_OBJ) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SERVER_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) -lcmocka $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) -lcmocka $(LDLIBS)
+
+# tests/test_server.c drives a real server over loopback with the C client of src/server/
+$(BUILD)/tests/test_server: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)
@@ -86,10 +134,10 @@ test: $(TEST_BIN) $(KONTOR)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZ_BIN)
-build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c
+build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
-	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c -lm
+	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c -lm
 
 check:
 	sh tests/check.sh

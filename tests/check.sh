@@ -1,6 +1,7 @@
 #!/bin/sh
-# What CI runs (make check): the tests, the tests again under AddressSanitizer
-# and UndefinedBehaviorSanitizer, and a short run of every fuzz target. Ends
+# What CI runs (make check): the tests, the browser end-to-end tests of the
+# server, the tests again under AddressSanitizer and UndefinedBehaviorSanitizer,
+# and a short run of every fuzz target. Ends
 # with one line "N passed, N failed" over all of it (a fuzz target that ran
 # clean counts as one passed test).
 set -u
@@ -17,6 +18,8 @@ tally() { # the last "N passed, N failed" line of file $1
 log=$(mktemp)
 echo "== tests"
 $MAKE -j2 test 2>&1 | tee "$log"; tally "$log"
+echo "== the server in a real browser (chromium, playwright-core)"
+sh tests/e2e/run.sh 2>&1 | tee "$log"; tally "$log"
 echo "== tests under address and undefined behaviour sanitizers"
 $MAKE -j2 SANITIZE=address,undefined test 2>&1 | tee "$log"; tally "$log"
 echo "== fuzzing, ${FUZZ_SECONDS}s a target"

@@ -379,6 +379,232 @@ static void test_real_terminal_in_tmux(void **state) {
     assert_true(ok);
 }
 
+
+/* ---- every variant ------------------------------------------------------------- */
+
+/* The game for four: a person in red 1, the computer in the other three
+ * seats, to the end; the panel's four seats, the pile decision through the
+ * menu, and every screen 80x24. */
+static void test_four_full_game_with_three_computers(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "four.out");
+    assert_int_equal(run_play("--variant four --seed 2 --red2 greedy --black1 greedy --black2 greedy --hint greedy",
+                              "tests/play/four.txt", dump), 0);
+    char *s = slurp(dump);
+    check_dump_sizes(s, "start", 80, 24);
+    check_dump_sizes(s, "pile", 80, 24);
+    check_dump_sizes(s, "board", 80, 24);
+    /* the 8x8 board in cells of five characters, all four seats listed */
+    const char *b = strstr(s, "--- screen board");
+    assert_non_null(b);
+    assert_non_null(strstr(b, "    -4   -3   -2   -1   +0   +1   +2   +3"));
+    assert_non_null(strstr(b, "black 2 $"));
+    free(s);
+}
+
+/* Four seats, two people: a hand-over before each person's secret choice,
+ * no hand on the hand-over screen. */
+static void test_four_hot_seat_hands_over(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "four_hot.txt");
+    path_in_tmp(dump, sizeof dump, "four_hot.out");
+    spit(script,
+         "expect give the keyboard to RED 1 for the secret choice of round 1\n"
+         "expect Everybody else, please look away: red 1's hand comes next.\n"
+         "expect-not your hand\n"
+         "keys <enter>\n"
+         "expect your hand (red 1)\n"
+         "keys 1<enter>\n"
+         "expect give the keyboard to RED 2\n"
+         "expect-not your hand\n"
+         "keys <enter>\n"
+         "expect your hand (red 2)\n"
+         "expect-not your hand (red 1)\n"
+         "keys 1<enter>\n"
+         "expect (hands are hidden)\n"
+         "keys qy\n");
+    assert_int_equal(run_play("--variant four --seed 2 --red1 human --red2 human --black1 greedy --black2 greedy",
+                              script, dump), 0);
+}
+
+/* The scenarios' own decisions, by a person against the computer through
+ * the menu, each game to its end (tests/play/VARIANT.txt). */
+static void test_scenarios_through_the_menu(void **state) {
+    (void)state;
+    static const char *const v[][2] = {
+        {"bakschisch", "3"}, {"justizia", "3"}, {"seilschaften", "2"}, {"specials", "3"}};
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        char args[256], script[128], dump[128];
+        snprintf(args, sizeof args, "--variant %s --seed %s --black greedy --hint greedy", v[i][0], v[i][1]);
+        snprintf(script, sizeof script, "tests/play/%s.txt", v[i][0]);
+        path_in_tmp(dump, sizeof dump, "scenario.out");
+        assert_int_equal(run_play(args, script, dump), 0);
+        char *s = slurp(dump);
+        assert_non_null(s);
+        /* the script's expect lines checked the menu; its dumps fit 80x24 */
+        for (const char *p = strstr(s, "--- screen "); p; p = strstr(p + 1, "--- screen ")) {
+            char label[64];
+            const char *e = strstr(p, " 80x24 ---");
+            assert_non_null(e);
+            snprintf(label, sizeof label, "%.*s", (int)(e - p - 11), p + 11);
+            check_dump_sizes(s, label, 80, 24);
+        }
+        free(s);
+    }
+}
+
+/* The three expansions together: export, event and tile decisions by the
+ * person, to the end of the game. */
+static void test_expansions_to_the_end(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "exp.txt");
+    path_in_tmp(dump, sizeof dump, "exp.out");
+    spit(script,
+         "repeat h<enter>\n"
+         "until red: the tile:\n"
+         "expect 1) forgo the tile\n"
+         "expect tile 1: move the\n"
+         "dump tile\n"
+         "until red: the event:\n"
+         "expect 1) pass on the event\n"
+         "expect event storm:\n"
+         "dump event\n"
+         "until-over h<enter>\n"
+         "expect Game over after\n"
+         "expect export T/W/S\n"
+         "keys q\n");
+    assert_int_equal(run_play("--variant advanced --options export=1,events=1,tiles=1 --seed 1 --black greedy "
+                              "--hint greedy", script, dump), 0);
+    char *s = slurp(dump);
+    check_dump_sizes(s, "tile", 80, 24);
+    check_dump_sizes(s, "event", 80, 24);
+    free(s);
+}
+
+/* Canale Grande's fixed 12x4 board fits 80x24 in cells of four characters. */
+static void test_canale_fits_80x24(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "canale.txt");
+    path_in_tmp(dump, sizeof dump, "canale.out");
+    spit(script, "dump start\nkeys h<enter>\ndump placing\nexpect cursor\nkeys qy\n");
+    assert_int_equal(run_play("--variant canale --seed 3 --black greedy --hint greedy", script, dump), 0);
+    char *s = slurp(dump);
+    check_dump_sizes(s, "start", 80, 24);
+    check_dump_sizes(s, "placing", 80, 24);
+    assert_non_null(strstr(s, "    -5  -4  -3  -2  -1  +0  +1  +2  +3  +4  +5  +6"));
+    assert_non_null(strstr(s, "your hand (red):"));
+    free(s);
+}
+
+/* Every variant starts and its first screen fits 80x24, people in every seat. */
+static void test_every_variant_draws_at_80x24(void **state) {
+    (void)state;
+    static const char *const vs[] = {"basic", "advanced", "four", "specials", "canale", "kleinen", "wasserspiele",
+                                     "tictactoe", "bakschisch", "david", "gigant", "gulliver", "justizia", "insel",
+                                     "insel4", "armut", "armut4", "seilschaften", "seilschaften4"};
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "every.txt");
+    path_in_tmp(dump, sizeof dump, "every.out");
+    spit(script, "keys h<enter>h<enter>h<enter>h<enter>h<enter>h<enter>h<enter>h<enter>\ndump first\nkeys qy\n");
+    for (size_t i = 0; i < sizeof vs / sizeof *vs; i++) {
+        char args[256];
+        int four = strstr(vs[i], "four") || strcmp(vs[i] + strlen(vs[i]) - 1, "4") == 0;
+        snprintf(args, sizeof args, "--variant %s --seed 5 --hint greedy %s", vs[i],
+                 four ? "--red2 greedy --black1 greedy --black2 greedy" : "--black greedy");
+        assert_int_equal(run_play(args, script, dump), 0);
+        char *s = slurp(dump);
+        check_dump_sizes(s, "first", 80, 24);
+        free(s);
+    }
+}
+
+/* Save and load in the game for four; a record for four refused in a game
+ * for two, with the reason. */
+static void test_four_save_and_load(void **state) {
+    (void)state;
+    char script[512], dump[128], rec[128], text[1024];
+    path_in_tmp(script, sizeof script, "four_save.txt");
+    path_in_tmp(dump, sizeof dump, "four_save.out");
+    path_in_tmp(rec, sizeof rec, "four.kgn");
+    snprintf(text, sizeof text, "keys h<enter>h<enter>h<enter>\nkeys s<ctrl-u>%s<enter>\nexpect saved\nkeys qy\n", rec);
+    spit(script, text);
+    assert_int_equal(run_play("--variant four --seed 6 --red2 greedy --black1 greedy --black2 greedy --hint greedy",
+                              script, dump), 0);
+    char *r = slurp(rec);
+    assert_non_null(r);
+    kontor_record kr;
+    kontor_error err;
+    assert_int_equal(kontor_record_parse(&kr, r, strlen(r), &err), KONTOR_OK);
+    assert_int_equal(kr.cfg.nseats, 4);
+    assert_string_equal(kr.players[3], "greedy");
+    kontor_record_release(&kr);
+    free(r);
+    char args[256];
+    snprintf(args, sizeof args, "--red2 greedy --black1 greedy --black2 greedy --load '%s'", rec);
+    spit(script, "expect Kontor four\nexpect your hand (red 1)\nkeys qy\n");
+    assert_int_equal(run_play(args, script, dump), 0);
+    snprintf(text, sizeof text, "keys l%s<enter>\nexpect is a game for 4; this game has 2 seats\nkeys qy\n", rec);
+    spit(script, text);
+    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 0);
+}
+
+
+/* A customs house: Enter would place it as a dock card, w places it as
+ * water; the board then shows it over water. */
+static void test_customs_house_as_water(void **state) {
+    (void)state;
+    char script[128], dump[128];
+    path_in_tmp(script, sizeof script, "customs.txt");
+    path_in_tmp(dump, sizeof dump, "customs.out");
+    spit(script,
+         "expect 6) 93 customs\n"
+         "keys 6<enter>\n"
+         "expect cursor 0,-3: legal, as a dock card (Enter) or as water (w)\n"
+         "expect w as water\n"
+         "keys w\n"
+         "dump placed\n"
+         "keys L\n"
+         "expect red 1 places 93 customs on 0,-3\n"
+         "keys <esc>qy\n");
+    assert_int_equal(run_play("--variant four --seed 5 --red2 greedy --black1 greedy --black2 greedy", script, dump), 0);
+    char *s = slurp(dump);
+    const char *c = strstr(s, "C93");
+    assert_non_null(c);
+    const char *bol = c;
+    while (bol > s && bol[-1] != '\n') bol--;
+    const char *next = strchr(c, '\n') + 1;
+    assert_memory_equal(next + (c - bol), "~~~~", 4); /* drawn as water */
+    free(s);
+}
+
+static void test_seat_options(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "dump");
+    quiet = 1;
+    assert_int_not_equal(run_play("--red1 greedy", "/dev/null", dump), 0);
+    char *e = err_text();
+    assert_non_null(strstr(e, "variant 'basic' is for two: name its seats with --red and --black"));
+    free(e);
+    assert_int_not_equal(run_play("--variant four --black greedy", "/dev/null", dump), 0);
+    e = err_text();
+    assert_non_null(strstr(e, "variant 'four' is for four: name its seats with --red1 --red2 --black1 --black2"));
+    free(e);
+    assert_int_not_equal(run_play("--seat3 greedy", "/dev/null", dump), 0);
+    e = err_text();
+    assert_non_null(strstr(e, "--seat3: variant 'basic' has only 2 seats"));
+    free(e);
+    assert_int_not_equal(run_play("--variant four --black2 nobody", "/dev/null", dump), 0);
+    e = err_text();
+    assert_non_null(strstr(e, "--black2 'nobody'"));
+    free(e);
+    quiet = 0;
+}
+
 static int setup(void **state) {
     (void)state;
     snprintf(tmpdir, sizeof tmpdir, "/tmp/kontor-play-XXXXXX");
@@ -404,6 +630,15 @@ int main(void) {
         cmocka_unit_test(test_advanced_board_fits_80x24),
         cmocka_unit_test(test_save_load_round_trip),
         cmocka_unit_test(test_undo_against_the_computer),
+        cmocka_unit_test(test_four_full_game_with_three_computers),
+        cmocka_unit_test(test_four_hot_seat_hands_over),
+        cmocka_unit_test(test_scenarios_through_the_menu),
+        cmocka_unit_test(test_expansions_to_the_end),
+        cmocka_unit_test(test_canale_fits_80x24),
+        cmocka_unit_test(test_every_variant_draws_at_80x24),
+        cmocka_unit_test(test_four_save_and_load),
+        cmocka_unit_test(test_customs_house_as_water),
+        cmocka_unit_test(test_seat_options),
         cmocka_unit_test(test_real_terminal_in_tmux),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -33,11 +33,17 @@ static void check_cards(const kontor_state *s) {
     if (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE || s->phase == KONTOR_PHASE_PLACE ||
         s->phase == KONTOR_PHASE_PILE)
         for (int t = s->turn; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
+    if (s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_TILE) /* the seat to act has placed its card */
+        for (int t = s->turn + 1; t < s->norder; t++) seen[s->choice[s->order[t]]]++;
     if (s->phase == KONTOR_PHASE_PILE) seen[s->removed_card]++;
     for (int id = 0; id < cs->ncards; id++) {
         int cl = kontor_card_class(&cs->card[id]);
         if (cl == KONTOR_CLASS_SPECIAL && !s->cfg.specials) continue;
-        if (seen[id] != 1) fail_msg("card %d is in %d places (round %d, phase %d)", cs->card[id].number, seen[id], s->round, s->phase);
+        if (kontor_card_removed(&s->cfg, id)) { /* scenarios: out of the game, nowhere */
+            if (seen[id]) fail_msg("%s: card %d is out of the game but in play", kontor_variant_name(s->cfg.variant), cs->card[id].number);
+            continue;
+        }
+        if (seen[id] != 1) fail_msg("%s: card %d is in %d places (round %d, phase %d)", kontor_variant_name(s->cfg.variant), cs->card[id].number, seen[id], s->round, s->phase);
     }
 }
 
@@ -73,6 +79,17 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
             if (s->phase == KONTOR_PHASE_CHOOSE && s->choice[q] != KONTOR_NONE)
                 assert_int_equal(v.s.choice[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] != KONTOR_NONE) assert_int_equal(v.s.buy[q], KONTOR_HIDDEN);
+            if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] != KONTOR_NONE) assert_int_equal(v.s.bribe[q], KONTOR_HIDDEN);
+            /* the other seats' private knowledge is not in the view */
+            assert_true(v.s.known[q][0] == 0 && v.s.known[q][1] == 0);
+            /* piles and the cards set aside show only cards everybody or seat knows */
+            const kontor_pile *ps[2] = {&v.s.dock_pile[q], &v.s.aside};
+            for (int k = 0; k < 2; k++)
+                for (int i = 0; i < ps[k]->n; i++) {
+                    int c = ps[k]->card[(ps[k]->head + i) & (KONTOR_PILE_MAX - 1)];
+                    assert_true(c >= KONTOR_UNKNOWN_BASE || is_pub(s, c) ||
+                                (seat >= 0 && ((s->known[seat][c >> 6] >> (c & 63)) & 1)));
+                }
         }
         if (seat < 0) continue;
         /* a determinized state is complete and agrees with the view */
@@ -84,6 +101,7 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
             if (q == seat) continue;
             if (s->phase == KONTOR_PHASE_CHOOSE && v.s.choice[q] == KONTOR_HIDDEN) again.s.choice[q] = KONTOR_HIDDEN;
             if (s->phase == KONTOR_PHASE_BUY && v.s.buy[q] == KONTOR_HIDDEN) again.s.buy[q] = KONTOR_HIDDEN;
+            if (s->phase == KONTOR_PHASE_BRIBE && v.s.bribe[q] == KONTOR_HIDDEN) again.s.bribe[q] = KONTOR_HIDDEN;
         }
         assert_memory_equal(&v, &again, sizeof v);
     }
@@ -111,9 +129,16 @@ static int swap_hidden(kontor_state *s, int seat) {
     return 0;
 }
 
+static void run_games_cfg(const kontor_config *cfgp, int games, int views_every);
+
 static void run_games(const char *variant, int games, int views_every) {
     kontor_config cfg;
-    kontor_config_init(&cfg, variant, NULL);
+    assert_int_equal(kontor_config_init(&cfg, variant, NULL), KONTOR_OK);
+    run_games_cfg(&cfg, games, views_every);
+}
+
+static void run_games_cfg(const kontor_config *cfgp, int games, int views_every) {
+    kontor_config cfg = *cfgp;
     kontor_rng rng;
     kontor_rng_seed(&rng, 2024);
     int full = 0;
@@ -137,17 +162,48 @@ static void run_games(const char *variant, int games, int views_every) {
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }
-        full += s.end_reason == KONTOR_END_FULL;
+        /* random games end because the board fills (or by a scenario's own
+         * end: a row, a bankruptcy; or, where water cards are scarce or may
+         * not go everywhere, when nobody holds a card any more), never by the
+         * safety rule */
+        if (s.end_reason == KONTOR_END_MAX_ROUNDS) print_message("%s game %d: the safety rule ended it (%d cards on the board)\n", kontor_variant_name(cfg.variant), g, s.ncards_board);
+        full += s.end_reason != KONTOR_END_MAX_ROUNDS;
+        assert_true(s.end_reason == KONTOR_END_FULL || cfg.tictactoe || cfg.bankrupt || cfg.water_aside ||
+                    cfg.water_touch || s.end_reason == KONTOR_END_STUCK);
+        if (s.end_reason == KONTOR_END_STUCK) assert_true(cfg.variant >= KONTOR_VARIANT_CANALE);
         assert_true(s.winner >= -1 && s.winner <= 1);
         int pts[2];
-        (void)0;
         kontor_points(&s, pts);
         assert_int_equal(pts[0], s.score[0]);
         assert_int_equal(pts[1], s.score[1]);
     }
-    /* random games end because the board fills, not by the safety rule */
     assert_int_equal(full, games);
-    (void)0;
+}
+
+/* Every scenario of the rulebook, and the expansions on two of them. */
+static void property_scenario_games_keep_every_invariant(void **st) {
+    (void)st;
+    for (int v = KONTOR_VARIANT_CANALE; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        run_games_cfg(&cfg, GAMES / 10, 5);
+    }
+}
+
+static void property_expansion_games_keep_every_invariant(void **st) {
+    (void)st;
+    static const struct {
+        const char *variant, *options;
+    } on[] = {{"advanced", "export=1"}, {"basic", "export=1"},         {"bakschisch", "export=1"},
+              {"advanced", "events=1"}, {"basic", "events=1"},         {"tictactoe", "events=1"},
+              {"advanced", "tiles=1"},  {"armut", "tiles=1"},          {"basic", "tiles=1"},
+              {"advanced", "export=1,events=1,tiles=1"}, {"justizia", "export=1,events=1,tiles=1"}};
+    for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
+        run_games_cfg(&cfg, GAMES / 10, 5);
+    }
 }
 
 static void property_basic_games_keep_every_invariant(void **st) {
@@ -172,11 +228,10 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
 
 static void property_views_are_blind_to_hidden_information(void **st) {
     (void)st;
-    const char *variants[4] = {"basic", "advanced", "four", "specials"};
     int swapped = 0;
-    for (int v = 0; v < 4; v++) {
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
         kontor_config cfg;
-        kontor_config_init(&cfg, variants[v], NULL);
+        kontor_config_init(&cfg, kontor_variant_name(v), NULL);
         kontor_rng rng;
         kontor_rng_seed(&rng, 5);
         for (int g = 0; g < 200; g++) {
@@ -223,13 +278,49 @@ static void property_playout_is_deterministic_for_a_seed(void **st) {
     }
 }
 
+/* Every legal decision of every variant (and the expansions) has words, so a
+ * client can always offer it as a menu entry. */
+static void property_every_legal_decision_has_words(void **st) {
+    (void)st;
+    const char *opts[4] = {NULL, "export=1", "events=1", "tiles=1"};
+    int checked = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (int o = 0; o < 4; o++) {
+            kontor_config cfg;
+            if (kontor_config_init(&cfg, kontor_variant_name(v), NULL)) continue;
+            if (opts[o] && kontor_config_options(&cfg, opts[o], NULL)) continue;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, (uint64_t)v * 7 + (uint64_t)o);
+            for (int g = 0; g < 3; g++) {
+                kontor_state s;
+                if (kontor_new(&s, &cfg, (uint64_t)g, NULL)) break;
+                while (!kontor_over(&s)) {
+                    int seat = __builtin_ctz(kontor_actors(&s));
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&s, seat, m);
+                    for (int i = 0; i < n; i++) {
+                        char buf[96];
+                        kontor_move_text(&s, seat, m[i], buf, sizeof buf);
+                        if (!buf[0] || strcmp(buf, "?") == 0) fail_msg("no words for move %04x of %s", m[i], kontor_variant_name(v));
+                        checked++;
+                    }
+                    kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL);
+                }
+            }
+        }
+    assert_true(checked > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(property_basic_games_keep_every_invariant),
         cmocka_unit_test(property_advanced_games_keep_every_invariant),
         cmocka_unit_test(property_four_player_games_keep_every_invariant),
         cmocka_unit_test(property_specials_for_two_games_keep_every_invariant),
+        cmocka_unit_test(property_scenario_games_keep_every_invariant),
+        cmocka_unit_test(property_expansion_games_keep_every_invariant),
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
+        cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,11 +12,21 @@ packages=(
     libncurses-dev      # the terminal client (kontor play)
     tmux                # runs kontor play in a real terminal in its tests
     python3             # the example engine-protocol bot (examples/randombot.py)
+    libcivetweb-dev     # kontor serve: HTTP and WebSocket
+    libjansson-dev      # kontor serve: the JSON messages
+    libsqlite3-dev      # kontor serve: every game stored as its record (WAL)
+    chromium            # the browser end-to-end tests of the server
 )
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# playwright-core (from npm) drives chromium in those tests: Node.js and npm,
+# from Debian unless the machine has them already (another Node.js package
+# that bundles npm conflicts with Debian's npm)
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    missing+=(nodejs npm)
+fi
 if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" -ne 0 ]; then
         echo "setup: please install: ${missing[*]} (as root: apt-get install ${missing[*]})" >&2

@@ -140,13 +140,46 @@ typedef struct kontor_bb {
 /* ---- configuration (variant and rulings) ----------------------------------- */
 
 #define KONTOR_MAX_SEATS 4
+#define KONTOR_EVENTS_MAX 16    /* event cards in a deck (data/events.txt holds 10) */
+#define KONTOR_TILES 8          /* action tiles in the box */
 
 typedef enum kontor_variant {
     KONTOR_VARIANT_BASIC = 0,
     KONTOR_VARIANT_ADVANCED,
     KONTOR_VARIANT_FOUR,     /* the game for four: two teams, 8x8, special cards */
-    KONTOR_VARIANT_SPECIALS  /* scenario: the special cards for two, bought for two coins */
+    KONTOR_VARIANT_SPECIALS, /* scenario: the special cards for two, bought for two coins */
+    /* the other scenarios of the rulebook (docs/variants.md) */
+    KONTOR_VARIANT_CANALE,       /* Canale Grande: fixed 4x12 board around a canal */
+    KONTOR_VARIANT_KLEINEN,      /* Immer auf die Kleinen: areas under 4 score their size */
+    KONTOR_VARIANT_WASSERSPIELE, /* Wasserspiele: every dock card touches water */
+    KONTOR_VARIANT_TICTACTOE,    /* Tic Tac Toe: three owned islands in a row win */
+    KONTOR_VARIANT_BAKSCHISCH,   /* Bakschisch: buy out an opposing goods card before a round */
+    KONTOR_VARIANT_DAVID,        /* David und Goliath: the three smallest areas score */
+    KONTOR_VARIANT_GIGANT,       /* Gigant: 8x8, seven largest */
+    KONTOR_VARIANT_GULLIVER,     /* Gullivers Reisen: 5x5 */
+    KONTOR_VARIANT_JUSTIZIA,     /* Justizia: choose the starting hand, discard four */
+    KONTOR_VARIANT_INSEL,        /* Die grosse Insel for two */
+    KONTOR_VARIANT_INSEL4,       /* Die grosse Insel for four */
+    KONTOR_VARIANT_ARMUT,        /* Armut for two: 3 coins each, bankruptcy ends the game */
+    KONTOR_VARIANT_ARMUT4,       /* Armut for four */
+    KONTOR_VARIANT_SEILSCHAFTEN, /* Alte Seilschaften for two: taverns decide their areas */
+    KONTOR_VARIANT_SEILSCHAFTEN4,/* Alte Seilschaften for four */
+    KONTOR_NVARIANTS
 } kontor_variant;
+
+/* How the areas count at the end (scenarios). */
+typedef enum kontor_scoring {
+    KONTOR_SCORE_LARGEST = 0, /* the `largest` largest (0: all), 1 point each */
+    KONTOR_SCORE_SMALLEST,    /* the `largest` smallest, 1 point each (David und Goliath) */
+    KONTOR_SCORE_SIZE         /* areas of 1, 2, 3 dock cards score 1, 2, 3; larger none (Kleinen) */
+} kontor_scoring;
+
+/* Cards out of the game by kind (kontor_config.remove_kinds). */
+enum {
+    KONTOR_REMOVE_CRANES = 1,         /* every crane */
+    KONTOR_REMOVE_PLAIN_CRANES = 2,   /* cranes without a ship symbol */
+    KONTOR_REMOVE_TAVERNS = 4         /* both taverns */
+};
 
 #define KONTOR_LAYOUT_MAX 64
 
@@ -177,11 +210,29 @@ typedef struct kontor_config {
     uint8_t layout[KONTOR_LAYOUT_MAX];
     kontor_bb board_mask;   /* with fixed_board */
     uint64_t removed[2];    /* cards out of the game (bit = card id) */
+    /* scenarios and expansions (docs/variants.md); all 0 in the basic game */
+    uint8_t scoring;        /* kontor_scoring */
+    uint8_t remove_kinds;   /* KONTOR_REMOVE_* : cards out of the game by kind (with removed[]) */
+    uint8_t water_touch;    /* Wasserspiele: a dock card must touch a water card */
+    uint8_t tictactoe;      /* Tic Tac Toe: three owned islands in a row win; water may not split an island */
+    uint8_t bribe;          /* Bakschisch: before a round each seat may buy out an opposing goods card */
+    uint8_t select_keep;    /* Justizia: dock cards each seat picks for its hand (0: dealt) */
+    uint8_t select_discard; /* Justizia: dock cards each seat puts out of the game */
+    uint8_t bankrupt;       /* Armut: a seat with no coin while the treasury is empty loses */
+    uint8_t tavern_vote;    /* Alte Seilschaften: a tavern's owner decides at the end whether its area scores */
+    uint8_t inner_value;    /* Die grosse Insel: points of an area on the inner cells, where no water may go */
+    uint8_t export_store;   /* expansion 1, Exportlager */
+    uint8_t events;         /* expansion 2, Ereigniskarten (data/events.txt: our own events) */
+    uint8_t tiles;          /* expansion 3, Aktionstafeln (needs the water cross) */
+    uint8_t nevent_cards;   /* with events: the deck's cards, what each does (from data/events.txt) */
+    uint8_t event_action[KONTOR_EVENTS_MAX];
+    int8_t event_arg[KONTOR_EVENTS_MAX];
+    kontor_bb inner;        /* with inner_value */
     kontor_cardset cards;
 } kontor_config;
 
-/* Fill cfg with a named variant ("basic", "advanced") and the default card set
- * and rulings. */
+/* Fill cfg with a named variant ("basic", "advanced", "four", "specials", or a
+ * scenario: kontor variants lists them) and the default card set and rulings. */
 kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor_error *err);
 /* Set the standard start layout, the water cross (R13). */
 void kontor_layout_cross(kontor_config *cfg);
@@ -193,6 +244,49 @@ kontor_status kontor_config_options(kontor_config *cfg, const char *opts, kontor
  * buf; returns the length. Empty when none differ. */
 size_t kontor_config_describe(const kontor_config *cfg, char *buf, size_t cap);
 const char *kontor_variant_name(int variant);
+/* One line on a variant, for kontor variants; NULL past the last. */
+const char *kontor_variant_describe(int variant);
+/* The start layout files (data/layouts/NAME.txt compiled in): the text, or
+ * NULL for an unknown name. */
+const char *kontor_layout_text(const char *name);
+/* Read a start layout into cfg: its board (size WxH; or fixed WxH at X,Y),
+ * water cells in order, inner cells. On failure err names the line. */
+kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const char *text, size_t len,
+                                  kontor_error *err);
+/* Is card id out of the game under cfg (removed[] or remove_kinds)? */
+int kontor_card_removed(const kontor_config *cfg, int id);
+
+/* ---- the expansions' data ---------------------------------------------------- */
+
+/* What an event card does (data/events.txt names them). */
+typedef enum kontor_event_action {
+    KONTOR_ACT_COINS_EACH = 1, /* every seat receives arg coins from the treasury (or pays -arg) */
+    KONTOR_ACT_COIN_POOREST,   /* the seat with the fewest coins receives one (ties: each, as far as it goes) */
+    KONTOR_ACT_COIN_RICHEST,   /* the seat with the most coins pays one into the treasury (ties: each) */
+    KONTOR_ACT_CENTRE_COIN,    /* a seat with a dock card next to the harbour centre receives one coin */
+    KONTOR_ACT_SHIP_MOVE,      /* each seat in turn may move the ship to another water card (decision) */
+    KONTOR_ACT_SHIP_REMOVE,    /* the last layer may remove a ship-symbol dock card next to the ship (decision) */
+    KONTOR_ACT_FREE_WATER,     /* each seat in turn may lay the top water card on a free cell (decision) */
+    KONTOR_ACT_DRAW_DOCK,      /* every seat draws the top card of its dock pile */
+    KONTOR_ACT_NO_PASS         /* nobody may pass this round */
+} kontor_event_action;
+
+typedef struct kontor_event_card {
+    char name[24];
+    uint8_t action;   /* kontor_event_action */
+    int8_t arg;
+    char text[160];
+} kontor_event_card;
+
+/* The built-in event cards (data/events.txt compiled in): parsed into out
+ * (capacity cap); returns the count. The text itself: */
+int kontor_events_default(kontor_event_card *out, int cap);
+const char *kontor_events_default_text(void);
+/* Parse an event file; returns the count, or -1 with err naming the line. */
+int kontor_events_parse(kontor_event_card *out, int cap, const char *text, size_t len, kontor_error *err);
+/* The tiles of the Aktionstafeln: 0 move the harbour centre, 1..3 a warehouse of
+ * tea, wine, spice, 4 one coin, 5 two coins, 6 the ship, 7 one point. */
+const char *kontor_tile_name(int tile);
 
 /* ---- the state -------------------------------------------------------------- */
 
@@ -203,7 +297,13 @@ typedef enum kontor_phase {
     KONTOR_PHASE_PLACE,       /* the seat to act places its card */
     KONTOR_PHASE_OVER,
     KONTOR_PHASE_BUY,         /* before choosing: every seat with 2 coins may buy a special card, hidden */
-    KONTOR_PHASE_PILE         /* game for four: which player of the card's team takes the removed card */
+    KONTOR_PHASE_PILE,        /* game for four: which player of the card's team takes the removed card */
+    KONTOR_PHASE_BRIBE,       /* Bakschisch, before choosing: every seat may buy out a card, hidden */
+    KONTOR_PHASE_SELECT,      /* Justizia, at the start: every seat keeps 3 and discards 4 dock cards, hidden */
+    KONTOR_PHASE_TAVERN,      /* Alte Seilschaften, at the end: a tavern's owner says whether its area scores */
+    KONTOR_PHASE_EXPORT,      /* Exportlager: the seat that placed a goods card may export one warehouse */
+    KONTOR_PHASE_EVENT,       /* Ereigniskarten: a seat carries out its part of the event card */
+    KONTOR_PHASE_TILE         /* Aktionstafeln: the seat that won a tile carries out its action */
 } kontor_phase;
 
 #define KONTOR_HAND_MAX 12
@@ -226,7 +326,9 @@ typedef struct kontor_area {
     uint8_t keeper;     /* 1 if a keeper was placed */
     uint8_t round;      /* round in which it was enclosed */
     uint8_t goods[2][3];/* warehouses per team and good when it was scored */
-    uint8_t value;      /* points it is worth: 1, plus 1 for each customs house in it */
+    uint8_t value;      /* points it is worth: 1, plus 1 for each customs house in it
+                           (scenarios: its size in Kleinen, inner_value on the inner cells) */
+    uint8_t out;        /* Alte Seilschaften: its tavern's owner chose that it does not score */
 } kontor_area;
 
 typedef struct kontor_state {
@@ -284,6 +386,28 @@ typedef struct kontor_state {
     kontor_area area[KONTOR_MAX_AREAS];
     uint8_t nareas;
 
+    /* scenarios and expansions */
+    uint8_t bribe[KONTOR_MAX_SEATS];   /* in the bribe phase: a cell, KONTOR_PASS (none), KONTOR_NONE (undecided) */
+    uint8_t selected[KONTOR_MAX_SEATS];/* in the select phase: cards kept and discarded so far */
+    uint64_t known[KONTOR_MAX_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia) */
+    uint8_t tavern_area;    /* in the tavern phase: the area being decided */
+    uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
+    uint8_t export_mark[KONTOR_CELLS]; /* Exportlager: warehouses a card sent to export, 2 bits per good */
+    uint8_t placed_cell;    /* in the export phase: the cell of the goods card just placed */
+    /* Ereigniskarten */
+    uint8_t event_deck[KONTOR_EVENTS_MAX]; /* the shuffled event cards; those from event_next on are face down */
+    uint8_t event_n, event_next;
+    uint8_t event_cur;      /* the event being carried out, or KONTOR_NONE */
+    uint8_t event_step;     /* in the event phase: 0 the last layer acts, 1 the other seat */
+    uint8_t event_due;      /* an area was scored this round: the next round opens with an event */
+    uint8_t last_layer;     /* the seat that laid the last card, or KONTOR_NONE */
+    /* Aktionstafeln */
+    uint8_t tile_at[4];     /* the tile on the N, E, S, W end of the cross, or KONTOR_NONE once won */
+    uint8_t tile_cur;       /* in the tile phase: the tile being carried out */
+    uint8_t tile_bonus[3];  /* per good: the dock cell whose area holds the tile's extra warehouse, or KONTOR_NONE */
+    uint8_t ship_owner;     /* the team that alone moves the ship (tile 7), or KONTOR_NONE */
+    uint8_t bonus_points[2];/* extra points per team (tile 8) */
+
     /* result, valid in KONTOR_PHASE_OVER */
     uint8_t score[2];       /* final points per team */
     int8_t winner;          /* team, or -1 for a draw */
@@ -294,7 +418,9 @@ typedef enum kontor_end {
     KONTOR_END_NONE = 0,
     KONTOR_END_FULL,        /* the board is full */
     KONTOR_END_MAX_ROUNDS,  /* the safety rule */
-    KONTOR_END_STUCK        /* no seat can do anything (no cards left) */
+    KONTOR_END_STUCK,       /* no seat can do anything (no cards left) */
+    KONTOR_END_ROW,         /* Tic Tac Toe: a team owns three islands in a row */
+    KONTOR_END_BANKRUPT     /* Armut: a seat has no coin and the treasury is empty */
 } kontor_end;
 
 /* Deal a new game: shuffle every pile with seed and lay out the start. */
@@ -315,6 +441,9 @@ typedef struct kontor_deal {
     uint8_t special[8];  /* the special cards, shuffled: one to each seat in seat order, the
                             rest aside (specials=1); or the face-down pile, top first (specials=2) */
     uint8_t nspecial;
+    uint8_t events[KONTOR_EVENTS_MAX]; /* Ereigniskarten: the event deck, top first (indexes into data/events.txt) */
+    uint8_t nevents;
+    uint8_t tiles[KONTOR_TILES];       /* Aktionstafeln: tiles[0..3] face up on the N, E, S, W ends, the rest out */
 } kontor_deal;
 
 /* Shuffle a deal for cfg with seed (what kontor_new does first). */
@@ -339,7 +468,18 @@ typedef enum kontor_move_kind {
     KONTOR_MOVE_PLACE = 4,
     KONTOR_MOVE_BUY = 5,        /* value 1: buy a special card; 0: do not */
     KONTOR_MOVE_PILE = 6,       /* value: the seat whose pile takes the removed card */
-    KONTOR_MOVE_PLACE_WATER = 7 /* a customs house placed as a water card on cell value */
+    KONTOR_MOVE_PLACE_WATER = 7,/* a customs house placed as a water card on cell value */
+    KONTOR_MOVE_BRIBE = 8,      /* Bakschisch: value the cell of the opposing goods card bought out,
+                                   KONTOR_NONE: none */
+    KONTOR_MOVE_KEEP = 9,       /* Justizia: value the dock card (id) taken from the pile into the hand */
+    KONTOR_MOVE_DISCARD = 10,   /* Justizia: value the dock card (id) put out of the game */
+    KONTOR_MOVE_TAVERN = 11,    /* Alte Seilschaften: value 1 the area scores, 0 it does not */
+    KONTOR_MOVE_EXPORT = 12,    /* Exportlager: value the good (0 tea, 1 wine, 2 spice) whose warehouse goes
+                                   to the export store, KONTOR_NONE: none */
+    KONTOR_MOVE_EVENT = 13,     /* Ereigniskarten: value the cell the event asks for (the ship's new water
+                                   card, the card to remove, the free water card's cell), KONTOR_NONE: pass */
+    KONTOR_MOVE_TILE = 14       /* Aktionstafeln: value the cell the tile asks for (the harbour centre's new
+                                   cell, the dock card whose area takes the warehouse), KONTOR_NONE: forgo */
 } kontor_move_kind;
 
 #define KONTOR_MOVE(kind, value) ((kontor_move)(((kind) << 8) | ((value) & 0xFF)))
@@ -361,6 +501,11 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move);
  * dock cards", ...); writes into buf and returns it. For a legal move, says
  * "legal". */
 const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap);
+/* A legal decision of seat in words for people ("play 15", "pass", "move the
+ * ship to +1,-2", "buy a special card", "keep 15 in the hand", ...), so that a
+ * client can offer any decision of any variant as a menu. Writes into buf and
+ * returns it. */
+const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap);
 /* Name of a seat ("red", "black") and of a card ("15", "centre"). */
 const char *kontor_seat_name(const kontor_state *s, int seat);
 
@@ -381,7 +526,13 @@ typedef enum kontor_event_kind {
     KONTOR_EV_COIN,        /* seat receives a coin for water */
     KONTOR_EV_END,         /* game over; a: kontor_end */
     KONTOR_EV_BUY,         /* seat buys a special card (card, hidden from the others) for 2 coins */
-    KONTOR_EV_OVERBUILD    /* seat's special card covers card on cell */
+    KONTOR_EV_OVERBUILD,   /* seat's special card covers card on cell */
+    KONTOR_EV_BRIBE,       /* seat buys out card from cell for a coins; it goes under its owner's pile */
+    KONTOR_EV_SELECT,      /* seat has chosen its hand (the cards stay hidden) */
+    KONTOR_EV_TAVERN,      /* seat decides area a's fate: card 1 scores, 0 does not */
+    KONTOR_EV_EXPORT,      /* seat exports one warehouse of good a */
+    KONTOR_EV_EVENT,       /* event card a is turned up (card: KONTOR_NONE) */
+    KONTOR_EV_TILE         /* seat wins action tile a (cell: the water card it lay on) */
 } kontor_event_kind;
 
 enum { KONTOR_TAKEBACK_TAX = 1, KONTOR_TAKEBACK_NOCELL, KONTOR_TAKEBACK_DECLINED };

@@ -30,8 +30,10 @@ typedef struct greedy_impl {
 
 /* Does seat q go on deciding alone (its own turn: ship, removal, cell)? */
 static int own_turn_goes_on(const kontor_state *s, int q) {
+    /* the scenarios' simultaneous phases (a bribe, Justizia's seven picks)
+     * are decisions of their own, not a turn to search to its end */
     return s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
-           ((kontor_actors(s) >> q) & 1);
+           s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT && ((kontor_actors(s) >> q) & 1);
 }
 
 /* Best value for seat q of the rest of q's own turn from s (ship, removal,

@@ -176,9 +176,11 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
- * other: the card choice, and buying special cards (scenario "specials"). */
+ * other: the card choice, buying special cards (scenario "specials"), and
+ * the scenarios' bribes (Bakschisch) and hand picks (Justizia). */
 static int simultaneous(const kontor_state *s) {
-    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY;
+    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
+           s->phase == KONTOR_PHASE_SELECT;
 }
 
 /* A joint child is keyed by the phase (in its seat field) and the picks. */

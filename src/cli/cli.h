@@ -16,6 +16,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_variants(int argc, char **argv);
 
 /* Read and parse a game record (replay.c), with the card set of cards_file
  * (NULL: built-in). Prints "kontor: record 'FILE' line N: ..." and returns
@@ -34,6 +35,8 @@ int cmd_play(int argc, char **argv);
  * an external engine ("cmd:PROGRAM"). NULL and err on failure (agents.c). */
 struct kontor_agent;
 struct kontor_agent *cli_agent_new(const char *spec, uint64_t seed, kontor_error *err);
+int cmd_serve(int argc, char **argv);
+int cmd_loadtest(int argc, char **argv);
 
 /* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated
  * buffer. Returns 0, or -1 with errno set. */

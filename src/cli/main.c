@@ -19,6 +19,9 @@ static const command commands[] = {
     {"arena", cmd_arena, "round-robin tournament between agents, with Elo"},
     {"hint", cmd_hint, "the computer's advice for the side to move in a record"},
     {"engine", cmd_engine, "speak the engine protocol on stdin/stdout (docs/protocol.md)"},
+    {"serve", cmd_serve, "the game server and browser client (http://localhost:8080)"},
+    {"loadtest", cmd_loadtest, "load benchmark of kontor serve: many games over loopback"},
+    {"variants", cmd_variants, "every variant and expansion, one a line"},
 };
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 

@@ -87,7 +87,7 @@ static int is_pub(const kontor_state *s, int id) {
  * the log is the same for both players. */
 static void log_events(tui *t, const kontor_log *lg) {
     const kontor_state *s = &t->s;
-    char c1[24], cell[8], why[160];
+    char c1[24], c2[24], cell[8], why[160];
     for (int i = 0; i < lg->n; i++) {
         const kontor_event *e = &lg->ev[i];
         const char *who = kontor_seat_name(s, e->seat);
@@ -109,13 +109,21 @@ static void log_events(tui *t, const kontor_log *lg) {
             break;
         case KONTOR_EV_SHIP: tui_logf(t, "%s moves the ship to %s", who, kontor_format_cell(e->cell, cell)); break;
         case KONTOR_EV_REMOVE:
-            tui_logf(t, "%s removes %s from %s (under %s's pile)", who, tui_card_text(s, e->card, c1, sizeof c1),
-                     kontor_format_cell(e->cell, cell), kontor_seat_name(s, e->a));
+            /* with four the remover names the pile in a decision of its own: two events */
+            if (e->cell == KONTOR_NONE)
+                tui_logf(t, "%s puts %s under %s's pile", who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_seat_name(s, e->a));
+            else if (s->cfg.nseats == 4 && s->phase == KONTOR_PHASE_PILE)
+                tui_logf(t, "%s removes %s from %s", who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_format_cell(e->cell, cell));
+            else
+                tui_logf(t, "%s removes %s from %s (under %s's pile)", who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_format_cell(e->cell, cell), kontor_seat_name(s, e->a));
             break;
         case KONTOR_EV_PLACE:
             tui_logf(t, "%s places %s on %s", who, tui_card_text(s, e->card, c1, sizeof c1),
                      kontor_format_cell(e->cell, cell));
-            if (e->seat < 2) t->last_cell[e->seat] = e->cell;
+            if (e->seat < KONTOR_MAX_SEATS) t->last_cell[e->seat] = e->cell;
             break;
         case KONTOR_EV_SCORE: {
             const kontor_area *a = &s->area[e->a];
@@ -129,21 +137,49 @@ static void log_events(tui *t, const kontor_log *lg) {
             else tui_logf(t, "%s draws a card", who);
             break;
         case KONTOR_EV_COIN: tui_logf(t, "%s takes a coin for the water card", who); break;
-        case KONTOR_EV_END: {
-            static const char *const why_end[] = {"", "the board is full", "the round limit is reached",
-                                                  "nobody has a card left"};
-            tui_logf(t, "game over: %s", e->a < 4 ? why_end[e->a] : "");
+        case KONTOR_EV_END:
+            tui_logf(t, "game over: %s", tui_end_reason(e->a));
             if (s->winner < 0) tui_logf(t, "a draw, %d:%d", s->score[0], s->score[1]);
             else tui_logf(t, "%s wins %d:%d", s->winner == 0 ? "red" : "black", s->score[0], s->score[1]);
             break;
+        case KONTOR_EV_BUY: tui_logf(t, "%s buys a special card for 2 coins", who); break;
+        case KONTOR_EV_OVERBUILD:
+            tui_card_text(s, e->a, c2, sizeof c2);
+            tui_logf(t, "%s lays %s over %s on %s", who, tui_card_text(s, e->card, c1, sizeof c1), c2,
+                     kontor_format_cell(e->cell, cell));
+            break;
+        case KONTOR_EV_BRIBE:
+            tui_logf(t, "%s buys out %s on %s for %d coin%s (under its owner's pile)", who,
+                     tui_card_text(s, e->card, c1, sizeof c1), kontor_format_cell(e->cell, cell), e->a,
+                     e->a == 1 ? "" : "s");
+            break;
+        case KONTOR_EV_SELECT: tui_logf(t, "%s has picked a hand", who); break;
+        case KONTOR_EV_TAVERN:
+            tui_logf(t, "%s: the tavern's area at %s %s", who, kontor_format_cell(e->cell, cell),
+                     e->card ? "scores" : "does not score");
+            break;
+        case KONTOR_EV_EXPORT:
+            tui_logf(t, "%s exports a %s warehouse of %s", who, e->a < 3 ? good_names[e->a] : "?",
+                     tui_card_text(s, e->card, c1, sizeof c1));
+            break;
+        case KONTOR_EV_EVENT: {
+            kontor_event_card ev[KONTOR_EVENTS_MAX];
+            int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
+            if (e->a < n) tui_logf(t, "event card: %s: %s", ev[e->a].name, ev[e->a].text);
+            else tui_logf(t, "event card %d is turned up", e->a + 1);
+            break;
         }
+        case KONTOR_EV_TILE:
+            tui_logf(t, "%s wins action tile %d (%s) on %s", who, e->a + 1, kontor_tile_name(e->a),
+                     kontor_format_cell(e->cell, cell));
+            break;
         default: break;
         }
     }
 }
 
 static void agents_newgame(tui *t) {
-    for (int p = 0; p < 2; p++) {
+    for (int p = 0; p < t->nseats; p++) {
         kontor_agent *a = t->seat[p].agent;
         if (a && a->newgame) {
             kontor_view v;
@@ -154,7 +190,7 @@ static void agents_newgame(tui *t) {
 }
 
 static void agents_observe(tui *t, const kontor_log *lg) {
-    for (int p = 0; p < 2; p++) {
+    for (int p = 0; p < t->nseats; p++) {
         kontor_agent *a = t->seat[p].agent;
         if (a && a->observe) {
             kontor_view v;
@@ -206,7 +242,7 @@ kontor_status tui_replay(tui *t, const kontor_ply *ply, int n, kontor_error *err
     }
     t->nply = 0;
     t->nlog = 0;
-    t->last_cell[0] = t->last_cell[1] = -1;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) t->last_cell[p] = -1;
     agents_newgame(t);
     tui_logf(t, "-- round 1 --");
     for (int i = 0; i < n; i++) {
@@ -230,8 +266,8 @@ kontor_status tui_replay(tui *t, const kontor_ply *ply, int n, kontor_error *err
     return KONTOR_OK;
 }
 
-/* The extent of the board window: every cell where a card may ever lie,
- * taken at the deal (the mask only shrinks). */
+/* The extent of the board: every cell where a card may ever lie, taken at
+ * the deal (the mask only shrinks). tui_window fits the window into it. */
 static void set_window(tui *t) {
     kontor_state s0;
     if (kontor_new_from_deal(&s0, &t->cfg, &t->deal, NULL)) return;
@@ -244,7 +280,50 @@ static void set_window(tui *t) {
             if (y < y0) y0 = y;
             if (y > y1) y1 = y;
         }
+    t->mx0 = x0, t->mx1 = x1, t->my0 = y0, t->my1 = y1;
+    tui_window(t);
+}
+
+/* Cells of the board window that 80x24 holds: 9 rows of two lines between
+ * the title and the four lines at the bottom, and 9 columns of five
+ * characters beside a panel of 31 (the advanced game's 9x9 fills it). */
+#define WINDOW_MAX 9
+
+/* The window shows the whole board when it fits. The game for four and the
+ * 8x8 scenarios can reach 11x11 cells, and a centre-only start 11x11 too:
+ * then the window is the cards laid so far and one cell around them, which
+ * holds every cell a card can go to now and is never more than 9 wide (an
+ * extent of 8 leaves no cell around it). A board that is fixed wider than 9
+ * (Canale Grande, 12x4) gets cells of four characters instead. */
+void tui_window(tui *t) {
+    int x0 = t->mx0, x1 = t->mx1, y0 = t->my0, y1 = t->my1;
+    const kontor_state *s = &t->s;
+    if (x1 - x0 + 1 > WINDOW_MAX || y1 - y0 + 1 > WINDOW_MAX) {
+        /* where a card can still lie now, and one cell around the cards */
+        int bx0 = 99, bx1 = -99, by0 = 99, by1 = -99;
+        for (int c = 0; c < KONTOR_CELLS; c++)
+            if (tui_bb_test(&s->mask, c) || tui_bb_test(&s->occ, c)) {
+                int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+                if (x < bx0) bx0 = x;
+                if (x > bx1) bx1 = x;
+                if (y < by0) by0 = y;
+                if (y > by1) by1 = y;
+            }
+        int lox = s->minx - 7 - 1, hix = s->maxx - 7 + 1, loy = s->miny - 7 - 1, hiy = s->maxy - 7 + 1;
+        if (x1 - x0 + 1 > WINDOW_MAX) {
+            x0 = lox > bx0 ? lox : bx0;
+            x1 = hix < bx1 ? hix : bx1;
+        }
+        if (y1 - y0 + 1 > WINDOW_MAX) {
+            y0 = loy > by0 ? loy : by0;
+            y1 = hiy < by1 ? hiy : by1;
+        }
+        /* never reached (an extent of 8 leaves no cell around it), but a
+         * board taller than the screen must not run into the prompt */
+        if (y1 - y0 + 1 > WINDOW_MAX) y1 = y0 + WINDOW_MAX - 1;
+    }
     t->wx0 = x0, t->wx1 = x1, t->wy0 = y0, t->wy1 = y1;
+    t->cell_w = x1 - x0 + 1 > WINDOW_MAX && COLS - 3 - (x1 - x0 + 1) * 5 < 31 ? 4 : 5;
 }
 
 int tui_new_game(tui *t, uint64_t seed) {
@@ -283,7 +362,7 @@ void tui_undo(tui *t) {
 
 /* ---- agents ------------------------------------------------------------------ */
 
-static int seat_setup(tui *t, int p, const char *spec) {
+static int seat_setup(tui *t, int p, const char *spec, const char *opt) {
     snprintf(t->seat[p].spec, sizeof t->seat[p].spec, "%s", spec);
     if (strcmp(spec, "human") == 0) {
         t->seat[p].human = 1;
@@ -292,7 +371,7 @@ static int seat_setup(tui *t, int p, const char *spec) {
     kontor_error err;
     t->seat[p].agent = cli_agent_new(spec, t->seed * 2 + (uint64_t)p + 1, &err);
     if (!t->seat[p].agent) {
-        cli_error("play: --%s '%s': %s", p == 0 ? "red" : "black", spec, err.msg);
+        cli_error("play: %s '%s': %s", opt, spec, err.msg);
         return -1;
     }
     return 0;
@@ -336,7 +415,7 @@ kontor_move tui_hint(tui *t, int seat, char *who, size_t cap) {
 int tui_save(tui *t, const char *path) {
     kontor_record r;
     kontor_record_init(&r, &t->cfg, &t->deal);
-    for (int p = 0; p < 2; p++) snprintf(r.players[p], sizeof r.players[p], "%s", t->seat[p].spec);
+    for (int p = 0; p < t->nseats; p++) snprintf(r.players[p], sizeof r.players[p], "%s", t->seat[p].spec);
     snprintf(r.event, sizeof r.event, "kontor play");
     time_t now = time(NULL);
     struct tm tmv;
@@ -393,8 +472,9 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
         kontor_record_release(&r);
         return -1;
     }
-    if (r.cfg.nseats != 2) {
-        snprintf(err->msg, sizeof err->msg, "record '%.150s': only games for two can be played here", path);
+    if (r.cfg.nseats != t->nseats) {
+        snprintf(err->msg, sizeof err->msg, "record '%.150s' is a game for %d; this game has %d seats (start kontor play --load with it)",
+                 path, r.cfg.nseats, t->nseats);
         kontor_record_release(&r);
         return -1;
     }
@@ -431,13 +511,47 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
 
 /* ---- the main loop ---------------------------------------------------------- */
 
+int tui_secret_phase(int phase) {
+    return phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY || phase == KONTOR_PHASE_BRIBE ||
+           phase == KONTOR_PHASE_SELECT;
+}
+
+int tui_menu_phase(int phase) {
+    return phase != KONTOR_PHASE_CHOOSE && phase != KONTOR_PHASE_SHIP && phase != KONTOR_PHASE_REMOVE &&
+           phase != KONTOR_PHASE_PLACE && phase != KONTOR_PHASE_OVER;
+}
+
+int tui_move_cell(kontor_move m) {
+    int v = KONTOR_MOVE_VALUE(m);
+    if (v == KONTOR_NONE) return -1;
+    switch (KONTOR_MOVE_KIND(m)) {
+    case KONTOR_MOVE_SHIP:
+    case KONTOR_MOVE_REMOVE:
+    case KONTOR_MOVE_PLACE:
+    case KONTOR_MOVE_PLACE_WATER:
+    case KONTOR_MOVE_BRIBE:
+    case KONTOR_MOVE_EVENT:
+    case KONTOR_MOVE_TILE: return v;
+    default: return -1;
+    }
+}
+
+int tui_human_actor(const tui *t) {
+    unsigned act = kontor_actors(&t->s);
+    for (int p = 0; p < t->nseats; p++)
+        if (((act >> p) & 1) && t->seat[p].human) return p;
+    return -1;
+}
+
 /* The seat whose secrets the screen may show: the one human against the
- * computer; in a game of two people, the chooser during the secret choice
- * (after the hand-over screen) and nobody otherwise; nobody when the
- * computer plays itself. */
+ * computer; among several people, the one at the keyboard for a secret
+ * decision (after the hand-over screen) and nobody otherwise; nobody when
+ * the computer plays itself. */
 int tui_viewer(const tui *t) {
-    if (t->nhuman == 1) return t->seat[0].human ? 0 : 1;
-    if (t->nhuman == 2 && t->s.phase == KONTOR_PHASE_CHOOSE) return t->handed;
+    if (t->nhuman == 1)
+        for (int p = 0; p < t->nseats; p++)
+            if (t->seat[p].human) return p;
+    if (t->nhuman >= 2 && tui_secret_phase(t->s.phase)) return t->handed;
     return -1;
 }
 
@@ -445,13 +559,14 @@ static void run(tui *t) {
     while (!t->quit) {
         if (!t->broken && !kontor_over(&t->s)) {
             unsigned act = kontor_actors(&t->s);
-            /* people choose first: a computer's hidden choice is then never
-             * part of the game while a person decides (nor of a save) */
-            if (t->s.phase == KONTOR_PHASE_CHOOSE)
-                for (int p = 0; p < 2; p++)
+            /* people decide first in the secret phases: a computer's hidden
+             * decision is then never part of the game while a person
+             * decides (nor of a save) */
+            if (tui_secret_phase(t->s.phase))
+                for (int p = 0; p < t->nseats; p++)
                     if (((act >> p) & 1) && t->seat[p].human) act = 0;
             int moved = 0;
-            for (int p = 0; p < 2 && !moved; p++)
+            for (int p = 0; p < t->nseats && !moved; p++)
                 if (((act >> p) & 1) && !t->seat[p].human) {
                     if (t->nhuman == 0 && !t->script) {
                         tui_draw(t);
@@ -466,16 +581,24 @@ static void run(tui *t) {
 }
 
 static const char *help =
-    "usage: kontor play [--variant basic|advanced] [--red human|SPEC] [--black human|SPEC]\n"
+    "usage: kontor play [--variant V] [--red human|SPEC] [--black human|SPEC]\n"
+    "                   [--red1 --red2 --black1 --black2 human|SPEC] [--seat1..--seat4 ...]\n"
     "                   [--seed S] [--load FILE] [--save FILE] [--hint SPEC] [--no-color]\n"
     "                   [--script FILE [--dump FILE] [--size COLSxROWS]] [--delay MS]\n"
     "\n"
     "Play Kontor in the terminal. Each seat is 'human' or a computer player\n"
     "(easy, medium, hard, random, greedy, ismcts:iters=N, cmd:PROGRAM, ...).\n"
-    "Default: you play red against 'medium'; two humans share one keyboard\n"
-    "with a hand-over screen before each secret choice.\n"
+    "Default: you play red (red 1) and 'medium' the other seats; people\n"
+    "share one keyboard with a hand-over screen before each secret decision.\n"
     "\n"
-    "  --variant V     basic (6x6, default) or advanced (7x7, ship, five largest areas)\n"
+    "  --variant V     basic (6x6, default), advanced (7x7, ship, five largest areas),\n"
+    "                  four (the game for four in two teams), or a scenario\n"
+    "                  (kontor variants lists them; expansions with --options)\n"
+    "  --red, --black  the two seats of a game for two\n"
+    "  --red1 --red2 --black1 --black2\n"
+    "                  the four seats of a game for four (red 1 and black 1 sit\n"
+    "                  opposite, so do red 2 and black 2)\n"
+    "  --seatN SPEC    seat N (1-4) by number, in either game\n"
     "  --options LIST  rule options (docs/rules.md), e.g. edge=both,pass=free\n"
     "  --seed S        the deal (default: from the clock; shown in the title)\n"
     "  --load FILE     continue a saved game record\n"
@@ -490,11 +613,38 @@ static const char *help =
     "  --size CxR      the screen size in script mode (default 80x24)\n"
     "\n"
     "Keys: arrows move, Enter plays, 1-8 choose a card, p pass, +1,-2 Enter\n"
-    "types a cell, n no ship move / no removal, ? help, h hint, u undo,\n"
-    "s save, l load, L log, q quit. See docs/play.md.\n";
+    "types a cell, n no ship move / no removal, w a customs house as water;\n"
+    "other decisions are a menu: 1-N or arrows, Enter. ? help, h hint,\n"
+    "u undo, s save, l load, L log, q quit. See docs/play.md.\n";
+
+/* The number of seats of a record, read before the seats are set up. */
+static int record_seats(const char *path, kontor_config *cfg) {
+    char *text;
+    size_t len;
+    if (cli_read_file(path, &text, &len)) return -1;
+    kontor_record r;
+    memset(&r, 0, sizeof r);
+    kontor_error e;
+    kontor_status st = kontor_record_parse(&r, text, len, &e);
+    free(text);
+    if (!st) *cfg = r.cfg;
+    kontor_record_release(&r);
+    return st ? -1 : cfg->nseats;
+}
+
+/* Seat options: --red/--black for two, --red1.. for four, --seatN for both. */
+static int seat_option(const char *a) {
+    static const char *const names[] = {"--red", "--black", "--red1", "--red2", "--black1", "--black2",
+                                        "--seat1", "--seat2", "--seat3", "--seat4"};
+    for (int i = 0; i < 10; i++)
+        if (strcmp(a, names[i]) == 0) return i;
+    return -1;
+}
 
 int cmd_play(int argc, char **argv) {
-    const char *variant = NULL, *options = NULL, *red = "human", *black = "medium", *load = NULL;
+    const char *variant = NULL, *options = NULL, *load = NULL;
+    const char *spec[KONTOR_MAX_SEATS] = {NULL, NULL, NULL, NULL}, *spec_opt[KONTOR_MAX_SEATS] = {NULL, NULL, NULL, NULL};
+    int two_opt = 0, four_opt = 0;
     const char *save = NULL, *script = NULL, *dump = NULL, *hint = "medium", *size = NULL;
     uint64_t seed = 0, delay = 300;
     int has_seed = 0, colour = 1;
@@ -519,9 +669,16 @@ int cmd_play(int argc, char **argv) {
         const char *v = argv[++i];
         if (strcmp(a, "--variant") == 0) variant = v;
         else if (strcmp(a, "--options") == 0) options = v;
-        else if (strcmp(a, "--red") == 0) red = v;
-        else if (strcmp(a, "--black") == 0) black = v;
-        else if (strcmp(a, "--load") == 0) load = v;
+        else if (seat_option(a) >= 0) {
+            int o = seat_option(a), p = o < 2 ? o : o < 6 ? o - 2 : o - 6;
+            if (o < 2) two_opt = 1;
+            else if (o < 6) four_opt = 1;
+            if (spec[p]) {
+                cli_error("play: %s and %s name the same seat", spec_opt[p], a);
+                return 2;
+            }
+            spec[p] = v, spec_opt[p] = a;
+        } else if (strcmp(a, "--load") == 0) load = v;
         else if (strcmp(a, "--save") == 0) save = v;
         else if (strcmp(a, "--script") == 0) script = v;
         else if (strcmp(a, "--dump") == 0) dump = v;
@@ -562,14 +719,37 @@ int cmd_play(int argc, char **argv) {
     if (save) snprintf(t->savefile, sizeof t->savefile, "%s", save);
     t->autosave = save != NULL;
     if (cli_config(&t->cfg, variant, options, NULL)) goto out;
-    if (t->cfg.nseats != 2) {
-        cli_error("play: only the game for two is supported");
+    if (load && record_seats(load, &t->cfg) < 0) {
+        kontor_error err;
+        tui_load(t, load, &err); /* says why, with the file name */
+        cli_error("play: %s", err.msg);
         goto out;
     }
+    t->nseats = t->cfg.nseats;
+    if (t->nseats == 2 && four_opt) {
+        cli_error("play: variant '%s' is for two: name its seats with --red and --black",
+                  kontor_variant_name(t->cfg.variant));
+        goto out;
+    }
+    if (t->nseats == 4 && two_opt) {
+        cli_error("play: variant '%s' is for four: name its seats with --red1 --red2 --black1 --black2",
+                  kontor_variant_name(t->cfg.variant));
+        goto out;
+    }
+    for (int p = t->nseats; p < KONTOR_MAX_SEATS; p++)
+        if (spec[p]) {
+            cli_error("play: %s: variant '%s' has only %d seats", spec_opt[p], kontor_variant_name(t->cfg.variant),
+                      t->nseats);
+            goto out;
+        }
     if (!has_seed) seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     t->seed = seed;
-    if (seat_setup(t, 0, red) || seat_setup(t, 1, black)) goto out;
-    t->nhuman = t->seat[0].human + t->seat[1].human;
+    for (int p = 0; p < t->nseats; p++) {
+        static const char *const two[2] = {"--red", "--black"}, *const four[4] = {"--red1", "--red2", "--black1", "--black2"};
+        const char *sp = spec[p] ? spec[p] : p == 0 ? "human" : "medium";
+        if (seat_setup(t, p, sp, spec_opt[p] ? spec_opt[p] : t->nseats == 2 ? two[p] : four[p])) goto out;
+        t->nhuman += t->seat[p].human;
+    }
     if (load) {
         kontor_error err;
         if (tui_load(t, load, &err)) {
@@ -588,7 +768,7 @@ int cmd_play(int argc, char **argv) {
     rc = t->exit_code;
     if (t->fatal[0]) cli_error("play: %s", t->fatal);
 out:
-    for (int p = 0; p < 2; p++) kontor_agent_free(t->seat[p].agent);
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) kontor_agent_free(t->seat[p].agent);
     kontor_agent_free(t->hint_agent);
     tui_script_close(t);
     free(t->ply);

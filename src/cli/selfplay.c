@@ -19,7 +19,7 @@ static const char *help =
     "                       [--record DIR] [--options LIST] [--cards FILE]\n"
     "\n"
     "Plays N (default 1000) games of uniformly random legal decisions of variant V\n"
-    "(basic, advanced, four, specials; default basic) and prints\n"
+    "(kontor variants lists them; default basic) and prints\n"
     "a summary: wins of red and black, draws, average rounds, games per second.\n"
     "Game g is dealt and played from seed S+g (default S = 1).\n"
     "  --record DIR    write each game's record to DIR/game-NNNNNN.kgn (the\n"

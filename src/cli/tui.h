@@ -4,7 +4,15 @@
  * command line and the main loop; tui_draw.c draws stdscr from the viewer's
  * view; tui_input.c turns keys (from the keyboard or a test script) into
  * decisions and commands. One struct, tui, holds all of it: there is one game
- * on one screen, and passing it explicitly keeps the files free of globals. */
+ * on one screen, and passing it explicitly keeps the files free of globals.
+ *
+ * Decisions come in two sorts. Choosing a card, the ship, a removal and
+ * placing have keys of their own (the hand, the board cursor). Every other
+ * decision of every variant (buying a special card, a pile, a bribe, picking
+ * a hand, a tavern, an export, an event, a tile) is offered as a menu of the
+ * engine's legal decisions in the engine's own words (kontor_move_text), so a
+ * new decision kind needs no new keys; where a decision names a cell, the
+ * board cursor picks it too. */
 #ifndef KONTOR_TUI_H
 #define KONTOR_TUI_H
 
@@ -35,13 +43,14 @@ typedef struct tui {
     kontor_ply *ply;        /* owned */
     int nply, cap;
     kontor_state s;         /* the deal replayed through ply[] */
-    tui_seat seat[2];
+    tui_seat seat[KONTOR_MAX_SEATS];
+    int nseats;             /* 2, or 4 in the game for four */
     int nhuman;
-    int handed;             /* two humans: the seat at the keyboard for its secret choice, or -1 */
+    int handed;             /* two or more humans: the seat at the keyboard for its secret decisions, or -1 */
     int broken;             /* a computer player failed: the game cannot go on */
     char log[TUI_LOG_LINES][TUI_LOG_WIDTH];
     int nlog;
-    int last_cell[2];       /* the cell each seat placed on last, or -1 */
+    int last_cell[KONTOR_MAX_SEATS]; /* the cell each seat placed on last, or -1 */
 
     kontor_agent *hint_agent;
     char hint_spec[64];
@@ -52,7 +61,9 @@ typedef struct tui {
     int colour_wanted, colour;
     SCREEN *scr;
     FILE *term_out, *term_in;
-    int wx0, wx1, wy0, wy1; /* board window, centre-relative cells */
+    int mx0, mx1, my0, my1; /* every cell where a card may ever lie, at the deal */
+    int wx0, wx1, wy0, wy1; /* board window, centre-relative cells (tui_window) */
+    int cell_w;             /* characters a board cell takes: 5, or 4 on a board too wide for that */
     int delay_ms;
 
     /* what the player is doing */
@@ -60,7 +71,9 @@ typedef struct tui {
     int cursor;             /* board cell */
     int sel;                /* hand index in the choice phase; hand_n means pass */
     char typing[16];        /* a cell being typed, "" when not */
-    int pending_none;       /* Enter takes the "no" decision (from a hint) */
+    kontor_move pending;    /* Enter takes this decision (from a hint) until the cursor moves; 0: none */
+    int msel;               /* the menu's selected entry, -1 when the cursor is on no entry's cell */
+    int mnum;               /* the menu number typed so far */
     char msg[200];
     int msg_err;
     int dirty;
@@ -73,6 +86,7 @@ typedef struct tui {
     int sline;
     int kq[512], kqn, kqpos;
     int until[128], untiln, until_on, until_keys, until_nply, until_stuck;
+    char until_text[256];   /* until: stop when the screen shows this */
     FILE *dumpf;
     int own_dumpf;
 
@@ -90,6 +104,16 @@ kontor_move tui_hint(tui *t, int seat, char *who, size_t cap);
 int tui_save(tui *t, const char *path);
 int tui_load(tui *t, const char *path, kontor_error *err);
 int tui_viewer(const tui *t);
+/* Phases in which the seats decide at once and hidden (choose, buy, bribe, select). */
+int tui_secret_phase(int phase);
+/* Does the phase have keys of its own (choose, ship, remove, place), or the menu? */
+int tui_menu_phase(int phase);
+/* The cell a decision names (ship, remove, place, bribe, event, tile), or -1. */
+int tui_move_cell(kontor_move m);
+/* The human seat that owes a decision now, or -1. */
+int tui_human_actor(const tui *t);
+/* Fit the board window to the screen and the board as it is now. */
+void tui_window(tui *t);
 
 /* tui_draw.c */
 int tui_screen_open(tui *t, int cols, int rows);
@@ -100,6 +124,7 @@ void tui_draw_handover(tui *t, int seat);
  * scrolling; returns that key. */
 int tui_page(tui *t, const char *title, const char *text);
 void tui_end_text(const tui *t, char *buf, size_t cap);
+const char *tui_end_reason(int reason);
 const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap);
 __attribute__((format(printf, 3, 4))) void tui_msg(tui *t, int err, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void tui_fatal(tui *t, const char *fmt, ...);

@@ -9,6 +9,7 @@
  * rows for the advanced game) on the left, the players, the hand and the log
  * in the 31 columns on the right, four lines of messages, prompt and keys at
  * the bottom. Larger terminals give the panel and the log more room. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,6 @@ enum {
     P_SHIPW, P_TARGET
 };
 
-#define CELL_W 5   /* 4 characters of card and a gap that carries marks */
 #define CELL_H 2
 #define BOARD_X 3  /* after the row labels "-3 " */
 #define BOARD_Y 2  /* after the title and the column labels */
@@ -192,31 +192,43 @@ static int put_card(const tui *t, int y, int x, int xmax, const kontor_state *s,
 /* ---- the board ------------------------------------------------------------------ */
 
 typedef struct board_marks {
-    kontor_bb target;   /* cells the current decision may pick */
-    int targets_empty;  /* targets are empty cells (placing) */
+    kontor_bb target;   /* cells the current decision may pick, or concerns (tavern, export) */
     int cursor;         /* -1: no cursor */
 } board_marks;
 
 static int pile_top_id(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
 
-/* Which decision kind is asked of seat now, and which cells it may pick. */
+static void bb_set(kontor_bb *b, int c) { b->w[c >> 6] |= 1ULL << (c & 63); }
+
+/* Which cells the decision asked of seat now may pick; for a tavern's vote
+ * the cells of its area, for an export the card just placed. */
 static void targets(const tui *t, int seat, board_marks *bm) {
     memset(&bm->target, 0, sizeof bm->target);
-    bm->targets_empty = 0;
     if (seat < 0) return;
+    const kontor_state *s = &t->s;
     kontor_move mv[KONTOR_MAX_MOVES];
-    int n = kontor_legal(&t->s, seat, mv);
+    int n = kontor_legal(s, seat, mv);
     for (int i = 0; i < n; i++) {
-        int k = KONTOR_MOVE_KIND(mv[i]), v = KONTOR_MOVE_VALUE(mv[i]);
-        if (k == KONTOR_MOVE_CHOOSE || v == KONTOR_NONE) continue;
-        bm->target.w[v >> 6] |= 1ULL << (v & 63);
-        if (k == KONTOR_MOVE_PLACE) bm->targets_empty = 1;
+        int c = tui_move_cell(mv[i]);
+        if (c >= 0) bb_set(&bm->target, c);
     }
+    if (s->phase == KONTOR_PHASE_TAVERN && s->tavern_area < s->nareas) {
+        kontor_bb cells;
+        kontor_area_at(s, s->area[s->tavern_area].cell, &cells, NULL);
+        for (int i = 0; i < 4; i++) bm->target.w[i] |= cells.w[i];
+    }
+    if (s->phase == KONTOR_PHASE_EXPORT && s->placed_cell != KONTOR_NONE) bb_set(&bm->target, s->placed_cell);
+}
+
+/* The cross end where action tile i lies (N, E, S, W: the second water card out). */
+static int tile_cell(int i) {
+    static const int dx[4] = {0, 2, 0, -2}, dy[4] = {-2, 0, 2, 0};
+    return kontor_cell(dx[i], dy[i]);
 }
 
 static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
-    int w = t->wx1 - t->wx0 + 1;
-    int xmax = BOARD_X + w * CELL_W;
+    int w = t->wx1 - t->wx0 + 1, cw = t->cell_w;
+    int xmax = BOARD_X + w * cw;
     /* the area each enclosed cell belongs to, and which areas count */
     int8_t area_of[KONTOR_CELLS];
     memset(area_of, -1, sizeof area_of);
@@ -228,48 +240,73 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
         for (int c = 0; c < KONTOR_CELLS; c++)
             if (tui_bb_test(&cells, c)) area_of[c] = (int8_t)a;
     }
+    int tile_on[KONTOR_CELLS];
+    for (int c = 0; c < KONTOR_CELLS; c++) tile_on[c] = -1;
+    if (d->cfg.tiles)
+        for (int i = 0; i < 4; i++)
+            if (d->tile_at[i] < KONTOR_TILES) tile_on[tile_cell(i)] = d->tile_at[i];
     for (int x = t->wx0; x <= t->wx1; x++)
-        putf(t, 1, BOARD_X + (x - t->wx0) * CELL_W, xmax, 0, A_DIM, "%+3d ", x);
+        putf(t, 1, BOARD_X + (x - t->wx0) * cw, xmax, 0, A_DIM, cw == 5 ? "%+3d " : "%+3d", x);
     for (int y = t->wy0; y <= t->wy1; y++) {
         int sy = BOARD_Y + (y - t->wy0) * CELL_H;
         putf(t, sy, 0, BOARD_X, 0, A_DIM, "%+2d ", y);
         for (int x = t->wx0; x <= t->wx1; x++) {
-            int c = kontor_cell(x, y), sx = BOARD_X + (x - t->wx0) * CELL_W;
+            int c = kontor_cell(x, y), sx = BOARD_X + (x - t->wx0) * cw;
             int id = d->cell_card[c];
             int is_target = tui_bb_test(&bm->target, c), is_cursor = c == bm->cursor;
             attr_t cur = is_cursor ? A_REVERSE : 0;
             if (id == KONTOR_NONE || id >= d->cfg.cards.ncards) {
-                if (!tui_bb_test(&d->mask, c)) {
-                    put(t, sy, sx, xmax, 0, cur, "    ");
-                    put(t, sy + 1, sx, xmax, 0, cur, "    ");
-                } else if (is_target && bm->targets_empty) {
+                if (is_target) {
                     put(t, sy, sx, xmax, P_LEGAL, cur, " ++ ");
                     put(t, sy + 1, sx, xmax, P_LEGAL, cur, "    ");
+                } else if (!tui_bb_test(&d->mask, c)) {
+                    put(t, sy, sx, xmax, 0, cur, "    ");
+                    put(t, sy + 1, sx, xmax, 0, cur, "    ");
                 } else {
                     put(t, sy, sx, xmax, 0, cur | A_DIM, "  . ");
                     put(t, sy + 1, sx, xmax, 0, cur, "    ");
                 }
             } else {
                 const kontor_card *k = &d->cfg.cards.card[id];
-                attr_t last = (c == t->last_cell[0] || c == t->last_cell[1]) ? A_UNDERLINE : 0;
+                attr_t last = 0;
+                for (int p = 0; p < t->nseats; p++)
+                    if (c == t->last_cell[p]) last = A_UNDERLINE;
                 char sym = k->coin ? '$' : k->ship ? '^' : ' ';
                 int sp = k->coin ? P_COIN : P_SHIP;
-                if (kontor_card_is_water(k)) {
-                    int ship = c == d->ship_cell;
-                    if (k->kind == KONTOR_KIND_CENTRE) put(t, sy, sx, xmax, P_WATER, cur | A_BOLD, " @  ");
-                    else {
+                int special = k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE ||
+                              k->kind == KONTOR_KIND_CUSTOMS;
+                int as_water = kontor_card_is_water(k) || k->kind == KONTOR_KIND_FLOOD ||
+                               (k->kind == KONTOR_KIND_CUSTOMS && tui_bb_test(&d->water, c));
+                int ship = c == d->ship_cell;
+                if (special) {
+                    char l = k->kind == KONTOR_KIND_FLOOD ? 'F' : k->kind == KONTOR_KIND_BRIDGE ? 'B' : 'C';
+                    putf(t, sy, sx, xmax, as_water ? P_WATER : P_SHIP, cur | last | A_BOLD, "%c%2d ", l, k->number);
+                }
+                if (as_water) {
+                    if (special) {
+                        /* drawn above */
+                    } else if (k->kind == KONTOR_KIND_CENTRE) {
+                        put(t, sy, sx, xmax, P_WATER, cur | A_BOLD, " @  ");
+                    } else {
                         putf(t, sy, sx, xmax, P_WATER, cur | last, "~%2d", k->number);
                         char sb[2] = {sym, 0};
                         put(t, sy, sx + 3, xmax, sym == '$' ? P_SHIPW : P_WATER, cur | A_BOLD, sb);
                     }
-                    put(t, sy + 1, sx, xmax, ship ? P_SHIPW : P_WATER, cur | (ship ? A_BOLD : 0), ship ? "SHIP" : "~~~~");
+                    char low[16];
+                    if (tile_on[c] >= 0) snprintf(low, sizeof low, "T%d%s", (tile_on[c] + 1) % 10, ship ? "SH" : "~~");
+                    else snprintf(low, sizeof low, "%s", ship ? "SHIP" : "~~~~");
+                    put(t, sy + 1, sx, xmax, ship ? P_SHIPW : P_WATER, cur | (ship ? A_BOLD : 0), low);
                 } else {
-                    int op = k->colour == KONTOR_RED ? P_RED : P_BLACK;
+                    int op = k->colour == KONTOR_RED ? P_RED : k->colour == KONTOR_BLACK ? P_BLACK : P_SHIP;
                     char own = k->colour == KONTOR_RED ? 'r' : k->colour == KONTOR_BLACK ? 'b' : 'n';
-                    if (k->number < 100) putf(t, sy, sx, xmax, op, cur | last | A_BOLD, "%c%2d", own, k->number);
-                    else putf(t, sy, sx, xmax, op, cur | last | A_BOLD, "%3d", k->number);
-                    char sb[2] = {sym, 0};
-                    put(t, sy, sx + 3, xmax, sp, cur | A_BOLD, sb);
+                    if (special) {
+                        /* drawn above */
+                    } else {
+                        if (k->number < 100) putf(t, sy, sx, xmax, op, cur | last | A_BOLD, "%c%2d", own, k->number);
+                        else putf(t, sy, sx, xmax, op, cur | last | A_BOLD, "%3d", k->number);
+                        char sb[2] = {sym, 0};
+                        put(t, sy, sx + 3, xmax, sp, cur | A_BOLD, sb);
+                    }
                     int gx = sx;
                     if (k->kind == KONTOR_KIND_GOODS) {
                         for (int g = 0; g < 3; g++)
@@ -278,8 +315,11 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                                 gx = put(t, sy + 1, gx, xmax, good_pair[g], cur | A_BOLD, cb);
                             }
                     } else {
-                        gx = put(t, sy + 1, gx, xmax, 0, cur, k->kind == KONTOR_KIND_CRANE ? "Krn"
-                                                              : k->kind == KONTOR_KIND_TAVERN ? "Tav" : "Spc");
+                        gx = put(t, sy + 1, gx, xmax, 0, cur,
+                                 k->kind == KONTOR_KIND_CRANE    ? "Krn"
+                                 : k->kind == KONTOR_KIND_TAVERN ? "Tav"
+                                 : k->kind == KONTOR_KIND_BRIDGE ? "==="
+                                                                 : "Cus");
                     }
                     while (gx < sx + 3) gx = put(t, sy + 1, gx, xmax, 0, cur, " ");
                     int a = area_of[c];
@@ -287,19 +327,19 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                     int mp = 0;
                     if (a >= 0) {
                         const kontor_area *ar = &d->area[a];
-                        if (ar->winner < 2 && ar->keeper) {
+                        if (ar->winner < 2 && ar->keeper && !ar->out) {
                             mark[0] = (char)(ar->winner == 0 ? 'R' : 'B');
                             if (!counted[a]) mark[0] = (char)(mark[0] - 'A' + 'a');
                             mp = ar->winner == 0 ? P_RED : P_BLACK;
                         } else {
-                            mark[0] = '=';
+                            mark[0] = ar->out ? 'x' : '=';
                         }
                     }
                     put(t, sy + 1, sx + 3, xmax, mp, cur | A_BOLD, mark);
                 }
-                if (is_target) put(t, sy + 1, sx + 4, xmax + 1, P_TARGET, A_BOLD, "*");
+                if (is_target) put(t, sy + 1, sx + cw - 1, xmax + 1, P_TARGET, A_BOLD, "*");
             }
-            if (is_cursor) {
+            if (is_cursor && cw == 5) {
                 put(t, sy, sx - 1, sx, 0, A_BOLD, "[");
                 put(t, sy, sx + 4, xmax + 1, 0, A_BOLD, "]");
             }
@@ -328,15 +368,98 @@ static int wrap_lines(const char *s, int width, char out[][TUI_LOG_WIDTH], int m
     return n;
 }
 
-static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int ybottom) {
-    int xmax = COLS;
-    int y = 1;
-    int pts[2];
+/* Write text wrapped into at most max lines from y; returns the lines used. */
+static int put_wrapped(const tui *t, int y, int x, int xmax, attr_t a, const char *text, int max) {
+    char lines[8][TUI_LOG_WIDTH];
+    if (max > 8) max = 8;
+    int n = wrap_lines(text, xmax - x, lines, max);
+    for (int i = 0; i < n; i++) put(t, y + i, x, xmax, 0, a, lines[i]);
+    return n;
+}
+
+static void append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t cap, const char *fmt, ...) {
+    size_t n = strlen(buf);
+    if (n + 1 >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, cap - n, fmt, ap);
+    va_end(ap);
+}
+
+/* The seats that still owe a decision, as words. */
+static void actors_text(const kontor_state *s, char *buf, size_t cap) {
+    unsigned act = kontor_actors(s);
+    for (int p = 0; p < s->cfg.nseats; p++)
+        if ((act >> p) & 1) append(buf, cap, " %s", kontor_seat_name(s, p));
+}
+
+/* The event card being carried out: its name and text, or NULL. */
+static const kontor_event_card *current_event(const kontor_state *s, kontor_event_card *ev) {
+    static kontor_event_card cards[KONTOR_EVENTS_MAX];
+    int n = kontor_events_default(cards, KONTOR_EVENTS_MAX);
+    if (s->event_cur >= n) return NULL;
+    *ev = cards[s->event_cur];
+    return ev;
+}
+
+/* What the round is at, in words: who still decides, or the cards in play
+ * in their order (">" acts now), or the event, tile or tavern at stake. */
+static void status_text(const kontor_state *d, char *buf, size_t cap) {
+    char c1[24], cs[8];
+    kontor_event_card ev;
+    buf[0] = 0;
+    switch (d->phase) {
+    case KONTOR_PHASE_CHOOSE:
+        snprintf(buf, cap, "round %d, to choose:", d->round);
+        for (int p = 0; p < d->cfg.nseats; p++)
+            if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", kontor_seat_name(d, p));
+        if (d->no_pass) append(buf, cap, " (no passing this round)");
+        break;
+    case KONTOR_PHASE_BUY:
+        snprintf(buf, cap, "round %d, buying special cards:", d->round);
+        actors_text(d, buf, cap);
+        break;
+    case KONTOR_PHASE_BRIBE:
+        snprintf(buf, cap, "round %d, bribes to decide:", d->round);
+        actors_text(d, buf, cap);
+        break;
+    case KONTOR_PHASE_SELECT:
+        snprintf(buf, cap, "picking hands, still picking:");
+        actors_text(d, buf, cap);
+        break;
+    case KONTOR_PHASE_TAVERN:
+        if (d->tavern_area < d->nareas)
+            snprintf(buf, cap, "the end: does the tavern's area at %s score? (%s decides)",
+                     kontor_format_cell(d->area[d->tavern_area].cell, cs), kontor_seat_name(d, kontor_current(d)));
+        break;
+    case KONTOR_PHASE_EVENT:
+        if (current_event(d, &ev)) snprintf(buf, cap, "event %s: %s", ev.name, ev.text);
+        else snprintf(buf, cap, "an event card");
+        break;
+    case KONTOR_PHASE_OVER: snprintf(buf, cap, "game over"); break;
+    default:
+        snprintf(buf, cap, "round %d:", d->round);
+        for (int i = d->turn; i < d->norder; i++) {
+            int p = d->order[i];
+            append(buf, cap, "%s%s %s", i == d->turn ? " >" : i == d->turn + 1 ? " then " : ", ",
+                   kontor_seat_name(d, p), tui_card_text(d, d->choice[p], c1, sizeof c1));
+        }
+        if (d->phase == KONTOR_PHASE_TILE && d->tile_cur < KONTOR_TILES)
+            append(buf, cap, "; tile %d: %s", d->tile_cur + 1, kontor_tile_name(d->tile_cur));
+        break;
+    }
+}
+
+/* The game for two: each player on a line, then the piles (the layout the
+ * basic and advanced games have always had). */
+static int panel_two(tui *t, const kontor_state *d, int viewer, int px, int y) {
+    int xmax = COLS, pts[2];
     kontor_points(d, pts);
     for (int p = 0; p < 2; p++, y++) {
         int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
         x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red  " : "black");
-        x = putf(t, y, x, xmax, 0, 0, " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
+        x = putf(t, y, x, xmax, 0, 0, xmax - px < 31 ? " %-6.6s" : " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, " $%-2d", d->coins[p]);
         putf(t, y, x, xmax, 0, 0, " keepers %d", d->keepers[p]);
     }
@@ -350,14 +473,76 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int yb
         if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
         else put_card(t, y, x, xmax, d, id, 0);
     }
+    return y;
+}
+
+/* The game for four: a table of the seats (coins, cards in hand, pile and
+ * its top card), the water pile, the treasury and the teams' points. */
+static int panel_four(tui *t, const kontor_state *d, int viewer, int px, int y) {
+    int xmax = COLS, pts[2];
+    kontor_points(d, pts);
+    putf(t, y++, px, xmax, 0, A_DIM, " %-8s%-4s%3s%5s %s", "seat", "$", "hnd", "pile", "top");
+    for (int p = 0; p < d->cfg.nseats; p++, y++) {
+        int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
+        x = putf(t, y, x, xmax, kontor_team(d, p) == 0 ? P_RED : P_BLACK, A_BOLD, "%-8s", kontor_seat_name(d, p));
+        x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-3d", d->coins[p]);
+        x = putf(t, y, x, xmax, 0, 0, "%3d%5d ", d->hand_n[p], d->dock_pile[p].n);
+        int id = pile_top_id(&d->dock_pile[p]);
+        if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
+        else put_card(t, y, x, xmax, d, id, 0);
+    }
+    int x = putf(t, y, px, xmax, 0, 0, " %-8s%-4s%3s%5d ", "water", "", "", d->water_pile.n);
+    int id = pile_top_id(&d->water_pile);
+    if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
+    else put_card(t, y, x, xmax, d, id, 0);
+    y++;
+    x = putf(t, y, px, xmax, 0, 0, " treasury ");
+    x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-2d", d->treasury);
+    putf(t, y++, x, xmax, 0, 0, " points %d:%d keep %d:%d", pts[0], pts[1], d->keepers[0], d->keepers[1]);
+    return y;
+}
+
+/* The menu of the decision asked of seat: every legal decision in the
+ * engine's words, numbered, the selected one marked '>'; scrolled so that
+ * the selection shows. Returns the next free line. */
+static int draw_menu(tui *t, int seat, int px, int y, int ybottom) {
+    int xmax = COLS;
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&t->s, seat, mv);
+    putf(t, y++, px, xmax, 0, A_BOLD, "%s decides (1-%d, Enter):", kontor_seat_name(&t->s, seat), n);
+    int room = ybottom - y;
+    if (room < 1) return y;
+    int top = 0, shown = n <= room ? n : room - 1;
+    if (shown < 1) shown = 1;
+    if (t->msel >= shown) top = t->msel - shown + 1;
+    for (int i = top; i < n && i < top + shown; i++, y++) {
+        char text[160];
+        kontor_move_text(&t->s, seat, mv[i], text, sizeof text);
+        int sel = i == t->msel;
+        putf(t, y, px, xmax, 0, sel ? A_REVERSE : 0, "%c%2d) %s", sel ? '>' : ' ', i + 1, text);
+    }
+    if (shown < n) putf(t, y++, px, xmax, 0, A_DIM, " (%d-%d of %d; Tab, PgDn: more)", top + 1, top + shown, n);
+    return y;
+}
+
+static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int px, int ybottom) {
+    int xmax = COLS;
+    int y = t->nseats == 2 ? panel_two(t, d, viewer, px, 1) : panel_four(t, d, viewer, px, 1);
+    char line[512];
+    if (d->cfg.specials == 2) putf(t, y++, px, xmax, 0, 0, " special cards %d, face down", d->special_pile.n);
+    if (d->cfg.export_store)
+        putf(t, y++, px, xmax, 0, 0, " export red %d/%d/%d black %d/%d/%d", d->export_n[0][0], d->export_n[0][1],
+             d->export_n[0][2], d->export_n[1][0], d->export_n[1][1], d->export_n[1][2]);
     /* the round: who chose, or the cards in play */
-    if (d->phase == KONTOR_PHASE_CHOOSE) {
-        x = putf(t, y, px, xmax, 0, 0, "round %d, to choose:", d->round);
+    int menu = seat >= 0 && tui_menu_phase(d->phase);
+    if (t->nseats == 2 && d->phase == KONTOR_PHASE_CHOOSE) {
+        int x = putf(t, y, px, xmax, 0, 0, "round %d, to choose:", d->round);
         for (int p = 0; p < 2; p++)
             if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? "red" : "black");
         if (d->no_pass) put(t, y + 1, px, xmax, 0, A_BOLD, "(no passing this round)");
-    } else if (d->phase != KONTOR_PHASE_OVER) {
-        x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
+        y += 2;
+    } else if (t->nseats == 2 && d->phase >= KONTOR_PHASE_SHIP && d->phase <= KONTOR_PHASE_PLACE) {
+        int x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
         for (int i = d->turn; i < d->norder; i++) {
             int p = d->order[i], yy = y + (i > d->turn);
             if (i > d->turn) x = put(t, yy, px, xmax, 0, 0, "   then");
@@ -365,14 +550,27 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int yb
             x = put(t, yy, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red " : "black ");
             x = put_card(t, yy, x, xmax, d, d->choice[p], 0);
         }
+        y += 2;
     } else {
-        put(t, y, px, xmax, 0, A_BOLD, "game over");
+        status_text(d, line, sizeof line);
+        int max = menu ? 2 : 3;
+        y += put_wrapped(t, y, px, xmax, d->phase == KONTOR_PHASE_OVER ? A_BOLD : 0, line, max);
+        if (!menu) y++;
     }
-    y += 2;
-    /* the hand */
-    if (viewer >= 0) {
+    if (menu) {
+        /* the hand in one line, then the menu */
+        if (viewer == seat && d->hand_n[seat]) {
+            char c1[24];
+            snprintf(line, sizeof line, "hand:");
+            for (int i = 0; i < d->hand_n[seat]; i++)
+                append(line, sizeof line, "%s %s", i ? "," : "", tui_card_text(d, d->hand[seat][i], c1, sizeof c1));
+            y += put_wrapped(t, y, px, xmax, 0, line, 2);
+        }
+        y = draw_menu(t, seat, px, y, ybottom);
+    } else if (viewer >= 0) {
+        /* the hand */
         int choosing = d->phase == KONTOR_PHASE_CHOOSE && ((kontor_actors(d) >> viewer) & 1);
-        putf(t, y++, px, xmax, 0, A_BOLD, "your hand (%s):", viewer == 0 ? "red" : "black");
+        putf(t, y++, px, xmax, 0, A_BOLD, "your hand (%s):", kontor_seat_name(d, viewer));
         int n = d->hand_n[viewer], half = (xmax - px) / 2;
         if (half > 20) half = 20;
         int items = n + (choosing ? 1 : 0);
@@ -393,7 +591,7 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int px, int yb
         }
         y += (items + 1) / 2;
     } else {
-        put(t, y++, px, xmax, 0, A_DIM, t->nhuman == 2 ? "(hands are hidden)" : "(computer against computer)");
+        put(t, y++, px, xmax, 0, A_DIM, t->nhuman >= 2 ? "(hands are hidden)" : "(computer against computer)");
     }
     y++;
     /* the log: the newest lines that fit, wrapped */
@@ -420,6 +618,8 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
     const kontor_state *s = &t->s;
     char c1[24];
     const char *who = kontor_seat_name(s, seat);
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = s->phase == KONTOR_PHASE_OVER ? 0 : kontor_legal(s, seat, mv);
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE:
         snprintf(buf, cap, "%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it", who, s->hand_n[seat]);
@@ -430,13 +630,67 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
     case KONTOR_PHASE_REMOVE:
         snprintf(buf, cap, "%s: remove a ship-symbol card (*)? Enter on it, n removes none", who);
         break;
-    case KONTOR_PHASE_PLACE:
-        snprintf(buf, cap, "%s: place %s: arrows or type +x,y, Enter places%s", who,
-                 tui_card_text(s, s->choice[seat], c1, sizeof c1), s->cfg.optional_place ? ", n takes back" : "");
+    case KONTOR_PHASE_PLACE: {
+        int water = 0;
+        for (int i = 0; i < n; i++) water |= KONTOR_MOVE_KIND(mv[i]) == KONTOR_MOVE_PLACE_WATER;
+        snprintf(buf, cap, "%s: place %s: arrows or type +x,y, Enter places%s%s", who,
+                 tui_card_text(s, s->choice[seat], c1, sizeof c1), water ? ", w as water" : "",
+                 s->cfg.optional_place ? ", n takes back" : "");
         break;
+    }
+    case KONTOR_PHASE_BUY: snprintf(buf, cap, "%s: buy a special card for 2 coins? 1-%d or arrows, Enter", who, n); break;
+    case KONTOR_PHASE_PILE: snprintf(buf, cap, "%s: whose pile takes the removed card? 1-%d or arrows, Enter", who, n); break;
+    case KONTOR_PHASE_BRIBE:
+        snprintf(buf, cap, "%s: buy out a card (*)? 1-%d/Tab or arrows on the board, Enter; n none", who, n);
+        break;
+    case KONTOR_PHASE_SELECT:
+        snprintf(buf, cap, "%s: pick your hand: keep %d, then put %d out (%d done): 1-%d, Enter", who,
+                 s->cfg.select_keep, s->cfg.select_discard, s->selected[seat], n);
+        break;
+    case KONTOR_PHASE_TAVERN: snprintf(buf, cap, "%s: does your tavern's area (*) score? 1-%d or arrows, Enter", who, n); break;
+    case KONTOR_PHASE_EXPORT: snprintf(buf, cap, "%s: export a warehouse of the card (*)? 1-%d, Enter; n none", who, n); break;
+    case KONTOR_PHASE_EVENT: snprintf(buf, cap, "%s: the event: 1-%d/Tab or arrows on the board, Enter; n passes", who, n); break;
+    case KONTOR_PHASE_TILE: snprintf(buf, cap, "%s: the tile: 1-%d/Tab or arrows on the board, Enter; n forgoes", who, n); break;
     default: snprintf(buf, cap, "the game is over: q quits, s saves, b shows the board"); break;
     }
     return buf;
+}
+
+/* The line under the message: the cell being typed, the cursor's cell and
+ * whether a decision may take it, or the menu's selected entry in full. */
+static void cursor_line(tui *t, int seat, const board_marks *bm, char *line, size_t cap) {
+    char cs[8], why[160], text[160];
+    line[0] = 0;
+    if (t->typing[0]) {
+        snprintf(line, cap, "cell: %s_   (Enter goes there, Esc cancels)", t->typing);
+        return;
+    }
+    if (seat < 0) return;
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&t->s, seat, mv);
+    if (tui_menu_phase(t->s.phase)) {
+        if (t->msel >= 0 && t->msel < n) {
+            snprintf(line, cap, "choice %d of %d: %s", t->msel + 1, n,
+                     kontor_move_text(&t->s, seat, mv[t->msel], text, sizeof text));
+        } else if (bm->cursor >= 0) {
+            int kind = 0;
+            for (int i = 0; i < n; i++)
+                if (tui_move_cell(mv[i]) >= 0) kind = KONTOR_MOVE_KIND(mv[i]);
+            snprintf(line, cap, "cursor %s: %s", kontor_format_cell(bm->cursor, cs),
+                     kontor_why_illegal(&t->s, seat, KONTOR_MOVE(kind, bm->cursor), why, sizeof why));
+        }
+        return;
+    }
+    if (bm->cursor < 0) return;
+    int k = t->s.phase == KONTOR_PHASE_SHIP ? KONTOR_MOVE_SHIP : t->s.phase == KONTOR_PHASE_REMOVE ? KONTOR_MOVE_REMOVE : KONTOR_MOVE_PLACE;
+    kontor_move m = KONTOR_MOVE(k, bm->cursor);
+    int ok = kontor_is_legal(&t->s, seat, m);
+    int water = k == KONTOR_MOVE_PLACE && kontor_is_legal(&t->s, seat, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bm->cursor));
+    snprintf(line, cap, "cursor %s: %s", kontor_format_cell(bm->cursor, cs),
+             ok && water ? "legal, as a dock card (Enter) or as water (w)"
+             : water     ? "legal as water (Enter or w)"
+             : ok        ? "legal"
+                         : kontor_why_illegal(&t->s, seat, m, why, sizeof why));
 }
 
 void tui_draw(tui *t) {
@@ -447,32 +701,47 @@ void tui_draw(tui *t) {
         refresh();
         return;
     }
+    tui_window(t);
     int viewer = tui_viewer(t);
     kontor_view v;
-    kontor_view_of(&t->s, viewer < 0 ? 0 : viewer, &v);
+    kontor_view_of(&t->s, viewer, &v);
     const kontor_state *d = &v.s;
     /* title */
     char title[256];
-    snprintf(title, sizeof title, " Kontor %s  round %d  seed %llu   red: %s  black: %s", kontor_variant_name(d->cfg.variant),
-             d->round, (unsigned long long)t->seed, t->seat[0].spec, t->seat[1].spec);
+    snprintf(title, sizeof title, " Kontor %s  round %d  seed %llu  ", kontor_variant_name(d->cfg.variant), d->round,
+             (unsigned long long)t->seed);
+    if (t->nseats == 2)
+        append(title, sizeof title, " red: %s  black: %s", t->seat[0].spec, t->seat[1].spec);
+    else
+        append(title, sizeof title, " red: %s+%s  black: %s+%s", t->seat[0].spec, t->seat[1].spec, t->seat[2].spec,
+               t->seat[3].spec);
     attr_t ta = t->colour ? pair(t, P_TITLE) : A_REVERSE;
     attron(ta);
     mvhline(0, 0, ' ', COLS);
     attroff(ta);
     put(t, 0, 0, COLS, P_TITLE, t->colour ? A_BOLD : A_REVERSE, title);
     /* who decides now, and on what */
-    unsigned act = kontor_actors(&t->s);
-    int seat = -1;
-    for (int p = 0; p < 2; p++)
-        if (((act >> p) & 1) && t->seat[p].human && seat < 0) seat = p;
+    int seat = t->broken ? -1 : tui_human_actor(t);
     board_marks bm;
     targets(t, seat, &bm);
-    bm.cursor = (seat >= 0 && t->s.phase != KONTOR_PHASE_CHOOSE) ? t->cursor : -1;
+    bm.cursor = -1;
+    if (seat >= 0 && t->s.phase != KONTOR_PHASE_CHOOSE) {
+        if (!tui_menu_phase(t->s.phase)) {
+            bm.cursor = t->cursor;
+        } else {
+            /* a menu of cells: the cursor shows the selected entry's cell, or
+             * roams the board when the arrows moved it off every entry */
+            kontor_move mv[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&t->s, seat, mv), cells = 0;
+            for (int i = 0; i < n; i++) cells |= tui_move_cell(mv[i]) >= 0;
+            if (cells && (t->msel < 0 || (t->msel < n && tui_move_cell(mv[t->msel]) == t->cursor))) bm.cursor = t->cursor;
+        }
+    }
     draw_board(t, d, &bm);
-    int bw = BOARD_X + (t->wx1 - t->wx0 + 1) * CELL_W + 1;
-    draw_panel(t, d, viewer, bw, LINES - 4);
+    int bw = BOARD_X + (t->wx1 - t->wx0 + 1) * t->cell_w + 1;
+    draw_panel(t, d, viewer, seat, bw, LINES - 4);
     /* messages */
-    char line[256], cs[8];
+    char line[256];
     int long_msg = (int)strlen(t->msg) > COLS;
     if (long_msg) {
         char part[4][TUI_LOG_WIDTH];
@@ -481,21 +750,8 @@ void tui_draw(tui *t) {
             put(t, LINES - 4 + i, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, part[i]);
     } else {
         put(t, LINES - 4, 0, COLS, t->msg_err ? P_ERR : 0, t->msg_err ? A_BOLD : 0, t->msg);
-    }
-    if (long_msg) {
-        /* the message takes the cursor's line */
-    } else if (t->typing[0]) {
-        snprintf(line, sizeof line, "cell: %s_   (Enter goes there, Esc cancels)", t->typing);
-        put(t, LINES - 3, 0, COLS, 0, A_BOLD, line);
-    } else if (bm.cursor >= 0) {
-        kontor_move m = 0;
-        int k = t->s.phase == KONTOR_PHASE_SHIP ? KONTOR_MOVE_SHIP : t->s.phase == KONTOR_PHASE_REMOVE ? KONTOR_MOVE_REMOVE : KONTOR_MOVE_PLACE;
-        m = KONTOR_MOVE(k, bm.cursor);
-        char why[160];
-        int ok = kontor_is_legal(&t->s, seat, m);
-        snprintf(line, sizeof line, "cursor %s: %s", kontor_format_cell(bm.cursor, cs),
-                 ok ? "legal" : kontor_why_illegal(&t->s, seat, m, why, sizeof why));
-        put(t, LINES - 3, 0, COLS, 0, A_DIM, line);
+        cursor_line(t, seat, &bm, line, sizeof line);
+        put(t, LINES - 3, 0, COLS, 0, t->typing[0] ? A_BOLD : A_DIM, line);
     }
     if (t->broken) snprintf(line, sizeof line, "a computer player failed: s saves the game, q quits");
     else if (seat >= 0) prompt_for(t, seat, line, sizeof line);
@@ -506,22 +762,31 @@ void tui_draw(tui *t) {
     refresh();
 }
 
-/* Between two people: the public screen (t->handed is -1, so no hand is
- * drawn) with the hand-over in place of the messages and the prompt. */
+/* Between people: the public screen (t->handed is -1, so no hand is drawn)
+ * with the hand-over in place of the messages and the prompt. */
 void tui_draw_handover(tui *t, int seat) {
     tui_draw(t);
     if (tui_too_small()) return;
-    const char *who = seat == 0 ? "RED" : "BLACK", *other = seat == 0 ? "Black" : "Red";
+    char who[16];
+    const char *name = kontor_seat_name(&t->s, seat);
+    size_t i;
+    for (i = 0; name[i] && i + 1 < sizeof who; i++) who[i] = (char)toupper((unsigned char)name[i]);
+    who[i] = 0;
     for (int y = LINES - 4; y < LINES - 1; y++) {
         move(y, 0);
         clrtoeol();
     }
-    int p = seat == 0 ? P_RED : P_BLACK;
+    int p = kontor_team(&t->s, seat) == 0 ? P_RED : P_BLACK;
+    const char *what = t->s.phase == KONTOR_PHASE_CHOOSE ? "choice" : t->s.phase == KONTOR_PHASE_BUY ? "purchase"
+                       : t->s.phase == KONTOR_PHASE_BRIBE ? "bribe" : "picks";
     int x = put(t, LINES - 4, 0, COLS, p, A_BOLD | A_REVERSE, " HAND-OVER ");
-    putf(t, LINES - 4, x, COLS, 0, A_BOLD, " give the keyboard to %s for the secret choice of round %d.", who,
+    putf(t, LINES - 4, x, COLS, 0, A_BOLD, " give the keyboard to %s for the secret %s of round %d.", who, what,
          t->s.round);
-    putf(t, LINES - 3, 0, COLS, 0, 0, "%s, please look away: %s's hand comes next.", other,
-         seat == 0 ? "red" : "black");
+    if (t->nseats == 2)
+        putf(t, LINES - 3, 0, COLS, 0, 0, "%s, please look away: %s's hand comes next.", seat == 0 ? "Black" : "Red",
+             name);
+    else
+        putf(t, LINES - 3, 0, COLS, 0, 0, "Everybody else, please look away: %s's hand comes next.", name);
     putf(t, LINES - 2, 0, COLS, 0, A_BOLD, "%s: press Enter when you are ready (q quits).", who);
     refresh();
 }
@@ -584,36 +849,72 @@ int tui_page(tui *t, const char *title, const char *text) {
     return key;
 }
 
+const char *tui_end_reason(int reason) {
+    switch (reason) {
+    case KONTOR_END_FULL: return "the board is full";
+    case KONTOR_END_MAX_ROUNDS: return "the round limit is reached";
+    case KONTOR_END_STUCK: return "nobody has a card left that fits";
+    case KONTOR_END_ROW: return "three islands in a row";
+    case KONTOR_END_BANKRUPT: return "a player is broke and the treasury empty";
+    default: return "";
+    }
+}
+
 /* The end screen: result, the table of enclosed areas, money. */
 void tui_end_text(const tui *t, char *buf, size_t cap) {
     const kontor_state *s = &t->s;
     size_t n = 0;
 #define OUT(...) do { if (n < cap) n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__); } while (0)
-    static const char *const why[] = {"", "the board is full", "the round limit is reached", "nobody has a card left"};
-    OUT("Game over after %d rounds: %s.\n\n", s->round, s->end_reason < 4 ? why[s->end_reason] : "");
+    OUT("Game over after %d rounds: %s.\n\n", s->round, tui_end_reason(s->end_reason));
     if (s->winner < 0) OUT("  A DRAW, %d:%d (and equal money).\n\n", s->score[0], s->score[1]);
     else OUT("  %s WINS %d:%d%s\n\n", s->winner == 0 ? "RED" : "BLACK", s->score[0], s->score[1],
-             s->score[0] == s->score[1] ? " on money (points equal)" : "");
+             s->score[0] == s->score[1] && s->end_reason != KONTOR_END_ROW && s->end_reason != KONTOR_END_BANKRUPT
+                 ? " on money (points equal)" : "");
     OUT("                 red           black\n");
-    OUT("  player         %-13.13s %-13.13s\n", t->seat[0].spec, t->seat[1].spec);
+    if (t->nseats == 2) {
+        OUT("  player         %-13.13s %-13.13s\n", t->seat[0].spec, t->seat[1].spec);
+    } else {
+        char a[160], b[160];
+        snprintf(a, sizeof a, "%s+%s", t->seat[0].spec, t->seat[1].spec);
+        snprintf(b, sizeof b, "%s+%s", t->seat[2].spec, t->seat[3].spec);
+        OUT("  players        %-13.13s %-13.13s\n", a, b);
+    }
     OUT("  points         %-13d %-13d\n", s->score[0], s->score[1]);
     OUT("  keepers        %-13d %-13d\n", s->keepers[0], s->keepers[1]);
-    OUT("  coins          %-13d %-13d\n\n", s->coins[0], s->coins[1]);
+    if (t->nseats == 2) {
+        OUT("  coins          %-13d %-13d\n", s->coins[0], s->coins[1]);
+    } else {
+        char a[32], b[32];
+        snprintf(a, sizeof a, "%d (%d+%d)", s->coins[0] + s->coins[1], s->coins[0], s->coins[1]);
+        snprintf(b, sizeof b, "%d (%d+%d)", s->coins[2] + s->coins[3], s->coins[2], s->coins[3]);
+        OUT("  coins          %-13s %-13s\n", a, b);
+    }
+    if (s->cfg.export_store)
+        OUT("  export T/W/S   %d/%d/%d         %d/%d/%d\n", s->export_n[0][0], s->export_n[0][1], s->export_n[0][2],
+            s->export_n[1][0], s->export_n[1][1], s->export_n[1][2]);
+    if (s->cfg.tiles) OUT("  tile points    %-13d %-13d\n", s->bonus_points[0], s->bonus_points[1]);
+    OUT("\n");
     uint8_t counted[KONTOR_MAX_AREAS];
     kontor_counted_areas(s, counted);
-    OUT("Enclosed areas, in the order they were closed%s:\n", s->cfg.largest ? " (only the largest count)" : "");
-    OUT("   #  round  cards  dist  at      red T W S  black T W S  winner  counts\n");
+    OUT("Enclosed areas, in the order they were closed%s:\n",
+        s->cfg.scoring == KONTOR_SCORE_SMALLEST ? " (only the smallest count)"
+        : s->cfg.largest                        ? " (only the largest count)" : "");
+    OUT("   #  round  cards  dist  at      red T W S  black T W S  winner  counts pts\n");
     for (int a = 0; a < s->nareas; a++) {
         const kontor_area *ar = &s->area[a];
         char cs[8];
-        OUT("  %2d  %5d  %5d  %4d  %-6s      %d %d %d        %d %d %d  %-6s  %s\n", a + 1, ar->round, ar->size, ar->dist,
-            kontor_format_cell(ar->cell, cs), ar->goods[0][0], ar->goods[0][1], ar->goods[0][2], ar->goods[1][0],
-            ar->goods[1][1], ar->goods[1][2], ar->winner == 0 ? "red" : ar->winner == 1 ? "black" : "-",
-            ar->winner < 2 && ar->keeper ? (counted[a] ? "yes" : "no") : "-");
+        int counts = ar->winner < 2 && ar->keeper && !ar->out && counted[a];
+        OUT("  %2d  %5d  %5d  %4d  %-6s      %d %d %d        %d %d %d  %-6s  %-6s %d\n", a + 1, ar->round, ar->size,
+            ar->dist, kontor_format_cell(ar->cell, cs), ar->goods[0][0], ar->goods[0][1], ar->goods[0][2],
+            ar->goods[1][0], ar->goods[1][1], ar->goods[1][2],
+            ar->winner == 0 ? "red" : ar->winner == 1 ? "black" : "-",
+            ar->out ? "out" : ar->winner < 2 && ar->keeper ? (counted[a] ? "yes" : "no") : "-",
+            counts ? ar->value : 0);
     }
     if (!s->nareas) OUT("  (none)\n");
     OUT("\nGoods are T tea, W wine, S spice; the winner of an area has the largest\n"
-        "single lead, then leads in more goods, then wine > spice > tea > wine.\n");
+        "single lead, then leads in more goods, then wine > spice > tea > wine.\n"
+        "'out': its tavern's owner chose that it does not score.\n");
     OUT("\nKeys: b the board, s save, L log, u undo, q quit.\n");
 #undef OUT
 }

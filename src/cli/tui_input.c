@@ -13,6 +13,8 @@
  *     dump [LABEL]    write the screen as text to --dump FILE (or stdout)
  *     resize CxR      the terminal becomes C columns by R rows
  *     until-over TEXT type TEXT again and again until the game is over
+ *     repeat TEXT     the keys that "until" types
+ *     until TEXT      type the repeat keys again and again until the screen shows TEXT
  *     # ...           a comment
  *
  * tui_step handles one key: the decision keys of the current phase (choose a
@@ -112,8 +114,15 @@ static int script_key(tui *t) {
         if (t->quit) return 'q';
         if (t->kqpos < t->kqn) return t->kq[t->kqpos++];
         if (t->until_on) {
-            if (kontor_over(&t->s) || t->broken) {
+            if (t->until_text[0] && tui_screen_has(t, t->until_text)) {
                 t->until_on = 0;
+                t->until_text[0] = 0;
+            } else if (kontor_over(&t->s) || t->broken) {
+                t->until_on = 0;
+                if (t->until_text[0]) {
+                    script_fail(t, "until: the game ended before '%s' showed on the screen", t->until_text);
+                    return 'q';
+                }
             } else {
                 if (t->until_keys > UNTIL_MAX_KEYS) {
                     script_fail(t, "until-over: the game is not over after %d keys", UNTIL_MAX_KEYS);
@@ -161,6 +170,24 @@ static int script_key(tui *t) {
             t->until_keys = 0;
             t->until_nply = t->nply;
             t->until_stuck = 0;
+            t->until_text[0] = 0;
+        } else if (strcmp(p, "repeat") == 0) {
+            int n = parse_keys(t, arg, t->until, (int)(sizeof t->until / sizeof *t->until));
+            if (n <= 0) {
+                if (n == 0) script_fail(t, "repeat wants keys");
+                return 'q';
+            }
+            t->untiln = n;
+        } else if (strcmp(p, "until") == 0) {
+            if (!*arg || !t->untiln) {
+                script_fail(t, "until wants a text, after a 'repeat' line with keys");
+                return 'q';
+            }
+            snprintf(t->until_text, sizeof t->until_text, "%.255s", arg);
+            t->until_on = 1;
+            t->until_keys = 0;
+            t->until_nply = t->nply;
+            t->until_stuck = 0;
         } else if (strcmp(p, "expect") == 0 || strcmp(p, "expect-not") == 0) {
             int want = strcmp(p, "expect") == 0;
             if (!*arg) {
@@ -183,7 +210,7 @@ static int script_key(tui *t) {
             resizeterm((int)r, (int)c);
             return KEY_RESIZE;
         } else {
-            script_fail(t, "'%s' is not a script command (keys, expect, expect-not, dump, resize, until-over)", p);
+            script_fail(t, "'%s' is not a script command (keys, expect, expect-not, dump, resize, until-over, repeat, until)", p);
             return 'q';
         }
     }
@@ -235,14 +262,7 @@ static int confirm(tui *t, const char *question) {
 
 /* ---- decisions ---------------------------------------------------------------- */
 
-/* The human seat that owes a decision now, or -1. */
-static int human_actor(const tui *t) {
-    unsigned act = kontor_actors(&t->s);
-    for (int p = 0; p < 2; p++)
-        if (((act >> p) & 1) && t->seat[p].human) return p;
-    return -1;
-}
-
+/* The kind of the board decision of a board phase. */
 static int board_kind(const kontor_state *s) {
     switch (s->phase) {
     case KONTOR_PHASE_SHIP: return KONTOR_MOVE_SHIP;
@@ -252,22 +272,29 @@ static int board_kind(const kontor_state *s) {
     }
 }
 
-/* New decision: selection on the first card, cursor on the first target. */
+/* The menu entry whose decision names cell, or -1. */
+static int menu_entry_at(const kontor_move *mv, int n, int cell) {
+    for (int i = 0; i < n; i++)
+        if (tui_move_cell(mv[i]) == cell) return i;
+    return -1;
+}
+
+/* New decision: selection on the first card or entry, cursor on the first
+ * target. */
 static void reset_decision(tui *t) {
     t->decision = t->nply;
     t->typing[0] = 0;
-    t->pending_none = 0;
-    int seat = human_actor(t);
+    t->pending = 0;
     t->sel = 0;
-    if (seat >= 0 && t->s.hand_n[seat] == 0) t->sel = 0;
+    t->msel = 0;
+    t->mnum = 0;
+    int seat = tui_human_actor(t);
     if (seat < 0 || t->s.phase == KONTOR_PHASE_CHOOSE) return;
     kontor_move mv[KONTOR_MAX_MOVES];
     int n = kontor_legal(&t->s, seat, mv);
-    for (int i = 0; i < n; i++)
-        if (KONTOR_MOVE_VALUE(mv[i]) != KONTOR_NONE) {
-            t->cursor = KONTOR_MOVE_VALUE(mv[i]);
-            return;
-        }
+    int first = n > 0 ? tui_move_cell(mv[0]) : -1;
+    for (int i = 0; i < n && first < 0; i++) first = tui_move_cell(mv[i]);
+    if (first >= 0) t->cursor = first;
     if (t->cursor < 0 || t->cursor >= KONTOR_CELLS) t->cursor = KONTOR_CENTRE_CELL;
 }
 
@@ -277,10 +304,11 @@ static void try_move(tui *t, int seat, kontor_move m) {
         tui_msg(t, 1, "not allowed: %s", kontor_why_illegal(&t->s, seat, m, why, sizeof why));
         return;
     }
-    int choose = KONTOR_MOVE_KIND(m) == KONTOR_MOVE_CHOOSE;
     if (tui_apply(t, seat, m)) return;
     tui_msg(t, 0, "%s", "");
-    if (choose && t->nhuman == 2) t->handed = -1;
+    /* among several people, the keyboard goes on once this seat owes no
+     * more secret decisions */
+    if (t->nhuman >= 2 && !(tui_secret_phase(t->s.phase) && ((kontor_actors(&t->s) >> seat) & 1))) t->handed = -1;
 }
 
 static void move_cursor(tui *t, int dx, int dy) {
@@ -290,8 +318,116 @@ static void move_cursor(tui *t, int dx, int dy) {
     if (y < t->wy0) y = t->wy0;
     if (y > t->wy1) y = t->wy1;
     t->cursor = kontor_cell(x, y);
-    t->pending_none = 0;
+    t->pending = 0;
     if (t->msg_err) tui_msg(t, 0, "%s", ""); /* the cursor line explains the new cell */
+}
+
+/* Place the card at cell: as a dock card where that is legal, else as water
+ * (a customs house), else the dock card's refusal explains. */
+static void place_at(tui *t, int seat, int cell) {
+    kontor_move dock = KONTOR_MOVE(KONTOR_MOVE_PLACE, cell), water = KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, cell);
+    if (!kontor_is_legal(&t->s, seat, dock) && kontor_is_legal(&t->s, seat, water)) try_move(t, seat, water);
+    else try_move(t, seat, dock);
+}
+
+/* A cell typed as x,y: returns it, or -1 with the error on the message line. */
+static int typed_cell(tui *t) {
+    int c = kontor_parse_cell(t->typing);
+    if (c < 0) {
+        tui_msg(t, 1, "'%s' is not a cell: type x,y such as +1,-2 (x east, y south of the centre)", t->typing);
+        return -1;
+    }
+    int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+    if (x >= t->wx0 && x <= t->wx1 && y >= t->wy0 && y <= t->wy1) t->cursor = c;
+    return c;
+}
+
+/* Keys while a cell is being typed; returns 1 if the key was taken. On
+ * Enter, *cell is the cell (or -1). */
+static int typing_key(tui *t, int k, int *cell) {
+    size_t len = strlen(t->typing);
+    *cell = -1;
+    if (!len) return 0;
+    if (is_enter(k)) {
+        *cell = typed_cell(t);
+        t->typing[0] = 0;
+        if (*cell < 0) *cell = -2;
+    } else if (k == 27) {
+        t->typing[0] = 0;
+    } else if (is_backspace(k)) {
+        t->typing[len - 1] = 0;
+    } else if ((isdigit(k) || k == '+' || k == '-' || k == ',') && len + 1 < sizeof t->typing) {
+        t->typing[len] = (char)k;
+        t->typing[len + 1] = 0;
+    }
+    return 1;
+}
+
+/* The menu: every legal decision of a phase without keys of its own. */
+static void menu_key(tui *t, int seat, int k) {
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&t->s, seat, mv);
+    if (n <= 0) return;
+    int cells = 0, kind = KONTOR_MOVE_KIND(mv[0]), none = -1;
+    for (int i = 0; i < n; i++) {
+        if (tui_move_cell(mv[i]) >= 0) cells = 1, kind = KONTOR_MOVE_KIND(mv[i]);
+        else if (KONTOR_MOVE_VALUE(mv[i]) == KONTOR_NONE) none = i;
+    }
+    int cell;
+    if (cells && typing_key(t, k, &cell)) {
+        if (cell >= 0) {
+            int i = menu_entry_at(mv, n, cell);
+            if (i >= 0) t->msel = i, try_move(t, seat, mv[i]);
+            else try_move(t, seat, KONTOR_MOVE(kind, cell)); /* refused: says why */
+        }
+        return;
+    }
+    if (k >= '1' && k <= '9' ? 1 : k == '0' && t->mnum > 0) {
+        int d = k - '0', v = t->mnum * 10 + d;
+        if (v < 1 || v > n) v = d;
+        if (v < 1 || v > n) {
+            tui_msg(t, 1, "there is no choice %c here (1-%d)", k, n);
+            t->mnum = 0;
+            return;
+        }
+        t->mnum = v;
+        t->msel = v - 1;
+        t->pending = 0;
+        if (tui_move_cell(mv[v - 1]) >= 0) t->cursor = tui_move_cell(mv[v - 1]);
+        return;
+    }
+    t->mnum = 0;
+    if (cells && (k == '+' || k == '-' || k == '0')) {
+        t->typing[0] = (char)k;
+        t->typing[1] = 0;
+        return;
+    }
+    int step = 0;
+    if (k == '\t' || k == KEY_NPAGE) step = 1;
+    else if (k == KEY_BTAB || k == KEY_PPAGE) step = -1;
+    else if (!cells && (k == KEY_DOWN || k == KEY_RIGHT)) step = 1;
+    else if (!cells && (k == KEY_UP || k == KEY_LEFT)) step = -1;
+    if (step) {
+        int i = t->msel < 0 ? 0 : (t->msel + step + n) % n;
+        t->msel = i;
+        t->pending = 0;
+        if (tui_move_cell(mv[i]) >= 0) t->cursor = tui_move_cell(mv[i]);
+        return;
+    }
+    if (cells && (k == KEY_LEFT || k == KEY_RIGHT || k == KEY_UP || k == KEY_DOWN)) {
+        move_cursor(t, k == KEY_LEFT ? -1 : k == KEY_RIGHT ? 1 : 0, k == KEY_UP ? -1 : k == KEY_DOWN ? 1 : 0);
+        t->msel = menu_entry_at(mv, n, t->cursor);
+        return;
+    }
+    if (k == 'n' || k == 'N') {
+        if (none >= 0) try_move(t, seat, mv[none]);
+        else tui_msg(t, 1, "there is no 'none' here: pick one of the %d choices", n);
+        return;
+    }
+    if (is_enter(k) || k == ' ') {
+        if (t->msel >= 0 && t->msel < n) try_move(t, seat, mv[t->msel]);
+        else try_move(t, seat, KONTOR_MOVE(kind, t->cursor)); /* refused: says why */
+    }
 }
 
 static void decision_key(tui *t, int seat, int k) {
@@ -312,26 +448,15 @@ static void decision_key(tui *t, int seat, int k) {
         }
         return;
     }
-    int kind = board_kind(s);
-    if (t->typing[0]) {
-        size_t len = strlen(t->typing);
-        if (is_enter(k)) {
-            int c = kontor_parse_cell(t->typing);
-            if (c < 0) {
-                tui_msg(t, 1, "'%s' is not a cell: type x,y such as +1,-2 (x east, y south of the centre)", t->typing);
-            } else {
-                int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
-                if (x >= t->wx0 && x <= t->wx1 && y >= t->wy0 && y <= t->wy1) t->cursor = c;
-                try_move(t, seat, KONTOR_MOVE(kind, c));
-            }
-            t->typing[0] = 0;
-        } else if (k == 27) {
-            t->typing[0] = 0;
-        } else if (is_backspace(k)) {
-            t->typing[len - 1] = 0;
-        } else if ((isdigit(k) || k == '+' || k == '-' || k == ',') && len + 1 < sizeof t->typing) {
-            t->typing[len] = (char)k;
-            t->typing[len + 1] = 0;
+    if (tui_menu_phase(s->phase)) {
+        menu_key(t, seat, k);
+        return;
+    }
+    int kind = board_kind(s), cell;
+    if (typing_key(t, k, &cell)) {
+        if (cell >= 0) {
+            if (kind == KONTOR_MOVE_PLACE) place_at(t, seat, cell);
+            else try_move(t, seat, KONTOR_MOVE(kind, cell));
         }
         return;
     }
@@ -342,9 +467,15 @@ static void decision_key(tui *t, int seat, int k) {
     case KEY_DOWN: move_cursor(t, 0, 1); break;
     case 'n':
     case 'N': try_move(t, seat, KONTOR_MOVE(kind, KONTOR_NONE)); break;
+    case 'w':
+    case 'W':
+        if (kind == KONTOR_MOVE_PLACE) try_move(t, seat, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, t->cursor));
+        break;
     default:
         if (is_enter(k) || k == ' ') {
-            try_move(t, seat, KONTOR_MOVE(kind, t->pending_none ? KONTOR_NONE : t->cursor));
+            if (t->pending) try_move(t, seat, t->pending);
+            else if (kind == KONTOR_MOVE_PLACE) place_at(t, seat, t->cursor);
+            else try_move(t, seat, KONTOR_MOVE(kind, t->cursor));
         } else if (isdigit(k) || k == '+' || k == '-') {
             t->typing[0] = (char)k;
             t->typing[1] = 0;
@@ -357,7 +488,7 @@ static void hint(tui *t, int seat) {
         tui_msg(t, 1, "no hint: it is not your decision");
         return;
     }
-    char who[64], c1[24], cs[8];
+    char who[64], c1[24], text[160];
     kontor_move m = tui_hint(t, seat, who, sizeof who);
     if (m == KONTOR_FORFEIT) return;
     if (!kontor_is_legal(&t->s, seat, m)) {
@@ -365,8 +496,7 @@ static void hint(tui *t, int seat) {
         return;
     }
     int v = KONTOR_MOVE_VALUE(m);
-    switch (KONTOR_MOVE_KIND(m)) {
-    case KONTOR_MOVE_CHOOSE:
+    if (KONTOR_MOVE_KIND(m) == KONTOR_MOVE_CHOOSE) {
         if (v == KONTOR_PASS) {
             t->sel = t->s.hand_n[seat];
             tui_msg(t, 0, "hint (%s): pass. Enter accepts", who);
@@ -375,22 +505,21 @@ static void hint(tui *t, int seat) {
                 if (t->s.hand[seat][i] == v) t->sel = i;
             tui_msg(t, 0, "hint (%s): play %s. Enter accepts", who, tui_card_text(&t->s, v, c1, sizeof c1));
         }
-        break;
-    default:
-        if (v == KONTOR_NONE) {
-            t->pending_none = 1;
-            tui_msg(t, 0, "hint (%s): %s. Enter accepts", who,
-                    t->s.phase == KONTOR_PHASE_SHIP ? "leave the ship where it is"
-                    : t->s.phase == KONTOR_PHASE_REMOVE ? "remove nothing" : "take the card back");
-        } else {
-            t->cursor = v;
-            t->pending_none = 0;
-            tui_msg(t, 0, "hint (%s): %s %s. Enter accepts", who,
-                    t->s.phase == KONTOR_PHASE_SHIP ? "move the ship to"
-                    : t->s.phase == KONTOR_PHASE_REMOVE ? "remove the card on" : "place on",
-                    kontor_format_cell(v, cs));
-        }
+        return;
     }
+    kontor_move_text(&t->s, seat, m, text, sizeof text);
+    t->typing[0] = 0;
+    if (tui_move_cell(m) >= 0) t->cursor = tui_move_cell(m);
+    if (tui_menu_phase(t->s.phase)) {
+        kontor_move mv[KONTOR_MAX_MOVES];
+        int n = kontor_legal(&t->s, seat, mv);
+        for (int i = 0; i < n; i++)
+            if (mv[i] == m) t->msel = i;
+        t->mnum = 0;
+    } else {
+        t->pending = m;
+    }
+    tui_msg(t, 0, "hint (%s): %s. Enter accepts", who, text);
 }
 
 static void log_page(tui *t) {
@@ -462,8 +591,8 @@ void tui_step(tui *t) {
     } else {
         t->show_board = 0;
     }
-    int seat = t->broken ? -1 : human_actor(t);
-    if (seat >= 0 && t->nhuman == 2 && t->s.phase == KONTOR_PHASE_CHOOSE && t->handed != seat) {
+    int seat = t->broken ? -1 : tui_human_actor(t);
+    if (seat >= 0 && t->nhuman >= 2 && tui_secret_phase(t->s.phase) && t->handed != seat) {
         t->handed = -1;
         tui_draw_handover(t, seat);
         int k = tui_key(t);
@@ -488,6 +617,7 @@ const char *const tui_rules_text =
     "  board      arrows move the cursor [ ], Enter acts on its cell; or type a cell\n"
     "             such as +1,-2 (x east, y south of the centre) and Enter\n"
     "             n: leave the ship / remove nothing / (optional_place) take back\n"
+
     "  any time   ? this page   h hint from the computer   u undo (against the computer)\n"
     "             s save a game record   l load one   L the whole log   q quit\n"
     "\n"
@@ -497,6 +627,7 @@ const char *const tui_rules_text =
     "  ~45   a water card,  @ the harbour centre,  SHIP where the ship lies\n"
     "  R B   an enclosed area won by red or black (a keeper), = nobody won it;\n"
     "        lower case r b: the area does not count (only the largest count)\n"
+
     "  .     a cell that can still take a card; blank: it never can\n"
     "  ++    a legal cell for your card now;  * a target (ship, removal)\n"
     "\n"
@@ -524,4 +655,17 @@ const char *const tui_rules_text =
     "  the centre). The ship starts on the centre. Who plays a card with a ship\n"
     "  symbol may first move the ship to another water card, and may then remove\n"
     "  one dock card with a ship symbol next to it (not in an enclosed area); the\n"
-    "  card goes under its owner's pile, and its cell may take the card placed now.\n";
+    "  card goes under its owner's pile, and its cell may take the card placed now.\n"
+    "\n"
+    "THE GAME FOR FOUR, SCENARIOS AND EXPANSIONS (docs/variants.md)\n"
+    "  menus      every decision without keys of its own (buy, pile, bribe,\n"
+    "             keep/discard, tavern, export, event, tile): 1-N (two digits for\n"
+    "             10 and more), up/down or Tab/PgDn, Enter takes it; n the 'none'\n"
+    "             choice; where the choices are cells, the arrows move the cursor\n"
+    "             on the board and select the choice on its cell\n"
+    "  w          place a customs house as water (Enter: as a dock card)\n"
+    "  F88 B89 C90  flood, bridge, customs house (special cards); under a bridge\n"
+    "        ===, under a customs house as a dock card Cus\n"
+    "  x     an area its tavern's owner took out (Alte Seilschaften)\n"
+    "  T5~~  action tile 5 on that water card: 1 move the centre, 2-4 a tea, wine,\n"
+    "        spice warehouse, 5 one coin, 6 two coins, 7 the ship, 8 a point\n";

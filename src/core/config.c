@@ -24,14 +24,62 @@ static kontor_status fail(kontor_error *err, kontor_status code, const char *fmt
     return code;
 }
 
-static const char *const variant_names[] = {"basic", "advanced", "four", "specials"};
+/* The variants: the base games and the rulebook's scenarios ("Szenarien":
+ * "Wenn nicht anderes angegeben ist, gelten die Regeln des Profispiels", so a
+ * scenario starts from the advanced game and changes what its text says).
+ * Each line: name, base, the start layout file (or NULL: the cross, or "-":
+ * the harbour centre alone), and one line for kontor variants. */
+typedef struct variant_def {
+    const char *name;
+    int base;              /* KONTOR_VARIANT_BASIC, _ADVANCED or _FOUR */
+    const char *layout;
+    const char *describe;
+} variant_def;
+
+static const variant_def variants[KONTOR_NVARIANTS] = {
+    {"basic", KONTOR_VARIANT_BASIC, NULL, "the basic game for two: 6x6, no ship, every enclosed area scores"},
+    {"advanced", KONTOR_VARIANT_ADVANCED, NULL, "the advanced game for two: 7x7, the ship, the five largest areas score"},
+    {"four", KONTOR_VARIANT_FOUR, NULL, "the game for four in two teams: 8x8, a special card each, areas of two or more"},
+    {"specials", KONTOR_VARIANT_ADVANCED, NULL, "scenario: the special cards for two, bought for two coins before a round"},
+    {"canale", KONTOR_VARIANT_ADVANCED, "canale", "scenario Canale Grande: fixed 4x12 board along a canal (layout reconstructed), all areas score"},
+    {"kleinen", KONTOR_VARIANT_ADVANCED, "-", "scenario Immer auf die Kleinen: centre only, 6x6, no cranes, no ship, areas of 1/2/3 score 1/2/3"},
+    {"wasserspiele", KONTOR_VARIANT_ADVANCED, "wasserspiele", "scenario Wasserspiele: 6x6 (layout reconstructed), every dock card must touch water, all areas score"},
+    {"tictactoe", KONTOR_VARIANT_ADVANCED, "tictactoe", "scenario Tic Tac Toe: fixed 8x8 of 3x3 islands (reconstructed), no cranes, three in a row win"},
+    {"bakschisch", KONTOR_VARIANT_ADVANCED, NULL, "scenario Bakschisch: 6x6, 3 coins, 10 water aside, no ship, buy out opposing cards for 1/2/3"},
+    {"david", KONTOR_VARIANT_ADVANCED, NULL, "scenario David und Goliath: 6x6, only the three smallest areas score"},
+    {"gigant", KONTOR_VARIANT_ADVANCED, NULL, "scenario Gigant: 8x8, the seven largest areas score"},
+    {"gulliver", KONTOR_VARIANT_ADVANCED, "-", "scenario Gullivers Reisen: centre only, 5x5, 3 coins, no plain cranes, no taverns, all score"},
+    {"justizia", KONTOR_VARIANT_ADVANCED, NULL, "scenario Justizia: each player picks his three dock cards and puts four out of the game"},
+    {"insel", KONTOR_VARIANT_ADVANCED, "insel", "scenario Die grosse Insel for two: 7x7, water ring (reconstructed), island scores 2, no plain cranes"},
+    {"insel4", KONTOR_VARIANT_FOUR, "insel4", "scenario Die grosse Insel for four: 8x8, water ring (reconstructed), island scores 2, no specials"},
+    {"armut", KONTOR_VARIANT_ADVANCED, NULL, "scenario Armut for two: 3 coins each and 6 in all; a broke player with an empty treasury loses"},
+    {"armut4", KONTOR_VARIANT_FOUR, NULL, "scenario Armut for four: 3 coins each and 12 in all; a broke player's team loses"},
+    {"seilschaften", KONTOR_VARIANT_ADVANCED, NULL, "scenario Alte Seilschaften for two: a tavern's owner decides at the end if its area scores"},
+    {"seilschaften4", KONTOR_VARIANT_FOUR, NULL, "scenario Alte Seilschaften for four: a tavern's team decides at the end if its area scores"},
+};
 
 const char *kontor_variant_name(int variant) {
-    if (variant < 0 || variant >= (int)(sizeof variant_names / sizeof *variant_names)) return "?";
-    return variant_names[variant];
+    if (variant < 0 || variant >= KONTOR_NVARIANTS) return "?";
+    return variants[variant].name;
 }
 
-static void defaults(kontor_config *cfg, int variant) {
+const char *kontor_variant_describe(int variant) {
+    if (variant < 0 || variant >= KONTOR_NVARIANTS) return NULL;
+    return variants[variant].describe;
+}
+
+int kontor_card_removed(const kontor_config *cfg, int id) {
+    if (id < 0 || id >= KONTOR_MAX_CARDS) return 0;
+    if ((cfg->removed[id >> 6] >> (id & 63)) & 1) return 1;
+    if (!cfg->remove_kinds || id >= cfg->cards.ncards) return 0;
+    const kontor_card *k = &cfg->cards.card[id];
+    if (k->kind == KONTOR_KIND_CRANE && (cfg->remove_kinds & KONTOR_REMOVE_CRANES)) return 1;
+    if (k->kind == KONTOR_KIND_CRANE && !k->ship && (cfg->remove_kinds & KONTOR_REMOVE_PLAIN_CRANES)) return 1;
+    if (k->kind == KONTOR_KIND_TAVERN && (cfg->remove_kinds & KONTOR_REMOVE_TAVERNS)) return 1;
+    return 0;
+}
+
+static void base_defaults(kontor_config *cfg, int variant) {
     kontor_cardset cards = cfg->cards;
     memset(cfg, 0, sizeof *cfg);
     cfg->cards = cards;
@@ -56,14 +104,97 @@ static void defaults(kontor_config *cfg, int variant) {
         cfg->specials = 1;
         cfg->min_area_cards = 2;
     }
-    if (variant == KONTOR_VARIANT_SPECIALS) cfg->specials = 2; /* scenario: the special cards for two */
+}
+
+/* The scenarios' changes to their base game, each from the rulebook's text
+ * (docs/variants.md cites it). Layout files are read after this. */
+static void defaults(kontor_config *cfg, int variant) {
+    const variant_def *d = &variants[variant];
+    base_defaults(cfg, d->base);
+    cfg->variant = (uint8_t)variant;
+    if (d->layout && strcmp(d->layout, "-") == 0) cfg->layout_n = 0; /* "nur die Hafenzentrumkarte" */
+    switch (variant) {
+    case KONTOR_VARIANT_SPECIALS: cfg->specials = 2; break;
+    case KONTOR_VARIANT_CANALE: cfg->largest = 0; break;
+    case KONTOR_VARIANT_KLEINEN:
+        cfg->width = cfg->height = 6;
+        cfg->remove_kinds = KONTOR_REMOVE_CRANES;
+        cfg->ship = 0;
+        cfg->largest = 0;
+        cfg->scoring = KONTOR_SCORE_SIZE;
+        break;
+    case KONTOR_VARIANT_WASSERSPIELE:
+        cfg->largest = 0;
+        cfg->water_touch = 1;
+        break;
+    case KONTOR_VARIANT_TICTACTOE:
+        cfg->remove_kinds = KONTOR_REMOVE_CRANES;
+        cfg->largest = 0; /* without three in a row: the most areas win */
+        cfg->tictactoe = 1;
+        break;
+    case KONTOR_VARIANT_BAKSCHISCH:
+        cfg->width = cfg->height = 6;
+        cfg->start_coins = 3;
+        cfg->water_aside = 10;
+        cfg->ship = 0;
+        cfg->bribe = 1;
+        break;
+    case KONTOR_VARIANT_DAVID:
+        cfg->width = cfg->height = 6;
+        cfg->largest = 3;
+        cfg->scoring = KONTOR_SCORE_SMALLEST;
+        break;
+    case KONTOR_VARIANT_GIGANT:
+        cfg->width = cfg->height = 8;
+        cfg->largest = 7;
+        break;
+    case KONTOR_VARIANT_GULLIVER:
+        cfg->width = cfg->height = 5;
+        cfg->start_coins = 3;
+        cfg->remove_kinds = KONTOR_REMOVE_PLAIN_CRANES | KONTOR_REMOVE_TAVERNS;
+        cfg->largest = 0;
+        break;
+    case KONTOR_VARIANT_JUSTIZIA:
+        cfg->select_keep = 3;
+        cfg->select_discard = 4;
+        break;
+    case KONTOR_VARIANT_INSEL:
+        cfg->remove_kinds = KONTOR_REMOVE_PLAIN_CRANES;
+        cfg->largest = 0;
+        cfg->inner_value = 2;
+        break;
+    case KONTOR_VARIANT_INSEL4:
+        cfg->specials = 0;
+        cfg->largest = 0;
+        cfg->inner_value = 2;
+        break;
+    case KONTOR_VARIANT_ARMUT:
+    case KONTOR_VARIANT_ARMUT4:
+        cfg->start_coins = 3;
+        cfg->total_coins = (uint8_t)(3 * cfg->nseats); /* "die restlichen kommen aus dem Spiel" */
+        cfg->bankrupt = 1;
+        break;
+    case KONTOR_VARIANT_SEILSCHAFTEN:
+    case KONTOR_VARIANT_SEILSCHAFTEN4: cfg->tavern_vote = 1; break;
+    default: break;
+    }
+    if (d->layout && strcmp(d->layout, "-") != 0) {
+        const char *text = kontor_layout_text(d->layout);
+        kontor_error e;
+        /* the compiled-in layouts are tested (test_scenarios): they parse */
+        if (text) kontor_layout_parse(cfg, d->layout, text, strlen(text), &e);
+    }
+}
+
+static int variant_index(const char *name) {
+    for (int i = 0; i < KONTOR_NVARIANTS; i++)
+        if (name && strcmp(name, variants[i].name) == 0) return i;
+    return -1;
 }
 
 kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor_error *err) {
-    int v = -1;
-    for (int i = 0; i < (int)(sizeof variant_names / sizeof *variant_names); i++)
-        if (variant && strcmp(variant, variant_names[i]) == 0) v = i;
-    if (v < 0) return fail(err, KONTOR_E_INVALID, "unknown variant '%s' (known: basic, advanced, four, specials)", variant ? variant : "");
+    int v = variant_index(variant);
+    if (v < 0) return fail(err, KONTOR_E_INVALID, "unknown variant '%s' (kontor variants lists them)", variant ? variant : "");
     memset(cfg, 0, sizeof *cfg);
     kontor_cards_default(&cfg->cards);
     defaults(cfg, v);
@@ -95,6 +226,9 @@ static const option options[] = {
     OPT(start_coins, 0, 20, "coins per player at the start"),
     OPT(total_coins, 0, 60, "coins in the game"),
     OPT(min_area_cards, 0, 64, "areas with fewer dock cards never count at the end"),
+    {"export", offsetof(kontor_config, export_store), 0, 0, 1, "1: expansion Exportlager (any variant for two)"},
+    {"events", offsetof(kontor_config, events), 0, 0, 1, "1: expansion Ereigniskarten (any variant for two; our own events)"},
+    {"tiles", offsetof(kontor_config, tiles), 0, 0, 1, "1: expansion Aktionstafeln (variants for two with the water cross)"},
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
@@ -134,6 +268,16 @@ kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_e
             memcpy(p, &w, 2);
         } else {
             *p = (uint8_t)v;
+        }
+        if (o->off == offsetof(kontor_config, events)) {
+            /* the deck: what each event card does, from data/events.txt */
+            kontor_event_card ev[KONTOR_EVENTS_MAX];
+            int n = v ? kontor_events_default(ev, KONTOR_EVENTS_MAX) : 0;
+            cfg->nevent_cards = (uint8_t)n;
+            for (int e = 0; e < KONTOR_EVENTS_MAX; e++) {
+                cfg->event_action[e] = e < n ? ev[e].action : 0;
+                cfg->event_arg[e] = e < n ? ev[e].arg : 0;
+            }
         }
         return KONTOR_OK;
     }

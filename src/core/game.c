@@ -1,4 +1,4 @@
-/* game.c: the rules of Kontor for two players, basic and advanced game.
+/* game.c: the rules of Kontor: the games for two and four, the scenarios, the expansions.
  *
  * The state is a plain value (see kontor.h) and every rule here is a pure
  * function of it. Areas are not stored while they are open: they are the
@@ -10,12 +10,23 @@
  * change again, are written down (kontor_area), with the warehouses they held
  * when scored.
  *
- * Rulings (docs/rules.md) are cited as R<n> next to the code that makes them.
+ * The rulebook's scenarios and the designer's expansions (docs/variants.md)
+ * are configuration, not forks: each changes a rule through a field of
+ * kontor_config (a fixed board, cards out of the game, a scoring mode, a cell
+ * restriction, an extra decision phase), and the code branches on that field
+ * where the rule lives. The basic game's hot path (random playouts) sees only
+ * a few untaken branches. Warehouses that leave their cards (exported, or a
+ * tile's extra one) are still tied to a card, so the by-construction property
+ * above survives: export_mark and tile_bonus move with their cards.
+ *
+ * Rulings (docs/rules.md) are cited as R<n> next to the code that makes them;
+ * the scenarios' as V<n>, the expansions' as E<n> (docs/variants.md).
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/bb.h"
+#include "core/rng.h"
 #include "kontor/kontor.h"
 
 /* ---- small helpers ---------------------------------------------------------- */
@@ -89,6 +100,10 @@ static inline int gy(int cell) { return cell >> 4; }
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
 static void update_mask(kontor_state *s) {
+    if (s->cfg.fixed_board) { /* scenarios with a fixed board: the mask never changes */
+        s->mask = s->cfg.board_mask;
+        return;
+    }
     int w = s->cfg.width, h = s->cfg.height;
     s->mask = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
 }
@@ -97,7 +112,7 @@ static void update_mask(kontor_state *s) {
  * hold a card, counted as soon as their own direction's extent is fixed
  * (default) or only once both are (edge=both). */
 static bb_t closing_cells(const kontor_state *s) {
-    if (s->cfg.edge_both) {
+    if (s->cfg.edge_both && !s->cfg.fixed_board) {
         int fixed = s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
         if (!fixed) return s->water;
     }
@@ -108,6 +123,13 @@ static bb_t closing_cells(const kontor_state *s) {
 /* Warehouses per team and good in a set of dock cells. */
 static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
     memset(goods, 0, 6);
+    const int exported = s->cfg.export_store;
+    if (s->cfg.tiles) /* Aktionstafeln: a tile's extra warehouse in this area */
+        for (int g = 0; g < 3; g++)
+            if (s->tile_bonus[g] != KONTOR_NONE && bb_test(&cells, s->tile_bonus[g])) {
+                int t = card_of(s, s->cell_card[s->tile_bonus[g]])->colour;
+                if (t < 2) goods[t][g]++;
+            }
     while (bb_any(cells)) {
         int c = bb_pop(&cells);
         const kontor_card *k = card_of(s, s->cell_card[c]);
@@ -115,6 +137,8 @@ static void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
         goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
         goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
         goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
+        if (exported && s->export_mark[c]) /* Exportlager: warehouses this card sent to the export store */
+            for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((s->export_mark[c] >> (2 * g)) & 3));
     }
 }
 
@@ -161,7 +185,10 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     a->dist = (uint8_t)manhattan_to_centre(cells);
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     area_goods(s, cells, a->goods);
-    a->value = (uint8_t)(1 + bb_count(bb_and(cells, s->customs)));
+    int base = 1;
+    if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
+    if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
+    a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
     int w = kontor_compare_goods(a->goods);
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
     if (w >= 0) {
@@ -172,6 +199,7 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
         }
     }
     s->enclosed = bb_or(s->enclosed, cells);
+    s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
     log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
     s->nareas++;
 }
@@ -222,11 +250,14 @@ static inline int class_of(const kontor_cardset *cs, int id) {
     return KONTOR_CLASS_SPECIAL;
 }
 
-static inline int is_removed(const kontor_config *cfg, int id) { return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1); }
+static inline int is_removed(const kontor_config *cfg, int id) {
+    if (cfg->remove_kinds) return kontor_card_removed(cfg, id); /* scenarios: by kind too */
+    return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1);
+}
 
 static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+        int j = (int)rng_below(rng, (uint32_t)i + 1);
         uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
@@ -239,14 +270,21 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
     memset(d, 0, sizeof *d);
     const kontor_cardset *cs = &cfg->cards;
     uint8_t team[2][KONTOR_MAX_CARDS];
-    int nteam[2] = {0, 0};
-    for (int id = 0; id < cs->ncards; id++) {
-        if (is_removed(cfg, id)) continue;
+    int nteam[2] = {0, 0}, nwater = 0, nspecial = 0, specials = cfg->specials, ncards = cs->ncards;
+    /* the cards out of the game, once (locals: the byte stores below may alias cfg) */
+    uint64_t out[2] = {cfg->removed[0], cfg->removed[1]};
+    if (cfg->remove_kinds)
+        for (int id = 0; id < ncards; id++)
+            if (kontor_card_removed(cfg, id)) out[id >> 6] |= 1ULL << (id & 63);
+    for (int id = 0; id < ncards; id++) {
+        if ((out[id >> 6] >> (id & 63)) & 1) continue;
         int cl = class_of(cs, id);
-        if (cl == KONTOR_CLASS_WATER) d->water[d->nwater++] = (uint8_t)id;
+        if (cl == KONTOR_CLASS_WATER) d->water[nwater++] = (uint8_t)id;
         else if (cl == KONTOR_CLASS_RED || cl == KONTOR_CLASS_BLACK) team[cl][nteam[cl]++] = (uint8_t)id;
-        else if (cl == KONTOR_CLASS_SPECIAL && cfg->specials && d->nspecial < 8) d->special[d->nspecial++] = (uint8_t)id;
+        else if (cl == KONTOR_CLASS_SPECIAL && specials && nspecial < 8) d->special[nspecial++] = (uint8_t)id;
     }
+    d->nwater = (uint8_t)nwater;
+    d->nspecial = (uint8_t)nspecial;
     /* Fisher-Yates: the water pile, then each colour, then the special cards */
     shuffle(d->water, d->nwater, &rng);
     for (int t = 0; t < 2; t++) {
@@ -263,6 +301,38 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
         }
     }
     shuffle(d->special, d->nspecial, &rng);
+    /* the expansions' decks, after everything else: other deals stay as they were */
+    if (cfg->events) {
+        d->nevents = cfg->nevent_cards;
+        for (int i = 0; i < d->nevents; i++) d->events[i] = (uint8_t)i;
+        shuffle(d->events, d->nevents, &rng);
+    }
+    if (cfg->tiles) {
+        for (int i = 0; i < KONTOR_TILES; i++) d->tiles[i] = (uint8_t)i;
+        shuffle(d->tiles, KONTOR_TILES, &rng);
+    }
+}
+
+/* The ends of the water cross (N2 E2 S2 W2), where the action tiles lie. */
+static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
+
+/* Is the start layout the water cross, which the action tiles need? */
+static int has_cross(const kontor_config *cfg) {
+    if (cfg->layout_n != 8 || cfg->fixed_board) return 0;
+    for (int k = 0; k < 4; k++) {
+        int found = 0;
+        for (int i = 0; i < 8; i++) found |= cfg->layout[i] == kontor_cell(cross_end[k][0], cross_end[k][1]);
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* Is a[0..n) a permutation of 0..n-1? */
+static int is_perm(const uint8_t *a, int n) {
+    uint8_t seen[32] = {0};
+    for (int i = 0; i < n; i++)
+        if (a[i] >= n || a[i] >= 32 || seen[a[i]]++) return 0;
+    return 1;
 }
 
 static kontor_status deal_error(kontor_error *err, const char *msg) {
@@ -276,7 +346,7 @@ static kontor_status deal_error(kontor_error *err, const char *msg) {
 
 static void place_raw(kontor_state *s, int cell, int id);
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d);
-static void begin_round(kontor_state *s);
+static void begin_round(kontor_state *s, kontor_log *log);
 
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
@@ -321,6 +391,12 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     if (d->nwater < cfg->layout_n + 2 * ns + cfg->water_aside)
         return deal_error(err, "too few water cards for the start, the hands and the cards set aside");
     if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
+    if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
+    if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))
+        return deal_error(err, "the event deck is not a permutation of the event cards");
+    if (!cfg->events && d->nevents) return deal_error(err, "event cards are dealt in a game without them");
+    if (cfg->tiles && !has_cross(cfg)) return deal_error(err, "the action tiles need the water cross of the usual start");
+    if (cfg->tiles && !is_perm(d->tiles, KONTOR_TILES)) return deal_error(err, "the action tiles are not a permutation of the eight tiles");
     deal_onto(s, cfg, d);
     return KONTOR_OK;
 }
@@ -358,13 +434,15 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
         s->hand_n[p] = 0;
         /* hands read dock cards first, then water, then a special card */
         for (int i = 0; i < d->ndock[p]; i++) {
-            if (i < 3) hand_add(s, p, d->dock[p][i]);
+            if (i < 3 && !cfg->select_keep) hand_add(s, p, d->dock[p][i]);
             else pile_put_under(&s->dock_pile[p], d->dock[p][i]);
+            /* Justizia: the player looks through his dock cards and picks */
+            if (cfg->select_keep) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
         }
         hand_add(s, p, water[0]);
         hand_add(s, p, water[1]);
         s->coins[p] = cfg->start_coins;
-        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE) pub_set(s, pile_top(&s->dock_pile[p]));
+        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE && !cfg->select_keep) pub_set(s, pile_top(&s->dock_pile[p]));
     }
     if (cfg->specials == 1) {
         for (int i = 0; i < d->nspecial; i++) {
@@ -379,13 +457,24 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
     s->round = 1;
     s->phase = KONTOR_PHASE_CHOOSE;
-    begin_round(s);
+    s->tavern_area = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    /* the expansions */
+    s->event_n = cfg->events ? d->nevents : 0;
+    memcpy(s->event_deck, d->events, sizeof s->event_deck);
+    s->event_cur = s->last_layer = s->tile_cur = s->ship_owner = KONTOR_NONE;
+    for (int k = 0; k < 4; k++) s->tile_at[k] = cfg->tiles ? d->tiles[k] : KONTOR_NONE;
+    for (int g = 0; g < 3; g++) s->tile_bonus[g] = KONTOR_NONE;
+    if (cfg->select_keep) s->phase = KONTOR_PHASE_SELECT; /* Justizia: hands first */
+    else begin_round(s, NULL);
 }
 
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
-    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && cfg->total_coins >= cfg->start_coins * 2 &&
+    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && !cfg->select_keep && !cfg->events && !cfg->tiles &&
+        cfg->total_coins >= cfg->start_coins * 2 &&
         d.nwater >= cfg->layout_n + 4 && d.ndock[0] >= 3 && d.ndock[1] >= 3) {
         deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
         return KONTOR_OK;
@@ -442,8 +531,23 @@ static void remove_raw(kontor_state *s, int cell) {
     s->ncards_board--;
 }
 
+/* Tic Tac Toe: "Wasserkarten ... duerfen aber keine neuen Gebiete abtrennen".
+ * Ruling V4: a water card may go only where it does not cut the cells of the
+ * board that are not water (an island's land) into more pieces: every land
+ * cell next to it must stay connected to the others through land. */
+static bb_t no_split(const kontor_state *s, bb_t cand) {
+    bb_t r = bb_empty();
+    while (bb_any(cand)) {
+        int c = bb_pop(&cand);
+        bb_t land = bb_andnot(s->mask, bb_or(s->water, bb_cell(c)));
+        bb_t nb = bb_and(bb_neighbours(bb_cell(c)), land);
+        if (bb_count(nb) <= 1 || bb_eq(bb_and(bb_flood(bb_cell(bb_first(nb)), land), nb), nb)) bb_set(&r, c);
+    }
+    return r;
+}
+
 /* Free cells next to the board where seat may put card id. */
-static bb_t legal_cells(const kontor_state *s, int seat, int id) {
+__attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state *s, int seat, int id) {
     bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
     const kontor_card *k = card_of(s, id);
     if (is_dock(k)) {
@@ -451,6 +555,12 @@ static bb_t legal_cells(const kontor_state *s, int seat, int id) {
          * this player's dock cards; water may still go there. */
         int other = 1 - kontor_team(s, seat);
         cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
+        /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
+         * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
+        if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+    } else if (s->cfg.inner_value || s->cfg.tictactoe) {
+        cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
+        if (s->cfg.tictactoe) cand = no_split(s, cand);
     }
     return cand;
 }
@@ -544,19 +654,24 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     for (int i = 0; i < n; i++) {
         if (s->cfg.largest_keepers && !s->area[i].keeper) continue;
         if (s->area[i].size < s->cfg.min_area_cards) continue;
+        if (s->area[i].out) continue; /* Alte Seilschaften: its tavern's owner took it out */
+        if (s->cfg.scoring == KONTOR_SCORE_SIZE && s->area[i].size >= 4) continue; /* Kleinen: "kleiner als 4" */
         cand[nc++] = (uint8_t)i;
     }
-    if (s->cfg.largest == 0) {
+    if (s->cfg.largest == 0 || s->cfg.scoring == KONTOR_SCORE_SIZE) {
         for (int i = 0; i < nc; i++) counted[cand[i]] = 1;
         return;
     }
-    /* sort by size (larger first), then distance to the centre (nearer first) */
+    /* sort by size (larger first; smaller first for David und Goliath), then
+     * distance to the centre (nearer first) */
+    int small = s->cfg.scoring == KONTOR_SCORE_SMALLEST;
     for (int i = 1; i < nc; i++) {
         uint8_t t = cand[i];
         int j = i;
         while (j > 0) {
             const kontor_area *a = &s->area[cand[j - 1]], *b = &s->area[t];
-            if (a->size > b->size || (a->size == b->size && a->dist <= b->dist)) break;
+            int before = small ? a->size < b->size : a->size > b->size;
+            if (before || (a->size == b->size && a->dist <= b->dist)) break;
             cand[j] = cand[j - 1];
             j--;
         }
@@ -584,13 +699,73 @@ void kontor_points(const kontor_state *s, int points[2]) {
     points[0] = points[1] = 0;
     for (int i = 0; i < s->nareas; i++)
         if (counted[i] && s->area[i].keeper) points[s->area[i].winner] += s->area[i].value;
+    /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
+     * Spieler einen Siegpunkt" */
+    if (s->cfg.export_store)
+        for (int g = 0; g < 3; g++)
+            if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
+    points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
+    points[1] += s->bonus_points[1];
 }
 
-static void end_game(kontor_state *s, int reason, kontor_log *log) {
+/* Alte Seilschaften: the next enclosed area from index `from` with exactly
+ * one tavern in it (two taverns: it scores, no decision); -1 when none. */
+static int tavern_card(const kontor_state *s, int area) {
+    bb_t cells = bb_flood(bb_cell(s->area[area].cell), s->enclosed);
+    int found = -1, n = 0;
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        if (s->cell_card[c] != KONTOR_NONE && card_of(s, s->cell_card[c])->kind == KONTOR_KIND_TAVERN) found = c, n++;
+    }
+    return n == 1 ? s->cell_card[found] : -1;
+}
+
+static int next_tavern(const kontor_state *s, int from) {
+    for (int i = from; i < s->nareas; i++)
+        if (tavern_card(s, i) >= 0) return i;
+    return -1;
+}
+
+/* The seat that decides the area in the tavern phase: the tavern's owner (in
+ * the game for four the first seat of its team, ruling V9). */
+static int tavern_seat(const kontor_state *s) {
+    int id = tavern_card(s, s->tavern_area);
+    return owner_seat(s, id >= 0 ? card_of(s, id)->colour : 0);
+}
+
+static void finish_game(kontor_state *s, int forced, kontor_log *log);
+
+/* The game ends: forced is the winning team when the end decides it (Tic Tac
+ * Toe's row, Armut's bankruptcy), -2 when points decide. */
+static void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log) {
     /* A revealed card that never got placed (the board filled first) goes
      * back to its player's hand. */
-    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE)
-        for (int t = s->turn + 1; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
+    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE ||
+        s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_PILE || s->phase == KONTOR_PHASE_TILE) {
+        /* a bankruptcy can end the game before the seat to act has placed */
+        int placed = s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_TILE;
+        int from = reason == KONTOR_END_BANKRUPT && !placed ? s->turn : s->turn + 1;
+        for (int t = from; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
+    }
+    s->end_reason = (uint8_t)reason;
+    s->norder = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = s->bribe[p] = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    if (forced == -2 && s->cfg.tavern_vote) {
+        int a = next_tavern(s, 0);
+        if (a >= 0) { /* Alte Seilschaften: the owners decide first */
+            s->tavern_area = (uint8_t)a;
+            s->phase = KONTOR_PHASE_TAVERN;
+            return;
+        }
+    }
+    finish_game(s, forced, log);
+}
+
+static void end_game(kontor_state *s, int reason, kontor_log *log) { end_game_won(s, reason, -2, log); }
+
+static void finish_game(kontor_state *s, int forced, kontor_log *log) {
+    int reason = s->end_reason;
     int pts[2];
     kontor_points(s, pts);
     s->score[0] = (uint8_t)pts[0];
@@ -600,10 +775,9 @@ static void end_game(kontor_state *s, int reason, kontor_log *log) {
     if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
     else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
     else s->winner = -1;
+    if (forced >= 0) s->winner = (int8_t)forced;
     s->phase = KONTOR_PHASE_OVER;
-    s->end_reason = (uint8_t)reason;
-    s->norder = 0;
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    s->tavern_area = KONTOR_NONE;
     log_ev(log, KONTOR_EV_END, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, reason);
 }
 
@@ -613,7 +787,55 @@ static void start_turn(kontor_state *s, kontor_log *log);
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
-static void begin_round(kontor_state *s) {
+static int count_goods(const kontor_card *k);
+
+/* Bakschisch: the opposing goods cards seat may buy out now: not in an
+ * enclosed area, and costing (1 coin a good) no more than it has. */
+static bb_t bribe_targets(const kontor_state *s, int seat) {
+    bb_t t = bb_andnot(s->team_dock[1 - kontor_team(s, seat)], s->enclosed), r = bb_empty();
+    while (bb_any(t)) {
+        int c = bb_pop(&t);
+        const kontor_card *k = card_of(s, s->cell_card[c]);
+        if (k->kind == KONTOR_KIND_GOODS && count_goods(k) <= s->coins[seat]) bb_set(&r, c);
+    }
+    return r;
+}
+
+static void begin_buy(kontor_state *s);
+
+static int start_event(kontor_state *s, kontor_log *log);
+static void begin_bribe(kontor_state *s);
+
+/* A round opens with an event card (Ereigniskarten) after a round in which an
+ * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
+ * then the buy phase when special cards are for sale, then the choice. */
+static void begin_round(kontor_state *s, kontor_log *log) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    int due = s->event_due;
+    s->event_due = 0;
+    if (s->cfg.events && due && s->event_next < s->event_n && start_event(s, log)) return;
+    begin_bribe(s);
+}
+
+static void begin_bribe(kontor_state *s) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    if (s->cfg.bribe) {
+        int any = 0;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+            int can = bb_any(bribe_targets(s, p));
+            s->bribe[p] = can ? KONTOR_NONE : KONTOR_PASS;
+            any |= can;
+        }
+        if (any) {
+            s->phase = KONTOR_PHASE_BRIBE;
+            return;
+        }
+        for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    }
+    begin_buy(s);
+}
+
+static void begin_buy(kontor_state *s) {
     s->phase = KONTOR_PHASE_CHOOSE;
     if (s->cfg.specials != 2 || !s->special_pile.n) return;
     int any = 0;
@@ -624,6 +846,24 @@ static void begin_round(kontor_state *s) {
         any |= can;
     }
     if (any) s->phase = KONTOR_PHASE_BUY;
+}
+
+/* Scenarios that forbid cells to some cards (Wasserspiele, Die grosse Insel,
+ * Tic Tac Toe) can reach a board where nobody holds a card that fits
+ * anywhere: ruling V10 ends the game then, at the start of a round, as when
+ * nobody holds a card at all, instead of rounds of passing until the safety
+ * rule. */
+static int any_placeable(const kontor_state *s) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int i = 0; i < s->hand_n[p]; i++) {
+            int id = s->hand[p][i];
+            if (is_special(card_of(s, id))) {
+                if (bb_any(special_cells(s, p, id, 0)) || bb_any(special_cells(s, p, id, 1))) return 1;
+            } else if (bb_any(legal_cells(s, p, id))) {
+                return 1;
+            }
+        }
+    return 0;
 }
 
 static void new_round(kontor_state *s, kontor_log *log) {
@@ -639,12 +879,12 @@ static void new_round(kontor_state *s, kontor_log *log) {
     }
     int any = 0;
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) any |= s->hand_n[p] > 0;
-    if (!any) {
+    if (!any || ((s->cfg.water_touch || s->cfg.inner_value || s->cfg.tictactoe) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
     }
     log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
-    begin_round(s);
+    begin_round(s, log);
 }
 
 static void next_turn(kontor_state *s, kontor_log *log) {
@@ -667,7 +907,8 @@ static void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
-    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s))) {
+    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
+        (s->ship_owner == KONTOR_NONE || s->ship_owner == kontor_team(s, seat))) { /* tile 7: only its owner */
         s->phase = KONTOR_PHASE_SHIP;
         return;
     }
@@ -812,11 +1053,70 @@ static void put_under_pile(kontor_state *s, int to, int id, kontor_log *log) {
     if (log && log->n && log->ev[log->n - 1].kind == KONTOR_EV_REMOVE) log->ev[log->n - 1].a = (uint16_t)to;
 }
 
+/* Exportlager: a card that sent warehouses to the export store leaves the
+ * board (ship or bribe). Its owner takes its warehouses out of the area;
+ * "hat kein Lagerhaus fuer die entsprechende Ware in dem Gebiet, so muss er
+ * das Lagerhaus aus seinem Exportlager nehmen" (and only then). Warehouses
+ * belong to cards here, so one taken from the area instead of the export
+ * store is a mark that moves to another card of the same good (ruling E2). */
+static void export_on_remove(kontor_state *s, int cell) {
+    const kontor_card *k = card_of(s, s->cell_card[cell]);
+    int t = k->colour;
+    bb_t area = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t]);
+    for (int g = 0; g < 3; g++) {
+        int kx = (s->export_mark[cell] >> (2 * g)) & 3;
+        if (!kx) continue;
+        int net = 0; /* the player's warehouses of g in the area's store */
+        for (bb_t a = area; bb_any(a);) {
+            int c = bb_pop(&a);
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[c] >> (2 * g)) & 3);
+        }
+        int need = k->goods[g];
+        int from_export = need > net ? need - net : 0;
+        int left = net >= need ? net - need : 0;
+        int others = net - (need - kx); /* what the other cards hold now */
+        int add = others - left;        /* marks that move to other cards */
+        s->export_n[t][g] = (uint8_t)(s->export_n[t][g] - from_export);
+        for (bb_t a = area; bb_any(a) && add > 0;) {
+            int c = bb_pop(&a);
+            if (c == cell) continue;
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            int m = (s->export_mark[c] >> (2 * g)) & 3;
+            while (u->kind == KONTOR_KIND_GOODS && m < u->goods[g] && add > 0) {
+                s->export_mark[c] = (uint8_t)(s->export_mark[c] + (1 << (2 * g)));
+                m++, add--;
+            }
+        }
+    }
+    s->export_mark[cell] = 0;
+}
+
+/* Aktionstafeln: the dock card on cell, which holds a tile's extra warehouse
+ * for its area, leaves the board: the warehouse stays in the area with
+ * another card of the same player there, or is lost (ruling E5). */
+static void tile_bonus_moves(kontor_state *s, int cell) {
+    for (int g = 0; g < 3; g++) {
+        if (s->tile_bonus[g] != cell) continue;
+        int t = card_of(s, s->cell_card[cell])->colour;
+        bb_t rest = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t < 2 ? t : 0]);
+        bb_clear(&rest, cell);
+        s->tile_bonus[g] = bb_any(rest) ? (uint8_t)bb_first(rest) : KONTOR_NONE;
+    }
+}
+
+/* A dock card is about to leave the board (ship, bribe, event). */
+static void before_remove(kontor_state *s, int cell) {
+    if (s->export_mark[cell]) export_on_remove(s, cell);
+    if (s->cfg.tiles) tile_bonus_moves(s, cell);
+}
+
 static void do_remove(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
     if (value != KONTOR_NONE) {
         int id = s->cell_card[value];
         int team = card_of(s, id)->colour;
+        before_remove(s, value);
         remove_raw(s, value);
         log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner_seat(s, team));
         if (s->cfg.nseats == 4) {
@@ -879,8 +1179,11 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
         log_ev(log, KONTOR_EV_PLACE, seat, id, cell, as_water);
         return;
     }
-    /* a flood or a bridge covers the card on cell, which stays under it */
+    /* a flood or a bridge covers the card on cell, which stays under it
+     * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
+    s->export_mark[cell] = 0;
+    if (s->cfg.tiles) tile_bonus_moves(s, cell);
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;
         s->under_card[s->nunder] = (uint8_t)under;
@@ -890,6 +1193,8 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     place_as(s, cell, id, k->kind == KONTOR_KIND_FLOOD);
     log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
 }
+
+static inline void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
 static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
@@ -901,7 +1206,8 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
     }
     const kontor_card *k = card_of(s, id);
     int special = is_special(k);
-    bb_t closing_before = closing_cells(s);
+    bb_t mask_before = s->mask;
+    s->last_layer = (uint8_t)seat;
     int water;
     if (special) {
         place_special(s, seat, value, id, as_water, log);
@@ -910,14 +1216,88 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
         place_raw(s, value, id);
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
+        if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
+            /* Exportlager: the warehouses go in after the player says whether
+             * one goes to his export store; the area is scored after that */
+            s->placed_cell = (uint8_t)value;
+            s->phase = KONTOR_PHASE_EXPORT;
+            return;
+        }
     }
     /* Scoring: the area of a dock card, the areas next to a water card; and
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
     bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
-    bb_t newly = bb_andnot(bb_andnot(closing_cells(s), closing_before), bb_cell(value));
-    if (bb_any(newly)) candidates = bb_or(candidates, bb_neighbours(newly));
+    if (!bb_eq(mask_before, s->mask)) {
+        /* with edge=both every unplayable cell may have begun to close areas */
+        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
+        candidates = bb_or(candidates, bb_neighbours(newly));
+    }
     check_enclosures(s, candidates, log);
+    after_scoring(s, seat, water, special, log);
+}
+
+/* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
+ * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
+static int island_of(const kontor_state *s, int cell) {
+    int first = bb_first(s->cfg.board_mask);
+    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
+    if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
+    return (y / 3) * 3 + x / 3;
+}
+
+/* The team that owns three islands in a row, or -1. An island is owned by the
+ * team whose keeper stands on its (enclosed) area. */
+static int three_in_a_row(const kontor_state *s) {
+    static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    unsigned owned[2] = {0, 0};
+    for (int i = 0; i < s->nareas; i++) {
+        int is = island_of(s, s->area[i].cell);
+        if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
+    }
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 8; l++)
+            if ((owned[t] & lines[l]) == lines[l]) return t;
+    return -1;
+}
+
+/* The rest of a placement after the areas are scored: the end checks, the
+ * draw and the coin, the next turn. */
+static int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
+
+/* Aktionstafeln: a water card with a tile has just been closed in on all four
+ * sides by a placement: its tile goes to the player who laid that card. One
+ * placement can close at most one (no cell touches two ends of the cross).
+ * Coins, the ship and the point take effect at once; the centre and the
+ * warehouses are decisions, taken after the draw (s->tile_cur). */
+static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
+    for (int k = 0; k < 4; k++) {
+        if (s->tile_at[k] == KONTOR_NONE) continue;
+        int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
+        bb_t around = bb_neighbours(bb_cell(c));
+        if (!bb_eq(bb_and(around, s->occ), around)) continue;
+        int tile = s->tile_at[k], team = kontor_team(s, seat);
+        s->tile_at[k] = KONTOR_NONE;
+        log_ev(log, KONTOR_EV_TILE, seat, KONTOR_NONE, c, tile);
+        uint8_t got[KONTOR_MAX_SEATS];
+        if (tile == 4 || tile == 5) /* one or two coins from the bank, as far as it goes */
+            for (int i = 0; i < tile - 3; i++) pay_out(s, 1u << seat, got);
+        else if (tile == 6) s->ship_owner = (uint8_t)team;
+        else if (tile == 7) s->bonus_points[team]++;
+        else s->tile_cur = (uint8_t)tile; /* "muss sofort ausfuehren, sonst verfallen sie" */
+    }
+}
+
+__attribute__((always_inline)) static inline void after_scoring(kontor_state *s, int seat, int water, int special,
+                                                                kontor_log *log) {
+    if (s->cfg.tiles) check_tiles(s, seat, log);
+    if (s->cfg.tictactoe) {
+        int row = three_in_a_row(s);
+        if (row >= 0) { /* "ist das Spiel sofort beendet" */
+            end_game_won(s, KONTOR_END_ROW, row, log);
+            return;
+        }
+    }
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
@@ -942,7 +1322,330 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
+    if (s->tile_cur != KONTOR_NONE) {
+        kontor_move m[KONTOR_MAX_MOVES];
+        if (tile_options(s, seat, s->tile_cur, m) > 1) {
+            s->phase = KONTOR_PHASE_TILE;
+            return;
+        }
+        s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
+    }
     next_turn(s, log);
+}
+
+/* The centre card's cell now (tile 1 can move it). */
+static int centre_cell(const kontor_state *s) {
+    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards.centre) return KONTOR_CENTRE_CELL;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (s->cell_card[c] == s->cfg.cards.centre) return c;
+    return KONTOR_CENTRE_CELL;
+}
+
+/* Where the harbour centre may go (tile 1): a free cell where a water card
+ * could be laid once the centre has left its cell, not that cell itself. */
+static bb_t centre_targets(const kontor_state *s, int seat) {
+    kontor_state t = *s;
+    int from = centre_cell(s);
+    remove_raw(&t, from);
+    bb_t r = legal_cells(&t, seat, s->cfg.cards.centre);
+    bb_clear(&r, from);
+    return r;
+}
+
+/* The decisions of a tile for seat, KONTOR_NONE (forgo) first. */
+static int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves) {
+    int n = 0;
+    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, KONTOR_NONE);
+    if (tile == 0) {
+        bb_t t = centre_targets(s, seat);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, bb_pop(&t));
+    } else if (tile >= 1 && tile <= 3) {
+        /* one of his central stores: an open area where he has goods; named
+         * by its lowest cell holding one of his goods cards */
+        int team = kontor_team(s, seat);
+        bb_t mine = bb_andnot(s->team_dock[team], s->enclosed), done = bb_empty();
+        while (bb_any(mine)) {
+            int c = bb_pop(&mine);
+            if (bb_test(&done, c) || card_of(s, s->cell_card[c])->kind != KONTOR_KIND_GOODS) continue;
+            done = bb_or(done, bb_flood(bb_cell(c), s->dock));
+            moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, c);
+        }
+    }
+    return n;
+}
+
+static void do_tile(kontor_state *s, int value, kontor_log *log) {
+    int tile = s->tile_cur;
+    s->tile_cur = KONTOR_NONE;
+    if (value != KONTOR_NONE && tile == 0) {
+        int from = centre_cell(s);
+        remove_raw(s, from);
+        place_as(s, value, s->cfg.cards.centre, 1);
+        if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
+        check_enclosures(s, s->dock, log);
+    } else if (value != KONTOR_NONE) {
+        s->tile_bonus[tile - 1] = (uint8_t)value;
+    }
+    s->phase = KONTOR_PHASE_PLACE;
+    if (board_full(s)) {
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    next_turn(s, log);
+}
+
+/* ---- the scenarios' decisions ---------------------------------------------------- */
+
+/* Exportlager: the seat that just placed a goods card sends one warehouse of
+ * good value to its export store, or none; then the placement goes on. */
+static void do_export(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int cell = s->placed_cell;
+    if (value != KONTOR_NONE) {
+        int team = card_of(s, s->cell_card[cell])->colour;
+        s->export_mark[cell] = (uint8_t)(s->export_mark[cell] + (1 << (2 * value)));
+        s->export_n[team][value]++;
+        log_ev(log, KONTOR_EV_EXPORT, seat, s->cell_card[cell], cell, value);
+    }
+    s->placed_cell = KONTOR_NONE;
+    s->phase = KONTOR_PHASE_PLACE;
+    /* every open area: the extent may have grown (not the hot path) */
+    check_enclosures(s, s->dock, log);
+    after_scoring(s, seat, 0, 0, log);
+}
+
+/* Bakschisch: every seat has decided; both bribes happen at once (they
+ * concern cards of different colours, so they never collide: ruling V6). */
+static void do_bribe(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->bribe[seat] = (uint8_t)(value == KONTOR_NONE ? KONTOR_PASS : value);
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->bribe[p] == KONTOR_NONE) return;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        int cell = s->bribe[p];
+        if (cell == KONTOR_PASS) continue;
+        int id = s->cell_card[cell];
+        const kontor_card *k = card_of(s, id);
+        int cost = count_goods(k);
+        s->coins[p] = (uint8_t)(s->coins[p] - cost);
+        s->treasury = (uint8_t)(s->treasury + cost);
+        before_remove(s, cell);
+        remove_raw(s, cell);
+        /* "die ausgewaehlte Karte kommt unter den Stapel des Gegenspielers" */
+        pile_put_under(&s->dock_pile[owner_seat(s, k->colour)], id);
+        log_ev(log, KONTOR_EV_BRIBE, p, id, cell, cost);
+    }
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    begin_buy(s);
+}
+
+static int pile_take(kontor_pile *p, int id) {
+    for (int i = 0; i < p->n; i++) {
+        int at = (p->head + i) & (KONTOR_PILE_MAX - 1);
+        if (p->card[at] != id) continue;
+        for (int j = i; j + 1 < p->n; j++)
+            p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)] = p->card[(p->head + j + 1) & (KONTOR_PILE_MAX - 1)];
+        p->n--;
+        p->card[(p->head + p->n) & (KONTOR_PILE_MAX - 1)] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static int pile_has(const kontor_pile *p, int id) {
+    for (int i = 0; i < p->n; i++)
+        if (p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] == id) return 1;
+    return 0;
+}
+
+static int select_total(const kontor_state *s) { return s->cfg.select_keep + s->cfg.select_discard; }
+
+/* Justizia: seat keeps (into its hand) or discards (out of the game) a dock
+ * card from its pile: first select_keep keeps, then select_discard discards. */
+static void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
+    pile_take(&s->dock_pile[seat], id);
+    if (s->selected[seat] < s->cfg.select_keep) hand_add(s, seat, id);
+    else pile_put_under(&s->aside, id); /* stays known to seat (known[]), hidden from the others */
+    s->selected[seat]++;
+    if (s->selected[seat] == select_total(s)) log_ev(log, KONTOR_EV_SELECT, seat, KONTOR_NONE, KONTOR_NONE, 0);
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->selected[p] < select_total(s)) return;
+    /* everybody has chosen: the rest of each pile is shuffled (its order was
+     * never shown: views list it sorted), its top card shows as usual */
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        kontor_pile *pl = &s->dock_pile[p];
+        for (int i = 0; i < pl->n; i++) {
+            int c = pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)];
+            s->known[p][c >> 6] &= ~(1ULL << (c & 63));
+        }
+        if (pl->n) pub_set(s, pile_top(pl));
+    }
+    begin_round(s, log);
+}
+
+/* Alte Seilschaften: the owner of the tavern in area tavern_area says whether
+ * it scores; then the next such area, then the final count. */
+static void do_tavern(kontor_state *s, int value, kontor_log *log) {
+    int a = s->tavern_area;
+    s->area[a].out = (uint8_t)!value;
+    log_ev(log, KONTOR_EV_TAVERN, tavern_seat(s), value, s->area[a].cell, a);
+    int next = next_tavern(s, a + 1);
+    if (next >= 0) {
+        s->tavern_area = (uint8_t)next;
+        return;
+    }
+    finish_game(s, -2, log);
+}
+
+/* Armut: "Ist ein Spieler blank und ist kein Geld mehr in der Stadtkasse,
+ * endet das Spiel vorzeitig. Der andere Spieler bzw. das andere Team hat dann
+ * gewonnen." Checked after every decision; both sides broke at once (only
+ * possible with four): the points decide (ruling V8). */
+static void check_bankrupt(kontor_state *s, kontor_log *log) {
+    if (s->treasury || s->phase == KONTOR_PHASE_OVER) return;
+    unsigned lose = 0;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (!s->coins[p]) lose |= 1u << kontor_team(s, p);
+    if (lose) end_game_won(s, KONTOR_END_BANKRUPT, lose == 3 ? -2 : (lose == 1 ? 1 : 0), log);
+}
+
+/* ---- Ereigniskarten: the event cards ------------------------------------------- */
+
+/* The seat whose part of the event comes now: the player who laid the last
+ * card first ("Dabei beginnt der Spieler, der die letzte Karte gelegt hatte"),
+ * then the other. */
+static int event_seat(const kontor_state *s) {
+    int first = s->last_layer == KONTOR_NONE ? 0 : s->last_layer;
+    return s->event_step == 0 ? first : first ^ 1;
+}
+
+/* The decisions of the current event for seat, KONTOR_NONE (pass) first. */
+static int event_options(const kontor_state *s, int seat, kontor_move *moves) {
+    int n = 0;
+    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EVENT, KONTOR_NONE);
+    bb_t t = bb_empty();
+    switch (s->cfg.event_action[s->event_cur]) {
+    case KONTOR_ACT_SHIP_MOVE:
+        if (s->ship_cell != KONTOR_NONE) t = ship_targets(s);
+        break;
+    case KONTOR_ACT_SHIP_REMOVE: t = removable(s); break;
+    case KONTOR_ACT_FREE_WATER:
+        if (s->water_pile.n) t = legal_cells(s, seat, pile_top(&s->water_pile));
+        break;
+    default: break;
+    }
+    while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EVENT, bb_pop(&t));
+    return n;
+}
+
+/* How many seats take part in the current event's decisions. */
+static int event_steps(const kontor_state *s) {
+    return s->cfg.event_action[s->event_cur] == KONTOR_ACT_SHIP_REMOVE ? 1 : 2;
+}
+
+/* Move on to the next seat that can do something, or end the event. */
+static void event_next_step(kontor_state *s, kontor_log *log) {
+    kontor_move m[KONTOR_MAX_MOVES];
+    while (s->event_step < event_steps(s)) {
+        if (event_options(s, event_seat(s), m) > 1) {
+            s->phase = KONTOR_PHASE_EVENT;
+            return;
+        }
+        s->event_step++; /* "es sei denn es ist nicht moeglich" */
+    }
+    s->event_cur = KONTOR_NONE;
+    s->event_step = 0;
+    (void)log;
+    begin_bribe(s);
+}
+
+/* Turn up the top event card and carry it out; returns 1 when it waits for
+ * a decision (the event phase), 0 when it is done. */
+static int start_event(kontor_state *s, kontor_log *log) {
+    int ev = s->event_deck[s->event_next++];
+    int act = s->cfg.event_action[ev], arg = s->cfg.event_arg[ev], ns = s->cfg.nseats;
+    log_ev(log, KONTOR_EV_EVENT, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, ev);
+    uint8_t got[KONTOR_MAX_SEATS];
+    unsigned want = 0;
+    int lo = 255, hi = 0;
+    for (int p = 0; p < ns; p++) {
+        if (s->coins[p] < lo) lo = s->coins[p];
+        if (s->coins[p] > hi) hi = s->coins[p];
+    }
+    switch (act) {
+    case KONTOR_ACT_COINS_EACH:
+        for (int i = 0; i < (arg > 0 ? arg : 0); i++) pay_out(s, (1u << ns) - 1, got); /* R12 when it runs short */
+        for (int p = 0; p < ns && arg < 0; p++) {
+            int pay = s->coins[p] < -arg ? s->coins[p] : -arg;
+            s->coins[p] = (uint8_t)(s->coins[p] - pay);
+            s->treasury = (uint8_t)(s->treasury + pay);
+        }
+        return 0;
+    case KONTOR_ACT_COIN_POOREST:
+        for (int p = 0; p < ns; p++) want |= (unsigned)(s->coins[p] == lo) << p;
+        pay_out(s, want, got);
+        return 0;
+    case KONTOR_ACT_COIN_RICHEST:
+        for (int p = 0; p < ns; p++)
+            if (hi > 0 && s->coins[p] == hi) s->coins[p]--, s->treasury++;
+        return 0;
+    case KONTOR_ACT_CENTRE_COIN: {
+        bb_t near = bb_and(bb_neighbours(bb_cell(centre_cell(s))), s->dock);
+        for (int p = 0; p < ns; p++) want |= (unsigned)bb_any(bb_and(near, s->team_dock[kontor_team(s, p)])) << p;
+        pay_out(s, want, got);
+        return 0;
+    }
+    case KONTOR_ACT_DRAW_DOCK:
+        for (int p = 0; p < ns; p++) {
+            if (s->hand_n[p] >= KONTOR_HAND_MAX || !s->dock_pile[p].n) continue;
+            hand_add(s, p, pile_draw(&s->dock_pile[p]));
+            if (s->dock_pile[p].n) pub_set(s, pile_top(&s->dock_pile[p]));
+        }
+        return 0;
+    case KONTOR_ACT_NO_PASS: s->no_pass = 1; return 0;
+    default: break;
+    }
+    s->event_cur = (uint8_t)ev;
+    s->event_step = 0;
+    event_next_step(s, log);
+    return s->phase == KONTOR_PHASE_EVENT;
+}
+
+static void do_event(kontor_state *s, int value, kontor_log *log) {
+    int seat = event_seat(s);
+    if (value != KONTOR_NONE) {
+        switch (s->cfg.event_action[s->event_cur]) {
+        case KONTOR_ACT_SHIP_MOVE:
+            s->ship_cell = (uint8_t)value;
+            log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);
+            break;
+        case KONTOR_ACT_SHIP_REMOVE: {
+            int id = s->cell_card[value];
+            int owner = owner_seat(s, card_of(s, id)->colour);
+            before_remove(s, value);
+            remove_raw(s, value);
+            pile_put_under(&s->dock_pile[owner], id);
+            log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner);
+            break;
+        }
+        case KONTOR_ACT_FREE_WATER: {
+            int id = pile_draw(&s->water_pile);
+            if (s->water_pile.n) pub_set(s, pile_top(&s->water_pile));
+            place_raw(s, value, id);
+            s->last_layer = (uint8_t)seat;
+            log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
+            check_enclosures(s, s->dock, log);
+            if (board_full(s)) {
+                s->event_cur = KONTOR_NONE;
+                end_game(s, KONTOR_END_FULL, log);
+                return;
+            }
+            break;
+        }
+        default: break;
+        }
+    }
+    s->event_step++;
+    event_next_step(s, log);
 }
 
 /* ---- the decision interface ------------------------------------------------------ */
@@ -958,6 +1661,18 @@ unsigned kontor_actors(const kontor_state *s) {
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->buy[p] == KONTOR_NONE) m |= 1u << p;
         return m;
+    case KONTOR_PHASE_BRIBE:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->bribe[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_SELECT:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->selected[p] < select_total(s)) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_TAVERN: return 1u << tavern_seat(s);
+    case KONTOR_PHASE_EVENT: return 1u << event_seat(s);
+    case KONTOR_PHASE_TILE:
+    case KONTOR_PHASE_EXPORT:
     case KONTOR_PHASE_SHIP:
     case KONTOR_PHASE_REMOVE:
     case KONTOR_PHASE_PLACE:
@@ -969,8 +1684,18 @@ unsigned kontor_actors(const kontor_state *s) {
 }
 
 int kontor_current(const kontor_state *s) {
-    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) return -1;
+    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY ||
+        s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT)
+        return -1;
+    if (s->phase == KONTOR_PHASE_TAVERN) return tavern_seat(s);
+    if (s->phase == KONTOR_PHASE_EVENT) return event_seat(s);
     return s->order[s->turn];
+}
+
+/* The goods of the card just placed, for the export phase (bit g: good g). */
+static unsigned export_goods(const kontor_state *s) {
+    const kontor_card *k = card_of(s, s->cell_card[s->placed_cell]);
+    return (k->goods[0] ? 1u : 0) | (k->goods[1] ? 2u : 0) | (k->goods[2] ? 4u : 0);
 }
 
 static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
@@ -995,6 +1720,33 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 0);
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 1);
         break;
+    case KONTOR_PHASE_BRIBE: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, KONTOR_NONE);
+        bb_t t = bribe_targets(s, seat);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_SELECT: {
+        int kind = s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD;
+        const kontor_pile *pl = &s->dock_pile[seat];
+        /* in card order, not pile order: the order of the pile is hidden */
+        for (int id = 0; id < s->cfg.cards.ncards; id++)
+            if (pile_has(pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
+        break;
+    }
+    case KONTOR_PHASE_TAVERN:
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 1);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0);
+        break;
+    case KONTOR_PHASE_EVENT: n = event_options(s, seat, moves); break;
+    case KONTOR_PHASE_TILE: n = tile_options(s, seat, s->tile_cur, moves); break;
+    case KONTOR_PHASE_EXPORT: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, KONTOR_NONE);
+        unsigned g = export_goods(s);
+        for (int k = 0; k < 3; k++)
+            if ((g >> k) & 1) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, k);
+        break;
+    }
     case KONTOR_PHASE_SHIP: {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
         bb_t t = ship_targets(s);
@@ -1041,6 +1793,29 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
         return 0;
     case KONTOR_PHASE_BUY:
         return kind == KONTOR_MOVE_BUY && v <= 1;
+    case KONTOR_PHASE_BRIBE: {
+        if (kind != KONTOR_MOVE_BRIBE) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = bribe_targets(s, seat);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_SELECT:
+        if (kind != (s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD)) return 0;
+        return pile_has(&s->dock_pile[seat], v);
+    case KONTOR_PHASE_TAVERN:
+        return kind == KONTOR_MOVE_TAVERN && v <= 1;
+    case KONTOR_PHASE_EVENT:
+    case KONTOR_PHASE_TILE: {
+        if (kind != (s->phase == KONTOR_PHASE_EVENT ? KONTOR_MOVE_EVENT : KONTOR_MOVE_TILE)) return 0;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = s->phase == KONTOR_PHASE_EVENT ? event_options(s, seat, m) : tile_options(s, seat, s->tile_cur, m);
+        for (int i = 0; i < n; i++)
+            if (m[i] == move) return 1;
+        return 0;
+    }
+    case KONTOR_PHASE_EXPORT:
+        if (kind != KONTOR_MOVE_EXPORT) return 0;
+        return v == KONTOR_NONE || (v < 3 && ((export_goods(s) >> v) & 1));
     case KONTOR_PHASE_SHIP: {
         if (kind != KONTOR_MOVE_SHIP) return 0;
         if (v == KONTOR_NONE) return 1;
@@ -1077,8 +1852,15 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
     case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
     case KONTOR_PHASE_PILE: do_pile(s, v, log); break;
     case KONTOR_PHASE_PLACE: do_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER, log); break;
+    case KONTOR_PHASE_BRIBE: do_bribe(s, seat, v, log); break;
+    case KONTOR_PHASE_SELECT: do_select(s, seat, v, log); break;
+    case KONTOR_PHASE_TAVERN: do_tavern(s, v, log); break;
+    case KONTOR_PHASE_EXPORT: do_export(s, v, log); break;
+    case KONTOR_PHASE_EVENT: do_event(s, v, log); break;
+    case KONTOR_PHASE_TILE: do_tile(s, v, log); break;
     default: break;
     }
+    if (s->cfg.bankrupt) check_bankrupt(s, log);
 }
 
 kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
@@ -1097,44 +1879,52 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int n = s->hand_n[p] + may_pass(s, p);
-                int i = (int)kontor_rng_below(rng, (uint32_t)n);
+                int i = (int)rng_below(rng, (uint32_t)n);
                 do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
             }
             break;
         case KONTOR_PHASE_BUY:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
-                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)kontor_rng_below(rng, 2), NULL);
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(rng, 2), NULL);
             break;
         case KONTOR_PHASE_SHIP: {
             bb_t t = ship_targets(s);
-            int i = (int)kontor_rng_below(rng, (uint32_t)bb_count(t) + 1);
+            int i = (int)rng_below(rng, (uint32_t)bb_count(t) + 1);
             do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
         case KONTOR_PHASE_REMOVE: {
             bb_t t = removable(s);
-            int i = (int)kontor_rng_below(rng, (uint32_t)bb_count(t) + 1);
+            int i = (int)rng_below(rng, (uint32_t)bb_count(t) + 1);
             do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
         case KONTOR_PHASE_PILE: {
             int ps[2];
             pile_seats(s, ps);
-            do_pile(s, ps[kontor_rng_below(rng, 2)], NULL);
+            do_pile(s, ps[rng_below(rng, 2)], NULL);
             break;
         }
         case KONTOR_PHASE_PLACE: {
             int a = bb_count(s->cells), b = bb_count(s->cells_water);
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
-            int i = (int)kontor_rng_below(rng, (uint32_t)n);
+            int i = (int)rng_below(rng, (uint32_t)n);
             if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
             else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
             else do_place(s, KONTOR_NONE, 0, NULL);
             break;
         }
-        default:
-            return;
+        default: {
+            /* the scenarios' decisions: through the move list (not the hot path) */
+            int seat = __builtin_ctz(kontor_actors(s));
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(s, seat, m);
+            if (!n) return;
+            apply_unchecked(s, seat, m[rng_below(rng, (uint32_t)n)], NULL);
+            continue; /* apply_unchecked checked bankruptcy */
         }
+        }
+        if (s->cfg.bankrupt) check_bankrupt(s, NULL);
     }
 }
 
@@ -1195,7 +1985,36 @@ static const char *phase_word(int phase) {
     case KONTOR_PHASE_SHIP: return "move the ship or not";
     case KONTOR_PHASE_REMOVE: return "remove a card with the ship or not";
     case KONTOR_PHASE_PLACE: return "place a card";
+    case KONTOR_PHASE_BUY: return "buy a special card or not";
+    case KONTOR_PHASE_PILE: return "say whose pile takes the removed card";
+    case KONTOR_PHASE_BRIBE: return "buy out an opposing goods card or not";
+    case KONTOR_PHASE_SELECT: return "keep or discard a dock card";
+    case KONTOR_PHASE_TAVERN: return "say whether the tavern's area scores";
+    case KONTOR_PHASE_EXPORT: return "export a warehouse or not";
+    case KONTOR_PHASE_EVENT: return "carry out the event or not";
+    case KONTOR_PHASE_TILE: return "carry out the action tile or not";
     default: return "nothing: the game is over";
+    }
+}
+
+/* The decision kind each phase takes (KONTOR_MOVE_PLACE_WATER too in the place phase). */
+static int kind_of_phase(const kontor_state *s, int seat) {
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE: return KONTOR_MOVE_CHOOSE;
+    case KONTOR_PHASE_SHIP: return KONTOR_MOVE_SHIP;
+    case KONTOR_PHASE_REMOVE: return KONTOR_MOVE_REMOVE;
+    case KONTOR_PHASE_PLACE: return KONTOR_MOVE_PLACE;
+    case KONTOR_PHASE_BUY: return KONTOR_MOVE_BUY;
+    case KONTOR_PHASE_PILE: return KONTOR_MOVE_PILE;
+    case KONTOR_PHASE_BRIBE: return KONTOR_MOVE_BRIBE;
+    case KONTOR_PHASE_SELECT:
+        return seat >= 0 && seat < KONTOR_MAX_SEATS && s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP
+                                                                                             : KONTOR_MOVE_DISCARD;
+    case KONTOR_PHASE_TAVERN: return KONTOR_MOVE_TAVERN;
+    case KONTOR_PHASE_EXPORT: return KONTOR_MOVE_EXPORT;
+    case KONTOR_PHASE_EVENT: return KONTOR_MOVE_EVENT;
+    case KONTOR_PHASE_TILE: return KONTOR_MOVE_TILE;
+    default: return 0;
     }
 }
 
@@ -1212,15 +2031,17 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
     if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) {
-        if (s->phase == KONTOR_PHASE_CHOOSE)
-            snprintf(buf, cap, "%s has already chosen this round", who);
+        if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
+            s->phase == KONTOR_PHASE_SELECT)
+            snprintf(buf, cap, "%s has already decided: others must %s", who, phase_word(s->phase));
         else
             snprintf(buf, cap, "it is %s's turn to %s, not %s's", kontor_seat_name(s, kontor_current(s)),
                      phase_word(s->phase), who);
         return buf;
     }
-    static const int kind_of_phase[] = {KONTOR_MOVE_CHOOSE, KONTOR_MOVE_SHIP, KONTOR_MOVE_REMOVE, KONTOR_MOVE_PLACE};
-    if (KONTOR_MOVE_KIND(move) != kind_of_phase[s->phase]) {
+    int want = kind_of_phase(s, seat);
+    if (KONTOR_MOVE_KIND(move) != want &&
+        !(want == KONTOR_MOVE_PLACE && KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER)) {
         snprintf(buf, cap, "%s must %s now", who, phase_word(s->phase));
         return buf;
     }
@@ -1249,11 +2070,19 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
             return buf;
         }
         kontor_format_cell(v, cs);
-        bb_t near = bb_neighbours(s->occ);
+        bb_t near = bb_neighbours(s->occ), wet = bb_neighbours(s->water);
         if (bb_test(&s->occ, v)) snprintf(buf, cap, "cell %s already holds a card", cs);
         else if (!bb_test(&s->mask, v))
             snprintf(buf, cap, "cell %s is outside the %dx%d board", cs, s->cfg.width, s->cfg.height);
         else if (!bb_test(&near, v)) snprintf(buf, cap, "cell %s does not touch a card (diagonal does not count)", cs);
+        else if (is_special(card_of(s, s->choice[seat])))
+            snprintf(buf, cap, "special card %d may not go on %s", card_of(s, s->choice[seat])->number, cs);
+        else if (is_water(card_of(s, s->choice[seat])) && bb_test(&s->cfg.inner, v))
+            snprintf(buf, cap, "cell %s is on the island: no water may go there", cs);
+        else if (is_water(card_of(s, s->choice[seat])))
+            snprintf(buf, cap, "a water card on %s would split an island in two", cs);
+        else if (s->cfg.water_touch && !bb_test(&wet, v))
+            snprintf(buf, cap, "cell %s does not touch water: every dock card must", cs);
         else {
             int other = 1 - kontor_team(s, seat);
             bb_t cr = bb_and(bb_neighbours(bb_cell(v)), s->crane[other]);
@@ -1263,6 +2092,31 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         }
         return buf;
     }
+    case KONTOR_PHASE_BRIBE: {
+        kontor_format_cell(v, cs);
+        const kontor_card *k = s->cell_card[v] == KONTOR_NONE ? NULL : card_of(s, s->cell_card[v]);
+        if (!k || !bb_test(&s->dock, v)) snprintf(buf, cap, "there is no dock card on %s", cs);
+        else if (k->colour == kontor_team(s, seat)) snprintf(buf, cap, "the card on %s is %s's own", cs, who);
+        else if (k->kind != KONTOR_KIND_GOODS) snprintf(buf, cap, "the card on %s shows no goods", cs);
+        else if (bb_test(&s->enclosed, v)) snprintf(buf, cap, "the card on %s is in an enclosed area", cs);
+        else snprintf(buf, cap, "buying out the card on %s costs %d coins and %s has %d", cs, count_goods(k), who, s->coins[seat]);
+        return buf;
+    }
+    case KONTOR_PHASE_SELECT:
+        if (v < s->cfg.cards.ncards) snprintf(buf, cap, "card %d is not in %s's pile", card_of(s, v)->number, who);
+        else snprintf(buf, cap, "there is no such card");
+        return buf;
+    case KONTOR_PHASE_EXPORT:
+        snprintf(buf, cap, "the card just placed shows no such good");
+        return buf;
+    case KONTOR_PHASE_EVENT:
+        snprintf(buf, cap, "the event does not allow %s", kontor_format_cell(v, cs));
+        return buf;
+    case KONTOR_PHASE_TILE:
+        if (s->tile_cur == 0) snprintf(buf, cap, "the harbour centre cannot move to %s", kontor_format_cell(v, cs));
+        else snprintf(buf, cap, "%s holds none of %s's goods cards in an open area, named by its lowest such card",
+                      kontor_format_cell(v, cs), who);
+        return buf;
     default:
         snprintf(buf, cap, "not allowed");
         return buf;
@@ -1292,4 +2146,94 @@ int kontor__card_id(const kontor_state *s, int number) {
     for (int id = 0; id < s->cfg.cards.ncards; id++)
         if (s->cfg.cards.card[id].number == number) return id;
     return -1;
+}
+
+/* ---- decisions in words ------------------------------------------------------- */
+
+static void card_words(const kontor_state *s, int id, char *buf, size_t cap) {
+    if (id >= s->cfg.cards.ncards) {
+        snprintf(buf, cap, "a card");
+        return;
+    }
+    const kontor_card *k = card_of(s, id);
+    static const char *const kinds[] = {"", "crane", "tavern", "water", "centre", "flood", "bridge", "customs house"};
+    if (k->kind == KONTOR_KIND_GOODS) {
+        static const char goods[3] = {'T', 'W', 'S'};
+        char g[8];
+        int n = 0;
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < k->goods[i] && n < 6; j++) g[n++] = goods[i];
+        g[n] = 0;
+        snprintf(buf, cap, "%d (%s)", k->number, g);
+    } else {
+        snprintf(buf, cap, "%d (%s)", k->number, kinds[k->kind < 8 ? k->kind : 0]);
+    }
+}
+
+const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap) {
+    int v = KONTOR_MOVE_VALUE(move);
+    char cs[8], cw[32];
+    static const char *const good_name[3] = {"tea", "wine", "spice"};
+    (void)seat;
+    switch (KONTOR_MOVE_KIND(move)) {
+    case KONTOR_MOVE_CHOOSE:
+        if (v == KONTOR_PASS) snprintf(buf, cap, "pass (take a coin, pay no tax)");
+        else card_words(s, v, cw, sizeof cw), snprintf(buf, cap, "play %s", cw);
+        break;
+    case KONTOR_MOVE_SHIP:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "leave the ship where it is");
+        else snprintf(buf, cap, "move the ship to %s", kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_REMOVE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "remove nothing");
+        else card_words(s, s->cell_card[v], cw, sizeof cw),
+             snprintf(buf, cap, "remove %s on %s", cw, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_PLACE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "take the card back");
+        else snprintf(buf, cap, "place on %s", kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_PLACE_WATER:
+        snprintf(buf, cap, "place as water on %s", kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_BUY:
+        snprintf(buf, cap, v ? "buy a special card (2 coins)" : "buy nothing");
+        break;
+    case KONTOR_MOVE_PILE:
+        snprintf(buf, cap, "put it under %s's pile", kontor_seat_name(s, v));
+        break;
+    case KONTOR_MOVE_BRIBE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "buy out nothing");
+        else {
+            int id = s->cell_card[v];
+            card_words(s, id, cw, sizeof cw);
+            int cost = id < s->cfg.cards.ncards ? card_of(s, id)->goods[0] + card_of(s, id)->goods[1] + card_of(s, id)->goods[2] : 0;
+            snprintf(buf, cap, "buy out %s on %s (%d coin%s)", cw, kontor_format_cell(v, cs), cost, cost == 1 ? "" : "s");
+        }
+        break;
+    case KONTOR_MOVE_KEEP:
+        card_words(s, v, cw, sizeof cw);
+        snprintf(buf, cap, "keep %s in the hand", cw);
+        break;
+    case KONTOR_MOVE_DISCARD:
+        card_words(s, v, cw, sizeof cw);
+        snprintf(buf, cap, "put %s out of the game", cw);
+        break;
+    case KONTOR_MOVE_TAVERN:
+        snprintf(buf, cap, v ? "the tavern's area scores" : "the tavern's area does not score");
+        break;
+    case KONTOR_MOVE_EXPORT:
+        if (v == KONTOR_NONE || v > 2) snprintf(buf, cap, "export nothing");
+        else snprintf(buf, cap, "export a %s warehouse", good_name[v]);
+        break;
+    case KONTOR_MOVE_EVENT:
+    case KONTOR_MOVE_TILE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_EVENT ? "pass on the event" : "forgo the tile");
+        else snprintf(buf, cap, "choose %s", kontor_format_cell(v, cs));
+        break;
+    default:
+        snprintf(buf, cap, "?");
+        break;
+    }
+    return buf;
 }

@@ -4,6 +4,7 @@
  * kontor_rng the caller owns and seeds; nothing is global, so the same seed
  * gives the same game on every machine. splitmix64 expands the 64-bit seed
  * into the 256-bit state, as the generator's authors recommend. */
+#include "core/rng.h"
 #include "kontor/kontor.h"
 
 static uint64_t splitmix64(uint64_t *x) {
@@ -17,31 +18,6 @@ void kontor_rng_seed(kontor_rng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+uint64_t kontor_rng_next(kontor_rng *r) { return rng_next(r); }
 
-uint64_t kontor_rng_next(kontor_rng *r) {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-uint32_t kontor_rng_below(kontor_rng *r, uint32_t n) {
-    /* Lemire's nearly divisionless method on the top 32 bits. */
-    uint64_t m = (kontor_rng_next(r) >> 32) * (uint64_t)n;
-    uint32_t lo = (uint32_t)m;
-    if (lo < n) {
-        uint32_t t = (uint32_t)(-n) % n;
-        while (lo < t) {
-            m = (kontor_rng_next(r) >> 32) * (uint64_t)n;
-            lo = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
-}
+uint32_t kontor_rng_below(kontor_rng *r, uint32_t n) { return rng_below(r, n); }

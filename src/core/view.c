@@ -10,6 +10,12 @@
  * hidden cards are: two states that differ only in hidden information give
  * byte-identical views (tested). Determinization deals the unseen cards of
  * each class at random into the unknown places of that class.
+ *
+ * One scenario (Justizia) lets a player look through his own dock cards and
+ * put four out of the game: he alone knows those. The state keeps that private
+ * knowledge per seat (known[seat]); a view shows the seat the cards it knows
+ * and drops the other seats' known sets, and while the player picks, his pile
+ * is shown sorted, since he sees which cards it holds but not their order.
  */
 #include <string.h>
 
@@ -19,14 +25,15 @@ static inline int is_pub(const kontor_state *s, int id) {
     return id < KONTOR_MAX_CARDS && ((s->pub[id >> 6] >> (id & 63)) & 1);
 }
 
-static inline uint8_t mask_card(const kontor_state *s, int id) {
+static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
     if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
+    if (seat >= 0 && seat < KONTOR_MAX_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1)) return (uint8_t)id;
     return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[id]));
 }
 
-static void mask_pile(const kontor_state *s, kontor_pile *p) {
+static void mask_pile(const kontor_state *s, int seat, kontor_pile *p) {
     uint8_t live[KONTOR_PILE_MAX];
-    for (int i = 0; i < p->n; i++) live[i] = mask_card(s, p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
+    for (int i = 0; i < p->n; i++) live[i] = mask_card(s, seat, p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
     memset(p->card, 0, sizeof p->card);
     for (int i = 0; i < p->n; i++) p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] = live[i];
 }
@@ -39,15 +46,32 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
         for (int i = w->hand_n[q]; i < KONTOR_HAND_MAX; i++) w->hand[q][i] = 0;
         if (q != seat)
-            for (int i = 0; i < w->hand_n[q]; i++) w->hand[q][i] = mask_card(s, w->hand[q][i]);
-        mask_pile(s, &w->dock_pile[q]);
+            for (int i = 0; i < w->hand_n[q]; i++) w->hand[q][i] = mask_card(s, seat, w->hand[q][i]);
+        mask_pile(s, seat, &w->dock_pile[q]);
+        if (q != seat) w->known[q][0] = w->known[q][1] = 0;
+        if (w->phase == KONTOR_PHASE_BRIBE && q != seat && w->bribe[q] != KONTOR_NONE) w->bribe[q] = KONTOR_HIDDEN;
         if (w->phase == KONTOR_PHASE_CHOOSE && q != seat && w->choice[q] != KONTOR_NONE)
             w->choice[q] = KONTOR_HIDDEN;
         if (w->phase == KONTOR_PHASE_BUY && q != seat && w->buy[q] != KONTOR_NONE) w->buy[q] = KONTOR_HIDDEN;
     }
-    mask_pile(s, &w->water_pile);
-    mask_pile(s, &w->aside);
-    mask_pile(s, &w->special_pile);
+    /* Ereigniskarten: the event cards still face down are unknown to all */
+    for (int i = w->event_next; i < KONTOR_EVENTS_MAX; i++) w->event_deck[i] = KONTOR_NONE;
+    mask_pile(s, seat, &w->water_pile);
+    mask_pile(s, seat, &w->aside);
+    mask_pile(s, seat, &w->special_pile);
+    if (w->phase == KONTOR_PHASE_SELECT && seat >= 0 && seat < KONTOR_MAX_SEATS) {
+        /* Justizia: the player sees which cards his pile holds, not their order */
+        kontor_pile *p = &w->dock_pile[seat];
+        for (int i = 1; i < p->n; i++)
+            for (int j = i; j > 0; j--) {
+                uint8_t *a = &p->card[(p->head + j - 1) & (KONTOR_PILE_MAX - 1)];
+                uint8_t *b = &p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)];
+                if (*a <= *b) break;
+                uint8_t t = *a;
+                *a = *b;
+                *b = t;
+            }
+    }
 }
 
 void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
@@ -79,6 +103,7 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         if (out->phase == KONTOR_PHASE_CHOOSE && q != v->seat && out->choice[q] == KONTOR_HIDDEN)
             out->choice[q] = KONTOR_NONE;
         if (out->phase == KONTOR_PHASE_BUY && q != v->seat && out->buy[q] == KONTOR_HIDDEN) out->buy[q] = KONTOR_NONE;
+        if (out->phase == KONTOR_PHASE_BRIBE && q != v->seat && out->bribe[q] == KONTOR_HIDDEN) out->bribe[q] = KONTOR_NONE;
     }
     kontor_pile *piles[3] = {&out->water_pile, &out->aside, &out->special_pile};
     for (int k = 0; k < 3; k++)
@@ -87,12 +112,28 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
     if (out->phase == KONTOR_PHASE_PILE && out->removed_card < KONTOR_MAX_CARDS) present[out->removed_card] = 1;
 #undef VISIT
 
+    /* the event cards still face down: the ones not turned up, in a random order */
+    if (out->event_n > out->event_next) {
+        uint8_t up[KONTOR_EVENTS_MAX] = {0}, rest[KONTOR_EVENTS_MAX];
+        int n = 0;
+        for (int i = 0; i < out->event_next; i++) up[out->event_deck[i] % KONTOR_EVENTS_MAX] = 1;
+        for (int e = 0; e < out->event_n; e++)
+            if (!up[e]) rest[n++] = (uint8_t)e;
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+            uint8_t t = rest[i];
+            rest[i] = rest[j];
+            rest[j] = t;
+        }
+        for (int i = 0; i < n; i++) out->event_deck[out->event_next + i] = rest[i];
+    }
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
         if (!nslot[cl]) continue;
         uint8_t unseen[KONTOR_MAX_CARDS];
         int n = 0;
         for (int id = 0; id < cs->ncards; id++)
-            if (!present[id] && kontor_card_class(&cs->card[id]) == cl) unseen[n++] = (uint8_t)id;
+            if (!present[id] && kontor_card_class(&cs->card[id]) == cl && !kontor_card_removed(&out->cfg, id))
+                unseen[n++] = (uint8_t)id;
         for (int i = n - 1; i > 0; i--) {
             int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
             uint8_t t = unseen[i];

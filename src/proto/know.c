@@ -62,6 +62,14 @@ kontor_proto_err know_newgame(know *k, const char *variant, const char *options,
             KONTOR_PROTO_VERSION, variant);
         return KONTOR_PE_BAD_OPTION;
     }
+    /* nor the scenarios' and expansions' own decisions (docs/variants.md):
+     * bribes, Justizia's picks, tavern votes, exports, events, tiles */
+    const kontor_config *c = &k->cfg;
+    if (c->bribe || c->select_keep || c->tavern_vote || c->export_store || c->events || c->tiles) {
+        MSG("protocol version %d has no words yet for the decisions of '%s'%s", KONTOR_PROTO_VERSION, variant,
+            options && *options ? " with these options" : "");
+        return KONTOR_PE_BAD_OPTION;
+    }
     if (seat < 0 || seat >= k->cfg.nseats) {
         MSG("seat %d is not a seat of this game", seat);
         return KONTOR_PE_BAD_OPTION;

@@ -147,6 +147,7 @@ static const char *seat_name(int nseats, int seat) {
 }
 static const char *const tag_seat2[2] = {"Red", "Black"};
 static const char *const tag_seat4[4] = {"Red1", "Red2", "Black1", "Black2"};
+static const char *const good_word[3] = {"tea", "wine", "spice"};
 
 static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
     int v = KONTOR_MOVE_VALUE(m);
@@ -177,6 +178,28 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
         return 0;
     case KONTOR_MOVE_PLACE:
         sb_printf(b, " %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    /* the scenarios' decisions (docs/variants.md) */
+    case KONTOR_MOVE_BRIBE:
+        sb_printf(b, " bribe %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    case KONTOR_MOVE_EVENT:
+        sb_printf(b, " event %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    case KONTOR_MOVE_TILE:
+        sb_printf(b, " tile %s", v == KONTOR_NONE ? "-" : kontor_format_cell(v, cs));
+        return 0;
+    case KONTOR_MOVE_KEEP:
+    case KONTOR_MOVE_DISCARD:
+        if (v >= cfg->cards.ncards) return -1;
+        sb_printf(b, " %s %d", KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keep" : "discard", cfg->cards.card[v].number);
+        return 0;
+    case KONTOR_MOVE_TAVERN:
+        sb_printf(b, " tavern %s", v ? "yes" : "no");
+        return 0;
+    case KONTOR_MOVE_EXPORT:
+        if (v != KONTOR_NONE && v > 2) return -1;
+        sb_printf(b, " export %s", v == KONTOR_NONE ? "-" : good_word[v]);
         return 0;
     default:
         return -1;
@@ -223,6 +246,17 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     write_pile(&b, cfg, "water", r->deal.water, r->deal.nwater);
     for (int p = 0; p < ns; p++) write_pile(&b, cfg, seat_name(ns, p), r->deal.dock[p], r->deal.ndock[p]);
     if (cfg->specials) write_pile(&b, cfg, "special", r->deal.special, r->deal.nspecial);
+    /* the expansions' decks: event cards by their line in data/events.txt, tiles 1..8 */
+    if (cfg->events) {
+        sb_printf(&b, "deal events");
+        for (int i = 0; i < r->deal.nevents; i++) sb_printf(&b, " %d", r->deal.events[i] + 1);
+        sb_printf(&b, "\n");
+    }
+    if (cfg->tiles) {
+        sb_printf(&b, "deal tiles");
+        for (int i = 0; i < KONTOR_TILES; i++) sb_printf(&b, " %d", r->deal.tiles[i] + 1);
+        sb_printf(&b, "\n");
+    }
     sb_printf(&b, "\n");
 
     /* Rounds: a round is its buys when there were any ("buy" and one word a
@@ -573,7 +607,8 @@ static const char *pile_word(const parser *ps, int which) {
     return "special";
 }
 
-static int removed_card(const kontor_config *cfg, int id) { return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1); }
+/* Out of the game in this variant (cards removed by id or by kind: docs/variants.md). */
+static int removed_card(const kontor_config *cfg, int id) { return kontor_card_removed(cfg, id); }
 
 static kontor_status read_pile(parser *ps, int which, int line, int done[PILES_MAX]) {
     kontor_deal *d = &ps->r->deal;
@@ -615,6 +650,32 @@ static kontor_status read_pile(parser *ps, int which, int line, int done[PILES_M
     return KONTOR_OK;
 }
 
+/* "deal events N ..." (the event cards by their line in data/events.txt) or
+ * "deal tiles N ..." (the action tiles 1..8): the expansions' decks. Whether
+ * they are permutations is checked when the game is dealt. */
+static kontor_status read_deck(parser *ps, int events, int line) {
+    kontor_deal *d = &ps->r->deal;
+    int cap = events ? KONTOR_EVENTS_MAX : KONTOR_TILES, n = 0;
+    char tok[TOKEN_MAX];
+    kontor_status st;
+    for (;;) {
+        if (!peek_word(ps, tok, &st)) {
+            if (st) return st;
+            break;
+        }
+        long v = number_of(tok, 2);
+        if (v < 0) break;
+        read_word(ps, tok, &st);
+        if (v < 1 || v > cap || n == cap)
+            return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "the %s deck has no %s %ld", events ? "event" : "tile",
+                           events ? "card" : "tile", v);
+        (events ? d->events : d->tiles)[n++] = (uint8_t)(v - 1);
+    }
+    if (events) d->nevents = (uint8_t)n;
+    else if (n != KONTOR_TILES) return fail_at(ps->err, KONTOR_E_INVALID, line, "'deal tiles' wants the 8 tiles, not %d", n);
+    return KONTOR_OK;
+}
+
 /* Every card in play of the dealt classes is dealt. */
 static kontor_status check_deal_complete(parser *ps, int first_line) {
     int ns = ps->r->cfg.nseats;
@@ -650,6 +711,38 @@ static kontor_status read_cell_arg(parser *ps, const char *what, int kind, int s
     if (cell < 0)
         return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "'%s' wants a cell like +1,-2 or '-', not '%s'", what, tok);
     return push(ps, seat, KONTOR_MOVE(kind, cell));
+}
+
+/* After "keep", "discard" (a card number), "tavern" (yes, no) or "export"
+ * (tea, wine, spice, -): the scenarios' decisions. */
+static kontor_status read_word_arg(parser *ps, const char *what, long round, int seat) {
+    char tok[TOKEN_MAX], name[TOKEN_MAX];
+    kontor_status st;
+    int line = ps->line;
+    snprintf(name, sizeof name, "%s", what);
+    if (!read_word(ps, tok, &st)) {
+        if (st) return st;
+        return fail_at(ps->err, KONTOR_E_PARSE, line, "round %ld: '%s' wants a value, but the record ends", round, name);
+    }
+    if (strcmp(name, "tavern") == 0) {
+        if (strcmp(tok, "yes") && strcmp(tok, "no"))
+            return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: 'tavern' wants 'yes' or 'no', not '%s'", round, tok);
+        return push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_TAVERN, tok[0] == 'y'));
+    }
+    if (strcmp(name, "export") == 0) {
+        for (int g = 0; g < 3; g++)
+            if (strcmp(tok, good_word[g]) == 0) return push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_EXPORT, g));
+        if (strcmp(tok, "-") == 0) return push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_EXPORT, KONTOR_NONE));
+        return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: 'export' wants 'tea', 'wine', 'spice' or '-', not '%s'",
+                       round, tok);
+    }
+    long v = number_of(tok, 3);
+    if (v < 0)
+        return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: '%s' wants a card number, not '%s'", round, name, tok);
+    if (v > 255 || ps->num2id[v] < 0)
+        return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "round %ld: there is no card %ld in card set '%s'", round, v,
+                       ps->cs->name);
+    return push(ps, seat, KONTOR_MOVE(name[0] == 'k' ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD, ps->num2id[v]));
 }
 
 static kontor_status read_round(parser *ps, long number) {
@@ -713,6 +806,15 @@ static kontor_status read_round(parser *ps, long number) {
                            seat_name(ns, 0), tok);
         if (strcmp(tok, "ship") == 0) {
             if ((st = read_cell_arg(ps, "ship", KONTOR_MOVE_SHIP, seat))) return st;
+        } else if (strcmp(tok, "bribe") == 0) {
+            if ((st = read_cell_arg(ps, "bribe", KONTOR_MOVE_BRIBE, seat))) return st;
+        } else if (strcmp(tok, "event") == 0) {
+            if ((st = read_cell_arg(ps, "event", KONTOR_MOVE_EVENT, seat))) return st;
+        } else if (strcmp(tok, "tile") == 0) {
+            if ((st = read_cell_arg(ps, "tile", KONTOR_MOVE_TILE, seat))) return st;
+        } else if (strcmp(tok, "keep") == 0 || strcmp(tok, "discard") == 0 || strcmp(tok, "tavern") == 0 ||
+                   strcmp(tok, "export") == 0) {
+            if ((st = read_word_arg(ps, tok, number, seat))) return st;
         } else if (strcmp(tok, "remove") == 0) {
             if ((st = read_cell_arg(ps, "remove", KONTOR_MOVE_REMOVE, seat))) return st;
         } else if (strcmp(tok, "water") == 0) {
@@ -770,6 +872,10 @@ static kontor_status parse_body(parser *ps) {
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
             return fail_at(ps->err, KONTOR_E_PARSE, line, "'deal' wants 'water', a seat or 'special', but the record ends");
+        }
+        if ((strcmp(tok, "events") == 0 && ps->r->cfg.events) || (strcmp(tok, "tiles") == 0 && ps->r->cfg.tiles)) {
+            if ((st = read_deck(ps, tok[0] == 'e', line))) return st;
+            continue;
         }
         int which = -1;
         for (int k = 0; k < npiles; k++)
@@ -874,6 +980,28 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     case KONTOR_MOVE_PLACE:
         if (v == KONTOR_NONE) snprintf(buf, cap, "%s takes the card back", who);
         else snprintf(buf, cap, "%s places on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_EVENT:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s lets the event pass", who);
+        else snprintf(buf, cap, "%s carries out the event on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_TILE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s forgoes the action tile", who);
+        else snprintf(buf, cap, "%s carries out the action tile on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_BRIBE:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s buys out nothing", who);
+        else snprintf(buf, cap, "%s buys out the card on %s", who, kontor_format_cell(v, cs));
+        break;
+    case KONTOR_MOVE_KEEP:
+    case KONTOR_MOVE_DISCARD:
+        snprintf(buf, cap, "%s %s %d", who, KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keeps" : "discards",
+                 v < s->cfg.cards.ncards ? s->cfg.cards.card[v].number : -1);
+        break;
+    case KONTOR_MOVE_TAVERN: snprintf(buf, cap, "%s says the tavern's area %s", who, v ? "scores" : "does not score"); break;
+    case KONTOR_MOVE_EXPORT:
+        if (v == KONTOR_NONE) snprintf(buf, cap, "%s exports nothing", who);
+        else snprintf(buf, cap, "%s exports %s", who, v < 3 ? good_word[v] : "an unknown good");
         break;
     default:
         snprintf(buf, cap, "%s makes an unknown decision", who);

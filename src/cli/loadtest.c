@@ -1,0 +1,352 @@
+/* loadtest.c: kontor loadtest: many concurrent games against kontor serve over loopback.
+ *
+ * A benchmark, not a test: it starts a server of its own (this binary's
+ * `serve`, on a free port, with a fresh database in a temporary directory)
+ * unless --port names a running one, creates --games games with two human
+ * seats, opens one WebSocket per seat (2 per game) and plays every game to
+ * its end with random legal decisions, all from one thread with epoll. A
+ * move's latency is the time from sending it to receiving the state that
+ * acknowledges it (the server echoes the move's "id" as "ack" once it is
+ * applied and stored), read off the socket: each round of poll() reads
+ * every ready socket first and parses afterwards, so the client's own JSON
+ * work on other sockets does not count as the server's latency. Memory per game is the growth of the server's
+ * resident set (its /api/stats) from before the games to when every game is
+ * created and both its seats connected, divided by the games: it includes
+ * the connections' threads and buffers.
+ */
+#include <errno.h>
+#include <sys/epoll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+#include "server/wsclient.h"
+
+static const char *help =
+    "usage: kontor loadtest [--games N] [--think MS] [--port P] [--seed S] [--seconds T] [--web DIR]\n"
+    "\n"
+    "Plays N concurrent games (default 1000; two WebSockets each) against a\n"
+    "kontor serve over loopback with random legal moves and prints moves per\n"
+    "second, the p50/p99/max latency of a move and the server's memory per\n"
+    "game. Without --port it starts its own server (this binary, a free port,\n"
+    "a temporary database) and stops it at the end. --seconds bounds the run\n"
+    "(default 300). --think MS: each player waits a random 0..2*MS ms before\n"
+    "each decision, as people do (default 0: as fast as possible, which\n"
+    "measures the saturated server and so queueing, not service time).\n";
+
+typedef struct client {
+    wsc w;
+    int game, seat;
+    int pending;      /* a move sent, not yet acknowledged */
+    long id;          /* id of that move */
+    double sent_at;
+    int over;
+    json_int_t next_move; /* decided, waiting for its think time; -1 none */
+    double due;
+    long got;         /* this round's wsc_fill */
+    double read_at;   /* when it returned */
+} client;
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static long server_rss(int port) {
+    char *resp = NULL;
+    long kib = -1;
+    if (http_request("127.0.0.1", port, "GET", "/api/stats", NULL, &resp) == 200) {
+        json_t *o = json_loads(resp, 0, NULL);
+        kib = (long)json_integer_value(json_object_get(o, "rss_kib"));
+        json_decref(o);
+    }
+    free(resp);
+    return kib;
+}
+
+/* Start `kontor serve --port 0` and read its port from the first line. */
+static pid_t start_server(const char *dir, const char *web, int threads, int *port) {
+    int pfd[2];
+    if (pipe(pfd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        dup2(pfd[1], 1);
+        close(pfd[0]);
+        close(pfd[1]);
+        char db[4200], th[16];
+        snprintf(db, sizeof db, "%s/load.db", dir);
+        snprintf(th, sizeof th, "%d", threads);
+        const char *argv[16] = {"kontor", "serve", "--port", "0", "--db", db, "--threads", th, "--quiet"};
+        int n = 9;
+        if (web) {
+            argv[n++] = "--web";
+            argv[n++] = web;
+        }
+        argv[n] = NULL;
+        execv("/proc/self/exe", (char **)argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    char line[256];
+    size_t n = 0;
+    while (n < sizeof line - 1) {
+        ssize_t r = read(pfd[0], line + n, 1);
+        if (r <= 0 || line[n] == '\n') break;
+        n++;
+    }
+    line[n] = 0;
+    close(pfd[0]);
+    char *colon = strrchr(line, ':');
+    *port = colon ? atoi(colon + 1) : 0;
+    if (*port <= 0) {
+        cli_error("loadtest: the server did not start ('%s')", line);
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        return -1;
+    }
+    return pid;
+}
+
+int cmd_loadtest(int argc, char **argv) {
+    uint64_t games = 1000, port = 0, seed = 1, seconds = 300, think = 0;
+    const char *web = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            cli_error("loadtest: '%s' is not an option, or lacks its value (try --help)", a);
+            return 2;
+        }
+        if (strcmp(a, "--games") == 0) {
+            if (cli_number(a, argv[++i], 5000, &games) || !games) return 2;
+        } else if (strcmp(a, "--port") == 0) {
+            if (cli_number(a, argv[++i], 65535, &port)) return 2;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (cli_number(a, argv[++i], UINT64_MAX, &seed)) return 2;
+        } else if (strcmp(a, "--seconds") == 0) {
+            if (cli_number(a, argv[++i], 86400, &seconds) || !seconds) return 2;
+        } else if (strcmp(a, "--think") == 0) {
+            if (cli_number(a, argv[++i], 60000, &think)) return 2;
+        } else if (strcmp(a, "--web") == 0) {
+            web = argv[++i];
+        } else {
+            cli_error("loadtest: '%s' is not an option (try --help)", a);
+            return 2;
+        }
+    }
+    int nclients = (int)games * 2;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)nclients + 64) {
+        rl.rlim_cur = rl.rlim_max < (rlim_t)nclients + 64 ? rl.rlim_max : (rlim_t)nclients + 64;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    signal(SIGPIPE, SIG_IGN);
+    char dir[] = "/tmp/kontor-load-XXXXXX";
+    pid_t pid = -1;
+    int p = (int)port;
+    if (!port) {
+        if (!mkdtemp(dir)) {
+            cli_error("loadtest: cannot make a temporary directory");
+            return 1;
+        }
+        pid = start_server(dir, web, nclients + 64, &p);
+        if (pid < 0) return 1;
+    }
+    int rc = 1;
+    client *cl = calloc((size_t)nclients, sizeof *cl);
+    double *lat = malloc(sizeof(double) * 4000000);
+    /* epoll, not poll: poll() over thousands of sockets every few
+     * milliseconds costs this client more CPU than the server spends, on
+     * the cores the server shares with it */
+    struct epoll_event *evs = calloc((size_t)nclients, sizeof *evs);
+    int *ready = calloc((size_t)nclients, sizeof *ready);
+    int ep = epoll_create1(0);
+    long nlat = 0, errors = 0, done = 0;
+    kontor_rng rng;
+    kontor_rng_seed(&rng, seed);
+    if (!cl || !lat || !evs || !ready || ep < 0) goto out;
+
+    long rss0 = server_rss(p);
+    double t0 = cli_now();
+    for (int g = 0; g < (int)games; g++) {
+        char *resp = NULL;
+        int st = http_request("127.0.0.1", p, "POST", "/api/games",
+                              "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &resp);
+        json_t *o = st == 201 ? json_loads(resp, 0, NULL) : NULL;
+        free(resp);
+        json_t *seats = json_object_get(o, "seats");
+        const char *gid = json_string_value(json_object_get(o, "id"));
+        if (!gid || json_array_size(seats) != 2) {
+            cli_error("loadtest: creating game %d failed (HTTP %d)", g, st);
+            json_decref(o);
+            goto out;
+        }
+        for (int s = 0; s < 2; s++) {
+            client *c = &cl[2 * g + s];
+            char err[128], msg[256];
+            c->game = g;
+            c->seat = s;
+            c->next_move = -1;
+            if (wsc_connect(&c->w, "127.0.0.1", p, "/ws", err, sizeof err) != 0) {
+                cli_error("loadtest: game %d seat %d: %s", g, s, err);
+                json_decref(o);
+                goto out;
+            }
+            snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", gid,
+                     json_string_value(json_object_get(json_array_get(seats, (size_t)s), "token")));
+            wsc_send(&c->w, 1, msg, strlen(msg));
+            struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)(2 * g + s)};
+            if (epoll_ctl(ep, EPOLL_CTL_ADD, c->w.fd, &ev) != 0) {
+                cli_error("loadtest: game %d seat %d: epoll_ctl failed", g, s);
+                json_decref(o);
+                goto out;
+            }
+        }
+        json_decref(o);
+    }
+    double t1 = cli_now();
+    long rss1 = server_rss(p);
+    printf("loadtest: %d games created and %d sockets joined in %.1f s\n", (int)games, nclients, t1 - t0);
+    fflush(stdout);
+
+    long nextid = 1;
+    double deadline = t1 + (double)seconds;
+    while (done < nclients && cli_now() < deadline) {
+        int r = epoll_wait(ep, evs, nclients, think ? 5 : 1000);
+        if (r < 0 && errno != EINTR) break;
+        long nready = 0;
+        for (int k = 0; k < r; k++) {
+            int i = (int)evs[k].data.u32;
+            if (!cl[i].over) ready[nready++] = i;
+        }
+        double tnow = cli_now();
+        for (int i = 0; i < nclients && think; i++) {
+            client *c = &cl[i];
+            if (c->over || c->next_move < 0 || tnow < c->due) continue;
+            char msg[96];
+            c->id = nextid++;
+            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%ld}", (long long)c->next_move, c->id);
+            c->pending = 1;
+            c->next_move = -1;
+            c->sent_at = cli_now();
+            if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
+        }
+        /* read every socket that has data first and note when, then parse:
+         * a reply's latency ends when its bytes were read, not after this
+         * thread has parsed the JSON of every other socket before it */
+        for (long k = 0; k < nready; k++) {
+            int i = ready[k];
+            cl[i].got = wsc_fill(&cl[i].w);
+            cl[i].read_at = cli_now();
+        }
+        for (long k = 0; k < nready; k++) {
+            client *c = &cl[ready[k]];
+            long got = c->got;
+            if (got == 0 || got == -1) {
+                if (!c->over) {
+                    c->over = 1;
+                    done++;
+                    errors++;
+                }
+                continue;
+            }
+            int op;
+            char *m;
+            size_t len;
+            json_t *last = NULL;
+            while (wsc_take(&c->w, &op, &m, &len) == 1) {
+                json_t *o = json_loadb(m, len, 0, NULL);
+                free(m);
+                const char *type = json_string_value(json_object_get(o, "type"));
+                if (type && strcmp(type, "state") == 0) {
+                    json_t *ack = json_object_get(o, "ack");
+                    if (c->pending && json_is_integer(ack) && json_integer_value(ack) == c->id) {
+                        lat[nlat < 4000000 ? nlat++ : nlat - 1] = c->read_at - c->sent_at;
+                        c->pending = 0;
+                    }
+                    json_decref(last);
+                    last = o;
+                } else {
+                    if (type && strcmp(type, "error") == 0) {
+                        errors++;
+                        if (errors < 5) fprintf(stderr, "loadtest: server error: %s\n",
+                                                json_string_value(json_object_get(o, "error")));
+                        if (json_is_integer(json_object_get(o, "id"))) c->pending = 0;
+                    }
+                    json_decref(o);
+                }
+            }
+            /* act on the newest state only */
+            if (last) {
+                if (json_is_true(json_object_get(last, "over"))) {
+                    if (!c->over) {
+                        c->over = 1;
+                        done++;
+                        wsc_close(&c->w);
+                    }
+                } else if (!c->pending && c->next_move < 0) {
+                    json_t *legal = json_object_get(last, "legal");
+                    size_t n = json_array_size(legal);
+                    if (n && think) {
+                        json_t *mv = json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m");
+                        c->next_move = json_integer_value(mv);
+                        c->due = cli_now() + (double)kontor_rng_below(&rng, (uint32_t)(2 * think + 1)) / 1000.0;
+                    } else if (n) {
+                        json_t *mv = json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m");
+                        char msg[96];
+                        c->id = nextid++;
+                        snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%ld}",
+                                 (long long)json_integer_value(mv), c->id);
+                        c->pending = 1;
+                        c->sent_at = cli_now();
+                        if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
+                    }
+                }
+                json_decref(last);
+            }
+        }
+    }
+    double t2 = cli_now();
+    if (nlat > 4000000) nlat = 4000000;
+    qsort(lat, (size_t)nlat, sizeof *lat, cmp_double);
+    double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(long)(nlat * 0.99)] : 0, mx = nlat ? lat[nlat - 1] : 0;
+    printf("loadtest: %d concurrent games, think %d ms, %ld moves in %.1f s: %.0f moves/s\n", (int)games, (int)think,
+           nlat, t2 - t1, nlat / (t2 - t1));
+    printf("loadtest: latency per move p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", p50 * 1e3, p99 * 1e3, mx * 1e3);
+    if (rss0 > 0 && rss1 > 0)
+        printf("loadtest: server memory %ld KiB before, %ld KiB with every game connected: %.1f KiB per game\n", rss0,
+               rss1, (double)(rss1 - rss0) / (double)games);
+    printf("loadtest: %ld of %d seats saw their game end; %ld errors\n", done, nclients, errors);
+    rc = (done == nclients && errors == 0) ? 0 : 1;
+out:
+    if (cl)
+        for (int i = 0; i < nclients; i++)
+            if (cl[i].w.fd > 0) wsc_close(&cl[i].w);
+    free(cl);
+    free(lat);
+    free(evs);
+    free(ready);
+    if (ep >= 0) close(ep);
+    if (pid > 0) {
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+        char path[4200];
+        const char *suffix[] = {"load.db", "load.db-wal", "load.db-shm"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, suffix[i]);
+            unlink(path);
+        }
+        rmdir(dir);
+    }
+    return rc;
+}

@@ -1,0 +1,334 @@
+/* sjson.c: the game as JSON (see sjson.h); one function per message part.
+ *
+ * Cards travel by id: the card set goes once in the welcome message and views
+ * name cards by id, with ids of KONTOR_UNKNOWN_BASE and up meaning "a card of
+ * this class you cannot see" (the client draws its back). Cells travel as the
+ * people's coordinates x, y relative to the harbour centre (kontor.h), the
+ * same numbers the record uses, so the log in the browser and the record
+ * read alike.
+ */
+#include <string.h>
+
+#include "server/sjson.h"
+
+static const char *kind_names[] = {"goods", "crane", "tavern", "water", "centre", "flood", "bridge", "customs"};
+static const char *colour_names[] = {"red", "black", "neutral"};
+/* Names by enum value (kontor.h); the _Static_asserts keep them in step with the engine. */
+static const char *phase_names[] = {"choose", "ship", "remove", "place",  "over",   "buy",  "pile",
+                                    "bribe",  "select", "tavern", "export", "event", "tile"};
+_Static_assert(sizeof phase_names / sizeof *phase_names == KONTOR_PHASE_TILE + 1, "a phase without a name");
+static const char *end_names[] = {"none", "full", "max_rounds", "stuck", "row", "bankrupt"};
+_Static_assert(sizeof end_names / sizeof *end_names == KONTOR_END_BANKRUPT + 1, "an end without a name");
+static const char *event_names[] = {"?",      "round",  "pass",  "reveal", "tax",       "takeback", "sitout", "ship",
+                                    "remove", "place",  "score", "draw",   "coin",      "end",      "buy",    "overbuild",
+                                    "bribe",  "select", "tavern", "export", "event",    "tile"};
+_Static_assert(sizeof event_names / sizeof *event_names == KONTOR_EV_TILE + 1, "an event without a name");
+static const char *move_names[] = {"?",    "choose", "ship",   "remove",  "place",  "buy",   "pile", "place_water",
+                                   "bribe", "keep",  "discard", "tavern", "export", "event", "tile"};
+_Static_assert(sizeof move_names / sizeof *move_names == KONTOR_MOVE_TILE + 1, "a move kind without a name");
+#define NAME_OF(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")
+
+const char *sj_move_kind(int kind) { return kind > 0 ? NAME_OF(move_names, kind) : "?"; }
+
+json_t *sj_cards(const kontor_cardset *cs) {
+    json_t *a = json_array();
+    for (int i = 0; i < cs->ncards; i++) {
+        const kontor_card *c = &cs->card[i];
+        json_array_append_new(
+            a, json_pack("{s:i, s:i, s:s, s:s, s:b, s:b, s:[i,i,i]}", "id", i, "n", c->number, "colour",
+                         colour_names[c->colour < 3 ? c->colour : 2], "kind", c->kind < 8 ? kind_names[c->kind] : "?",
+                         "coin", c->coin, "ship", c->ship, "goods", c->goods[0], c->goods[1], c->goods[2]));
+    }
+    return a;
+}
+
+static json_t *xy(int cell) { return json_pack("[i,i]", kontor_cell_dx(cell), kontor_cell_dy(cell)); }
+
+static int bb_has(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
+
+static json_t *cell_list(const kontor_bb *b) {
+    json_t *a = json_array();
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(b, c)) json_array_append_new(a, xy(c));
+    return a;
+}
+
+/* A fixed board's rectangle [x0, x1, y0, y1] (Canale Grande, Tic Tac Toe). */
+static json_t *mask_box(const kontor_bb *b) {
+    int x0 = 99, x1 = -99, y0 = 99, y1 = -99;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(b, c)) {
+            int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+            if (x < x0) x0 = x;
+            if (x > x1) x1 = x;
+            if (y < y0) y0 = y;
+            if (y > y1) y1 = y;
+        }
+    return x0 > x1 ? json_null() : json_pack("[i,i,i,i]", x0, x1, y0, y1);
+}
+
+/* Event card idx of the built-in deck (data/events.txt, the one every server game uses). */
+static json_t *event_card_json(int idx) {
+    kontor_event_card ev[KONTOR_EVENTS_MAX];
+    int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
+    if (idx < 0 || idx >= n) return json_pack("{s:i}", "card", idx);
+    return json_pack("{s:i, s:s, s:s}", "card", idx, "name", ev[idx].name, "text", ev[idx].text);
+}
+
+/* What the special cards, the scenarios and the action tiles add to the board. */
+static void board_extras(const kontor_state *s, json_t *board) {
+    const kontor_config *cfg = &s->cfg;
+    if (cfg->fixed_board) json_object_set_new(board, "fixed", mask_box(&cfg->board_mask));
+    /* customs houses: [x, y, 1 if laid as water] */
+    json_t *customs = json_array();
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(&s->customs, c))
+            json_array_append_new(customs, json_pack("[i,i,b]", kontor_cell_dx(c), kontor_cell_dy(c), bb_has(&s->water, c)));
+    json_object_set_new(board, "customs", customs);
+    /* the cards a flood or a bridge lies on */
+    json_t *under = json_array();
+    for (int i = 0; i < s->nunder && i < KONTOR_UNDER_MAX; i++)
+        json_array_append_new(under, json_pack("[i,i,i]", kontor_cell_dx(s->under_cell[i]), kontor_cell_dy(s->under_cell[i]),
+                                               s->under_card[i]));
+    json_object_set_new(board, "under", under);
+    if (cfg->inner_value) json_object_set_new(board, "inner", cell_list(&cfg->inner));
+    if (cfg->tiles) {
+        /* the N, E, S, W ends of the water cross (kontor_layout_cross) */
+        static const int end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
+        json_t *tiles = json_array();
+        for (int k = 0; k < 4; k++)
+            if (s->tile_at[k] != KONTOR_NONE)
+                json_array_append_new(tiles, json_pack("{s:[i,i], s:i, s:s}", "at", end[k][0], end[k][1], "tile",
+                                                       s->tile_at[k], "name", kontor_tile_name(s->tile_at[k])));
+        json_object_set_new(board, "tiles", tiles);
+    }
+}
+
+/* A seat's part in the hidden decisions before a round: what it decided,
+ * "hidden" for another seat's decision (the view masks it), null while
+ * undecided. */
+static void seat_extras(const kontor_state *s, int i, json_t *so) {
+    if (s->phase == KONTOR_PHASE_BUY) {
+        uint8_t b = s->buy[i];
+        json_object_set_new(so, "buy", b == KONTOR_NONE ? json_null() : b == KONTOR_HIDDEN ? json_string("hidden")
+                                                                                        : json_boolean(b));
+    }
+    if (s->phase == KONTOR_PHASE_BRIBE) {
+        uint8_t b = s->bribe[i];
+        json_object_set_new(so, "bribe", b == KONTOR_NONE     ? json_null()
+                                         : b == KONTOR_HIDDEN ? json_string("hidden")
+                                         : b == KONTOR_PASS   ? json_string("none")
+                                                              : xy(b));
+    }
+    if (s->phase == KONTOR_PHASE_SELECT) json_object_set_new(so, "selected", json_integer(s->selected[i]));
+}
+
+/* The expansions' public state: export stores, the event, tiles won. */
+static void game_extras(const kontor_state *s, json_t *o) {
+    const kontor_config *cfg = &s->cfg;
+    if (cfg->specials == 2) json_object_set_new(o, "special_pile", json_integer(s->special_pile.n));
+    /* Alte Seilschaften: the area (index into areas) whose tavern's owner decides now */
+    if (s->phase == KONTOR_PHASE_TAVERN && s->tavern_area < s->nareas)
+        json_object_set_new(o, "tavern_area", json_integer(s->tavern_area));
+    if (cfg->export_store)
+        json_object_set_new(o, "export", json_pack("[[i,i,i],[i,i,i]]", s->export_n[0][0], s->export_n[0][1],
+                                                   s->export_n[0][2], s->export_n[1][0], s->export_n[1][1],
+                                                   s->export_n[1][2]));
+    if (cfg->events) {
+        json_object_set_new(o, "events_left", json_integer(s->event_n - s->event_next));
+        if (s->event_cur != KONTOR_NONE) json_object_set_new(o, "event", event_card_json(s->event_cur));
+    }
+    if (cfg->tiles) {
+        json_object_set_new(o, "bonus_points", json_pack("[i,i]", s->bonus_points[0], s->bonus_points[1]));
+        json_object_set_new(o, "ship_owner", s->ship_owner == KONTOR_NONE ? json_null() : json_integer(s->ship_owner));
+        if (s->phase == KONTOR_PHASE_TILE)
+            json_object_set_new(o, "tile", json_pack("{s:i, s:s}", "tile", s->tile_cur, "name", kontor_tile_name(s->tile_cur)));
+    }
+}
+
+/* The body common to views and full states. viewer: seat whose hand is
+ * shown, -1 for none, -2 for every hand. */
+static json_t *state_json(const kontor_state *s, int viewer) {
+    const kontor_config *cfg = &s->cfg;
+    json_t *o = json_object();
+    json_object_set_new(o, "variant", json_string(kontor_variant_name(cfg->variant)));
+    json_object_set_new(o, "round", json_integer(s->round));
+    json_object_set_new(o, "phase", json_string(NAME_OF(phase_names, s->phase)));
+    json_object_set_new(o, "nseats", json_integer(cfg->nseats));
+    json_object_set_new(o, "over", json_boolean(s->phase == KONTOR_PHASE_OVER));
+
+    unsigned act = kontor_actors(s);
+    json_t *actors = json_array();
+    for (int i = 0; i < cfg->nseats; i++)
+        if (act & (1u << i)) json_array_append_new(actors, json_integer(i));
+    json_object_set_new(o, "actors", actors);
+    /* the one seat to act, in the phases where seats act in turn */
+    if (act && !(act & (act - 1)) && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
+        s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT) {
+        int cur = 0;
+        while (!(act & (1u << cur))) cur++;
+        json_object_set_new(o, "current", json_integer(cur));
+    }
+
+    /* board */
+    json_t *board = json_object();
+    json_object_set_new(board, "w", json_integer(cfg->width));
+    json_object_set_new(board, "h", json_integer(cfg->height));
+    json_object_set_new(board, "extent", json_pack("[i,i,i,i]", kontor_cell_dx(s->minx), kontor_cell_dx(s->maxx),
+                                                   kontor_cell_dy(s->miny * 16), kontor_cell_dy(s->maxy * 16)));
+    json_t *cells = json_array();
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(&s->occ, c))
+            json_array_append_new(cells, json_pack("[i,i,i]", kontor_cell_dx(c), kontor_cell_dy(c), s->cell_card[c]));
+    json_object_set_new(board, "cells", cells);
+    json_t *enc = json_array();
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (bb_has(&s->enclosed, c)) json_array_append_new(enc, xy(c));
+    json_object_set_new(board, "enclosed", enc);
+    json_object_set_new(board, "ship", s->ship_cell == KONTOR_NONE ? json_null() : xy(s->ship_cell));
+    board_extras(s, board);
+    json_object_set_new(o, "board", board);
+
+    /* areas, each with its cells so the client can tint them */
+    json_t *areas = json_array();
+    uint8_t counted[KONTOR_MAX_AREAS] = {0};
+    kontor_counted_areas(s, counted);
+    for (int i = 0; i < s->nareas; i++) {
+        const kontor_area *a = &s->area[i];
+        kontor_bb cellsbb;
+        uint8_t goods[2][3];
+        memset(&cellsbb, 0, sizeof cellsbb);
+        kontor_area_at(s, a->cell, &cellsbb, goods);
+        json_t *ac = json_array();
+        for (int c = 0; c < KONTOR_CELLS; c++)
+            if (bb_has(&cellsbb, c)) json_array_append_new(ac, xy(c));
+        json_array_append_new(
+            areas, json_pack("{s:o, s:i, s:i, s:o, s:b, s:i, s:b, s:[[i,i,i],[i,i,i]], s:o}", "at", xy(a->cell), "size",
+                             a->size, "dist", a->dist, "winner",
+                             a->winner == KONTOR_NONE ? json_null() : json_integer(a->winner), "keeper", a->keeper,
+                             "round", a->round, "counts", counted[i], "goods", a->goods[0][0], a->goods[0][1],
+                             a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2], "cells", ac));
+        /* its points (1, +1 per customs house; the scenarios' values) and Alte Seilschaften's verdict */
+        json_t *last = json_array_get(areas, json_array_size(areas) - 1);
+        json_object_set_new(last, "value", json_integer(a->value));
+        if (a->out) json_object_set_new(last, "out", json_true());
+    }
+    json_object_set_new(o, "areas", areas);
+
+    /* seats */
+    json_t *seats = json_array();
+    for (int i = 0; i < cfg->nseats; i++) {
+        json_t *so = json_object();
+        json_object_set_new(so, "name", json_string(kontor_seat_name(s, i)));
+        json_object_set_new(so, "coins", json_integer(s->coins[i]));
+        json_object_set_new(so, "hand_n", json_integer(s->hand_n[i]));
+        json_object_set_new(so, "pile", json_integer(s->dock_pile[i].n));
+        if (viewer == i || viewer == -2) {
+            json_t *h = json_array();
+            for (int k = 0; k < s->hand_n[i]; k++) json_array_append_new(h, json_integer(s->hand[i][k]));
+            json_object_set_new(so, "hand", h);
+        }
+        uint8_t ch = s->choice[i];
+        json_t *cj;
+        if (ch == KONTOR_NONE) cj = json_null();
+        else if (ch == KONTOR_PASS) cj = json_string("pass");
+        else if (ch == KONTOR_HIDDEN || ch >= KONTOR_UNKNOWN_BASE) cj = json_string("hidden");
+        else cj = json_integer(ch);
+        json_object_set_new(so, "choice", cj);
+        json_object_set_new(so, "team", json_integer(kontor_team(s, i)));
+        seat_extras(s, i, so);
+        json_array_append_new(seats, so);
+    }
+    json_object_set_new(o, "seats", seats);
+    json_object_set_new(o, "treasury", json_integer(s->treasury));
+    json_object_set_new(o, "keepers", json_pack("[i,i]", s->keepers[0], s->keepers[1]));
+    json_object_set_new(o, "water_pile", json_integer(s->water_pile.n));
+    json_object_set_new(o, "no_pass", json_boolean(s->no_pass));
+    int pts[2];
+    kontor_points(s, pts);
+    json_object_set_new(o, "points", json_pack("[i,i]", pts[0], pts[1]));
+    if (s->phase == KONTOR_PHASE_OVER) {
+        json_object_set_new(o, "score", json_pack("[i,i]", s->score[0], s->score[1]));
+        json_object_set_new(o, "winner", s->winner < 0 ? json_null() : json_integer(s->winner));
+        json_object_set_new(o, "end", json_string(NAME_OF(end_names, s->end_reason)));
+    }
+    game_extras(s, o);
+    return o;
+}
+
+json_t *sj_view(const kontor_view *v) {
+    return state_json(&v->s, v->seat == KONTOR_NONE ? -1 : v->seat);
+}
+
+json_t *sj_state_full(const kontor_state *s) { return state_json(s, -2); }
+
+json_t *sj_legal(const kontor_state *s, int seat) {
+    json_t *a = json_array();
+    if (seat < 0) return a;
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = kontor_legal(s, seat, mv);
+    for (int i = 0; i < n; i++) {
+        int kind = KONTOR_MOVE_KIND(mv[i]), val = KONTOR_MOVE_VALUE(mv[i]);
+        char text[160];
+        json_t *o = json_pack("{s:i, s:s, s:s}", "m", mv[i], "kind", sj_move_kind(kind), "text",
+                              kontor_move_text(s, seat, mv[i], text, sizeof text));
+        switch (kind) {
+        case KONTOR_MOVE_CHOOSE:
+            if (val == KONTOR_PASS) json_object_set_new(o, "pass", json_true());
+            else json_object_set_new(o, "card", json_integer(val));
+            break;
+        case KONTOR_MOVE_KEEP:
+        case KONTOR_MOVE_DISCARD: json_object_set_new(o, "card", json_integer(val)); break;
+        case KONTOR_MOVE_BUY:
+        case KONTOR_MOVE_TAVERN: json_object_set_new(o, "value", json_integer(val)); break;
+        case KONTOR_MOVE_PILE: json_object_set_new(o, "seat", json_integer(val)); break;
+        case KONTOR_MOVE_EXPORT:
+            if (val == KONTOR_NONE) json_object_set_new(o, "none", json_true());
+            else json_object_set_new(o, "good", json_integer(val));
+            break;
+        default: /* ship, remove, place, place_water, bribe, event, tile: a cell or none */
+            if (val == KONTOR_NONE) {
+                json_object_set_new(o, "none", json_true());
+            } else {
+                json_object_set_new(o, "x", json_integer(kontor_cell_dx(val)));
+                json_object_set_new(o, "y", json_integer(kontor_cell_dy(val)));
+            }
+        }
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* May viewer (a seat, -1 a spectator, -2 everyone) know which card id is?
+ * Cards on the board, revealed or drawn from a face-up pile are public
+ * (pub); a seat also knows its own hand and what only it has seen (known). */
+static int card_visible(const kontor_state *s, int viewer, int id) {
+    if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg.cards.ncards) return 1;
+    if ((s->pub[id >> 6] >> (id & 63)) & 1) return 1;
+    if (viewer < 0 || viewer >= s->cfg.nseats) return 0;
+    if ((s->known[viewer][id >> 6] >> (id & 63)) & 1) return 1;
+    for (int k = 0; k < s->hand_n[viewer]; k++)
+        if (s->hand[viewer][k] == id) return 1;
+    return 0;
+}
+
+json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int viewer) {
+    json_t *o = json_pack("{s:i, s:s}", "seq", (json_int_t)seq, "kind", NAME_OF(event_names, e->kind));
+    if (e->seat != KONTOR_NONE) json_object_set_new(o, "seat", json_integer(e->seat));
+    if (e->card != KONTOR_NONE) {
+        /* a card the viewer may not know (a special card bought, a card drawn
+         * unseen) goes as its back, like the cards of a view */
+        int card = e->card;
+        if (e->kind != KONTOR_EV_TAVERN && !card_visible(s, viewer, card))
+            card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[card]);
+        json_object_set_new(o, "card", json_integer(card));
+    }
+    if (e->cell != KONTOR_NONE) {
+        json_object_set_new(o, "x", json_integer(kontor_cell_dx(e->cell)));
+        json_object_set_new(o, "y", json_integer(kontor_cell_dy(e->cell)));
+    }
+    json_object_set_new(o, "a", json_integer(e->a));
+    if (e->kind == KONTOR_EV_EVENT) json_object_set_new(o, "event", event_card_json(e->a));
+    if (e->kind == KONTOR_EV_TILE) json_object_set_new(o, "tile", json_string(kontor_tile_name(e->a)));
+    return o;
+}

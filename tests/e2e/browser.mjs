@@ -1,0 +1,19 @@
+// browser.mjs: launch Debian's chromium through playwright-core with the flags this machine needs.
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function launch() {
+  const dir = mkdtempSync(join(tmpdir(), 'kontor-chromium-'));
+  return chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1200, height: 900 },
+  });
+}
+
+// A second, independent browser (its own profile): a second player.
+export const launchOther = launch;

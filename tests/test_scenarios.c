@@ -1,0 +1,784 @@
+/* test_scenarios.c: one test per rule that a scenario of the rulebook changes,
+ * one hand-built game per scenario that shows its special ending or scoring,
+ * the start layouts as data, and records of every scenario that replay.
+ *
+ * Test names follow docs/variants.md: the scenario, then the rule. Positions
+ * are reached through kontor_apply where a round or two gets there; the rest
+ * are laid by hand with the hooks of core/internal.h (cards laid that way are
+ * not taken out of the piles: these tests do not count cards, the property
+ * runs of test_properties.c do). */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/internal.h"
+#include "kontor/record.h"
+
+#define PASS (-1)
+
+static int bbt(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+static int bbn(const kontor_bb *b) {
+    return __builtin_popcountll(b->w[0]) + __builtin_popcountll(b->w[1]) + __builtin_popcountll(b->w[2]) +
+           __builtin_popcountll(b->w[3]);
+}
+static int C(int dx, int dy) { return kontor_cell(dx, dy); }
+
+static void setup(kontor_state *s, const char *variant, const char *opts, uint64_t seed) {
+    kontor_config cfg;
+    kontor_error err;
+    if (kontor_config_init(&cfg, variant, &err)) fail_msg("%s", err.msg);
+    if (opts) assert_int_equal(kontor_config_options(&cfg, opts, &err), KONTOR_OK);
+    if (kontor_new(s, &cfg, seed, &err)) fail_msg("%s", err.msg);
+}
+
+static int id(const kontor_state *s, int number) {
+    int i = kontor__card_id(s, number);
+    assert_true(i >= 0);
+    return i;
+}
+
+static int in_hand(const kontor_state *s, int seat, int n) {
+    int c = kontor__card_id(s, n);
+    for (int i = 0; i < s->hand_n[seat]; i++)
+        if (s->hand[seat][i] == c) return 1;
+    return 0;
+}
+
+static int in_pile(const kontor_pile *p, int c) {
+    for (int i = 0; i < p->n; i++)
+        if (p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] == c) return 1;
+    return 0;
+}
+
+/* Put card number n into seat's hand (replacing its last card: these tests
+ * do not count cards). */
+static void give(kontor_state *s, int seat, int n) {
+    if (in_hand(s, seat, n)) return;
+    s->hand[seat][s->hand_n[seat] - 1] = (uint8_t)id(s, n);
+}
+
+static void choose(kontor_state *s, int red, int black) {
+    if (red != PASS) give(s, 0, red);
+    if (black != PASS) give(s, 1, black);
+    assert_int_equal(kontor_apply(s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, red == PASS ? KONTOR_PASS : id(s, red)), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, black == PASS ? KONTOR_PASS : id(s, black)), NULL), KONTOR_OK);
+}
+
+static void place(kontor_state *s, int seat, int cell) {
+    char why[160];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, cell);
+    if (!kontor_is_legal(s, seat, m)) fail_msg("place: %s", kontor_why_illegal(s, seat, m, why, sizeof why));
+    assert_int_equal(kontor_apply(s, seat, m, NULL), KONTOR_OK);
+}
+
+/* ---- the machinery: variants, layouts, fixed boards, cards out of the game ---- */
+
+static void variants_every_name_makes_a_config(void **st) {
+    (void)st;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        assert_int_equal(cfg.variant, v);
+        assert_non_null(kontor_variant_describe(v));
+        /* every start layout fits the board */
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &cfg, 3, NULL), KONTOR_OK);
+        assert_int_equal(s.ncards_board, 1 + cfg.layout_n);
+    }
+    assert_null(kontor_variant_describe(KONTOR_NVARIANTS));
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "atlantis", &err), KONTOR_E_INVALID);
+    assert_string_equal(err.msg, "unknown variant 'atlantis' (kontor variants lists them)");
+}
+
+static void layouts_are_data_and_parse(void **st) {
+    (void)st;
+    static const struct {
+        const char *name;
+        int water, inner, fixed, w, h;
+    } want[] = {{"canale", 13, 0, 1, 12, 4},      {"wasserspiele", 4, 0, 0, 6, 6}, {"tictactoe", 27, 0, 1, 8, 8},
+                {"insel", 15, 9, 0, 7, 7},        {"insel4", 19, 16, 0, 8, 8}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const char *text = kontor_layout_text(want[i].name);
+        assert_non_null(text);
+        kontor_config cfg;
+        kontor_error err;
+        kontor_config_init(&cfg, "advanced", NULL);
+        if (kontor_layout_parse(&cfg, want[i].name, text, strlen(text), &err)) fail_msg("%s", err.msg);
+        assert_int_equal(cfg.layout_n, want[i].water);
+        assert_int_equal(bbn(&cfg.inner), want[i].inner);
+        assert_int_equal(cfg.fixed_board, want[i].fixed);
+        assert_int_equal(cfg.width, want[i].w);
+        assert_int_equal(cfg.height, want[i].h);
+        if (want[i].fixed) assert_int_equal(bbn(&cfg.board_mask), want[i].w * want[i].h);
+    }
+    assert_null(kontor_layout_text("atlantis"));
+}
+
+static void layouts_with_an_error_name_the_line(void **st) {
+    (void)st;
+    static const struct {
+        const char *text, *msg;
+    } bad[] = {
+        {"# a comment\nsize 6x6\nwater +1,0\nwater +1,0\n", "layout 't' line 4: cell +1,0 is given twice"},
+        {"fixed 12x4 -5,-1\nwater +7,0\n", "layout 't' line 2: cell +7,0 is outside the fixed board"},
+        {"size 6x6\nlake +1,0\n", "layout 't' line 2: 'lake' is not 'size', 'fixed', 'water' or 'inner'"},
+        {"water +1,0\n", "layout 't' line 1: the layout has no 'size' or 'fixed' line"},
+        {"size 6x6\nwater 0,0\n", "layout 't' line 2: cell 0,0 is the harbour centre"},
+        {"size 6x6\nwater +1;0\n", "layout 't' line 2: '+1;0' is not a cell like +1,-2"},
+        {"size 13x6\n", "layout 't' line 1: '13x6' is not a size from 3x3 to 12x12"},
+        {"size 4x4\nwater +4,0\n", "layout 't' line 2: the start cards span 5x1, more than the 4x4 board"},
+        {"fixed 4x4 +1,+1\n", "layout 't' line 1: the board does not hold the harbour centre 0,0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        kontor_config cfg;
+        kontor_error err;
+        kontor_config_init(&cfg, "advanced", NULL);
+        assert_int_equal(kontor_layout_parse(&cfg, "t", bad[i].text, strlen(bad[i].text), &err), KONTOR_E_PARSE);
+        assert_string_equal(err.msg, bad[i].msg);
+    }
+}
+
+static void fixed_board_is_the_mask_from_the_start(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "canale", NULL, 1);
+    assert_memory_equal(&s.mask, &s.cfg.board_mask, sizeof s.mask);
+    assert_int_equal(bbn(&s.mask), 48);
+    /* the canal: from the west edge to the east edge */
+    assert_true(bbt(&s.water, C(-5, 1)) && bbt(&s.water, C(6, 1)) && bbt(&s.water, C(0, 0)));
+    /* two rows north of the centre is off the 4x12 board, though a 7x7 board would allow it */
+    choose(&s, 38, PASS);
+    char why[128];
+    assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2))));
+    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2)), why, sizeof why);
+    assert_string_equal(why, "cell 0,-2 is outside the 12x4 board");
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1))));
+}
+
+static void canale_board_edges_enclose_from_the_start(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "canale", NULL, 1);
+    /* two red cards in the north-west corner, closed by the edges, the canal
+     * and two water cards: enclosed at once (a growing board would wait) */
+    kontor__put(&s, C(-5, 0), id(&s, 5));
+    kontor__put(&s, C(-5, -1), id(&s, 9));
+    kontor__put(&s, C(-4, 0), id(&s, 38));
+    kontor__put(&s, C(-4, -1), id(&s, 40));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].size, 2);
+    assert_int_equal(s.area[0].winner, 0);
+}
+
+static void cards_out_of_the_game_are_never_dealt(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "kleinen", NULL, 2);
+    /* Kleinen: every crane (7, 8, 43, 44) is out */
+    int cranes[4] = {7, 8, 43, 44};
+    for (int i = 0; i < 4; i++) {
+        int c = id(&s, cranes[i]);
+        assert_true(kontor_card_removed(&s.cfg, c));
+        assert_false(in_hand(&s, 0, cranes[i]) || in_hand(&s, 1, cranes[i]));
+        assert_false(in_pile(&s.dock_pile[0], c) || in_pile(&s.dock_pile[1], c));
+    }
+    assert_int_equal(s.dock_pile[0].n + 3, 20);
+    /* Gulliver: cranes without a ship symbol (43, 44) and taverns (86, 87) out, 7 and 8 in */
+    setup(&s, "gulliver", NULL, 2);
+    assert_true(kontor_card_removed(&s.cfg, id(&s, 43)) && kontor_card_removed(&s.cfg, id(&s, 44)));
+    assert_true(kontor_card_removed(&s.cfg, id(&s, 86)) && kontor_card_removed(&s.cfg, id(&s, 87)));
+    assert_false(kontor_card_removed(&s.cfg, id(&s, 7)) || kontor_card_removed(&s.cfg, id(&s, 8)));
+    assert_int_equal(s.dock_pile[0].n + 3, 20);
+}
+
+/* ---- Immer auf die Kleinen ---- */
+
+/* An enclosed area, written down as score_area would. */
+static void add_area(kontor_state *s, int size, int dist, int winner) {
+    kontor_area *a = &s->area[s->nareas++];
+    memset(a, 0, sizeof *a);
+    a->cell = (uint8_t)(s->nareas * 3);
+    a->size = (uint8_t)size;
+    a->dist = (uint8_t)dist;
+    a->winner = (uint8_t)winner;
+    a->keeper = winner != KONTOR_NONE;
+    a->value = 1;
+}
+
+static void kleinen_areas_under_four_score_their_size(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "kleinen", NULL, 1);
+    assert_int_equal(s.cfg.width, 6);
+    assert_int_equal(s.ship_cell, KONTOR_NONE);
+    assert_int_equal(s.ncards_board, 1); /* "nur die Hafenzentrumkarte" */
+    kontor__clear_board(&s);
+    /* red: areas of 1 and 3 cards; black: 2 and 4 cards, laid and scored for real */
+    kontor__put(&s, C(0, 0), id(&s, 0));
+    kontor__put(&s, C(-2, -2), id(&s, 5)); /* red 1 */
+    kontor__put(&s, C(0, -2), id(&s, 6));  /* black 2 */
+    kontor__put(&s, C(1, -2), id(&s, 10));
+    kontor__put(&s, C(-2, 0), id(&s, 9)); /* red 3 */
+    kontor__put(&s, C(-2, 1), id(&s, 13));
+    kontor__put(&s, C(-2, 2), id(&s, 15));
+    kontor__put(&s, C(2, 0), id(&s, 14)); /* black 4 */
+    kontor__put(&s, C(2, 1), id(&s, 16));
+    kontor__put(&s, C(2, 2), id(&s, 18));
+    kontor__put(&s, C(3, 2), id(&s, 20));
+    /* water all around each of them, on the 6x6 board x -2..+3, y -2..+3 */
+    kontor__put(&s, C(0, 3), id(&s, 85));
+    int water = 37;
+    for (int y = -2; y <= 3; y++)
+        for (int x = -2; x <= 3; x++) {
+            int c = C(x, y);
+            if (s.cell_card[c] != KONTOR_NONE) continue;
+            int next = 0;
+            for (int k = 0; k < 4; k++) {
+                int n = c + (k == 0 ? 1 : k == 1 ? -1 : k == 2 ? 16 : -16);
+                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg.cards.card[s.cell_card[n]])) next = 1;
+            }
+            while (water <= 85 && s.cfg.cards.card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
+            if (next && water <= 85) kontor__put(&s, c, id(&s, water++));
+        }
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 4);
+    int pts[2];
+    kontor_points(&s, pts);
+    assert_int_equal(pts[0], 1 + 3); /* sizes 1 and 3 */
+    assert_int_equal(pts[1], 2);     /* size 2; the area of 4 scores nothing */
+}
+
+/* ---- Wasserspiele ---- */
+
+static void wasserspiele_dock_cards_must_touch_water(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "wasserspiele", NULL, 1);
+    assert_int_equal(s.ncards_board, 5);
+    choose(&s, 5, PASS);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+    kontor_bb wet = s.water;
+    /* every legal cell touches a water card */
+    kontor_move m[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&s, 0, m);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        int c = KONTOR_MOVE_VALUE(m[i]);
+        int touches = bbt(&wet, c + 1) || bbt(&wet, c - 1) || bbt(&wet, c + 16) || bbt(&wet, c - 16);
+        assert_true(touches);
+    }
+    /* 0,-1 touches the centre: legal; cells off the water are not listed */
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1))));
+}
+
+static void wasserspiele_a_dock_card_away_from_water_is_illegal(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "wasserspiele", NULL, 1);
+    choose(&s, 5, PASS);
+    place(&s, 0, C(0, -1));
+    choose(&s, 9, PASS);
+    /* 0,-2 touches only the dock card on 0,-1 (the fountains are diagonal) */
+    char why[128];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
+    assert_false(kontor_is_legal(&s, 0, m));
+    kontor_why_illegal(&s, 0, m, why, sizeof why);
+    assert_string_equal(why, "cell 0,-2 does not touch water: every dock card must");
+}
+
+static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "wasserspiele", NULL, 1);
+    /* ring every water card with dock cards by hand: no free cell touches water */
+    int dock = 0;
+    static const int red[] = {1, 3, 5, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 41, 45};
+    for (int y = -3; y <= 3; y++)
+        for (int x = -3; x <= 3; x++) {
+            int c = C(x, y);
+            if (s.cell_card[c] != KONTOR_NONE || !bbt(&s.mask, c)) continue;
+            int wet = bbt(&s.water, c + 1) || bbt(&s.water, c - 1) || bbt(&s.water, c + 16) || bbt(&s.water, c - 16);
+            if (wet && dock < 19) kontor__put(&s, c, id(&s, red[dock++]));
+        }
+    give(&s, 1, 6);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), NULL), KONTOR_OK);
+    kontor_log log = {.n = 0};
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id(&s, 6)), &log), KONTOR_OK);
+    /* black's card had no cell by the water: back to the hand (R3) */
+    int back = 0;
+    for (int i = 0; i < log.n; i++)
+        if (log.ev[i].kind == KONTOR_EV_TAKEBACK && log.ev[i].a == KONTOR_TAKEBACK_NOCELL) back = 1;
+    assert_true(back);
+    assert_true(in_hand(&s, 1, 6));
+}
+
+/* ---- Tic Tac Toe ---- */
+
+static void tictactoe_water_may_not_split_an_island(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "tictactoe", NULL, 1);
+    assert_true(kontor_card_removed(&s.cfg, id(&s, 7)) && kontor_card_removed(&s.cfg, id(&s, 43)));
+    /* the north-west island: -2..-1 x -2..-1; water on its corner -2,-2 */
+    kontor__put(&s, C(-2, -2), id(&s, 85));
+    choose(&s, 38, PASS);
+    char why[128];
+    kontor_move split = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, -1));
+    assert_false(kontor_is_legal(&s, 0, split)); /* would cut -1,-2 from -2,-1 */
+    kontor_why_illegal(&s, 0, split, why, sizeof why);
+    assert_string_equal(why, "a water card on -1,-1 would split an island in two");
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, -2))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-2, -1))));
+}
+
+static void tictactoe_three_islands_in_a_row_win_at_once(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "tictactoe", NULL, 1);
+    /* red fills the two western islands of the top row, and three cells of the third */
+    static const int red[] = {1, 3, 5, 9, 11, 13, 15, 17, 19, 21, 23};
+    int k = 0;
+    static const int xs[3][2] = {{-2, -1}, {1, 2}, {4, 5}};
+    for (int i = 0; i < 3; i++)
+        for (int y = -2; y <= -1; y++)
+            for (int j = 0; j < 2; j++)
+                if (!(i == 2 && y == -1 && j == 1)) kontor__put(&s, C(xs[i][j], y), id(&s, red[k++]));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 2);
+    assert_false(kontor_over(&s));
+    choose(&s, 41, PASS);
+    place(&s, 0, C(5, -1));
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_ROW);
+    assert_int_equal(s.winner, 0);
+    assert_int_equal(s.nareas, 3);
+}
+
+static void tictactoe_a_diagonal_wins_too(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "tictactoe", NULL, 1);
+    /* black owns the islands 0 (north-west), 4 (middle) and 8 (south-east) */
+    static const int black[] = {2, 4, 6, 10, 12, 14, 16, 18, 20, 22, 24, 26};
+    static const int at[3][2] = {{-2, -2}, {1, 1}, {4, 4}};
+    int k = 0;
+    for (int i = 0; i < 3; i++)
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++)
+                if (!(i == 2 && dx == 1 && dy == 1)) kontor__put(&s, C(at[i][0] + dx, at[i][1] + dy), id(&s, black[k++]));
+    kontor__score_enclosed(&s, NULL);
+    choose(&s, PASS, 28);
+    place(&s, 1, C(5, 5));
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_ROW);
+    assert_int_equal(s.winner, 1);
+}
+
+/* ---- Bakschisch ---- */
+
+static void bakschisch_setup_follows_the_rulebook(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "bakschisch", NULL, 1);
+    assert_int_equal(s.coins[0], 3);
+    assert_int_equal(s.coins[1], 3);
+    assert_int_equal(s.aside.n, 10);
+    assert_int_equal(s.ship_cell, KONTOR_NONE);
+    assert_int_equal(s.cfg.width, 6);
+    assert_int_equal(s.cfg.largest, 5);
+}
+
+static void bakschisch_both_buy_out_a_card_at_once(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "bakschisch", NULL, 1);
+    kontor__put(&s, C(1, -1), id(&s, 4));  /* black, three goods: costs 3 */
+    kontor__put(&s, C(-1, -1), id(&s, 5)); /* red, one good: costs 1 */
+    kontor__put(&s, C(-1, 1), id(&s, 7));  /* red crane: no goods, not for sale */
+    /* a round of passing: the next round opens with the bribes */
+    choose(&s, PASS, PASS);
+    assert_int_equal(s.phase, KONTOR_PHASE_BRIBE);
+    assert_int_equal(kontor_actors(&s), 3u);
+    assert_int_equal(s.coins[0], 4);
+    /* black may not buy out the crane, nor its own card */
+    char why[128];
+    assert_false(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(-1, 1))));
+    kontor_why_illegal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(1, -1)), why, sizeof why);
+    assert_string_equal(why, "the card on +1,-1 is black's own");
+    int treasury = s.treasury;
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(1, -1)), NULL), KONTOR_OK);
+    /* red's bribe is hidden until both have decided */
+    kontor_view v;
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.bribe[0], KONTOR_HIDDEN);
+    kontor_log log = {.n = 0};
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(-1, -1)), &log), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.coins[0], 4 - 3);
+    assert_int_equal(s.coins[1], 4 - 1);
+    assert_int_equal(s.treasury, treasury + 4);
+    assert_int_equal(s.cell_card[C(1, -1)], KONTOR_NONE);
+    assert_int_equal(s.cell_card[C(-1, -1)], KONTOR_NONE);
+    /* each card goes under its owner's pile */
+    const kontor_pile *b = &s.dock_pile[1], *r = &s.dock_pile[0];
+    assert_int_equal(b->card[(b->head + b->n - 1) & (KONTOR_PILE_MAX - 1)], id(&s, 4));
+    assert_int_equal(r->card[(r->head + r->n - 1) & (KONTOR_PILE_MAX - 1)], id(&s, 5));
+    int ev = 0;
+    for (int i = 0; i < log.n; i++) ev += log.ev[i].kind == KONTOR_EV_BRIBE;
+    assert_int_equal(ev, 2);
+}
+
+static void bakschisch_enclosed_and_unaffordable_cards_are_taboo(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "bakschisch", NULL, 1);
+    kontor__put(&s, C(1, -1), id(&s, 4));
+    kontor__put(&s, C(1, -2), id(&s, 38)); /* water around 1,-1 */
+    kontor__put(&s, C(2, -1), id(&s, 40));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 1);
+    kontor__put(&s, C(-1, -1), id(&s, 12)); /* black, two goods: costs 2 */
+    s.coins[0] = 1;
+    s.treasury = (uint8_t)(s.cfg.total_coins - 1 - s.coins[1]);
+    choose(&s, PASS, PASS); /* red gets a coin: 2 */
+    assert_int_equal(s.phase, KONTOR_PHASE_BRIBE);
+    assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(1, -1))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(-1, -1))));
+    char why[128];
+    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(1, -1)), why, sizeof why);
+    assert_string_equal(why, "the card on +1,-1 is in an enclosed area");
+    s.coins[0] = 1;
+    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(-1, -1)), why, sizeof why);
+    assert_string_equal(why, "buying out the card on -1,-1 costs 2 coins and red has 1");
+}
+
+/* ---- David und Goliath, Gigant ---- */
+
+static void david_the_three_smallest_areas_score(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "david", NULL, 1);
+    assert_int_equal(s.cfg.width, 6);
+    s.nareas = 0;
+    add_area(&s, 5, 1, 0);
+    add_area(&s, 1, 3, 1);
+    add_area(&s, 2, 2, 0);
+    add_area(&s, 3, 1, 1);
+    add_area(&s, 4, 1, 0);
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(&s, counted);
+    assert_int_equal(counted[0] + counted[4], 0);
+    assert_int_equal(counted[1] + counted[2] + counted[3], 3);
+    int pts[2];
+    kontor_points(&s, pts);
+    assert_int_equal(pts[0], 1);
+    assert_int_equal(pts[1], 2);
+}
+
+static void david_ties_at_the_boundary_count_for_nobody(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "david", NULL, 1);
+    s.nareas = 0;
+    add_area(&s, 1, 2, 0);
+    add_area(&s, 2, 1, 1); /* three areas of 2 at the same distance for two places */
+    add_area(&s, 2, 1, 0);
+    add_area(&s, 2, 1, 0);
+    add_area(&s, 2, 3, 1); /* farther: moves up (R10) */
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(&s, counted);
+    assert_int_equal(counted[0], 1);
+    assert_int_equal(counted[1] + counted[2] + counted[3], 0);
+    assert_int_equal(counted[4], 1);
+}
+
+static void gigant_the_seven_largest_on_eight_by_eight(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "gigant", NULL, 1);
+    assert_int_equal(s.cfg.width, 8);
+    s.nareas = 0;
+    for (int i = 1; i <= 8; i++) add_area(&s, i, 1, i & 1);
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(&s, counted);
+    assert_int_equal(counted[0], 0); /* the smallest of eight */
+    for (int i = 1; i < 8; i++) assert_int_equal(counted[i], 1);
+}
+
+static void gulliver_five_by_five_with_three_coins(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "gulliver", NULL, 1);
+    assert_int_equal(s.cfg.width, 5);
+    assert_int_equal(s.coins[0], 3);
+    assert_int_equal(s.treasury, 20 - 6);
+    assert_int_equal(s.ncards_board, 1);
+    assert_int_equal(s.cfg.largest, 0);
+    assert_true(s.ship_cell == KONTOR_CENTRE_CELL);
+}
+
+/* ---- Justizia ---- */
+
+static void justizia_players_pick_three_and_discard_four(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "justizia", NULL, 1);
+    assert_int_equal(s.phase, KONTOR_PHASE_SELECT);
+    assert_int_equal(kontor_actors(&s), 3u);
+    assert_int_equal(s.hand_n[0], 2); /* the water cards only */
+    kontor_move m[KONTOR_MAX_MOVES];
+    assert_int_equal(kontor_legal(&s, 0, m), 22);
+    assert_int_equal(KONTOR_MOVE_KIND(m[0]), KONTOR_MOVE_KEEP);
+    /* red keeps 3, 11 and 29 and puts 7, 43, 87 and 1 out */
+    static const int keep[3] = {3, 11, 29}, out[4] = {7, 43, 87, 1};
+    for (int i = 0; i < 3; i++) assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_KEEP, id(&s, keep[i])), NULL), KONTOR_OK);
+    assert_int_equal(kontor_legal(&s, 0, m), 19);
+    assert_int_equal(KONTOR_MOVE_KIND(m[0]), KONTOR_MOVE_DISCARD);
+    char why[128];
+    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DISCARD, id(&s, 4)), why, sizeof why);
+    assert_string_equal(why, "card 4 is not in red's pile");
+    for (int i = 0; i < 4; i++) assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DISCARD, id(&s, out[i])), NULL), KONTOR_OK);
+    assert_int_equal(kontor_actors(&s), 2u);
+    /* red's view: his pile sorted, his discards known; black's view: none of it */
+    kontor_view vr, vb;
+    kontor_view_of(&s, 0, &vr);
+    kontor_view_of(&s, 1, &vb);
+    const kontor_pile *p = &vr.s.dock_pile[0];
+    for (int i = 1; i < p->n; i++)
+        assert_true(p->card[(p->head + i - 1) & (KONTOR_PILE_MAX - 1)] < p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(vr.s.aside.card[(vr.s.aside.head + i) & (KONTOR_PILE_MAX - 1)], id(&s, out[i]));
+        assert_true(vb.s.aside.card[(vb.s.aside.head + i) & (KONTOR_PILE_MAX - 1)] >= KONTOR_UNKNOWN_BASE);
+    }
+    for (int i = 0; i < vb.s.dock_pile[0].n; i++)
+        assert_true(vb.s.dock_pile[0].card[(vb.s.dock_pile[0].head + i) & (KONTOR_PILE_MAX - 1)] >= KONTOR_UNKNOWN_BASE);
+    /* black picks the first seven of his list */
+    for (int k = 0; k < 7; k++) {
+        assert_true(kontor_legal(&s, 1, m) > 0);
+        assert_int_equal(kontor_apply(&s, 1, m[0], NULL), KONTOR_OK);
+    }
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.round, 1);
+    for (int i = 0; i < 3; i++) assert_true(in_hand(&s, 0, keep[i]));
+    assert_int_equal(s.hand_n[0], 5);
+    assert_int_equal(s.dock_pile[0].n, 22 - 7);
+    for (int i = 0; i < 4; i++) assert_false(in_pile(&s.dock_pile[0], id(&s, out[i])));
+    /* now red knows his pile's cards but not their order: the view hides them, top card aside */
+    kontor_view_of(&s, 0, &vr);
+    p = &vr.s.dock_pile[0];
+    assert_true(p->card[p->head] < KONTOR_UNKNOWN_BASE);
+    assert_true(p->card[(p->head + 1) & (KONTOR_PILE_MAX - 1)] >= KONTOR_UNKNOWN_BASE);
+    /* and the discards stay known to red only */
+    assert_int_equal(vr.s.aside.card[vr.s.aside.head], id(&s, 7));
+}
+
+/* ---- Die grosse Insel ---- */
+
+static void insel_no_water_on_the_island(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel", NULL, 1);
+    assert_int_equal(s.ncards_board, 16);
+    assert_true(kontor_card_removed(&s.cfg, id(&s, 43)));
+    assert_false(kontor_card_removed(&s.cfg, id(&s, 7)));
+    choose(&s, 38, PASS);
+    char why[128];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1));
+    assert_false(kontor_is_legal(&s, 0, m));
+    kontor_why_illegal(&s, 0, m, why, sizeof why);
+    assert_string_equal(why, "cell 0,-1 is on the island: no water may go there");
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1))));
+}
+
+static void insel_the_island_scores_two(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel", NULL, 1);
+    static const int cards[9] = {1, 3, 5, 9, 2, 4, 11, 13, 15};
+    int k = 0;
+    for (int y = -3; y <= -1; y++)
+        for (int x = -1; x <= 1; x++)
+            if (!(x == 1 && y == -1)) kontor__put(&s, C(x, y), id(&s, cards[k++]));
+    choose(&s, 41, PASS);
+    place(&s, 0, C(1, -1));
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].size, 9);
+    assert_int_equal(s.area[0].value, 2);
+    int pts[2];
+    kontor_points(&s, pts);
+    assert_int_equal(pts[0], 2);
+}
+
+static void insel4_is_for_four_without_special_cards(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel4", NULL, 1);
+    assert_int_equal(s.cfg.nseats, 4);
+    assert_int_equal(s.cfg.specials, 0);
+    assert_int_equal(s.cfg.width, 8);
+    assert_int_equal(bbn(&s.cfg.inner), 16);
+    assert_int_equal(s.ncards_board, 20);
+}
+
+/* ---- Armut ---- */
+
+static void armut_three_coins_each_and_no_more(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "armut", NULL, 1);
+    assert_int_equal(s.coins[0] + s.coins[1] + s.treasury, 6);
+    assert_int_equal(s.treasury, 0);
+    setup(&s, "armut4", NULL, 1);
+    assert_int_equal(s.coins[0] + s.coins[1] + s.coins[2] + s.coins[3] + s.treasury, 12);
+}
+
+static void armut_a_broke_player_with_an_empty_treasury_loses_at_once(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "armut", NULL, 1);
+    s.coins[0] = 0;
+    s.coins[1] = 5;
+    s.treasury = 1;
+    /* both play water without a coin symbol; black (40) goes first and takes
+     * the treasury's last coin for the water card: red is broke, the bank empty */
+    choose(&s, 38, 40);
+    assert_int_equal(kontor_current(&s), 1);
+    place(&s, 1, C(0, 3));
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_BANKRUPT);
+    assert_int_equal(s.winner, 1);
+    assert_true(in_hand(&s, 0, 38)); /* red never placed: the card is his again */
+    assert_int_equal(s.coins[0] + s.coins[1] + s.treasury, 6);
+}
+
+/* ---- Alte Seilschaften ---- */
+
+static void seilschaften_the_taverns_owner_decides_at_the_end(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "seilschaften", NULL, 1);
+    /* red's tavern 87 with black's 2 in an enclosed area that black wins */
+    kontor__put(&s, C(1, -1), id(&s, 87));
+    kontor__put(&s, C(1, -2), id(&s, 2));
+    kontor__put(&s, C(2, -1), id(&s, 38));
+    kontor__put(&s, C(2, -2), id(&s, 40));
+    kontor__put(&s, C(1, -3), id(&s, 47));
+    kontor__put(&s, C(0, -3), id(&s, 50));
+    kontor__put(&s, C(0, -2), id(&s, 52));
+    kontor__put(&s, C(0, -1), id(&s, 53));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].winner, 1);
+    s.cfg.max_rounds = 1; /* end the game after this round */
+    choose(&s, PASS, PASS);
+    assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
+    assert_int_equal(kontor_actors(&s), 1u); /* red owns the tavern */
+    assert_int_equal(kontor_current(&s), 0);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0), NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.score[1], 0); /* black's area does not score */
+    assert_int_equal(s.area[0].out, 1);
+}
+
+static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "seilschaften", NULL, 1);
+    kontor__put(&s, C(1, -1), id(&s, 87));
+    kontor__put(&s, C(1, -2), id(&s, 86));
+    kontor__put(&s, C(2, -1), id(&s, 38));
+    kontor__put(&s, C(2, -2), id(&s, 40));
+    kontor__put(&s, C(1, -3), id(&s, 47));
+    kontor__put(&s, C(0, -3), id(&s, 50));
+    kontor__put(&s, C(0, -2), id(&s, 52));
+    kontor__put(&s, C(0, -1), id(&s, 53));
+    kontor__put(&s, C(-1, -1), id(&s, 2)); /* a second area, black's, without a tavern */
+    kontor__put(&s, C(-2, -1), id(&s, 54));
+    kontor__put(&s, C(-1, -2), id(&s, 56));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 2);
+    s.cfg.max_rounds = 1;
+    choose(&s, PASS, PASS);
+    assert_true(kontor_over(&s)); /* nothing to decide */
+}
+
+/* ---- records of every variant replay (for two and for four) ---- */
+
+static void records_of_every_scenario_replay(void **st) {
+    (void)st;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        kontor_config_init(&cfg, kontor_variant_name(v), NULL);
+        for (int g = 0; g < 5; g++) {
+            kontor_deal d;
+            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
+            kontor_state s;
+            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
+            kontor_record r;
+            kontor_record_init(&r, &cfg, &d);
+            kontor_rng rng;
+            kontor_rng_seed(&rng, (uint64_t)g + 99);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                kontor_move pick = m[kontor_rng_below(&rng, (uint32_t)n)];
+                assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
+                assert_int_equal(kontor_record_push(&r, seat, pick), KONTOR_OK);
+            }
+            kontor_record_set_result(&r, &s);
+            char *text;
+            size_t len;
+            assert_int_equal(kontor_record_write(&r, &text, &len), KONTOR_OK);
+            kontor_record back;
+            kontor_error err;
+            if (kontor_record_parse(&back, text, len, &err)) fail_msg("%s: %s", kontor_variant_name(v), err.msg);
+            assert_int_equal(back.cfg.variant, v);
+            kontor_state t;
+            if (kontor_record_replay(&back, -1, &t, NULL, NULL, &err)) fail_msg("%s: %s", kontor_variant_name(v), err.msg);
+            assert_memory_equal(&s, &t, sizeof s);
+            free(text);
+            kontor_record_release(&r);
+            kontor_record_release(&back);
+        }
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(variants_every_name_makes_a_config),
+        cmocka_unit_test(layouts_are_data_and_parse),
+        cmocka_unit_test(layouts_with_an_error_name_the_line),
+        cmocka_unit_test(fixed_board_is_the_mask_from_the_start),
+        cmocka_unit_test(canale_board_edges_enclose_from_the_start),
+        cmocka_unit_test(cards_out_of_the_game_are_never_dealt),
+        cmocka_unit_test(kleinen_areas_under_four_score_their_size),
+        cmocka_unit_test(wasserspiele_dock_cards_must_touch_water),
+        cmocka_unit_test(wasserspiele_a_dock_card_away_from_water_is_illegal),
+        cmocka_unit_test(wasserspiele_no_cell_by_water_takes_the_card_back),
+        cmocka_unit_test(tictactoe_water_may_not_split_an_island),
+        cmocka_unit_test(tictactoe_three_islands_in_a_row_win_at_once),
+        cmocka_unit_test(tictactoe_a_diagonal_wins_too),
+        cmocka_unit_test(bakschisch_setup_follows_the_rulebook),
+        cmocka_unit_test(bakschisch_both_buy_out_a_card_at_once),
+        cmocka_unit_test(bakschisch_enclosed_and_unaffordable_cards_are_taboo),
+        cmocka_unit_test(david_the_three_smallest_areas_score),
+        cmocka_unit_test(david_ties_at_the_boundary_count_for_nobody),
+        cmocka_unit_test(gigant_the_seven_largest_on_eight_by_eight),
+        cmocka_unit_test(gulliver_five_by_five_with_three_coins),
+        cmocka_unit_test(justizia_players_pick_three_and_discard_four),
+        cmocka_unit_test(insel_no_water_on_the_island),
+        cmocka_unit_test(insel_the_island_scores_two),
+        cmocka_unit_test(insel4_is_for_four_without_special_cards),
+        cmocka_unit_test(armut_three_coins_each_and_no_more),
+        cmocka_unit_test(armut_a_broke_player_with_an_empty_treasury_loses_at_once),
+        cmocka_unit_test(seilschaften_the_taverns_owner_decides_at_the_end),
+        cmocka_unit_test(seilschaften_two_taverns_in_one_area_score_without_asking),
+        cmocka_unit_test(records_of_every_scenario_replay),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
