@@ -81,6 +81,27 @@ static int solve(int n, double a[KONTOR_ARENA_MAX][KONTOR_ARENA_MAX], double *x,
     return 0;
 }
 
+/* The information matrix h (the negative Hessian of the log-likelihood) over
+ * the free parameters idx[1..m-1] at ratings x, and, if grad is not NULL, the
+ * gradient: what both the Newton steps and the covariance at the optimum need. */
+static void fisher(int m, const int *idx, double g[KONTOR_ARENA_MAX][KONTOR_ARENA_MAX],
+                   double s[KONTOR_ARENA_MAX][KONTOR_ARENA_MAX], const double *x,
+                   double h[KONTOR_ARENA_MAX][KONTOR_ARENA_MAX], double *grad) {
+    memset(h, 0, sizeof(double) * KONTOR_ARENA_MAX * KONTOR_ARENA_MAX);
+    for (int a = 1; a < m; a++) {
+        int i = idx[a];
+        for (int b = 0; b < m; b++) {
+            int j = idx[b];
+            if (i == j || g[i][j] == 0) continue;
+            double p = 1.0 / (1.0 + exp(x[j] - x[i]));
+            double w = g[i][j] * p * (1 - p);
+            if (grad) grad[a - 1] += s[i][j] - g[i][j] * p;
+            h[a - 1][a - 1] += w;
+            if (b > 0) h[a - 1][b - 1] -= w;
+        }
+    }
+}
+
 int kontor_elo(const kontor_arena_table *t, double elo[], double se[]) {
     int n = t->n;
     if (n < 1 || n > KONTOR_ARENA_MAX) return -1;
@@ -105,19 +126,7 @@ int kontor_elo(const kontor_arena_table *t, double elo[], double se[]) {
     int k = m - 1; /* free parameters: idx[1..m-1] */
     for (int it = 0; it < 100; it++) {
         double grad[KONTOR_ARENA_MAX] = {0};
-        memset(h, 0, sizeof h);
-        for (int a = 1; a < m; a++) {
-            int i = idx[a];
-            for (int b = 0; b < m; b++) {
-                int j = idx[b];
-                if (i == j || g[i][j] == 0) continue;
-                double p = 1.0 / (1.0 + exp(x[j] - x[i]));
-                double w = g[i][j] * p * (1 - p);
-                grad[a - 1] += s[i][j] - g[i][j] * p;
-                h[a - 1][a - 1] += w;
-                if (b > 0) h[a - 1][b - 1] -= w;
-            }
-        }
+        fisher(m, idx, g, s, x, h, grad);
         /* Newton: x += H^-1 grad (H is the negative Hessian) */
         if (solve(k, h, grad, NULL)) return -1;
         double step = 0;
@@ -129,18 +138,7 @@ int kontor_elo(const kontor_arena_table *t, double elo[], double se[]) {
         if (it == 99) return -1;
     }
     /* covariance of the free parameters at the optimum */
-    memset(h, 0, sizeof h);
-    for (int a = 1; a < m; a++) {
-        int i = idx[a];
-        for (int b = 0; b < m; b++) {
-            int j = idx[b];
-            if (i == j || g[i][j] == 0) continue;
-            double p = 1.0 / (1.0 + exp(x[j] - x[i]));
-            double w = g[i][j] * p * (1 - p);
-            h[a - 1][a - 1] += w;
-            if (b > 0) h[a - 1][b - 1] -= w;
-        }
-    }
+    fisher(m, idx, g, s, x, h, NULL);
     if (solve(k, h, NULL, cov)) return -1;
     /* full covariance C (anchor row and column zero), then centre:
      * y = (I - J/m) x, Cov(y) = A C A^T */
