@@ -38,7 +38,7 @@ static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (i
 static void test_specs_known(void **st) {
     (void)st;
     const char *ok[] = {"random", "greedy", "greedy:samples=3,noise=0.5", "ismcts", "ismcts:iters=10",
-                        "ismcts:ms=5,threads=2,c=1.2", "easy", "medium", "hard"};
+                        "ismcts:ms=5,threads=2,c=1.2", "ismcts:ms=5,stop=0", "easy", "medium", "hard"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         kontor_agent *a = agent(ok[i], 1);
         assert_string_equal(a->name, ok[i]);
@@ -196,6 +196,25 @@ static void test_same_seed_same_game(void **st) {
 
 /* the ismcts search itself: same view, same seed, same ranking and visits,
  * with one thread and with two */
+/* The early stop under ms=: a lead settles a decision only when the
+ * iterations the remaining time could still run (at this search's rate, with
+ * a margin of a half, plus 16) could not overturn it. */
+static void test_ismcts_early_stop_rule(void **st) {
+    (void)st;
+    /* 10000 iterations in 0.5 s: 20000/s; 1 ms left → at most 30 + 16 more */
+    assert_true(ai_settled(1000, 0, 10000, 0.5, 0.001));
+    assert_true(ai_settled(147, 100, 10000, 0.5, 0.001));
+    assert_false(ai_settled(146, 100, 10000, 0.5, 0.001)); /* lead 46 = 46: not more */
+    /* half the time left: 15016 more could come, no lead of 10000 is safe */
+    assert_false(ai_settled(10000, 0, 10000, 0.5, 0.5));
+    /* a fresh search (under 64 iterations) and a tie never stop */
+    assert_false(ai_settled(63, 0, 63, 0.5, 0.0));
+    assert_false(ai_settled(500, 500, 1000, 0.5, 0.0));
+    /* past the deadline only the 16 of the last batch can come */
+    assert_true(ai_settled(117, 100, 1000, 1.0, -0.01));
+    assert_false(ai_settled(116, 100, 1000, 1.0, -0.01));
+}
+
 static void test_ismcts_reproducible_search(void **st) {
     (void)st;
     kontor_config cfg;
@@ -340,6 +359,7 @@ int main(void) {
         cmocka_unit_test(test_all_agents_legal_in_four_and_specials),
         cmocka_unit_test(test_greedy_beats_random),
         cmocka_unit_test(test_same_seed_same_game),
+        cmocka_unit_test(test_ismcts_early_stop_rule),
         cmocka_unit_test(test_ismcts_reproducible_search),
         cmocka_unit_test(test_blind_to_hand_and_pile_when_choosing),
         cmocka_unit_test(test_blind_to_hidden_choice),

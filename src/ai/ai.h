@@ -108,6 +108,10 @@ void ai_fail(kontor_error *err, kontor_status code, const char *fmt, ...) __attr
 
 /* Seconds on a monotonic clock (the AI may read the clock; the core may not). */
 double ai_now(void);
+/* ismcts's early stop under a time budget: 1 when a lead of first - second
+ * root visits cannot be overtaken by the iterations that `left` more seconds
+ * could run at the rate iters / spent (with a margin of a half). */
+int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left);
 
 /* A uniformly random legal move of v->seat from a's generator. */
 kontor_move ai_random_move(kontor_agent *a, const kontor_view *v);

@@ -86,6 +86,7 @@ typedef struct tree {
     const kontor_view *v;
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
+    int stop;           /* with a deadline: stop once the decision is settled */
     float c;
     ai_playout_opts po;
     ai_mast *mast;  /* with po.mast: the move averages of this search */
@@ -95,6 +96,7 @@ typedef struct ismcts_impl {
     ai_base base;
     uint64_t iters;
     int ms, threads;
+    int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
     double c;
     ai_playout_opts po;
     tree *trees; /* threads of them */
@@ -254,6 +256,33 @@ static void iterate(tree *T) {
     T->iters++;
 }
 
+/* Early stop under a time budget: the decision is the most visited root
+ * action, so once its lead over the runner-up is larger than the number of
+ * iterations the rest of the time could still run, more search cannot change
+ * it (Huang, Coulom and Lin 2010, "Time management for Monte-Carlo tree
+ * search in Go"). The remaining iterations are estimated from this search's
+ * own rate, with a margin of a half. Only with threads=1: with several
+ * trees the decision is the sum of their root visits, which no one tree can
+ * settle alone. ai_settled is the test itself, apart for the tests. */
+int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left) {
+    if (spent <= 0 || iters < 64 || first <= second) return 0;
+    double more = (double)iters / spent * (left > 0 ? left : 0) * 1.5 + 16;
+    return (double)(first - second) > more;
+}
+
+static int settled(const tree *T, double t0, double now) {
+    const kontor_view *v = T->v;
+    int kind = simultaneous(&v->s) ? N_STAT : N_SEQ;
+    uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
+    for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
+        const node *x = &T->pool[e];
+        if (x->kind != kind || x->seat != v->seat) continue;
+        if (x->visits > first) second = first, first = x->visits;
+        else if (x->visits > second) second = x->visits;
+    }
+    return ai_settled(first, second, T->iters, now - t0, T->deadline - now);
+}
+
 static void *run_tree(void *arg) {
     tree *T = arg;
     T->n = 2; /* 0 is "none", 1 the root */
@@ -263,9 +292,11 @@ static void *run_tree(void *arg) {
     if (T->budget) {
         for (uint64_t i = 0; i < T->budget; i++) iterate(T);
     } else {
+        double t0 = ai_now(), now;
         do {
             for (int i = 0; i < 16; i++) iterate(T);
-        } while (ai_now() < T->deadline);
+            now = ai_now();
+        } while (now < T->deadline && !(T->stop && settled(T, t0, now)));
     }
     return NULL;
 }
@@ -319,6 +350,7 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
         T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
         if (!m->ms && T->budget == 0) T->budget = 1;
         T->deadline = t0 + m->ms / 1000.0;
+        T->stop = m->stop && m->threads == 1;
     }
     pthread_t th[64];
     int started = 0;
@@ -405,6 +437,9 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
     } else if (strcmp(key, "ms") == 0) {
         if (ai_opt_number(a->name, key, val, 1, 3600000, &d, err)) return -1;
         m->ms = (int)d;
+    } else if (strcmp(key, "stop") == 0) {
+        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
+        m->stop = (int)d;
     } else if (strcmp(key, "threads") == 0) {
         if (ai_opt_number(a->name, key, val, 1, 64, &d, err)) return -1;
         m->threads = (int)d;
@@ -431,7 +466,7 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
         m->po.mast = (float)d;
     } else {
         ai_fail(err, KONTOR_E_PARSE,
-                "agent '%s': unknown option '%s' (ismcts takes iters, ms, threads, c, rounds, scale, policy, ship, place, mast)",
+                "agent '%s': unknown option '%s' (ismcts takes iters, ms, stop, threads, c, rounds, scale, policy, ship, place, mast)",
                 a->name, key);
         return -1;
     }
@@ -448,6 +483,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->base.destroy = ismcts_destroy;
     m->iters = 10000;
     m->threads = 1;
+    m->stop = 1;
     m->c = 0.7;
     m->po.rounds = 0;
     m->po.place = 0.0f;

@@ -32,7 +32,7 @@ static const char *help =
     "decisions per second. Progress goes to stderr.\n"
     "\n"
     "Agents: random, greedy[:samples=K,noise=P], ismcts[:iters=N|ms=N,threads=T,c=X,\n"
-    "policy=0|1,ship=P,place=P,rounds=R,scale=X], easy, medium, hard (docs/ai.md),\n"
+    "policy=0|1,ship=P,place=P,rounds=R,scale=X,stop=0|1], easy, medium, hard (docs/ai.md),\n"
     "cmd:PROGRAM (an external engine).\n"
     "\n"
     "  --time MS      give every ismcts agent without a budget MS ms per decision\n"
