@@ -85,9 +85,9 @@ static inline int hand_remove(kontor_state *s, int seat, int id) {
     for (int i = 0; i < s->hand_n[seat]; i++)
         if (s->hand[seat][i] == id) {
             /* keep the order of the rest: views and records show hands in order */
-            memmove(&s->hand[seat][i], &s->hand[seat][i + 1], (size_t)(s->hand_n[seat] - i - 1));
-            s->hand_n[seat]--;
-            s->hand[seat][s->hand_n[seat]] = 0;
+            int n = --s->hand_n[seat];
+            for (; i < n; i++) s->hand[seat][i] = s->hand[seat][i + 1]; /* a few bytes: no memmove call */
+            s->hand[seat][n] = 0;
             return 1;
         }
     return 0;
@@ -256,12 +256,14 @@ static inline int is_removed(const kontor_config *cfg, int id) {
 }
 
 static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local: the byte stores below may alias *rng, which would be reloaded each time */
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint32_t)i + 1);
+        int j = (int)rng_below(&r, (uint32_t)i + 1);
         uint8_t t = a[i];
         a[i] = a[j];
         a[j] = t;
     }
+    *rng = r;
 }
 
 void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
@@ -1873,42 +1875,43 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
  * move lists: this is the loop that kontor bench and search measure. Each
  * decision is uniform over the same legal set kontor_legal lists. */
 void kontor_playout(kontor_state *s, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     while (s->phase != KONTOR_PHASE_OVER) {
         switch (s->phase) {
         case KONTOR_PHASE_CHOOSE:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int n = s->hand_n[p] + may_pass(s, p);
-                int i = (int)rng_below(rng, (uint32_t)n);
+                int i = (int)rng_below(&r, (uint32_t)n);
                 do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
             }
             break;
         case KONTOR_PHASE_BUY:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
-                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(rng, 2), NULL);
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, 2), NULL);
             break;
         case KONTOR_PHASE_SHIP: {
             bb_t t = ship_targets(s);
-            int i = (int)rng_below(rng, (uint32_t)bb_count(t) + 1);
+            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
             do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
         case KONTOR_PHASE_REMOVE: {
             bb_t t = removable(s);
-            int i = (int)rng_below(rng, (uint32_t)bb_count(t) + 1);
+            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
             do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             break;
         }
         case KONTOR_PHASE_PILE: {
             int ps[2];
             pile_seats(s, ps);
-            do_pile(s, ps[rng_below(rng, 2)], NULL);
+            do_pile(s, ps[rng_below(&r, 2)], NULL);
             break;
         }
         case KONTOR_PHASE_PLACE: {
             int a = bb_count(s->cells), b = bb_count(s->cells_water);
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
-            int i = (int)rng_below(rng, (uint32_t)n);
+            int i = (int)rng_below(&r, (uint32_t)n);
             if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
             else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
             else do_place(s, KONTOR_NONE, 0, NULL);
@@ -1919,13 +1922,15 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             int seat = __builtin_ctz(kontor_actors(s));
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(s, seat, m);
-            if (!n) return;
-            apply_unchecked(s, seat, m[rng_below(rng, (uint32_t)n)], NULL);
+            if (!n) goto out; /* nobody can act: cannot happen in a game that is not over */
+            apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
             continue; /* apply_unchecked checked bankruptcy */
         }
         }
         if (s->cfg.bankrupt) check_bankrupt(s, NULL);
     }
+out:
+    *rng = r;
 }
 
 /* ---- queries ------------------------------------------------------------------ */
