@@ -946,9 +946,9 @@ static void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS
     }
 }
 
-/* Every seat has chosen: reveal, passes, taxes, order. */
-static void resolve_choices(kontor_state *s, kontor_log *log) {
-    int ns = s->cfg.nseats;
+/* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
+ * seats (and without a log for playouts), so the loops over seats unroll. */
+__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns) {
     unsigned passers = 0, playing = 0;
     for (int p = 0; p < ns; p++) {
         if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
@@ -971,7 +971,7 @@ static void resolve_choices(kontor_state *s, kontor_log *log) {
      * plays a card with a coin symbol and it plays a card itself. */
     unsigned out = 0, sitout = 0;
     for (int a = 0; a < ns; a++) {
-        int b = opposite(s, a);
+        int b = ns == 4 ? (a + 2) & 3 : a ^ 1; /* opposite(s, a) */
         if (b < a) continue;
         int pa = (playing >> a) & 1, pb = (playing >> b) & 1;
         int owe_a = pa && pb && card_of(s, s->choice[b])->coin;
@@ -1015,6 +1015,12 @@ static void resolve_choices(kontor_state *s, kontor_log *log) {
     s->turn = 0;
     if (s->norder == 0) new_round(s, log);
     else start_turn(s, log);
+}
+
+static void resolve_choices(kontor_state *s, kontor_log *log) {
+    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2);
+    else if (s->cfg.nseats == 2) resolve_n(s, log, 2);
+    else resolve_n(s, log, s->cfg.nseats);
 }
 
 static void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
