@@ -77,6 +77,18 @@ static inline void pile_put_under(kontor_pile *p, int id) {
     p->n++;
 }
 
+/* Put n cards under an empty pile (at set-up). */
+static inline void pile_fill(kontor_pile *p, const uint8_t *ids, int n) {
+    if (n > KONTOR_PILE_MAX - p->n) n = KONTOR_PILE_MAX - p->n;
+    if (n <= 0) return;
+    if (p->head == 0) {
+        memcpy(&p->card[p->n], ids, (size_t)n);
+        p->n = (uint8_t)(p->n + n);
+    } else {
+        for (int i = 0; i < n; i++) pile_put_under(p, ids[i]);
+    }
+}
+
 static inline void hand_add(kontor_state *s, int seat, int id) {
     if (s->hand_n[seat] < KONTOR_HAND_MAX) s->hand[seat][s->hand_n[seat]++] = (uint8_t)id;
 }
@@ -430,16 +442,19 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     for (int p = 0; p < ns; p++)
         for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
     for (int k = 0; k < cfg->water_aside; k++) pile_put_under(&s->aside, d->water[wi++]);
-    for (; wi < d->nwater; wi++) pile_put_under(&s->water_pile, d->water[wi]);
+    pile_fill(&s->water_pile, &d->water[wi], d->nwater - wi);
     for (int p = 0; p < ns; p++) {
         uint8_t water[2] = {s->hand[p][0], s->hand[p][1]};
         s->hand_n[p] = 0;
         /* hands read dock cards first, then water, then a special card */
-        for (int i = 0; i < d->ndock[p]; i++) {
-            if (i < 3 && !cfg->select_keep) hand_add(s, p, d->dock[p][i]);
-            else pile_put_under(&s->dock_pile[p], d->dock[p][i]);
+        if (!cfg->select_keep) {
+            int k = d->ndock[p] < 3 ? d->ndock[p] : 3;
+            for (int i = 0; i < k; i++) hand_add(s, p, d->dock[p][i]);
+            pile_fill(&s->dock_pile[p], &d->dock[p][k], d->ndock[p] - k);
+        } else {
             /* Justizia: the player looks through his dock cards and picks */
-            if (cfg->select_keep) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
+            pile_fill(&s->dock_pile[p], d->dock[p], d->ndock[p]);
+            for (int i = 0; i < d->ndock[p]; i++) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
         }
         hand_add(s, p, water[0]);
         hand_add(s, p, water[1]);
@@ -556,7 +571,7 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
         /* Crane: an opposing crane keeps the free cells next to it clear of
          * this player's dock cards; water may still go there. */
         int other = 1 - kontor_team(s, seat);
-        cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
+        if (bb_any(s->crane[other])) cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
         if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
