@@ -387,6 +387,32 @@ static void card_classes(void **state)
     assert_int_equal(kontor_card_class(by_number(&def, 86)), KONTOR_CLASS_BLACK);
 }
 
+/* The class sets the dealer reads (cs->class_ids) hold each card in its
+ * class and nowhere else, after parsing and after kontor_cards_index on a
+ * set changed by hand. */
+static void class_ids_follow_the_cards(kontor_cardset *cs)
+{
+    for (int i = 0; i < KONTOR_MAX_CARDS; i++)
+        for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
+            int in = (int)((cs->class_ids[cl][i >> 6] >> (i & 63)) & 1);
+            assert_int_equal(in, i < cs->ncards && kontor_card_class(&cs->card[i]) == cl);
+        }
+}
+
+static void class_ids_index_the_classes(void **state)
+{
+    (void)state;
+    kontor_cardset cs = def;
+    class_ids_follow_the_cards(&cs);
+    /* a red goods card turned black by hand: stale until indexed again */
+    int id = by_number(&cs, 3) - cs.card;
+    cs.card[id].colour = KONTOR_BLACK;
+    assert_true((cs.class_ids[KONTOR_CLASS_RED][id >> 6] >> (id & 63)) & 1);
+    kontor_cards_index(&cs);
+    class_ids_follow_the_cards(&cs);
+    assert_true((cs.class_ids[KONTOR_CLASS_BLACK][id >> 6] >> (id & 63)) & 1);
+}
+
 static void status_names(void **state)
 {
     (void)state;
@@ -849,6 +875,7 @@ int main(void)
         cmocka_unit_test(symbols_per_colour_6_coins_7_ships_none_both),
         cmocka_unit_test(water_symbols_10_coin_12_ship),
         cmocka_unit_test(card_classes),
+        cmocka_unit_test(class_ids_index_the_classes),
         cmocka_unit_test(status_names),
         cmocka_unit_test(written_out_set_reads_back_the_same),
         cmocka_unit_test(crlf_tabs_comments_blank_lines_and_no_final_newline),

@@ -111,6 +111,10 @@ typedef struct kontor_cardset {
     uint8_t centre;                 /* id of the harbour centre card */
     char name[22];                  /* "default", or the file's stated name */
     kontor_card card[KONTOR_MAX_CARDS];
+    /* The ids of each class (kontor_card_class), as bit sets: filled by
+     * kontor_cards_parse and kontor_cards_default; a card set built or
+     * changed by hand needs kontor_cards_index before it is dealt. */
+    uint64_t class_ids[KONTOR_NCLASSES][2];
 } kontor_cardset;
 
 /* The built-in card set (data/cards.txt compiled in). Never fails. */
@@ -121,6 +125,8 @@ kontor_status kontor_cards_parse(kontor_cardset *cs, const char *text, size_t le
                                  kontor_error *err);
 /* The text of the built-in card file. */
 const char *kontor_cards_default_text(void);
+/* Recompute cs->class_ids from the cards. */
+void kontor_cards_index(kontor_cardset *cs);
 
 /* 0 dock (goods, crane, tavern), 1 water (water, centre), 2 special. */
 int kontor_card_is_dock(const kontor_card *c);

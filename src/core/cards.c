@@ -414,7 +414,17 @@ kontor_status kontor_cards_parse(kontor_cardset *cs, const char *text, size_t le
         line_of[cs->ncards] = line;
         cs->ncards++;
     }
-    return check_set(cs, line_of, err);
+    kontor_status st = check_set(cs, line_of, err);
+    if (st == KONTOR_OK)
+        kontor_cards_index(cs);
+    return st;
+}
+
+void kontor_cards_index(kontor_cardset *cs)
+{
+    memset(cs->class_ids, 0, sizeof cs->class_ids);
+    for (int id = 0; id < cs->ncards && id < KONTOR_MAX_CARDS; id++)
+        cs->class_ids[kontor_card_class(&cs->card[id])][id >> 6] |= 1ULL << (id & 63);
 }
 
 void kontor_cards_default(kontor_cardset *cs)

@@ -123,7 +123,7 @@ static void update_mask(kontor_state *s) {
 /* Cells that close an area from outside: water, and (R7) cells that can never
  * hold a card, counted as soon as their own direction's extent is fixed
  * (default) or only once both are (edge=both). */
-static bb_t closing_cells(const kontor_state *s) {
+static inline bb_t closing_cells(const kontor_state *s) {
     if (s->cfg.edge_both && !s->cfg.fixed_board) {
         int fixed = s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
         if (!fixed) return s->water;
@@ -290,12 +290,15 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
     if (cfg->remove_kinds)
         for (int id = 0; id < ncards; id++)
             if (kontor_card_removed(cfg, id)) out[id >> 6] |= 1ULL << (id & 63);
-    for (int id = 0; id < ncards; id++) {
-        if ((out[id >> 6] >> (id & 63)) & 1) continue;
-        int cl = class_of(cs, id);
-        if (cl == KONTOR_CLASS_WATER) d->water[nwater++] = (uint8_t)id;
-        else if (cl == KONTOR_CLASS_RED || cl == KONTOR_CLASS_BLACK) team[cl][nteam[cl]++] = (uint8_t)id;
-        else if (cl == KONTOR_CLASS_SPECIAL && specials && nspecial < 8) d->special[nspecial++] = (uint8_t)id;
+    /* each class in order of id (cs->class_ids, kontor_cards_index) */
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t m = cs->class_ids[KONTOR_CLASS_WATER][w] & ~out[w]; m; m &= m - 1)
+            d->water[nwater++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
+        for (int t = 0; t < 2; t++)
+            for (uint64_t m = cs->class_ids[t][w] & ~out[w]; m; m &= m - 1)
+                team[t][nteam[t]++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
+        for (uint64_t m = specials ? cs->class_ids[KONTOR_CLASS_SPECIAL][w] & ~out[w] : 0; m && nspecial < 8; m &= m - 1)
+            d->special[nspecial++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
     }
     d->nwater = (uint8_t)nwater;
     d->nspecial = (uint8_t)nspecial;
