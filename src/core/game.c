@@ -120,15 +120,24 @@ static void update_mask(kontor_state *s) {
     s->mask = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
 }
 
-/* Cells that close an area from outside: water, and (R7) cells that can never
- * hold a card, counted as soon as their own direction's extent is fixed
- * (default) or only once both are (edge=both). */
+/* R7: do the cells that can never hold a card close areas yet? As soon as
+ * their own direction's extent is fixed (default), or only once both are
+ * (edge=both). */
+static inline int edges_close(const kontor_state *s) {
+    if (!s->cfg.edge_both || s->cfg.fixed_board) return 1;
+    return s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
+}
+
+/* Cells that close an area from outside: water, and the unplayable cells
+ * (edges_close). */
 static inline bb_t closing_cells(const kontor_state *s) {
-    if (s->cfg.edge_both && !s->cfg.fixed_board) {
-        int fixed = s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
-        if (!fixed) return s->water;
-    }
-    return bb_or(s->water, bb_andnot(bb_all(), s->mask));
+    return edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
+}
+
+/* The cells that keep an area open: neither water, nor dock, nor closing
+ * (every occupied cell is water or dock, so: the free cells that count). */
+static inline bb_t gap_cells(const kontor_state *s) {
+    return edges_close(s) ? bb_andnot(s->mask, s->occ) : bb_andnot(bb_all(), s->occ);
 }
 
 
@@ -222,8 +231,7 @@ static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) 
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
-    /* cells that keep an area open: neither water, nor dock, nor unplayable */
-    bb_t gaps = bb_andnot(bb_andnot(bb_all(), closing_cells(s)), s->dock);
+    bb_t gaps = gap_cells(s);
     while (bb_any(todo)) {
         int c = bb_first(todo);
         /* most cards that could close an area have a free cell next to
