@@ -33,6 +33,17 @@ endif
 CFLAGS ?=
 ALL_CFLAGS = $(CFLAGS_BASE) $(ARCH_CFLAGS) $(OPT) $(CFLAGS)
 
+# The rules engine and the playouts are the hot path: -O3 there (its loop
+# unrolling and inlining measured 5-15% more random games a second than -O2,
+# docs/rules.md "Speed"). The rest stays at $(OPT); a sanitizer build or an
+# explicit OPT=... on the command line sets every file alike.
+ifndef SANITIZE
+ifeq ($(origin OPT),file)
+HOT_OPT ?= -O3
+$(BUILD)/src/core/%.o $(BUILD)/src/ai/playout.o: OPT = $(HOT_OPT)
+endif
+endif
+
 LIB_SRC := $(wildcard src/core/*.c src/record/*.c src/ai/*.c src/proto/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
