@@ -34,8 +34,8 @@ CFLAGS ?=
 ALL_CFLAGS = $(CFLAGS_BASE) $(ARCH_CFLAGS) $(OPT) $(CFLAGS)
 
 # The rules engine and the playouts are the hot path: -O3 there (its loop
-# unrolling and inlining measured 5-15% more random games a second than -O2,
-# docs/rules.md "Speed"). The rest stays at $(OPT); a sanitizer build or an
+# unrolling and inlining measured 5-15% more random games a second than -O2;
+# README, "Benchmarks"). The rest stays at $(OPT); a sanitizer build or an
 # explicit OPT=... on the command line sets every file alike.
 ifndef SANITIZE
 ifeq ($(origin OPT),file)
