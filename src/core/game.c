@@ -262,13 +262,8 @@ static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) 
 
 /* ---- set-up --------------------------------------------------------------------- */
 
-static inline int class_of(const kontor_cardset *cs, int id) {
-    const kontor_card *k = &cs->card[id];
-    if (is_dock(k)) return k->colour == KONTOR_BLACK ? KONTOR_CLASS_BLACK : KONTOR_CLASS_RED;
-    if (k->kind == KONTOR_KIND_WATER) return KONTOR_CLASS_WATER;
-    if (k->kind == KONTOR_KIND_CENTRE) return KONTOR_CLASS_CENTRE;
-    return KONTOR_CLASS_SPECIAL;
-}
+/* The class of a card (validation of a deal only: the dealer reads cs->class_ids). */
+static inline int class_of(const kontor_cardset *cs, int id) { return kontor_card_class(&cs->card[id]); }
 
 static inline int is_removed(const kontor_config *cfg, int id) {
     if (cfg->remove_kinds) return kontor_card_removed(cfg, id); /* scenarios: by kind too */
