@@ -231,37 +231,19 @@ int cmd_arena(int argc, char **argv) {
     arena_cli c;
     memset(&c, 0, sizeof c);
     c.last_pct = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            cli_error("arena: '%s' is not an option or lacks its value (try --help)", a);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (strcmp(a, "--agents") == 0) agents = v;
-        else if (strcmp(a, "--games") == 0) {
-            if (cli_number(a, v, 1000000, &games) || !games) return 2;
-        } else if (strcmp(a, "--variant") == 0) variant = v;
-        else if (strcmp(a, "--options") == 0) options = v;
-        else if (strcmp(a, "--seed") == 0) {
-            if (cli_number(a, v, UINT64_MAX, &seed)) return 2;
-        } else if (strcmp(a, "--time") == 0) {
-            if (cli_number(a, v, 3600000, &ms) || !ms) return 2;
-        } else if (strcmp(a, "--threads") == 0) {
-            if (cli_number(a, v, 64, &threads) || !threads) return 2;
-        } else if (strcmp(a, "--jobs") == 0) {
-            if (cli_number(a, v, 64, &jobs) || !jobs) return 2;
-        } else if (strcmp(a, "--record") == 0) c.record_dir = v;
-        else if (strcmp(a, "--svg") == 0) svg = v;
-        else {
-            cli_error("arena: '%s' is not an option (try --help)", a);
-            return 2;
-        }
-    }
+    const cli_option opts[] = {{"--agents", &agents, NULL, 0, 0},
+                               {"--games", NULL, &games, 1, 1000000},
+                               {"--variant", &variant, NULL, 0, 0},
+                               {"--options", &options, NULL, 0, 0},
+                               {"--seed", NULL, &seed, 0, UINT64_MAX},
+                               {"--time", NULL, &ms, 1, 3600000},
+                               {"--threads", NULL, &threads, 1, 64},
+                               {"--jobs", NULL, &jobs, 1, 64},
+                               {"--record", &c.record_dir, NULL, 0, 0},
+                               {"--svg", &svg, NULL, 0, 0},
+                               {NULL, NULL, NULL, 0, 0}};
+    int parsed = cli_options("arena", argc, argv, help, opts);
+    if (parsed) return parsed == 1 ? 0 : 2;
     if (!agents) {
         cli_error("arena: --agents is required (try --help)");
         return 2;

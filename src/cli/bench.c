@@ -28,29 +28,13 @@ static const char *help =
 int cmd_bench(int argc, char **argv) {
     uint64_t games = 100000, runs = 5, seed = 1;
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            cli_error("bench: '%s' is not an option (try --help)", a);
-            return 2;
-        }
-        if (strcmp(a, "--games") == 0) {
-            if (cli_number(a, argv[++i], 100000000, &games) || !games) return 2;
-        } else if (strcmp(a, "--runs") == 0) {
-            if (cli_number(a, argv[++i], 1000, &runs) || !runs) return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (cli_number(a, argv[++i], UINT64_MAX, &seed)) return 2;
-        } else if (strcmp(a, "--variant") == 0) {
-            only = argv[++i];
-        } else {
-            cli_error("bench: '%s' is not an option (try --help)", a);
-            return 2;
-        }
-    }
+    const cli_option opts[] = {{"--games", NULL, &games, 1, 100000000},
+                               {"--runs", NULL, &runs, 1, 1000},
+                               {"--seed", NULL, &seed, 0, UINT64_MAX},
+                               {"--variant", &only, NULL, 0, 0},
+                               {NULL, NULL, NULL, 0, 0}};
+    int parsed = cli_options("bench", argc, argv, help, opts);
+    if (parsed) return parsed == 1 ? 0 : 2;
     const char *variants[2] = {"basic", "advanced"};
     int nvariants = 2;
     if (only) variants[0] = only, nvariants = 1;

@@ -49,6 +49,21 @@ int cli_config(kontor_config *cfg, const char *variant, const char *options, con
 /* Parse an unsigned number for option opt; prints an error and returns -1 on
  * failure. */
 int cli_number(const char *opt, const char *text, uint64_t max, uint64_t *out);
+/* The same with a least value too (1 for counts that cannot be zero). */
+int cli_number_in(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+/* A command's options, each "--name VALUE": a string (str) or a whole number
+ * from min to max (num). A table ends with a NULL name. */
+typedef struct cli_option {
+    const char *name;
+    const char **str;
+    uint64_t *num;
+    uint64_t min, max;
+} cli_option;
+/* Parse argv[1..] against opts; --help or -h prints help. Returns 0 to go
+ * on, 1 when the help was printed (the command exits 0), 2 after an error
+ * it printed as "kontor: CMD: ..." (the command exits 2). */
+int cli_options(const char *cmd, int argc, char **argv, const char *help, const cli_option *opts);
 
 /* Seconds on a monotonic clock. */
 double cli_now(void);

@@ -33,25 +33,11 @@ static const char *help =
 int cmd_engine(int argc, char **argv) {
     const char *spec = "hard";
     uint64_t seed = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            cli_error("engine: '%s' is not an option, or lacks its value (try --help)", a);
-            return 2;
-        }
-        if (strcmp(a, "--agent") == 0) {
-            spec = argv[++i];
-        } else if (strcmp(a, "--seed") == 0) {
-            if (cli_number(a, argv[++i], UINT64_MAX, &seed)) return 2;
-        } else {
-            cli_error("engine: '%s' is not an option (try --help)", a);
-            return 2;
-        }
-    }
+    const cli_option opts[] = {{"--agent", &spec, NULL, 0, 0},
+                               {"--seed", NULL, &seed, 0, UINT64_MAX},
+                               {NULL, NULL, NULL, 0, 0}};
+    int parsed = cli_options("engine", argc, argv, help, opts);
+    if (parsed) return parsed == 1 ? 0 : 2;
     /* a controller that goes away must end the loop with a write error, not
      * kill us half-way through a reply */
     signal(SIGPIPE, SIG_IGN);

@@ -117,33 +117,15 @@ static pid_t start_server(const char *dir, const char *web, int threads, int *po
 int cmd_loadtest(int argc, char **argv) {
     uint64_t games = 1000, port = 0, seed = 1, seconds = 300, think = 0;
     const char *web = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            cli_error("loadtest: '%s' is not an option, or lacks its value (try --help)", a);
-            return 2;
-        }
-        if (strcmp(a, "--games") == 0) {
-            if (cli_number(a, argv[++i], 5000, &games) || !games) return 2;
-        } else if (strcmp(a, "--port") == 0) {
-            if (cli_number(a, argv[++i], 65535, &port)) return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (cli_number(a, argv[++i], UINT64_MAX, &seed)) return 2;
-        } else if (strcmp(a, "--seconds") == 0) {
-            if (cli_number(a, argv[++i], 86400, &seconds) || !seconds) return 2;
-        } else if (strcmp(a, "--think") == 0) {
-            if (cli_number(a, argv[++i], 60000, &think)) return 2;
-        } else if (strcmp(a, "--web") == 0) {
-            web = argv[++i];
-        } else {
-            cli_error("loadtest: '%s' is not an option (try --help)", a);
-            return 2;
-        }
-    }
+    const cli_option opts[] = {{"--games", NULL, &games, 1, 5000},
+                               {"--port", NULL, &port, 0, 65535},
+                               {"--seed", NULL, &seed, 0, UINT64_MAX},
+                               {"--seconds", NULL, &seconds, 1, 86400},
+                               {"--think", NULL, &think, 0, 60000},
+                               {"--web", &web, NULL, 0, 0},
+                               {NULL, NULL, NULL, 0, 0}};
+    int parsed = cli_options("loadtest", argc, argv, help, opts);
+    if (parsed) return parsed == 1 ? 0 : 2;
     int nclients = (int)games * 2;
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)nclients + 64) {

@@ -52,34 +52,15 @@ static int write_record(const char *dir, uint64_t g, const kontor_record *rec) {
 int cmd_selfplay(int argc, char **argv) {
     uint64_t games = 1000, seed = 1;
     const char *variant = "basic", *dir = NULL, *options = NULL, *cards = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
-            return 0;
-        }
-        if (i + 1 >= argc) {
-            cli_error("selfplay: '%s' is not an option or lacks its value (try --help)", a);
-            return 2;
-        }
-        const char *v = argv[++i];
-        if (strcmp(a, "--games") == 0) {
-            if (cli_number(a, v, 100000000, &games)) return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (cli_number(a, v, UINT64_MAX / 2, &seed)) return 2;
-        } else if (strcmp(a, "--variant") == 0) {
-            variant = v;
-        } else if (strcmp(a, "--record") == 0) {
-            dir = v;
-        } else if (strcmp(a, "--options") == 0) {
-            options = v;
-        } else if (strcmp(a, "--cards") == 0) {
-            cards = v;
-        } else {
-            cli_error("selfplay: '%s' is not an option (try --help)", a);
-            return 2;
-        }
-    }
+    const cli_option opts[] = {{"--games", NULL, &games, 1, 100000000},
+                               {"--seed", NULL, &seed, 0, UINT64_MAX / 2},
+                               {"--variant", &variant, NULL, 0, 0},
+                               {"--record", &dir, NULL, 0, 0},
+                               {"--options", &options, NULL, 0, 0},
+                               {"--cards", &cards, NULL, 0, 0},
+                               {NULL, NULL, NULL, 0, 0}};
+    int parsed = cli_options("selfplay", argc, argv, help, opts);
+    if (parsed) return parsed == 1 ? 0 : 2;
     kontor_config cfg;
     if (cli_config(&cfg, variant, options, cards)) return 2;
     if (dir && mkdir(dir, 0777) && errno != EEXIST) {

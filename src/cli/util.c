@@ -81,17 +81,46 @@ int cli_config(kontor_config *cfg, const char *variant, const char *options, con
     return 0;
 }
 
-int cli_number(const char *opt, const char *text, uint64_t max, uint64_t *out) {
+int cli_number_in(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out) {
     char *end;
     errno = 0;
     if (!text || !*text || *text == '-') goto bad;
     unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v > max) goto bad;
+    if (errno || *end || v < min || v > max) goto bad;
     *out = v;
     return 0;
 bad:
-    cli_error("%s wants a whole number from 0 to %llu, not '%s'", opt, (unsigned long long)max, text ? text : "");
+    cli_error("%s wants a whole number from %llu to %llu, not '%s'", opt, (unsigned long long)min,
+              (unsigned long long)max, text ? text : "");
     return -1;
+}
+
+int cli_number(const char *opt, const char *text, uint64_t max, uint64_t *out) {
+    return cli_number_in(opt, text, 0, max, out);
+}
+
+int cli_options(const char *cmd, int argc, char **argv, const char *help, const cli_option *opts) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(help, stdout);
+            return 1;
+        }
+        const cli_option *o = opts;
+        while (o->name && strcmp(o->name, a) != 0) o++;
+        if (!o->name) {
+            cli_error("%s: '%s' is not an option (try --help)", cmd, a);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            cli_error("%s: %s wants a value (try --help)", cmd, a);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (o->str) *o->str = v;
+        else if (cli_number_in(a, v, o->min, o->max, o->num)) return 2;
+    }
+    return 0;
 }
 
 double cli_now(void) {
