@@ -256,21 +256,28 @@ static void count_done(void *ctx, const kontor_arena_game *g, const kontor_recor
     p->total = total;
 }
 
+/* The short tournament of these tests: three agents, two paired deals of the
+ * basic game (cfg must outlive o). */
+static const char *const three_specs[] = {"random", "greedy", "ismcts:iters=60"};
+
+static void three_agents(kontor_arena_opts *o, kontor_config *cfg, int jobs) {
+    config(cfg, "basic");
+    memset(o, 0, sizeof *o);
+    o->cfg = cfg;
+    o->specs = three_specs;
+    o->n = 3;
+    o->games = 3; /* rounded up to 4: two paired deals */
+    o->seed = 7;
+    o->jobs = jobs;
+    o->records = 1;
+}
+
 static void run_arena(int jobs, kontor_arena_table *t, progress *p) {
     kontor_config cfg;
-    config(&cfg, "basic");
-    const char *specs[] = {"random", "greedy", "ismcts:iters=60"};
     kontor_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.cfg = &cfg;
-    o.specs = specs;
-    o.n = 3;
-    o.games = 3; /* rounded up to 4: two paired deals */
-    o.seed = 7;
-    o.jobs = jobs;
+    three_agents(&o, &cfg, jobs);
     o.done = count_done;
     o.done_ctx = p;
-    o.records = 1;
     kontor_error err;
     if (kontor_arena_run(&o, t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
 }
@@ -319,6 +326,111 @@ static void test_arena_does_not_depend_on_jobs(void **st) {
     run_arena(2, &t2, &p2);
     assert_memory_equal(t1.p, t2.p, sizeof t1.p);
     assert_memory_equal(t1.decisions, t2.decisions, sizeof t1.decisions);
+}
+
+/* A resumed tournament (--resume): games the known callback vouches for are
+ * not played (done gets no record for them) and their results count as if
+ * they had been: the table is that of the full run. */
+typedef struct resume_ctx {
+    kontor_match_result result[12];
+    int played, known;
+} resume_ctx;
+
+static void keep_results(void *ctx, const kontor_arena_game *g, const kontor_record *rec, int finished, int total) {
+    resume_ctx *r = ctx;
+    (void)finished;
+    (void)total;
+    assert_true(g->index >= 0 && g->index < 12);
+    if (rec) r->played++, r->result[g->index] = g->result;
+    else r->known++;
+}
+
+static int even_games_known(void *ctx, const kontor_arena_game *g, kontor_match_result *res) {
+    const resume_ctx *first = ctx;
+    if (g->index % 2) return 0;
+    *res = first->result[g->index];
+    return 1;
+}
+
+static void test_arena_resume_counts_known_games(void **st) {
+    (void)st;
+    kontor_config cfg;
+    kontor_arena_opts o;
+    three_agents(&o, &cfg, 1);
+    o.done = keep_results;
+    kontor_error err;
+    kontor_arena_table full, resumed;
+    resume_ctx first, second;
+    memset(&first, 0, sizeof first);
+    memset(&second, 0, sizeof second);
+    o.done_ctx = &first;
+    if (kontor_arena_run(&o, &full, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    assert_int_equal(first.played, 12);
+    assert_int_equal(first.known, 0);
+    o.done_ctx = &second;
+    o.known = even_games_known;
+    o.known_ctx = &first;
+    o.jobs = 2;
+    if (kontor_arena_run(&o, &resumed, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    assert_int_equal(second.played, 6);
+    assert_int_equal(second.known, 6);
+    assert_memory_equal(full.p, resumed.p, sizeof full.p);
+    /* the known games add no decisions and no thinking time */
+    uint64_t d_full = 0, d_resumed = 0;
+    for (int i = 0; i < 3; i++) d_full += full.decisions[i], d_resumed += resumed.decisions[i];
+    assert_true(d_resumed > 0 && d_resumed < d_full);
+}
+
+/* The same through the command: an interrupted run (a record lost, one
+ * broken) goes on where it stopped and prints the same table. */
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *b = calloc(1, 1 << 16);
+    if (b) {
+        size_t n = fread(b, 1, (1 << 16) - 1, f);
+        b[n] = 0;
+    }
+    fclose(f);
+    return b;
+}
+
+static void test_arena_command_resumes_from_records(void **st) {
+    (void)st;
+    const char *k = getenv("KONTOR");
+    if (!k || !*k) k = "build/kontor";
+    char dir[] = "/tmp/kontor-resume-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s arena --agents random,greedy --games 4 --seed 3 --resume %s/rec > %s/out1 2>&1", k,
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm %s/rec/game-0002.kgn && echo broken > %s/rec/game-0003.kgn", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s arena --agents random,greedy --games 4 --seed 3 --resume %s/rec > %s/out2 2>&1", k,
+             dir, dir);
+    assert_int_equal(system(cmd), 0);
+    char p1[128], p2[128];
+    snprintf(p1, sizeof p1, "%s/out1", dir);
+    snprintf(p2, sizeof p2, "%s/out2", dir);
+    char *a = read_all(p1), *b = read_all(p2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(strstr(a, "(0 of them counted from their records"));
+    assert_non_null(strstr(b, "(2 of them counted from their records"));
+    /* the pairing line (wins, draws, losses, points) is the same */
+    const char *la = strstr(a, "\nrandom "), *lb = strstr(b, "\nrandom ");
+    assert_non_null(la);
+    assert_non_null(lb);
+    assert_memory_equal(la, lb, (size_t)(strchr(la + 1, '\n') - la));
+    free(a);
+    free(b);
+    /* the lost and the broken record are written again */
+    snprintf(cmd, sizeof cmd, "grep -q '^\\[Result' %s/rec/game-0002.kgn && grep -q '^\\[Result' %s/rec/game-0003.kgn", dir,
+             dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* The game for four: each agent plays a team (both its seats); the records
@@ -382,6 +494,8 @@ int main(void) {
         cmocka_unit_test(test_arena_does_not_depend_on_jobs),
         cmocka_unit_test(test_arena_plays_team_matches_for_four),
         cmocka_unit_test(test_arena_bad_spec_is_an_error),
+        cmocka_unit_test(test_arena_resume_counts_known_games),
+        cmocka_unit_test(test_arena_command_resumes_from_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -114,6 +114,11 @@ typedef struct kontor_arena_opts {
     void (*done)(void *ctx, const kontor_arena_game *g, const kontor_record *rec, int finished, int total);
     void *done_ctx;
     int records;              /* build a record of each game for done */
+    /* Optional: a game played before (a resumed tournament). If it returns 1
+     * for game g, g is not played: *r is its result (thinking time and
+     * decisions 0) and done is called with no record. */
+    int (*known)(void *ctx, const kontor_arena_game *g, kontor_match_result *r);
+    void *known_ctx;
 } kontor_arena_opts;
 
 /* Run the tournament into t (initialised here). Returns KONTOR_OK, or an

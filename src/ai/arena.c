@@ -43,6 +43,22 @@ static int play_one(arena_run *R, kontor_arena_game *g) {
     const kontor_arena_opts *o = R->o;
     kontor_error err;
     memset(&err, 0, sizeof err);
+    if (o->known) { /* played before: count it, do not play it again */
+        kontor_match_result r;
+        memset(&r, 0, sizeof r);
+        r.forfeit = -1;
+        if (o->known(o->known_ctx, g, &r)) {
+            memset(r.seat_decisions, 0, sizeof r.seat_decisions);
+            memset(r.seconds, 0, sizeof r.seconds);
+            r.decisions = 0;
+            g->result = r;
+            pthread_mutex_lock(&R->mu);
+            R->finished++;
+            if (o->done) o->done(o->done_ctx, g, NULL, R->finished, R->total);
+            pthread_mutex_unlock(&R->mu);
+            return 0;
+        }
+    }
     /* seat_a is agent a's team; with four players each team's two seats get
      * their own instance of the team's agent */
     int ns = o->cfg->nseats;

@@ -22,14 +22,15 @@
 static const char *help =
     "usage: kontor arena --agents A,B,... [--games N] [--variant V] [--options O]\n"
     "                    [--seed S] [--time MS] [--threads T] [--jobs J]\n"
-    "                    [--record DIR] [--svg FILE]\n"
+    "                    [--record DIR | --resume DIR] [--svg FILE]\n"
     "\n"
     "Plays a round-robin tournament: every pair of agents plays N games (default\n"
     "20, rounded up to even) on N/2 deals, each deal once with each agent as red,\n"
     "so the luck of the deal cancels. Deal d has seed S+d (default S = 1). Prints\n"
     "per pairing wins, draws, losses and the mean point difference, and per agent\n"
     "its score, Elo (maximum likelihood, mean 0) with a 95% interval, and its\n"
-    "decisions per second. Progress goes to stderr.\n"
+    "decisions per second. Progress goes to stderr (a bar on a terminal, else a\n"
+    "line a minute).\n"
     "\n"
     "Agents: random, greedy[:samples=K,noise=P], ismcts[:iters=N|ms=N,threads=T,c=X,\n"
     "policy=0|1,ship=P,place=P,rounds=R,scale=X,stop=0|1], easy, medium, hard (docs/ai.md),\n"
@@ -39,6 +40,9 @@ static const char *help =
     "  --threads T   give every ismcts agent without threads= T search threads\n"
     "  --jobs J      play J games at once (default 1; results do not change)\n"
     "  --record DIR  write every game as DIR/game-NNNN.kgn\n"
+    "  --resume DIR  the same, and a game whose finished record is already there\n"
+    "                (same variant, agents and deal) is counted from it, not\n"
+    "                played again: an interrupted run goes on where it stopped\n"
     "  --svg FILE    draw the Elo table and the win-rate matrix as an SVG picture\n";
 
 #define MAX_SPEC 128
@@ -47,8 +51,12 @@ typedef struct arena_cli {
     char specs[KONTOR_ARENA_MAX][MAX_SPEC];
     int n;
     const char *record_dir;
+    const char *resume_dir;
+    const kontor_config *cfg;
     int record_failed;
     int last_pct;
+    int resumed;            /* games counted from their records */
+    double t0, last_line;   /* progress lines when stderr is no terminal */
 } arena_cli;
 
 /* Split the --agents list (see the opening comment). */
@@ -120,8 +128,44 @@ static kontor_agent *factory(void *ctx, const char *spec, uint64_t seed, kontor_
     return cli_agent_new(spec, seed, err);
 }
 
+/* --resume: is game g's finished record in the directory already, for the
+ * same deal and the same agents in the same seats? Then its result counts. */
+static int known_game(void *ctx, const kontor_arena_game *g, kontor_match_result *r) {
+    const arena_cli *c = ctx;
+    char path[4096], *text = NULL;
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/game-%04d.kgn", c->record_dir, g->index + 1);
+    if (cli_read_file(path, &text, &len)) return 0;
+    kontor_record rec;
+    kontor_error err;
+    int ok = kontor_record_parse_with(&rec, &c->cfg->cards, text, len, &err) == KONTOR_OK;
+    free(text);
+    if (!ok) return 0;
+    kontor_deal deal;
+    kontor_deal_shuffle(&deal, c->cfg, g->deal_seed);
+    int ns = c->cfg->nseats;
+    ok = rec.has_seed && rec.seed == g->deal_seed && !rec.termination[0] && rec.cfg.nseats == ns &&
+         memcmp(&deal, &rec.deal, sizeof deal) == 0;
+    for (int q = 0; q < ns && ok; q++) {
+        int team = ns == 4 ? q / 2 : q;
+        ok = strcmp(rec.players[q], c->specs[team == g->seat_a ? g->a : g->b]) == 0;
+    }
+    kontor_state s;
+    if (ok) ok = kontor_record_replay(&rec, -1, &s, NULL, NULL, &err) == KONTOR_OK && kontor_over(&s);
+    kontor_record_release(&rec);
+    if (!ok) return 0;
+    r->winner = s.winner;
+    r->score[0] = s.score[0];
+    r->score[1] = s.score[1];
+    r->rounds = s.round;
+    r->nseats = ns;
+    r->forfeit = -1;
+    return 1;
+}
+
 static void on_done(void *ctx, const kontor_arena_game *g, const kontor_record *rec, int finished, int total) {
     arena_cli *c = ctx;
+    if (!rec && c->resume_dir) c->resumed++;
     if (rec && c->record_dir) {
         char path[4096], *text = NULL;
         size_t len = 0;
@@ -135,7 +179,17 @@ static void on_done(void *ctx, const kontor_arena_game *g, const kontor_record *
         if (f) fclose(f);
         free(text);
     }
-    if (!isatty(2)) return;
+    if (!isatty(2)) { /* a log: a line a minute, so a long run shows it is alive */
+        double now = cli_now();
+        if (now - c->last_line >= 60) {
+            c->last_line = now;
+            double per = (now - c->t0) / (finished - c->resumed > 0 ? finished - c->resumed : 1);
+            fprintf(stderr, "kontor: arena: %d/%d games (%d from records), %.0f min so far, about %.0f min to go\n",
+                    finished, total, c->resumed, (now - c->t0) / 60, per * (total - finished) / 60);
+            fflush(stderr);
+        }
+        return;
+    }
     int pct = (int)(100.0 * finished / total);
     if (pct != c->last_pct || finished == total) {
         c->last_pct = pct;
@@ -240,6 +294,7 @@ int cmd_arena(int argc, char **argv) {
                                {"--threads", NULL, &threads, 1, 64},
                                {"--jobs", NULL, &jobs, 1, 64},
                                {"--record", &c.record_dir, NULL, 0, 0},
+                               {"--resume", &c.resume_dir, NULL, 0, 0},
                                {"--svg", &svg, NULL, 0, 0},
                                {NULL, NULL, NULL, 0, 0}};
     int parsed = cli_options("arena", argc, argv, help, opts);
@@ -263,6 +318,14 @@ int cmd_arena(int argc, char **argv) {
     }
     kontor_config cfg;
     if (cli_config(&cfg, variant, options, NULL)) return 2;
+    c.cfg = &cfg;
+    if (c.resume_dir) {
+        if (c.record_dir && strcmp(c.record_dir, c.resume_dir) != 0) {
+            cli_error("arena: --record '%s' and --resume '%s' name two directories", c.record_dir, c.resume_dir);
+            return 2;
+        }
+        c.record_dir = c.resume_dir;
+    }
     if (c.record_dir && mkdir(c.record_dir, 0777) != 0 && errno != EEXIST) {
         cli_error("arena: cannot make directory '%s': %s", c.record_dir, strerror(errno));
         return 1;
@@ -281,6 +344,10 @@ int cmd_arena(int argc, char **argv) {
     o.done = on_done;
     o.done_ctx = &c;
     o.records = c.record_dir != NULL;
+    if (c.resume_dir) {
+        o.known = known_game;
+        o.known_ctx = &c;
+    }
     for (int i = 0; i < c.n; i++) {
         kontor_error e;
         kontor_agent *a = cli_agent_new(c.specs[i], 1, &e);
@@ -298,6 +365,7 @@ int cmd_arena(int argc, char **argv) {
     kontor_arena_table t;
     kontor_error err;
     double t0 = cli_now();
+    c.t0 = c.last_line = t0;
     if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) {
         cli_error("arena: %s", err.msg);
         return 1;
@@ -333,7 +401,9 @@ int cmd_arena(int argc, char **argv) {
                elo[i], elo[i] - 1.96 * se[i], elo[i] + 1.96 * se[i], dps, pps, t.forfeits[i]);
     }
     if (fit) printf("(the Elo fit did not converge: the ratings above are not reliable)\n");
-    printf("\n%d games in %.1f s\n", c.n * (c.n - 1) / 2 * per_pair, wall);
+    printf("\n%d games in %.1f s", c.n * (c.n - 1) / 2 * per_pair, wall);
+    if (c.resume_dir) printf(" (%d of them counted from their records in %s)", c.resumed, c.resume_dir);
+    printf("\n");
     if (svg) {
         char title[256];
         snprintf(title, sizeof title, "kontor arena: %s game, %d games per pair, seed %llu",
