@@ -68,6 +68,30 @@ int ai_opt_number(const char *spec, const char *key, const char *val, double lo,
     return 0;
 }
 
+int ai_opt_set(const char *spec, const char *kind, const ai_opt *table, size_t n, void *base, const char *key,
+               const char *val, kontor_error *err) {
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(key, table[i].key) != 0) continue;
+        double d;
+        if (ai_opt_number(spec, key, val, table[i].lo, table[i].hi, &d, err)) return -1;
+        char *field = (char *)base + table[i].off;
+        switch (table[i].type) {
+        case AI_OPT_INT: *(int *)(void *)field = (int)d; break;
+        case AI_OPT_U64: *(uint64_t *)(void *)field = (uint64_t)d; break;
+        case AI_OPT_DOUBLE: *(double *)(void *)field = d; break;
+        case AI_OPT_FLOAT: *(float *)(void *)field = (float)d; break;
+        }
+        return 0;
+    }
+    char names[200] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < n && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "", table[i].key);
+    ai_fail(err, KONTOR_E_PARSE, "agent '%s': unknown option '%s' (%s takes %s)", spec, key, kind,
+            n ? names : "none");
+    return -1;
+}
+
 kontor_move ai_random_move(kontor_agent *a, const kontor_view *v) {
     kontor_move moves[KONTOR_MAX_MOVES];
     int n = kontor_legal(&v->s, v->seat, moves);

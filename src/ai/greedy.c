@@ -16,6 +16,7 @@
  * noise=P (with probability P play a uniformly random legal decision; the
  * "easy" level uses it).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,21 +143,15 @@ static kontor_move greedy_decide(kontor_agent *a, const kontor_view *v) {
     return best.move;
 }
 
+static const ai_opt greedy_opts[] = {
+    {"samples", AI_OPT_INT, offsetof(greedy_impl, samples), 1, 1000},
+    {"noise", AI_OPT_DOUBLE, offsetof(greedy_impl, noise), 0, 1},
+};
+
 static int greedy_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
     kontor_agent *a = ctx;
-    greedy_impl *g = a->impl;
-    double d;
-    if (strcmp(key, "samples") == 0) {
-        if (ai_opt_number(a->name, key, val, 1, 1000, &d, err)) return -1;
-        g->samples = (int)d;
-    } else if (strcmp(key, "noise") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
-        g->noise = d;
-    } else {
-        ai_fail(err, KONTOR_E_PARSE, "agent '%s': unknown option '%s' (greedy takes samples, noise)", a->name, key);
-        return -1;
-    }
-    return 0;
+    return ai_opt_set(a->name, "greedy", greedy_opts, sizeof greedy_opts / sizeof *greedy_opts, a->impl, key, val,
+                      err);
 }
 
 int ai_greedy_init(kontor_agent *a, const char *opts, kontor_error *err) {

@@ -44,6 +44,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,50 +427,26 @@ static void ismcts_destroy(void *impl) {
     free(m);
 }
 
+static const ai_opt ismcts_opts[] = {
+    {"iters", AI_OPT_U64, offsetof(ismcts_impl, iters), 1, 1e9},
+    {"ms", AI_OPT_INT, offsetof(ismcts_impl, ms), 1, 3600000},
+    {"stop", AI_OPT_INT, offsetof(ismcts_impl, stop), 0, 1},
+    {"threads", AI_OPT_INT, offsetof(ismcts_impl, threads), 1, 64},
+    {"c", AI_OPT_DOUBLE, offsetof(ismcts_impl, c), 0, 100},
+    {"rounds", AI_OPT_INT, offsetof(ismcts_impl, po.rounds), 0, 1000},
+    {"scale", AI_OPT_FLOAT, offsetof(ismcts_impl, po.scale), 0, 1000},
+    {"policy", AI_OPT_INT, offsetof(ismcts_impl, po.policy), 0, 1},
+    {"ship", AI_OPT_FLOAT, offsetof(ismcts_impl, po.ship_move), 0, 1},
+    {"place", AI_OPT_FLOAT, offsetof(ismcts_impl, po.place), 0, 1},
+    {"mast", AI_OPT_FLOAT, offsetof(ismcts_impl, po.mast), 0, 1},
+};
+
 static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
     kontor_agent *a = ctx;
     ismcts_impl *m = a->impl;
-    double d;
-    if (strcmp(key, "iters") == 0) {
-        if (ai_opt_number(a->name, key, val, 1, 1e9, &d, err)) return -1;
-        m->iters = (uint64_t)d;
-        m->ms = 0;
-    } else if (strcmp(key, "ms") == 0) {
-        if (ai_opt_number(a->name, key, val, 1, 3600000, &d, err)) return -1;
-        m->ms = (int)d;
-    } else if (strcmp(key, "stop") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
-        m->stop = (int)d;
-    } else if (strcmp(key, "threads") == 0) {
-        if (ai_opt_number(a->name, key, val, 1, 64, &d, err)) return -1;
-        m->threads = (int)d;
-    } else if (strcmp(key, "c") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 100, &d, err)) return -1;
-        m->c = d;
-    } else if (strcmp(key, "rounds") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1000, &d, err)) return -1;
-        m->po.rounds = (int)d;
-    } else if (strcmp(key, "scale") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1000, &d, err)) return -1;
-        m->po.scale = (float)d;
-    } else if (strcmp(key, "policy") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
-        m->po.policy = (int)d;
-    } else if (strcmp(key, "ship") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
-        m->po.ship_move = (float)d;
-    } else if (strcmp(key, "place") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
-        m->po.place = (float)d;
-    } else if (strcmp(key, "mast") == 0) {
-        if (ai_opt_number(a->name, key, val, 0, 1, &d, err)) return -1;
-        m->po.mast = (float)d;
-    } else {
-        ai_fail(err, KONTOR_E_PARSE,
-                "agent '%s': unknown option '%s' (ismcts takes iters, ms, stop, threads, c, rounds, scale, policy, ship, place, mast)",
-                a->name, key);
+    if (ai_opt_set(a->name, "ismcts", ismcts_opts, sizeof ismcts_opts / sizeof *ismcts_opts, m, key, val, err))
         return -1;
-    }
+    if (strcmp(key, "iters") == 0) m->ms = 0; /* the last budget given counts */
     return 0;
 }
 
