@@ -55,8 +55,9 @@ int ai_parse_opts(const char *spec, const char *opts, ai_opt_fn fn, void *ctx, k
     return 0;
 }
 
-int ai_opt_number(const char *spec, const char *key, const char *val, double lo, double hi, double *out,
-                  kontor_error *err) {
+/* A number in [lo, hi] for option key of spec; -1 and err on failure. */
+static int ai_opt_number(const char *spec, const char *key, const char *val, double lo, double hi, double *out,
+                         kontor_error *err) {
     char *end;
     double d = strtod(val, &end);
     if (end == val || *end || !(d >= lo && d <= hi)) {
@@ -125,9 +126,7 @@ static int random_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
 }
 
 static int random_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
-    (void)val;
-    ai_fail(err, KONTOR_E_PARSE, "agent '%s': unknown option '%s' (random takes none)", (const char *)ctx, key);
-    return -1;
+    return ai_opt_set(ctx, "random", NULL, 0, NULL, key, val, err); /* takes none */
 }
 
 void ai_release(kontor_agent *a) {

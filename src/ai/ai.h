@@ -101,9 +101,6 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err);
  * calls fn; fn returns 0, or -1 after filling err. */
 typedef int (*ai_opt_fn)(void *ctx, const char *key, const char *val, kontor_error *err);
 int ai_parse_opts(const char *spec, const char *opts, ai_opt_fn fn, void *ctx, kontor_error *err);
-/* Parse a number in [lo, hi] for option key of spec; -1 and err on failure. */
-int ai_opt_number(const char *spec, const char *key, const char *val, double lo, double hi,
-                  double *out, kontor_error *err);
 /* An agent's numeric options as a table: key, the field's type and offset in
  * the agent's settings, and the range it takes. */
 typedef enum { AI_OPT_INT, AI_OPT_U64, AI_OPT_DOUBLE, AI_OPT_FLOAT } ai_opt_type;
@@ -115,7 +112,7 @@ typedef struct ai_opt {
 } ai_opt;
 /* Set the option key of table[0..n) in the settings at base from val. An
  * unknown key or a bad value fills err (naming spec, and for an unknown key
- * every option the agent `kind` takes) and returns -1. */
+ * every option the agent `kind` takes, or "none" when n is 0) and returns -1. */
 int ai_opt_set(const char *spec, const char *kind, const ai_opt *table, size_t n, void *base, const char *key,
                const char *val, kontor_error *err);
 void ai_fail(kontor_error *err, kontor_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
