@@ -550,8 +550,13 @@ static int command_key(tui *t, int k, int seat) {
         if (read_line(t, "save the game record to: ", path, sizeof path) == 0 && path[0]) tui_save(t, path);
         return 1;
     case 'l': {
-        path[0] = 0;
-        if (read_line(t, "load a game record from: ", path, sizeof path) == 0 && path[0]) {
+        /* offered: the file this game was last saved to or loaded from */
+        if (t->savefile[0]) snprintf(path, sizeof path, "%s", t->savefile);
+        else snprintf(path, sizeof path, "kontor-%llu.kgn", (unsigned long long)t->seed);
+        if (read_line(t, "load a game record from: ", path, sizeof path) != 0) return 1;
+        if (!path[0]) {
+            tui_msg(t, 1, "%s", "no file name given: nothing loaded");
+        } else {
             kontor_error err;
             if (tui_load(t, path, &err)) tui_msg(t, 1, "%s", err.msg);
             else {
