@@ -475,6 +475,57 @@ static void test_computer_seat_plays_its_turns(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* The tops of a view's state message: each dock pile's, then the water pile's (-1: none). */
+static void tops_of(json_t *st, json_int_t top[KONTOR_MAX_SEATS + 1]) {
+    json_t *seats = json_object_get(st, "seats");
+    for (size_t i = 0; i < KONTOR_MAX_SEATS; i++) {
+        json_t *t = json_object_get(json_array_get(seats, i), "top");
+        top[i] = json_is_integer(t) ? json_integer_value(t) : -1;
+    }
+    json_t *t = json_object_get(st, "water_top");
+    top[KONTOR_MAX_SEATS] = json_is_integer(t) ? json_integer_value(t) : -1;
+}
+
+/* R15: the pile tops are public. Every view carries them (the player's, the
+ * spectator's alike), and the card a seat draws is the top it was shown. */
+static void test_pile_tops_are_public_and_are_the_cards_drawn_next(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"seats\":[\"human\",\"easy\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a, w;
+    join(&a, &s, id, token_of(g, 0));
+    join(&w, &s, id, NULL);
+    json_int_t ta[KONTOR_MAX_SEATS + 1], tw[KONTOR_MAX_SEATS + 1];
+    tops_of(a.state, ta);
+    tops_of(w.state, tw);
+    assert_memory_equal(ta, tw, sizeof ta);
+    assert_true(ta[0] >= 0 && ta[1] >= 0 && ta[KONTOR_MAX_SEATS] >= 0);
+    int draws = 0;
+    for (int i = 0; i < 400 && draws < 6 && !is_over(&a); i++) {
+        if (!play_one(&a, NULL)) drain(&a, 20);
+        json_t *st;
+        while ((st = until(&w, "state", 30)) != NULL) {
+            json_t *evs = json_object_get(st, "events");
+            for (size_t k = 0; k < json_array_size(evs); k++) {
+                json_t *e = json_array_get(evs, k);
+                if (strcmp(json_string_value(json_object_get(e, "kind")), "draw") != 0) continue;
+                json_int_t seat = json_integer_value(json_object_get(e, "seat"));
+                json_int_t card = json_integer_value(json_object_get(e, "card"));
+                assert_true(seat >= 0 && seat < 2);
+                assert_true(card == tw[seat] || card == tw[KONTOR_MAX_SEATS]);
+                draws++;
+            }
+            tops_of(st, tw);
+        }
+    }
+    assert_true(draws >= 6);
+    close_cl(&a);
+    close_cl(&w);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
 static void test_timeout_plays_for_a_silent_seat(void **state) {
     (void)state;
     srv s = start();
@@ -485,8 +536,24 @@ static void test_timeout_plays_for_a_silent_seat(void **state) {
     assert_true(json_integer_value(json_object_get(a.state, "deadline_ms")) > 0);
     /* nobody moves: after a second both choices are made for them */
     time_t t0 = time(NULL);
-    while (ply_of(&a) < ply + 2 && time(NULL) - t0 < 6) until(&a, "state", 1000);
+    int own = 0, other = 0;
+    while (ply_of(&a) < ply + 2 && time(NULL) - t0 < 6) {
+        json_t *st = until(&a, "state", 1000);
+        json_t *t = st ? json_object_get(st, "timeout") : NULL;
+        if (!t) continue;
+        /* the decision is marked as the timer's; its words (maybe a secret
+         * choice) only for the seat it was played for */
+        if (json_integer_value(json_object_get(t, "seat")) == 0) {
+            assert_non_null(json_string_value(json_object_get(t, "text")));
+            own++;
+        } else {
+            assert_null(json_object_get(t, "text"));
+            other++;
+        }
+    }
     assert_true(ply_of(&a) >= ply + 2);
+    assert_int_equal(own, 1);
+    assert_int_equal(other, 1);
     close_cl(&a);
     json_decref(g);
     stop(&s, SIGTERM);
@@ -1036,6 +1103,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_two_humans_play_to_the_end_and_the_record_replays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_seat_plays_its_turns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_plays_for_a_silent_seat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pile_tops_are_public_and_are_the_cards_drawn_next, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_mid_game_loses_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_keeps_each_decision_in_the_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_games_go_on_when_a_socket_dies, setup, teardown),

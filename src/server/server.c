@@ -102,6 +102,8 @@ struct sgame {
     long nev, evcap;
     wsconn *conns;
     int ai_queued, ai_busy;
+    int timing_seat;   /* 1 + the seat whose decision the timer plays right now; 0: none */
+    char timing_text[160]; /* that decision in words (told to its seat only: it may be secret) */
     sgame *hnext;      /* hash chain */
 };
 
@@ -316,6 +318,12 @@ static char *state_text(sgame *g, wsconn *w) {
     for (long i = w->sent; i < g->nev; i++) json_array_append_new(ev, sj_event(&g->s, &g->ev[i], i, w->seat));
     w->sent = g->nev;
     json_object_set_new(o, "events", ev);
+    if (g->timing_seat > 0) {
+        /* the decision of this message was played by the timer, not chosen */
+        json_t *t = json_pack("{s:i}", "seat", g->timing_seat - 1);
+        if (w->seat == g->timing_seat - 1) json_object_set_new(t, "text", json_string(g->timing_text));
+        json_object_set_new(o, "timeout", t);
+    }
     if (g->deadline > 0) json_object_set_new(o, "deadline_ms", json_integer((json_int_t)((g->deadline - now_s()) * 1000)));
     if (kontor_over(&g->s)) json_object_set_new(o, "result", json_string(g->rec.result));
     char *t = json_dumps(o, JSON_COMPACT);
@@ -538,7 +546,11 @@ static void *timer_thread(void *arg) {
                     kontor_error err;
                     logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
                           kontor_seat_name(&g->s, seat));
-                    apply_decision(g, seat, mv[kontor_rng_below(&rng, (uint32_t)k)], &err);
+                    kontor_move m = mv[kontor_rng_below(&rng, (uint32_t)k)];
+                    kontor_move_text(&g->s, seat, m, g->timing_text, sizeof g->timing_text);
+                    g->timing_seat = seat + 1;
+                    apply_decision(g, seat, m, &err);
+                    g->timing_seat = 0;
                 }
             }
             pthread_mutex_unlock(&g->mu);

@@ -146,6 +146,16 @@ static void game_extras(const kontor_state *s, json_t *o) {
     }
 }
 
+/* The top card of a face-up pile (every dock pile and the water pile lie
+ * face up, so the top is public: the state keeps it in pub), or null when
+ * the pile is empty or its top is not public. */
+static json_t *pile_top(const kontor_state *s, const kontor_pile *p) {
+    if (!p->n) return json_null();
+    int id = p->card[p->head];
+    if (id >= KONTOR_MAX_CARDS || !((s->pub[id >> 6] >> (id & 63)) & 1)) return json_null();
+    return json_integer(id);
+}
+
 /* The body common to views and full states. viewer: seat whose hand is
  * shown, -1 for none, -2 for every hand. */
 static json_t *state_json(const kontor_state *s, int viewer) {
@@ -223,6 +233,9 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         json_object_set_new(so, "coins", json_integer(s->coins[i]));
         json_object_set_new(so, "hand_n", json_integer(s->hand_n[i]));
         json_object_set_new(so, "pile", json_integer(s->dock_pile[i].n));
+        /* Justizia: while a seat picks, its view shows its pile sorted, not in order */
+        if (!(s->phase == KONTOR_PHASE_SELECT && viewer == i))
+            json_object_set_new(so, "top", pile_top(s, &s->dock_pile[i]));
         if (viewer == i || viewer == -2) {
             json_t *h = json_array();
             for (int k = 0; k < s->hand_n[i]; k++) json_array_append_new(h, json_integer(s->hand[i][k]));
@@ -243,6 +256,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     json_object_set_new(o, "treasury", json_integer(s->treasury));
     json_object_set_new(o, "keepers", json_pack("[i,i]", s->keepers[0], s->keepers[1]));
     json_object_set_new(o, "water_pile", json_integer(s->water_pile.n));
+    json_object_set_new(o, "water_top", pile_top(s, &s->water_pile));
     json_object_set_new(o, "no_pass", json_boolean(s->no_pass));
     int pts[2];
     kontor_points(s, pts);
