@@ -85,10 +85,10 @@ async function lobby() {
   const create = h('button', { id: 'create', onclick: async () => {
     try {
       const g = await api('POST', '/api/games', { variant: variant.value, options: options(), seats: seatSel.map(s => s.value), timeout: Number(timeout.value) || 0 });
-      made.replaceChildren(h('p', {}, `Game ${g.id} created. Each link opens one seat; send the others to the other players:`),
+      made.replaceChildren(...[h('p', {}, `Game ${g.id} created. Each link opens one seat; send the others to the other players:`),
         ...g.seats.map(s => h('p', {}, `${s.name}: `, h('a', { href: s.link, class: 'join-link', 'data-seat': s.seat }, location.origin + s.link))),
         g.seats.length ? null : h('p', {}, 'Every seat is a computer: watch it below.'),
-        h('p', {}, 'Spectators: ', h('a', { href: g.watch, class: 'watch-link' }, location.origin + g.watch)));
+        h('p', {}, 'Spectators: ', h('a', { href: g.watch, class: 'watch-link' }, location.origin + g.watch))].filter(Boolean));
       refresh();
     } catch (e) { msg.textContent = e.message; }
   } }, 'Create game');
@@ -131,7 +131,7 @@ async function lobby() {
 
 function game(id, token) {
   document.title = `Kontor · ${id}`;
-  let cards = [], st = null, seat = null, log = [], lastCells = [], moveId = 1, timer = null;
+  let cards = [], st = null, seat = null, log = [], lastCells = [], newRound = false, moveId = 1, timer = null;
   const status = h('div', { id: 'status', class: 'status' });
   const err = h('div', { id: 'game-error', class: 'error' });
   const svg = el('svg', { id: 'board', role: 'img', 'aria-label': 'the harbour' });
@@ -157,7 +157,7 @@ function game(id, token) {
     socket.onopen = () => send(token ? { type: 'join', game: id, token } : { type: 'watch', game: id });
     socket.onmessage = e => {
       const m = JSON.parse(e.data);
-      if (m.type === 'welcome') { cards = m.cards; seat = m.seat; log = []; logbox.replaceChildren(); }
+      if (m.type === 'welcome') { cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; logbox.replaceChildren(); }
       else if (m.type === 'state') { st = m; render(); }
       else if (m.type === 'error') { err.textContent = m.error; }
     };
@@ -166,6 +166,15 @@ function game(id, token) {
   connect();
 
   function names() { return st.seats.map(s => s.name); }
+
+  // The top card of a face-up pile (public), small, with its words.
+  function pileTop(id, what, cls = 'dock-top') {
+    if (id === null || id === undefined) return null;
+    const s = el('svg', { viewBox: `0 0 ${CELL} ${CELL}`, class: `pile-top ${cls}`, 'data-card': id, role: 'img', 'aria-label': `${what}: ${cardLabel(cards[id])}` });
+    drawCard(s, cards[id], 0, 0);
+    el('title', {}, s).textContent = `${what}: ${cardLabel(cards[id])}`;
+    return s;
+  }
   const teamOf = i => (st.seats[i] && st.seats[i].team !== undefined ? st.seats[i].team : i);
 
   // A seat's secret decision as the others see it: chosen, bought, bribed.
@@ -192,8 +201,22 @@ function game(id, token) {
     const legal = st.legal || [];
     // the log, and the cells that changed in the last events
     const fresh = st.events || [];
+    if (st.timeout) {
+      // the decision of this message was played by the server's timer
+      const who = st.seats[st.timeout.seat] ? st.seats[st.timeout.seat].name : '';
+      logbox.append(h('li', { class: 'ev ev-timeout' }, `time ran out: ${st.timeout.text ? `${who}: ${st.timeout.text}` : `a random decision was played for ${who}`}`));
+      st.timeout = null;
+    }
     if (fresh.length) {
-      lastCells = fresh.filter(e => e.x !== undefined && ['place', 'ship', 'remove', 'overbuild', 'bribe'].includes(e.kind)).map(e => [e.x, e.y]);
+      // the cells of this round's moves stay outlined until the first move of
+      // the next (also after a reload, when every event of the game comes at once)
+      for (const e of fresh) {
+        if (e.kind === 'round') newRound = true;
+        else if (e.x !== undefined && ['place', 'ship', 'remove', 'overbuild', 'bribe'].includes(e.kind)) {
+          if (newRound) { lastCells = []; newRound = false; }
+          lastCells.push([e.x, e.y]);
+        }
+      }
       for (const ev of fresh) {
         log.push(ev);
         logbox.append(h('li', { class: `ev ev-${ev.kind}` }, describe(ev, cards, names())));
@@ -209,13 +232,14 @@ function game(id, token) {
       return h('div', { class: `seat seat-${TEAM[t]}${st.actors.includes(i) ? ' acting' : ''}`, 'data-seat': i },
         h('div', { class: 'name' }, s.name, i === seat ? ' (you)' : '', seat !== null && i !== seat && teamOf(seat) === t ? ' (partner)' : '',
           p ? ` · ${p.kind}` : '', p && p.kind === 'human' ? (p.connected ? ' ●' : ' ○') : ''),
-        h('div', {}, `coins ${s.coins} · hand ${s.hand_n} · pile ${s.pile}`),
+        h('div', { class: 'seat-line' }, `coins ${s.coins} · hand ${s.hand_n} · pile ${s.pile}`, pileTop(s.top, `top of ${s.name}'s pile`)),
         ch ? h('div', { class: 'choice' }, ch) : null);
     }), h('div', { class: 'teams' }, ...[0, 1].map(t => h('div', { class: `team team-${TEAM[t]}` },
       `${TEAM[t]}: points ${st.points[t]}${st.bonus_points ? ` (+${st.bonus_points[t]} tile)` : ''} · keepers ${st.keepers[t]}` +
       (st.export ? ` · export ${st.export[t].join('/')}` : '') + (st.ship_owner === t ? ' · moves the ship' : '')))),
     h('div', { class: 'pub' }, `round ${st.round} · ${st.phase}${st.no_pass ? ' · no passing this round' : ''} · treasury ${st.treasury} · water pile ${st.water_pile}` +
-      (st.special_pile !== undefined ? ` · special cards to buy ${st.special_pile}` : '') + (st.events_left !== undefined ? ` · event cards ${st.events_left}` : '')),
+      (st.special_pile !== undefined ? ` · special cards to buy ${st.special_pile}` : '') + (st.events_left !== undefined ? ` · event cards ${st.events_left}` : ''),
+      pileTop(st.water_top, 'top of the water pile', 'water-top')),
     st.event ? h('div', { class: 'event-card', id: 'event-card' }, h('b', {}, st.event.name || 'event'), ': ', st.event.text || '') : null,
     st.tile ? h('div', { class: 'event-card', id: 'tile-card' }, h('b', {}, 'action tile'), ': ', st.tile.name) : null].filter(Boolean));
     // status line
@@ -282,7 +306,7 @@ function game(id, token) {
   function showEnd() {
     const rows = st.areas.map((a, i) => h('tr', { class: a.counts ? '' : 'muted' }, h('td', {}, i + 1), h('td', {}, fmt(...a.at)), h('td', {}, a.size),
       h('td', {}, a.goods[0].join('/')), h('td', {}, a.goods[1].join('/')), h('td', {}, a.winner === null ? 'tie' : TEAM[a.winner]),
-      h('td', {}, a.keeper ? 'yes' : 'no'), h('td', {}, a.value !== undefined ? a.value : 1), h('td', {}, a.out ? 'no (tavern)' : a.counts ? 'yes' : 'no')));
+      h('td', {}, a.keeper ? 'yes' : 'no'), h('td', {}, a.counts && !a.out ? (a.value !== undefined ? a.value : 1) : '–'), h('td', {}, a.out ? 'no (tavern)' : a.counts ? 'yes' : 'no')));
     const w = st.winner === null || st.winner === undefined ? 'A draw' : `${TEAM[st.winner]} wins`;
     end.replaceChildren(h('div', { class: 'end-box' },
       h('h2', { id: 'result' }, `${w}: ${st.score[0]} – ${st.score[1]}`),

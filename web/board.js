@@ -136,7 +136,7 @@ export function drawCard(parent, card, x, y, w = CELL, h = CELL, opts = {}) {
     });
   }
   if (card.coin) coin(g, w - 12, 13);
-  if (card.ship) shipIcon(g, w - 14, h - 16, 0.8);
+  if (card.ship) shipIcon(el('g', { class: 'ship-mark' }, g), w - 14, h - 16, 0.8);
   if (opts.title) el('title', {}, g).textContent = opts.title;
   return g;
 }
@@ -218,14 +218,17 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
     el('title', {}, g).textContent = `action tile: ${t.name}`;
   }
   for (const [x, y] of lastCells)
-    el('rect', { x: px(x) + 2, y: py(y) + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: 'none', stroke: '#ffd43b', 'stroke-width': 3 }, svg);
+    el('rect', { x: px(x) + 2, y: py(y) + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: 'none', stroke: '#ffd43b', 'stroke-width': 3, class: 'last', 'data-cell': `${x},${y}`, 'pointer-events': 'none' }, svg);
   // scored areas: a tint in the winner's colour and a keeper on the first cell
   for (const a of st.areas) {
     const col = a.winner === null ? 'rgba(120,120,120,.28)' : a.winner === 0 ? 'rgba(179,38,30,.28)' : 'rgba(20,20,20,.28)';
     for (const [x, y] of a.cells) el('rect', { x: px(x) + 2, y: py(y) + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: col, class: 'area', 'pointer-events': 'none' }, svg);
     if (a.keeper) {
       const [x, y] = a.at;
-      const k = el('g', { transform: `translate(${px(x) + CELL - 14} ${py(y) + CELL - 12})`, 'pointer-events': 'none' }, svg);
+      // lower right, unless the card there shows the ship symbol: then lower left
+      const at = cells.find(c => c[0] === x && c[1] === y), c = at && cards[at[2]];
+      const kx = c && c.ship ? px(x) + 12 : px(x) + CELL - 14;
+      const k = el('g', { transform: `translate(${kx} ${py(y) + CELL - 12})`, 'pointer-events': 'none', class: 'keeper' }, svg);
       el('circle', { cx: 0, cy: -6, r: 4, fill: INK[TEAM[a.winner]], stroke: '#fff' }, k);
       el('path', { d: 'M-6 6 L-3 -3 L3 -3 L6 6 Z', fill: INK[TEAM[a.winner]], stroke: '#fff' }, k);
     }
@@ -287,7 +290,7 @@ export function describe(ev, cards, names) {
     case 'tax': return `${who} pays a coin in tax`;
     case 'takeback': return `${who} takes ${c} back`;
     case 'sitout': return `${who} sits out${ev.a ? ' and takes a coin' : ''}`;
-    case 'ship': return `${who} moves the ship${at}`;
+    case 'ship': return `${who} moves the ship${ev.x !== undefined ? ` to ${fmt(ev.x, ev.y)}` : ''}`;
     case 'remove':
       // with four players the pile is a decision of its own: an event without a cell
       if (ev.x === undefined && names[ev.a]) return `${who} puts ${c} under ${names[ev.a]}'s pile`;

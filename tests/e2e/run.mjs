@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { launch } from './browser.mjs';
+import { uiTests } from './ui.mjs';
 
 const KONTOR = process.env.KONTOR || 'build/kontor';
 const SHOTS = process.env.SHOTS || 'build/e2e';
@@ -51,6 +52,8 @@ async function playToEnd(pages, limit = 4000) {
 
 const results = [];
 async function test(name, fn) {
+  // E2E_ONLY=regex runs only the tests whose names match (while working on some)
+  if (process.env.E2E_ONLY && !new RegExp(process.env.E2E_ONLY).test(name) && !name.startsWith('no script errors')) return;
   const t0 = Date.now();
   try { await fn(); results.push([name, 'ok']); console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`); }
   catch (e) { results.push([name, 'FAIL']); console.log(`FAIL ${name}: ${e.stack || e}`); }
@@ -214,6 +217,8 @@ await test('a scenario with its own decisions (Bakschisch with the export store)
   await page.screenshot({ path: `${SHOTS}/bakschisch-end.png` });
   await page.close();
 });
+
+await uiTests({ test, A, B, url, act, playToEnd, SHOTS });
 
 await test('no script errors in any page', async () => { assert.deepEqual(errors, []); });
 

@@ -1,0 +1,104 @@
+// ui.mjs: end-to-end tests of the browser client's reading aids and fixes
+// (issue 16): pile tops, the last moves outlined after a reload, the timer's
+// decisions in the log, the end table, the phone layout, German and English,
+// the rules, turn notification, keyboard play, areas, pacing, accessibility.
+// Called from run.mjs with its helpers, so that both share one server.
+import assert from 'node:assert/strict';
+
+async function api(url, method, path, body) {
+  const r = await fetch(new URL(path, url), { method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+  const d = await r.json();
+  if (!r.ok) throw new Error(d.error || `HTTP ${r.status}`);
+  return d;
+}
+
+const roundOf = async page => Number(((await page.textContent('.pub')) || '').match(/(\d+)/)[1]);
+const outlined = page => page.$$eval('#board rect.last', r => r.map(x => x.getAttribute('data-cell')).sort().join(' '));
+const tops = page => page.$$eval('.pile-top', s => s.map(x => `${[...x.classList].join('.')}=${x.dataset.card}`).join(' '));
+
+export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
+  await test('ui: creating a game with human seats shows links and no stray text', async () => {
+    const page = await A.newPage();
+    await page.goto(url);
+    await page.waitForSelector('#create');
+    await page.selectOption('#seat0', 'human');
+    await page.selectOption('#seat1', 'human');
+    await page.click('#create');
+    await page.waitForSelector('.join-link');
+    const text = await page.textContent('#created');
+    assert.ok(!/null|undefined/.test(text), `no placeholder in the created game's links: ${text}`);
+    await page.close();
+  });
+
+  await test('ui: pile tops are shown to players and spectators; reload keeps the outlines; the end table and log read right', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
+    const page = await A.newPage();
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.hand-card.playable');
+    const pw = await B.newPage();
+    await pw.goto(url + g.watch);
+    await pw.waitForSelector('.seat');
+    // every face-up pile shows its top: two dock piles and the water pile
+    assert.equal(await page.$$eval('.seat .dock-top', x => x.length), 2);
+    assert.equal(await page.$$eval('.water-top', x => x.length), 1);
+    for (let i = 0; i < 400 && (await roundOf(page)) < 4; i++) { if (!(await act(page))) await page.waitForTimeout(60); else await page.waitForTimeout(40); }
+    await page.waitForTimeout(400);
+    await pw.waitForTimeout(400);
+    assert.equal(await tops(pw), await tops(page), 'the spectator sees the same pile tops');
+    // the top shown is a card of the set, drawn with its words
+    assert.match(await page.$eval('.water-top', s => s.getAttribute('aria-label')), /water pile: water \d/);
+    // a reload outlines the same cells as before it, not every card placed
+    while ((await page.$$('.hand-card.playable')).length === 0) await page.waitForTimeout(50);
+    const before = await outlined(page);
+    const placed = await page.$$eval('#board g[data-cell]', x => x.length);
+    assert.ok(before.length > 0, 'the last moves are outlined');
+    await page.reload();
+    await page.waitForSelector('.hand-card.playable');
+    await page.waitForTimeout(200);
+    const after = await outlined(page);
+    assert.equal(after, before, 'a reload outlines the same cells');
+    assert.ok(after.split(' ').length < placed - 9, `not every card is outlined (${after.split(' ').length} of ${placed})`);
+    assert.ok(await playToEnd([page]), 'the game ended');
+    // the log says where the ship goes to
+    const shipLines = await page.$$eval('#log li', l => l.map(x => x.textContent).filter(t => t.includes('moves the ship')));
+    assert.equal(await page.evaluate(async () => (await import('/board.js')).describe({ kind: 'ship', seat: 0, x: 1, y: -2 }, [], ['red'])),
+      'red moves the ship to +1,-2');
+    for (const t of shipLines) assert.match(t, /moves the ship to [+-]?\d+,[+-]?\d+$/);
+    // areas that do not count show no points
+    const rows = await page.$$eval('.scoring tbody tr', r => r.map(x => [...x.children].map(c => c.textContent)));
+    assert.ok(rows.length > 0);
+    for (const r of rows) if (r[8] !== 'yes') assert.equal(r[7], '–', `an area that does not count shows no points: ${r}`);
+    // no keeper covers a ship symbol
+    await page.click('text=Look at the board');
+    const overlaps = await page.$$eval('#board .keeper', ks => {
+      const ships = [...document.querySelectorAll('#board .ship-mark')].map(s => s.getBoundingClientRect());
+      return ks.map(k => k.getBoundingClientRect()).filter(k => ships.some(s => k.left < s.right && s.left < k.right && k.top < s.bottom && s.top < k.bottom)).length;
+    });
+    assert.equal(overlaps, 0, 'a keeper covers a ship symbol');
+    await page.close(); await pw.close();
+  });
+
+  await test('ui: the end table gives areas that do not count no points (four computers, watched)', async () => {
+    const page = await B.newPage();
+    let rows = [];
+    // areas of one dock card never count with four (R27): a game or two has some
+    for (let k = 0; k < 3 && !rows.some(r => r[8] !== 'yes'); k++) {
+      const g = await api(url, 'POST', '/api/games', { variant: 'four', seats: ['random', 'random', 'random', 'random'] });
+      await page.goto(url + g.watch);
+      await page.waitForSelector('#end:not(.hidden)', { timeout: 60000 });
+      rows = await page.$$eval('.scoring tbody tr', r => r.map(x => [...x.children].map(c => c.textContent)));
+    }
+    assert.ok(rows.some(r => r[8] !== 'yes'), 'an area that does not count');
+    for (const r of rows) if (r[8] !== 'yes') assert.equal(r[7], '–', `an area that does not count shows no points: ${r}`);
+    await page.close();
+  });
+
+  await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
+    const page = await A.newPage();
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.ev-timeout', { timeout: 6000 });
+    assert.match(await page.textContent('.ev-timeout'), /^time ran out: red: /);
+    await page.close();
+  });
+}
