@@ -138,13 +138,14 @@ function game(id, token) {
   const hand = h('div', { id: 'hand', class: 'hand' });
   const actions = h('div', { id: 'actions', class: 'actions' });
   const side = h('div', { id: 'seats', class: 'seats' });
+  const summary = h('div', { id: 'summary', class: 'summary' });
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
   app().replaceChildren(h('main', { class: 'game' },
     h('header', {}, h('a', { href: '#', class: 'back' }, '← lobby'), h('span', { class: 'title' }, token ? `game ${id}` : `watching ${id}`), status),
     err,
     h('div', { class: 'table' },
-      h('div', { class: 'harbour' }, svg, actions, hand),
+      h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
       h('aside', {}, side, h('h3', {}, 'Log'), logbox)),
     end));
 
@@ -242,6 +243,10 @@ function game(id, token) {
       pileTop(st.water_top, 'top of the water pile', 'water-top')),
     st.event ? h('div', { class: 'event-card', id: 'event-card' }, h('b', {}, st.event.name || 'event'), ': ', st.event.text || '') : null,
     st.tile ? h('div', { class: 'event-card', id: 'tile-card' }, h('b', {}, 'action tile'), ': ', st.tile.name) : null].filter(Boolean));
+    // the phone's summary above the board: points, coins, the pile tops
+    summary.replaceChildren(...[0, 1].map(t => h('span', { class: `sum-team team-${TEAM[t]}` }, `${TEAM[t]} ${st.points[t]}`)),
+      ...st.seats.map((s, i) => h('span', { class: `sum-seat seat-${TEAM[teamOf(i)]}` }, `${s.name}${i === seat ? ' (you)' : ''}: ${s.coins}¢`, pileTop(s.top, `top of ${s.name}'s pile`, 'sum-top'))),
+      h('span', { class: 'sum-round' }, `round ${st.round}`));
     // status line
     if (st.over) status.textContent = 'game over';
     else if (seat === null) status.textContent = `${st.actors.map(a => st.seats[a].name).join(' and ')} to decide`;

@@ -184,6 +184,8 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
   const vw = (x1 - x0 + 1) * CELL + 2 * M, vh = (y1 - y0 + 1) * CELL + 2 * M;
   svg.setAttribute('viewBox', `0 0 ${vw} ${vh}`);
   svg.dataset.extent = `${x1 - x0 + 1}x${y1 - y0 + 1}`;
+  // a phone scrolls a wide board rather than shrink its cards below reading size (style.css)
+  svg.style.setProperty('--cols', String(x1 - x0 + 1));
   const px = x => M + (x - x0) * CELL, py = y => M + (y - y0) * CELL;
   el('rect', { x: 0, y: 0, width: vw, height: vh, fill: '#a9c7dc', rx: 10 }, svg);
   const ax0 = Math.max(x0, wx0), ax1 = Math.min(x1, wx1), ay0 = Math.max(y0, wy0), ay1 = Math.min(y1, wy1);

@@ -93,6 +93,30 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close();
   });
 
+  await test('ui: at 390 px the phone layout keeps score, board and hand readable', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
+    const page = await A.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.hand-card.playable');
+    for (let i = 0; i < 400 && (await roundOf(page)) < 6; i++) { if (!(await act(page))) await page.waitForTimeout(60); else await page.waitForTimeout(40); }
+    while ((await page.$$('.hand-card.playable')).length === 0) await page.waitForTimeout(50);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const m = await page.evaluate(() => {
+      const r = s => document.querySelector(s).getBoundingClientRect();
+      const nums = [...document.querySelectorAll('#board .num')].map(n => n.getBoundingClientRect().height);
+      return { page: document.documentElement.scrollWidth, summary: r('#summary'), board: r('#board'), hand: r('.hand-card'),
+        bar: r('.hand-bar'), num: Math.min(...nums), vh: innerHeight };
+    });
+    assert.ok(m.page <= 390, `the page does not scroll sideways (${m.page} px)`);
+    assert.ok(m.summary.height > 0 && m.summary.bottom <= m.board.top + 1, 'the score sits above the board');
+    assert.ok(m.num >= 12, `card numbers are at least 12 px (${m.num.toFixed(1)})`);
+    assert.ok(m.hand.width >= 56, `hand cards are at least 56 px (${m.hand.width})`);
+    assert.ok(m.bar.bottom <= m.vh + 1 && m.bar.top < m.vh, 'the hand is on the screen without scrolling');
+    await page.screenshot({ path: `${SHOTS}/phone-game.png` });
+    await page.close();
+  });
+
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
     const page = await A.newPage();
