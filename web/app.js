@@ -6,7 +6,8 @@
 // judge: the client shows what the last "state" message says (board, hand,
 // legal decisions) and sends a decision's number; it keeps no rules.
 
-import { drawBoard, drawCard, describe, cardLabel, el, fmt, TEAM, CELL, END_BY_NAME } from './board.js';
+import { drawBoard, drawCard, describe, cardLabel, moveText, seatName, eventName, eventText, tileName, endWords, el, fmt, TEAM, CELL } from './board.js';
+import { t, tOr, getLang, setLang, LANGS } from './i18n.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -38,21 +39,30 @@ function route() {
   return lobby();
 }
 window.addEventListener('hashchange', route);
+
+// The language switch: every screen draws itself again in the other language.
+function langSwitch() {
+  const sel = h('select', { id: 'lang', 'aria-label': t('lang.label'), onchange: () => { setLang(sel.value); route(); } },
+    ...LANGS.map(([code, name]) => h('option', { value: code, selected: code === getLang(), lang: code }, name)));
+  return h('span', { class: 'lang-switch' }, sel);
+}
 window.addEventListener('DOMContentLoaded', route);
 
 // ---- lobby ---------------------------------------------------------------------
 
 // The seats' names by count (kontor_seat_name): two players, or two teams of two.
-const SEAT_NAMES = { 2: ['red', 'black'], 4: ['red 1', 'red 2', 'black 1', 'black 2'] };
+const seatNames = n => Array.from({ length: n === 4 ? 4 : 2 }, (_, i) => seatName(i, n === 4 ? 4 : 2));
 const LEVELS = ['easy', 'medium', 'hard', 'random'];
 
 async function lobby() {
-  document.title = 'Kontor';
+  document.title = t('app.name');
   let variants = [{ name: 'basic', describe: 'the basic game for two', seats: 2, expansions: [] }], expNames = {};
   try { const d = await api('GET', '/api/variants'); variants = d.variants; expNames = d.expansions; } catch { /* the basic game still works */ }
   const byName = n => variants.find(v => v.name === n) || variants[0];
-  const level = h('select', { id: 'level' }, ...LEVELS.map(l => h('option', { value: l }, l)));
-  const variant = h('select', { id: 'variant' }, ...variants.map(v => h('option', { value: v.name, title: v.describe }, `${v.name}${v.seats === 4 ? ' (four players)' : ''}`)));
+  const level = h('select', { id: 'level' }, ...LEVELS.map(l => h('option', { value: l }, t(`level.${l}`))));
+  const vName = v => tOr(`variant.${v.name}.name`, v.name), vAbout = v => tOr(`variant.${v.name}.about`, v.describe);
+  const expName = o => tOr(`exp.${o}`, (expNames[o] || o).replace(/^expansion \d, /, ''));
+  const variant = h('select', { id: 'variant' }, ...variants.map(v => h('option', { value: v.name, title: vAbout(v) }, `${vName(v)}${v.seats === 4 ? t('lobby.four_players') : ''}`)));
   const about = h('p', { class: 'muted', id: 'variant-about' });
   const exps = h('div', { class: 'row', id: 'expansions' });
   const seatsRow = h('div', { class: 'row', id: 'seat-kinds' });
@@ -62,13 +72,13 @@ async function lobby() {
   // the options of the chosen variant: its expansions, its seats
   function variantChanged() {
     const v = byName(variant.value);
-    about.textContent = v.describe;
-    exps.replaceChildren(...(v.expansions.length ? v.expansions.map(o => h('label', { title: expNames[o] || o },
-      h('input', { type: 'checkbox', class: 'expansion', value: o, 'data-option': o }), ' ', (expNames[o] || o).replace(/^expansion \d, /, ''))) : [h('span', { class: 'muted' }, 'no expansions for this variant')]));
-    const names = SEAT_NAMES[v.seats] || SEAT_NAMES[2];
+    about.textContent = vAbout(v);
+    exps.replaceChildren(...(v.expansions.length ? v.expansions.map(o => h('label', { title: expName(o) },
+      h('input', { type: 'checkbox', class: 'expansion', value: o, 'data-option': o }), ' ', expName(o))) : [h('span', { class: 'muted' }, t('lobby.no_expansions'))]));
+    const names = seatNames(v.seats);
     const old = seatSel.map(s => s.value);
-    seatSel = names.map((n, i) => h('select', { id: `seat${i}`, 'data-seat': i }, ...kinds.map(k => h('option', { value: k, selected: (old[i] || (i ? 'easy' : 'human')) === k }, k))));
-    seatsRow.replaceChildren(...seatSel.map((s, i) => h('label', { class: `seat-kind team-${names[i].split(' ')[0]}` }, `${names[i]} `, s)));
+    seatSel = names.map((n, i) => h('select', { id: `seat${i}`, 'data-seat': i }, ...kinds.map(k => h('option', { value: k, selected: (old[i] || (i ? 'easy' : 'human')) === k }, t(`level.${k}`)))));
+    seatsRow.replaceChildren(...seatSel.map((s, i) => h('label', { class: `seat-kind team-${TEAM[v.seats === 4 ? i >> 1 : i]}` }, `${names[i]} `, s)));
   }
   variant.addEventListener('change', variantChanged);
   const options = () => [...exps.querySelectorAll('input.expansion:checked')].map(i => i.value).join(',');
@@ -78,50 +88,53 @@ async function lobby() {
       const g = await api('POST', '/api/games', { variant: v.name, options: options(), seats: Array.from({ length: v.seats }, (_, i) => i ? level.value : 'human') });
       location.hash = g.seats[0].link.replace(/^\/#/, '');
     } catch (e) { msg.textContent = e.message; }
-  } }, 'Play against the computer');
+  } }, t('lobby.play_computer'));
 
   const timeout = h('input', { id: 'timeout', type: 'number', min: 0, max: 86400, value: 0, size: 5 });
   const made = h('div', { id: 'created' });
   const create = h('button', { id: 'create', onclick: async () => {
     try {
       const g = await api('POST', '/api/games', { variant: variant.value, options: options(), seats: seatSel.map(s => s.value), timeout: Number(timeout.value) || 0 });
-      made.replaceChildren(...[h('p', {}, `Game ${g.id} created. Each link opens one seat; send the others to the other players:`),
-        ...g.seats.map(s => h('p', {}, `${s.name}: `, h('a', { href: s.link, class: 'join-link', 'data-seat': s.seat }, location.origin + s.link))),
-        g.seats.length ? null : h('p', {}, 'Every seat is a computer: watch it below.'),
-        h('p', {}, 'Spectators: ', h('a', { href: g.watch, class: 'watch-link' }, location.origin + g.watch))].filter(Boolean));
+      const n = seatSel.length;
+      made.replaceChildren(...[h('p', {}, t('lobby.created', { id: g.id })),
+        ...g.seats.map(s => h('p', {}, `${seatName(s.seat, n)}: `, h('a', { href: s.link, class: 'join-link', 'data-seat': s.seat }, location.origin + s.link))),
+        g.seats.length ? null : h('p', {}, t('lobby.all_computers')),
+        h('p', {}, t('lobby.spectators'), ' ', h('a', { href: g.watch, class: 'watch-link' }, location.origin + g.watch))].filter(Boolean));
       refresh();
     } catch (e) { msg.textContent = e.message; }
-  } }, 'Create game');
+  } }, t('lobby.create'));
   variantChanged();
 
   const lists = h('div', { id: 'lists' });
   app().replaceChildren(h('main', { class: 'lobby' },
-    h('h1', {}, 'Kontor'),
-    h('p', { class: 'sub' }, 'Michael Schacht’s harbour game for two or four. Build the harbour, enclose your warehouses, win the areas.'),
-    h('section', { class: 'panel' }, h('div', { class: 'row' }, h('label', {}, 'game ', variant), about), exps,
-      h('div', { class: 'row' }, quick, h('label', {}, 'computer level ', level))),
+    h('div', { class: 'lobby-top' }, h('h1', {}, t('app.name')), h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, id: 'rules-link', target: '_blank' }, t('rules.link')), langSwitch())),
+    h('p', { class: 'sub' }, t('lobby.sub')),
+    h('section', { class: 'panel' }, h('div', { class: 'row' }, h('label', {}, t('lobby.game'), ' ', variant), about), exps,
+      h('div', { class: 'row' }, quick, h('label', {}, t('lobby.level'), ' ', level))),
     msg,
-    h('section', { class: 'panel' }, h('h2', {}, 'New game with chosen seats'),
-      seatsRow, h('div', { class: 'row' }, h('label', {}, 'seconds per decision (0: none) ', timeout)),
+    h('section', { class: 'panel' }, h('h2', {}, t('lobby.new_game')),
+      seatsRow, h('div', { class: 'row' }, h('label', {}, t('lobby.timeout'), ' ', timeout)),
       create, made),
     lists));
   async function refresh() {
     try {
       const d = await api('GET', '/api/games');
-      const row = (g, action) => h('li', {}, h('span', { class: 'gid' }, g.id), ' ', g.variant, ' · ',
-        (g.seats || []).map(s => `${s.name}: ${s.kind}${s.kind === 'human' ? (s.connected ? ' (here)' : s.claimed ? '' : ' (free)') : ''}`).join(', ') || (g.players || []).join(' vs '),
-        g.round ? ` · round ${g.round}` : '', g.result && g.result !== '*' ? ` · ${g.result}` : '', ' ', action);
+      const kind = k => tOr(`level.${k}`, k);
+      const row = (g, action) => h('li', {}, h('span', { class: 'gid' }, g.id), ' ', tOr(`variant.${g.variant}.name`, g.variant), ' · ',
+        (g.seats || []).map((s, i) => `${seatName(i, g.seats.length)}: ${kind(s.kind)}${s.kind === 'human' ? (s.connected ? t('lobby.here') : s.claimed ? '' : t('lobby.free')) : ''}`).join(', ') || (g.players || []).join(t('lobby.vs')),
+        g.round ? ` · ${t('lobby.round', { n: g.round })}` : '', g.result && g.result !== '*' ? ` · ${g.result}` : '', ' ', action);
+      const none = () => h('p', { class: 'muted' }, t('lobby.none'));
       lists.replaceChildren(
-        h('section', { class: 'panel' }, h('h2', {}, 'Open games'), h('ul', { id: 'open' }, d.open.map(g => row(g,
+        h('section', { class: 'panel' }, h('h2', {}, t('lobby.open')), h('ul', { id: 'open' }, d.open.map(g => row(g,
           h('span', {}, ...g.seats.map((s, i) => s.kind === 'human' && !s.claimed ? h('button', { class: 'claim', onclick: async () => {
             try { const c = await api('POST', `/api/games/${g.id}/seats/${i}`); location.hash = c.seats[0].link.replace(/^\/#/, ''); } catch (e) { msg.textContent = e.message; }
-          } }, `join as ${s.name}`) : null), h('a', { href: `#watch/${g.id}` }, 'watch'))))),
-          d.open.length ? null : h('p', { class: 'muted' }, 'none')),
-        h('section', { class: 'panel' }, h('h2', {}, 'Running games'), h('ul', { id: 'running' }, d.running.map(g => row(g, h('a', { href: `#watch/${g.id}` }, 'watch')))),
-          d.running.length ? null : h('p', { class: 'muted' }, 'none')),
-        h('section', { class: 'panel' }, h('h2', {}, 'Finished games'), h('ul', { id: 'finished' }, d.finished.map(g => row(g, h('span', {},
-          h('a', { href: `#replay/${g.id}` }, 'replay'), ' ', h('a', { href: `/api/games/${g.id}/record`, download: `kontor-${g.id}.kgn` }, 'record'))))),
-          d.finished.length ? null : h('p', { class: 'muted' }, 'none')));
+          } }, t('lobby.join_as', { name: seatName(i, g.seats.length) })) : null), h('a', { href: `#watch/${g.id}` }, t('lobby.watch')))))),
+          d.open.length ? null : none()),
+        h('section', { class: 'panel' }, h('h2', {}, t('lobby.running')), h('ul', { id: 'running' }, d.running.map(g => row(g, h('a', { href: `#watch/${g.id}` }, t('lobby.watch'))))),
+          d.running.length ? null : none()),
+        h('section', { class: 'panel' }, h('h2', {}, t('lobby.finished')), h('ul', { id: 'finished' }, d.finished.map(g => row(g, h('span', {},
+          h('a', { href: `#replay/${g.id}` }, t('lobby.replay')), ' ', h('a', { href: `/api/games/${g.id}/record`, download: `kontor-${g.id}.kgn` }, t('lobby.record')))))),
+          d.finished.length ? null : none()));
     } catch (e) { lists.textContent = e.message; }
   }
   refresh();
@@ -130,11 +143,11 @@ async function lobby() {
 // ---- a game, as a player or a spectator ----------------------------------------------
 
 function game(id, token) {
-  document.title = `Kontor · ${id}`;
+  document.title = t('title.game', { id });
   let cards = [], st = null, seat = null, log = [], lastCells = [], newRound = false, moveId = 1, timer = null;
   const status = h('div', { id: 'status', class: 'status' });
   const err = h('div', { id: 'game-error', class: 'error' });
-  const svg = el('svg', { id: 'board', role: 'img', 'aria-label': 'the harbour' });
+  const svg = el('svg', { id: 'board', role: 'img', 'aria-label': t('board.label') });
   const hand = h('div', { id: 'hand', class: 'hand' });
   const actions = h('div', { id: 'actions', class: 'actions' });
   const side = h('div', { id: 'seats', class: 'seats' });
@@ -142,11 +155,12 @@ function game(id, token) {
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
   app().replaceChildren(h('main', { class: 'game' },
-    h('header', {}, h('a', { href: '#', class: 'back' }, '← lobby'), h('span', { class: 'title' }, token ? `game ${id}` : `watching ${id}`), status),
+    h('header', {}, h('a', { href: '#', class: 'back' }, t('game.back')), h('span', { class: 'title' }, token ? t('game.title', { id }) : t('game.watching', { id })), status,
+      h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, target: '_blank' }, t('rules.link')), langSwitch())),
     err,
     h('div', { class: 'table' },
       h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
-      h('aside', {}, side, h('h3', {}, 'Log'), logbox)),
+      h('aside', {}, side, h('h3', {}, t('game.log')), logbox)),
     end));
 
   const send = o => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(o)); };
@@ -162,11 +176,12 @@ function game(id, token) {
       else if (m.type === 'state') { st = m; render(); }
       else if (m.type === 'error') { err.textContent = m.error; }
     };
-    socket.onclose = () => { status.textContent = 'connection lost, reconnecting…'; setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };
+    socket.onclose = () => { status.textContent = t('game.reconnecting'); setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };
   }
   connect();
 
-  function names() { return st.seats.map(s => s.name); }
+  function names() { return st.seats.map((s, i) => seatName(i, st.nseats)); }
+  const nameOf = i => seatName(i, st.nseats);
 
   // The top card of a face-up pile (public), small, with its words.
   function pileTop(id, what, cls = 'dock-top') {
@@ -181,10 +196,10 @@ function game(id, token) {
   // A seat's secret decision as the others see it: chosen, bought, bribed.
   function decided(s) {
     const out = [];
-    if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? 'has chosen' : s.choice === 'pass' ? 'passes' : `chose ${cardLabel(cards[s.choice])}`);
-    if (s.buy !== undefined && s.buy !== null) out.push(s.buy === 'hidden' ? 'has decided' : s.buy ? 'buys a special card' : 'buys nothing');
-    if (s.bribe !== undefined && s.bribe !== null) out.push(s.bribe === 'hidden' ? 'has decided' : s.bribe === 'none' ? 'buys out nothing' : `buys out the card at ${fmt(...s.bribe)}`);
-    if (s.selected !== undefined) out.push(`${s.selected} card${s.selected === 1 ? '' : 's'} picked`);
+    if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? t('seat.has_chosen') : s.choice === 'pass' ? t('seat.passes') : t('seat.chose', { card: cardLabel(cards[s.choice]) }));
+    if (s.buy !== undefined && s.buy !== null) out.push(s.buy === 'hidden' ? t('seat.has_decided') : s.buy ? t('seat.buys') : t('seat.buys_nothing'));
+    if (s.bribe !== undefined && s.bribe !== null) out.push(s.bribe === 'hidden' ? t('seat.has_decided') : s.bribe === 'none' ? t('seat.bribes_nothing') : t('seat.bribes', { at: fmt(...s.bribe) }));
+    if (s.selected !== undefined) out.push(t('seat.selected', { n: s.selected }));
     return out.join(' · ');
   }
 
@@ -197,6 +212,7 @@ function game(id, token) {
     render();
   }
 
+  let prevLegal = [], prevSt = null;
   function render() {
     const mine = seat !== null && st.actors.includes(seat);
     const legal = st.legal || [];
@@ -204,8 +220,8 @@ function game(id, token) {
     const fresh = st.events || [];
     if (st.timeout) {
       // the decision of this message was played by the server's timer
-      const who = st.seats[st.timeout.seat] ? st.seats[st.timeout.seat].name : '';
-      logbox.append(h('li', { class: 'ev ev-timeout' }, `time ran out: ${st.timeout.text ? `${who}: ${st.timeout.text}` : `a random decision was played for ${who}`}`));
+      const who = nameOf(st.timeout.seat), was = prevLegal.find(l => l.m === st.timeout.move);
+      logbox.append(h('li', { class: 'ev ev-timeout' }, st.timeout.move !== undefined ? t('ev.timeout_own', { who, what: was ? moveText(was, prevSt || st, cards) : st.timeout.text }) : t('ev.timeout', { who })));
       st.timeout = null;
     }
     if (fresh.length) {
@@ -229,32 +245,34 @@ function game(id, token) {
     // seats, team by team
     side.replaceChildren(...[...st.seats.map((s, i) => {
       const p = st.players && st.players[i];
-      const t = teamOf(i), ch = decided(s);
-      return h('div', { class: `seat seat-${TEAM[t]}${st.actors.includes(i) ? ' acting' : ''}`, 'data-seat': i },
-        h('div', { class: 'name' }, s.name, i === seat ? ' (you)' : '', seat !== null && i !== seat && teamOf(seat) === t ? ' (partner)' : '',
-          p ? ` · ${p.kind}` : '', p && p.kind === 'human' ? (p.connected ? ' ●' : ' ○') : ''),
-        h('div', { class: 'seat-line' }, `coins ${s.coins} · hand ${s.hand_n} · pile ${s.pile}`, pileTop(s.top, `top of ${s.name}'s pile`)),
+      const tm = teamOf(i), ch = decided(s);
+      return h('div', { class: `seat seat-${TEAM[tm]}${st.actors.includes(i) ? ' acting' : ''}`, 'data-seat': i },
+        h('div', { class: 'name' }, nameOf(i), i === seat ? t('seat.you') : '', seat !== null && i !== seat && teamOf(seat) === tm ? t('seat.partner') : '',
+          p ? ` · ${tOr(`level.${p.kind}`, p.kind)}` : '', p && p.kind === 'human' ? (p.connected ? ' ●' : ' ○') : ''),
+        h('div', { class: 'seat-line' }, t('seat.line', { coins: s.coins, hand: s.hand_n, pile: s.pile }), pileTop(s.top, t('pile.top_of', { name: nameOf(i) }))),
         ch ? h('div', { class: 'choice' }, ch) : null);
-    }), h('div', { class: 'teams' }, ...[0, 1].map(t => h('div', { class: `team team-${TEAM[t]}` },
-      `${TEAM[t]}: points ${st.points[t]}${st.bonus_points ? ` (+${st.bonus_points[t]} tile)` : ''} · keepers ${st.keepers[t]}` +
-      (st.export ? ` · export ${st.export[t].join('/')}` : '') + (st.ship_owner === t ? ' · moves the ship' : '')))),
-    h('div', { class: 'pub' }, `round ${st.round} · ${st.phase}${st.no_pass ? ' · no passing this round' : ''} · treasury ${st.treasury} · water pile ${st.water_pile}` +
-      (st.special_pile !== undefined ? ` · special cards to buy ${st.special_pile}` : '') + (st.events_left !== undefined ? ` · event cards ${st.events_left}` : ''),
-      pileTop(st.water_top, 'top of the water pile', 'water-top')),
-    st.event ? h('div', { class: 'event-card', id: 'event-card' }, h('b', {}, st.event.name || 'event'), ': ', st.event.text || '') : null,
-    st.tile ? h('div', { class: 'event-card', id: 'tile-card' }, h('b', {}, 'action tile'), ': ', st.tile.name) : null].filter(Boolean));
+    }), h('div', { class: 'teams' }, ...[0, 1].map(tm => h('div', { class: `team team-${TEAM[tm]}` },
+      t('team.line', { team: t(`team.${TEAM[tm]}`), points: st.points[tm], keepers: st.keepers[tm] }) + (st.bonus_points ? t('team.bonus', { n: st.bonus_points[tm] }) : '') +
+      (st.export ? t('team.export', { n: st.export[tm].join('/') }) : '') + (st.ship_owner === tm ? t('team.ship_owner') : '')))),
+    h('div', { class: 'pub' }, t('pub.line', { round: st.round, phase: t(`phase.${st.phase}`), treasury: st.treasury, water: st.water_pile }) + (st.no_pass ? t('pub.no_pass') : '') +
+      (st.special_pile !== undefined ? t('pub.specials', { n: st.special_pile }) : '') + (st.events_left !== undefined ? t('pub.events', { n: st.events_left }) : ''),
+      pileTop(st.water_top, t('pile.water_top'), 'water-top')),
+    st.event ? h('div', { class: 'event-card', id: 'event-card' }, h('b', {}, st.event.name ? eventName(st.event) : t('game.event')), ': ', st.event.name ? eventText(st.event) : '') : null,
+    st.tile ? h('div', { class: 'event-card', id: 'tile-card' }, h('b', {}, t('game.tile')), ': ', tileName(st.tile)) : null].filter(Boolean));
     // the phone's summary above the board: points, coins, the pile tops
-    summary.replaceChildren(...[0, 1].map(t => h('span', { class: `sum-team team-${TEAM[t]}` }, `${TEAM[t]} ${st.points[t]}`)),
-      ...st.seats.map((s, i) => h('span', { class: `sum-seat seat-${TEAM[teamOf(i)]}` }, `${s.name}${i === seat ? ' (you)' : ''}: ${s.coins}¢`, pileTop(s.top, `top of ${s.name}'s pile`, 'sum-top'))),
-      h('span', { class: 'sum-round' }, `round ${st.round}`));
+    summary.replaceChildren(...[0, 1].map(tm => h('span', { class: `sum-team team-${TEAM[tm]}` }, t('sum.team', { team: t(`team.${TEAM[tm]}`), n: st.points[tm] }))),
+      ...st.seats.map((s, i) => h('span', { class: `sum-seat sum-${TEAM[teamOf(i)]}` }, t('sum.seat', { name: nameOf(i) + (i === seat ? t('seat.you') : ''), coins: s.coins }),
+        pileTop(s.top, t('pile.top_of', { name: nameOf(i) }), 'sum-top'))),
+      h('span', { class: 'sum-round' }, t('sum.round', { n: st.round })));
     // status line
-    if (st.over) status.textContent = 'game over';
-    else if (seat === null) status.textContent = `${st.actors.map(a => st.seats[a].name).join(' and ')} to decide`;
-    else status.textContent = mine ? phaseHint(st.phase) : `waiting for ${st.actors.map(a => st.seats[a].name).join(' and ') || 'the others'}…`;
+    const actorNames = st.actors.map(nameOf).join(t('game.and'));
+    if (st.over) status.textContent = t('game.over');
+    else if (seat === null) status.textContent = t('game.to_decide', { names: actorNames });
+    else status.textContent = mine ? phaseHint(st.phase) : actorNames ? t('game.waiting', { names: actorNames }) : t('game.waiting_others');
     if (timer) clearInterval(timer);
     if (st.deadline_ms !== undefined && mine) {
       const until = Date.now() + st.deadline_ms;
-      timer = setInterval(() => { const s = Math.max(0, Math.round((until - Date.now()) / 1000)); status.textContent = `${phaseHint(st.phase)} (${s} s)`; }, 500);
+      timer = setInterval(() => { const s = Math.max(0, Math.round((until - Date.now()) / 1000)); status.textContent = t('game.countdown', { hint: phaseHint(st.phase), s }); }, 500);
     }
     // the board: cell decisions are the highlighted cells
     const cellMoves = legal.filter(l => l.x !== undefined);
@@ -271,22 +289,22 @@ function game(id, token) {
         if (choose) inHand.add(choose.m);
         const s = el('svg', { viewBox: `0 0 ${CELL} ${CELL}`, class: `hand-card${choose && mine ? ' playable' : ''}`, 'data-card': cid });
         drawCard(s, cards[cid], 0, 0);
-        el('title', {}, s).textContent = choose ? choose.text : cardLabel(cards[cid]);
+        el('title', {}, s).textContent = choose ? moveText(choose, st, cards) : cardLabel(cards[cid]);
         if (choose && mine) s.addEventListener('click', () => move(choose.m));
         hand.append(s);
       }
-      if (!me.hand.length) hand.append(h('span', { class: 'muted' }, 'no cards in hand'));
-    } else if (seat === null) hand.append(h('span', { class: 'muted' }, 'spectating: hands are hidden'));
+      if (!me.hand.length) hand.append(h('span', { class: 'muted' }, t('game.no_cards')));
+    } else if (seat === null) hand.append(h('span', { class: 'muted' }, t('game.spectating')));
     // every other decision is a button with its words (kontor_move_text)
     actions.replaceChildren();
     if (mine) {
       if (pendingCell) {
-        actions.append(h('span', { class: 'muted' }, `at ${fmt(pendingCell[0].x, pendingCell[0].y)}: `));
-        for (const l of pendingCell) actions.append(h('button', { class: `decision cell-choice kind-${l.kind}`, 'data-move': l.m, onclick: () => { pendingCell = null; move(l.m); } }, l.text));
+        actions.append(h('span', { class: 'muted' }, t('game.at', { at: fmt(pendingCell[0].x, pendingCell[0].y) })));
+        for (const l of pendingCell) actions.append(h('button', { class: `decision cell-choice kind-${l.kind}`, 'data-move': l.m, onclick: () => { pendingCell = null; move(l.m); } }, moveText(l, st, cards)));
       }
       for (const l of legal) {
         if (inHand.has(l.m) || l.x !== undefined) continue;
-        const b = h('button', { class: `decision kind-${l.kind}${l.pass ? ' pass' : ''}${l.none ? ' none' : ''}`, 'data-move': l.m, onclick: () => move(l.m) }, l.text);
+        const b = h('button', { class: `decision kind-${l.kind}${l.pass ? ' pass' : ''}${l.none ? ' none' : ''}`, 'data-move': l.m, onclick: () => move(l.m) }, moveText(l, st, cards));
         if (l.card !== undefined && cards[l.card]) {
           // keep or discard (Justizia): the card itself on the button
           const c = el('svg', { viewBox: `0 0 ${CELL} ${CELL}`, class: 'button-card' });
@@ -297,29 +315,24 @@ function game(id, token) {
       }
     }
     if (st.over) showEnd(); else end.classList.add('hidden');
+    prevLegal = legal; prevSt = st;
   }
 
-  function phaseHint(p) {
-    return { choose: 'choose a card from your hand (secretly), or pass', ship: 'move the ship to a highlighted water card, or leave it',
-      remove: 'remove a highlighted card next to the ship, or nothing', place: 'place your card on a highlighted cell',
-      buy: 'buy a special card for 2 coins, or not (secretly)', pile: 'say whose pile takes the removed card',
-      bribe: 'buy out a highlighted opposing goods card, or nothing (secretly)', select: 'pick the cards of your hand and those that leave the game',
-      tavern: 'say whether your tavern’s area (outlined) scores', export: 'send a warehouse of the card to your export store, or not',
-      event: 'carry out the event card: a highlighted cell, or pass', tile: 'carry out your action tile: a highlighted cell, or forgo it' }[p] || p;
-  }
+  const phaseHint = p => tOr(`hint.${p}`, p);
 
   function showEnd() {
+    const yes = t('end.yes'), no = t('end.no');
     const rows = st.areas.map((a, i) => h('tr', { class: a.counts ? '' : 'muted' }, h('td', {}, i + 1), h('td', {}, fmt(...a.at)), h('td', {}, a.size),
-      h('td', {}, a.goods[0].join('/')), h('td', {}, a.goods[1].join('/')), h('td', {}, a.winner === null ? 'tie' : TEAM[a.winner]),
-      h('td', {}, a.keeper ? 'yes' : 'no'), h('td', {}, a.counts && !a.out ? (a.value !== undefined ? a.value : 1) : '–'), h('td', {}, a.out ? 'no (tavern)' : a.counts ? 'yes' : 'no')));
-    const w = st.winner === null || st.winner === undefined ? 'A draw' : `${TEAM[st.winner]} wins`;
-    end.replaceChildren(h('div', { class: 'end-box' },
+      h('td', {}, a.goods[0].join('/')), h('td', {}, a.goods[1].join('/')), h('td', {}, a.winner === null ? t('end.tie') : t(`team.${TEAM[a.winner]}`)),
+      h('td', {}, a.keeper ? yes : no), h('td', {}, a.counts && !a.out ? (a.value !== undefined ? a.value : 1) : '–'), h('td', {}, a.out ? t('end.no_tavern') : a.counts ? yes : no)));
+    const w = st.winner === null || st.winner === undefined ? t('end.draw') : t('end.wins', { team: t(`team.${TEAM[st.winner]}`) });
+    end.replaceChildren(h('div', { class: 'end-box', role: 'dialog', 'aria-labelledby': 'result' },
       h('h2', { id: 'result' }, `${w}: ${st.score[0]} – ${st.score[1]}`),
-      h('p', {}, `The game ended: ${END_BY_NAME[st.end] || st.end}.`),
-      st.export ? h('p', {}, `Export stores (tea/wine/spice): red ${st.export[0].join('/')}, black ${st.export[1].join('/')}.`) : null,
-      h('table', { class: 'scoring' }, h('thead', {}, h('tr', {}, ...['area', 'at', 'cards', 'red t/w/s', 'black t/w/s', 'winner', 'keeper', 'points', 'counts'].map(t => h('th', {}, t)))), h('tbody', {}, rows)),
-      h('p', {}, h('a', { href: `#replay/${id}`, id: 'to-replay' }, 'Replay'), ' · ', h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn` }, 'Download the record'), ' · ',
-        h('a', { href: '#' }, 'Lobby'), ' · ', h('button', { onclick: () => end.classList.add('hidden') }, 'Look at the board'))));
+      h('p', {}, t('end.why', { why: endWords(st.end) })),
+      st.export ? h('p', {}, t('end.export', { red: st.export[0].join('/'), black: st.export[1].join('/') })) : null,
+      h('div', { class: 'scoring-wrap' }, h('table', { class: 'scoring' }, h('thead', {}, h('tr', {}, ...['area', 'at', 'cards', 'red', 'black', 'winner', 'keeper', 'points', 'counts'].map(k => h('th', {}, t(`end.col.${k}`))))), h('tbody', {}, rows))),
+      h('p', {}, h('a', { href: `#replay/${id}`, id: 'to-replay' }, t('end.replay')), ' · ', h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn`, id: 'download' }, t('end.download')), ' · ',
+        h('a', { href: '#' }, t('end.lobby')), ' · ', h('button', { id: 'look', onclick: () => end.classList.add('hidden') }, t('end.look')))));
     end.classList.remove('hidden');
   }
 }
@@ -327,17 +340,17 @@ function game(id, token) {
 // ---- replay viewer -------------------------------------------------------------------
 
 async function replay(id) {
-  document.title = `Kontor · replay ${id}`;
-  const svg = el('svg', { id: 'board' });
+  document.title = t('title.replay', { id });
+  const svg = el('svg', { id: 'board', role: 'img', 'aria-label': t('board.label') });
   const info = h('div', { class: 'status', id: 'replay-info' });
   const evs = h('ol', { class: 'log', id: 'replay-log' });
-  const slider = h('input', { type: 'range', id: 'slider', min: 0, max: 0, value: 0 });
+  const slider = h('input', { type: 'range', id: 'slider', min: 0, max: 0, value: 0, 'aria-label': t('replay.slider') });
   const err = h('div', { class: 'error' });
   app().replaceChildren(h('main', { class: 'game' },
-    h('header', {}, h('a', { href: '#', class: 'back' }, '← lobby'), h('span', { class: 'title' }, `replay ${id}`),
-      h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn` }, 'download record')),
-    err, h('div', { class: 'replay-bar' }, h('button', { onclick: () => step(-1) }, '◀'), slider, h('button', { onclick: () => step(1) }, '▶')), info,
-    h('div', { class: 'table' }, h('div', { class: 'harbour' }, svg), h('aside', {}, h('h3', {}, 'This decision'), evs))));
+    h('header', {}, h('a', { href: '#', class: 'back' }, t('game.back')), h('span', { class: 'title' }, t('replay.title', { id })),
+      h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn` }, t('replay.download')), h('nav', { class: 'top-links' }, langSwitch())),
+    err, h('div', { class: 'replay-bar' }, h('button', { onclick: () => step(-1), 'aria-label': t('replay.back') }, '◀'), slider, h('button', { onclick: () => step(1), 'aria-label': t('replay.forward') }, '▶')), info,
+    h('div', { class: 'table' }, h('div', { class: 'harbour' }, h('div', { class: 'board-wrap' }, svg)), h('aside', {}, h('h3', {}, t('replay.this')), evs))));
   let busy = false, want = null;
   async function show(ply) {
     if (busy) { want = ply; return; }
@@ -347,9 +360,9 @@ async function replay(id) {
       slider.max = v.plies;
       slider.value = v.ply;
       drawBoard(svg, v, v.cards, { lastCells: v.events.filter(e => e.x !== undefined).map(e => [e.x, e.y]) });
-      const names = v.seats.map(s => s.name);
-      info.textContent = `decision ${v.ply} of ${v.plies} · round ${v.round} · ${v.phase} · points ${v.points[0]}–${v.points[1]}` +
-        (v.over ? ` · final ${v.score[0]}–${v.score[1]}` : '') + ` · ${v.players.join(' vs ')}`;
+      const names = v.seats.map((s, i) => seatName(i, v.nseats));
+      info.textContent = t('replay.info', { ply: v.ply, plies: v.plies, round: v.round, phase: t(`phase.${v.phase}`), a: v.points[0], b: v.points[1] }) +
+        (v.over ? t('replay.final', { a: v.score[0], b: v.score[1] }) : '') + ` · ${v.players.join(t('lobby.vs'))}`;
       evs.replaceChildren(...v.events.map(e => h('li', {}, describe(e, v.cards, names))));
     } catch (e) { err.textContent = e.message; }
     busy = false;

@@ -5,6 +5,8 @@
 // CELL units wide; coordinates are the people's x, y around the harbour
 // centre, the same the server and the records use.
 
+import { t } from './i18n.js';
+
 export const CELL = 64;
 const NS = 'http://www.w3.org/2000/svg';
 const INK = { red: '#b3261e', black: '#1d1d1f', neutral: '#24527a' };
@@ -92,7 +94,7 @@ function special(g, card, w, h, pad, asWater) {
     el('rect', { x: cx - 4, y: cy + 2, width: 8, height: 10, fill: '#5a3e1b' }, g);
     coin(g, cx, cy - 5);
   }
-  text(g, 7, 15, { flood: 'flood', bridge: 'bridge', customs: 'customs' }[card.kind], { 'font-size': 10, 'font-weight': 700, fill: water ? '#fff' : '#5a3e1b' });
+  text(g, 7, 15, t(`special.${card.kind}`), { 'font-size': 10, 'font-weight': 700, fill: water ? '#fff' : '#5a3e1b' });
 }
 
 // One card as a <g> at (x, y) of size w x h. card: the card set entry, or
@@ -142,17 +144,16 @@ export function drawCard(parent, card, x, y, w = CELL, h = CELL, opts = {}) {
 }
 
 export function cardLabel(card) {
-  if (!card) return 'a hidden card';
-  if (card.kind === 'centre') return 'the harbour centre';
-  if (card.kind === 'flood' || card.kind === 'bridge') return `the ${card.kind}`;
-  if (card.kind === 'customs') return 'the customs house';
-  const goods = ['tea', 'wine', 'spice'].filter((_, i) => card.goods[i]).map((n, i) => n);
-  let s = `${card.colour === 'neutral' ? '' : card.colour + ' '}${card.n}`;
-  if (card.kind === 'goods') s += ` (${card.goods.map((k, i) => k ? `${k} ${['tea', 'wine', 'spice'][i]}` : '').filter(Boolean).join(', ')})`;
-  else if (card.kind !== 'water') s += ` (${card.kind})`;
-  else s = `water ${card.n}`;
-  void goods;
-  return s;
+  if (!card) return t('card.hidden');
+  if (card.kind === 'centre') return t('card.centre');
+  if (card.kind === 'flood' || card.kind === 'bridge' || card.kind === 'customs') return t(`card.${card.kind}`);
+  if (card.kind === 'water') return t('card.water', { n: card.n });
+  const colour = t(`colour.${card.colour}`);
+  if (card.kind === 'goods') {
+    const goods = card.goods.map((k, i) => (k ? t('card.goods', { k, good: t(`good.${i}`) }) : '')).filter(Boolean).join(', ');
+    return t('card.dock', { colour, n: card.n, what: goods });
+  }
+  return t('card.dock', { colour, n: card.n, what: t(`kind.${card.kind}`) });
 }
 
 // The rectangle [x0, x1, y0, y1] in which cards may still lie: a fixed
@@ -200,9 +201,9 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
   const under = new Map((b.under || []).map(([x, y, id]) => [`${x},${y}`, id]));
   for (const [x, y, id] of cells) {
     const k = `${x},${y}`;
-    const below = under.has(k) ? ` over ${cardLabel(cards[under.get(k)])}` : '';
+    const below = under.has(k) ? t('board.over', { card: cardLabel(cards[under.get(k)]) }) : '';
     const g = drawCard(svg, cards[id] || null, px(x), py(y), CELL, CELL,
-      { title: `${cardLabel(cards[id])}${asWater.has(k) ? ' (as water)' : ''} at ${fmt(x, y)}${below}`, asWater: asWater.has(k) });
+      { title: t('board.cell', { card: cardLabel(cards[id]), water: asWater.has(k) ? t('board.as_water') : '', at: fmt(x, y), below }), asWater: asWater.has(k) });
     g.setAttribute('data-cell', k);
     if (under.has(k)) {
       // the overbuilt card peeks out at the lower left corner
@@ -212,12 +213,13 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
     }
   }
   // Aktionstafeln: the tiles still on the ends of the water cross
-  for (const t of b.tiles || []) {
-    const [x, y] = t.at;
+  for (const tl of b.tiles || []) {
+    const [x, y] = tl.at;
     const g = el('g', { class: 'tile', 'pointer-events': 'none' }, svg);
     el('rect', { x: px(x) + 8, y: py(y) + CELL - 22, width: CELL - 16, height: 16, rx: 3, fill: '#fff3c4', stroke: '#b8860b' }, g);
-    text(g, px(x) + CELL / 2, py(y) + CELL - 10, t.name.length > 11 ? t.name.slice(0, 10) + '…' : t.name, { 'text-anchor': 'middle', 'font-size': 8, fill: '#5a3e1b' });
-    el('title', {}, g).textContent = `action tile: ${t.name}`;
+    const nm = tileName(tl);
+    text(g, px(x) + CELL / 2, py(y) + CELL - 10, nm.length > 11 ? nm.slice(0, 10) + '…' : nm, { 'text-anchor': 'middle', 'font-size': 8, fill: '#5a3e1b' });
+    el('title', {}, g).textContent = t('board.tile', { name: tileName(tl) });
   }
   for (const [x, y] of lastCells)
     el('rect', { x: px(x) + 2, y: py(y) + 2, width: CELL - 4, height: CELL - 4, rx: 6, fill: 'none', stroke: '#ffd43b', 'stroke-width': 3, class: 'last', 'data-cell': `${x},${y}`, 'pointer-events': 'none' }, svg);
@@ -266,50 +268,93 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
     });
     r.addEventListener('mouseleave', () => { r.classList.remove('hover'); if (hover) hover.remove(); hover = null; });
     if (onCell) r.addEventListener('click', () => onCell(ls));
-    el('title', {}, r).textContent = ls.map(l => l.text || `${l.kind} at ${fmt(x, y)}`).join(' / ');
+    el('title', {}, r).textContent = ls.map(l => moveText(l, st, cards)).join(' / ');
   }
   return svg;
 }
 
 // Why a game ended (sjson.c end_names, by number and by name).
-export const END_WORDS = ['', 'the board is full', 'the round limit', 'no cards left', 'three islands in a row', 'a player is bankrupt'];
-export const END_BY_NAME = { full: END_WORDS[1], max_rounds: END_WORDS[2], stuck: END_WORDS[3], row: END_WORDS[4], bankrupt: END_WORDS[5] };
+const END_NAMES = ['', 'full', 'max_rounds', 'stuck', 'row', 'bankrupt'];
+export const endWords = name => t(`end.${typeof name === 'number' ? END_NAMES[name] || '' : name}`);
 
 export function fmt(x, y) {
   const s = v => (v > 0 ? '+' : '') + v;
   return `${s(x)},${s(y)}`;
 }
 
+// A seat's name in the language of the page: red/black, or red 1, red 2,
+// black 1, black 2 with four (kontor_seat_name).
+export function seatName(i, nseats) {
+  if (nseats === 4) return t('seat.four', { team: t(`team.${TEAM[i >> 1]}`), n: (i & 1) + 1 });
+  return t(`team.${TEAM[i]}`);
+}
+
+// An action tile's name (Aktionstafeln), by its number.
+export const tileName = tl => t(`tile.${tl.tile}`);
+// An event card's name and text (Ereigniskarten), by its name in data/events.txt.
+export const eventName = e => t(`event.${e.name}.name`);
+export const eventText = e => t(`event.${e.name}.text`);
+
+// A decision in words (the server's kontor_move_text, said in the page's
+// language from the decision's fields; the server's words for a kind the
+// catalogue does not know).
+export function moveText(l, st, cards) {
+  const at = l.x !== undefined ? fmt(l.x, l.y) : '';
+  const onCell = () => { const c = st && st.board.cells.find(c2 => c2[0] === l.x && c2[1] === l.y); return c ? cards[c[2]] : null; };
+  switch (l.kind) {
+    case 'choose': return l.pass ? t('move.pass') : t('move.play', { card: cardLabel(cards[l.card]) });
+    case 'ship': return l.none ? t('move.ship_stay') : t('move.ship', { at });
+    case 'remove': return l.none ? t('move.remove_none') : t('move.remove', { card: cardLabel(onCell()), at });
+    case 'place': return l.none ? t('move.take_back') : t('move.place', { at });
+    case 'place_water': return t('move.place_water', { at });
+    case 'buy': return l.value ? t('move.buy') : t('move.buy_none');
+    case 'pile': return t('move.pile', { name: seatName(l.seat, st ? st.nseats : 2) });
+    case 'bribe': {
+      if (l.none) return t('move.bribe_none');
+      const c = onCell(), n = c && c.goods ? c.goods[0] + c.goods[1] + c.goods[2] : 0;
+      return t('move.bribe', { card: cardLabel(c), at, n });
+    }
+    case 'keep': return t('move.keep', { card: cardLabel(cards[l.card]) });
+    case 'discard': return t('move.discard', { card: cardLabel(cards[l.card]) });
+    case 'tavern': return l.value ? t('move.tavern_yes') : t('move.tavern_no');
+    case 'export': return l.none ? t('move.export_none') : t('move.export', { good: t(`good.${l.good}`) });
+    case 'event': return l.none ? t('move.event_none') : t('move.cell', { at });
+    case 'tile': return l.none ? t('move.tile_none') : t('move.cell', { at });
+    default: return l.text || l.kind;
+  }
+}
+
 // An event in words, for the round log.
 export function describe(ev, cards, names) {
   const who = ev.seat !== undefined && names[ev.seat] ? names[ev.seat] : '';
   const c = ev.card !== undefined ? cardLabel(cards[ev.card]) : '';
-  const at = ev.x !== undefined ? ` at ${fmt(ev.x, ev.y)}` : '';
+  const at = ev.x !== undefined ? fmt(ev.x, ev.y) : '';
+  const p = { who, card: c, at, a: ev.a };
   switch (ev.kind) {
-    case 'round': return `— round ${ev.a} —`;
-    case 'pass': return `${who} passes${ev.a ? ' and takes a coin' : ''}`;
-    case 'reveal': return `${who} reveals ${c}`;
-    case 'tax': return `${who} pays a coin in tax`;
-    case 'takeback': return `${who} takes ${c} back`;
-    case 'sitout': return `${who} sits out${ev.a ? ' and takes a coin' : ''}`;
-    case 'ship': return `${who} moves the ship${ev.x !== undefined ? ` to ${fmt(ev.x, ev.y)}` : ''}`;
+    case 'round': return t('ev.round', p);
+    case 'pass': return t(ev.a ? 'ev.pass_coin' : 'ev.pass', p);
+    case 'reveal': return t('ev.reveal', p);
+    case 'tax': return t('ev.tax', p);
+    case 'takeback': return t('ev.takeback', p);
+    case 'sitout': return t(ev.a ? 'ev.sitout_coin' : 'ev.sitout', p);
+    case 'ship': return t(at ? 'ev.ship' : 'ev.ship_stay', p);
     case 'remove':
       // with four players the pile is a decision of its own: an event without a cell
-      if (ev.x === undefined && names[ev.a]) return `${who} puts ${c} under ${names[ev.a]}'s pile`;
-      return `${who} removes ${c}${at}`;
-    case 'place': return `${who} places ${c}${at}`;
-    case 'score': return ev.seat === undefined ? `area${at} enclosed: a tie, nobody scores` : `area${at} enclosed: ${TEAM[ev.seat]} scores a warehouse keeper`;
-    case 'draw': return `${who} draws ${c}`;
-    case 'coin': return `${who} receives a coin for water`;
-    case 'end': return `game over (${END_WORDS[ev.a] || ''})`;
-    case 'buy': return ev.card !== undefined && cards[ev.card] ? `${who} buys ${c} for 2 coins` : `${who} buys a special card for 2 coins`;
-    case 'overbuild': return `${who}'s special card covers ${c}${at}`;
-    case 'bribe': return `${who} buys out ${c}${at} for ${ev.a} coin${ev.a === 1 ? '' : 's'}`;
-    case 'select': return `${who} has chosen the hand`;
-    case 'tavern': return `${who} decides: the tavern's area${at} ${ev.card ? 'scores' : 'does not score'}`;
-    case 'export': return `${who} exports a ${['tea', 'wine', 'spice'][ev.a] || '?'} warehouse`;
-    case 'event': return ev.event && ev.event.name ? `event card: ${ev.event.name} — ${ev.event.text}` : `event card ${ev.a}`;
-    case 'tile': return `${who} wins the action tile “${ev.tile || ev.a}”${at}`;
+      if (ev.x === undefined && names[ev.a]) return t('ev.pile', { ...p, name: names[ev.a] });
+      return t(at ? 'ev.remove' : 'ev.remove_none', p);
+    case 'place': return t('ev.place', p);
+    case 'score': return ev.seat === undefined ? t('ev.score_tie', p) : t('ev.score', { ...p, team: t(`team.${TEAM[ev.seat]}`) });
+    case 'draw': return t('ev.draw', p);
+    case 'coin': return t('ev.coin', p);
+    case 'end': return t('ev.end', { why: endWords(ev.a) });
+    case 'buy': return ev.card !== undefined && cards[ev.card] ? t('ev.buy_card', p) : t('ev.buy', p);
+    case 'overbuild': return t('ev.overbuild', p);
+    case 'bribe': return t('ev.bribe', p);
+    case 'select': return t('ev.select', p);
+    case 'tavern': return t(ev.card ? 'ev.tavern_yes' : 'ev.tavern_no', p);
+    case 'export': return t('ev.export', { ...p, good: t(`good.${ev.a}`) });
+    case 'event': return ev.event && ev.event.name ? t('ev.event', { name: eventName(ev.event), text: eventText(ev.event) }) : t('ev.event_n', p);
+    case 'tile': return t('ev.tile', { ...p, name: ev.a !== undefined ? t(`tile.${ev.a}`) : ev.tile });
     default: return ev.kind;
   }
 }

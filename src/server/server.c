@@ -103,7 +103,8 @@ struct sgame {
     wsconn *conns;
     int ai_queued, ai_busy;
     int timing_seat;   /* 1 + the seat whose decision the timer plays right now; 0: none */
-    char timing_text[160]; /* that decision in words (told to its seat only: it may be secret) */
+    int timing_move;       /* that decision, and in words (told to its seat only: it may be secret) */
+    char timing_text[160];
     sgame *hnext;      /* hash chain */
 };
 
@@ -321,7 +322,10 @@ static char *state_text(sgame *g, wsconn *w) {
     if (g->timing_seat > 0) {
         /* the decision of this message was played by the timer, not chosen */
         json_t *t = json_pack("{s:i}", "seat", g->timing_seat - 1);
-        if (w->seat == g->timing_seat - 1) json_object_set_new(t, "text", json_string(g->timing_text));
+        if (w->seat == g->timing_seat - 1) {
+            json_object_set_new(t, "text", json_string(g->timing_text));
+            json_object_set_new(t, "move", json_integer(g->timing_move));
+        }
         json_object_set_new(o, "timeout", t);
     }
     if (g->deadline > 0) json_object_set_new(o, "deadline_ms", json_integer((json_int_t)((g->deadline - now_s()) * 1000)));
@@ -549,6 +553,7 @@ static void *timer_thread(void *arg) {
                     kontor_move m = mv[kontor_rng_below(&rng, (uint32_t)k)];
                     kontor_move_text(&g->s, seat, m, g->timing_text, sizeof g->timing_text);
                     g->timing_seat = seat + 1;
+                    g->timing_move = (int)m;
                     apply_decision(g, seat, m, &err);
                     g->timing_seat = 0;
                 }

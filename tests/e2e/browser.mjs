@@ -4,9 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export async function launch() {
+// opts: more context options (locale: the browser's language, e.g. 'de-DE').
+export async function launch(opts = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'kontor-chromium-'));
   return chromium.launchPersistentContext(dir, {
+    ...opts,
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

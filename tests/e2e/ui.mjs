@@ -4,6 +4,8 @@
 // the rules, turn notification, keyboard play, areas, pacing, accessibility.
 // Called from run.mjs with its helpers, so that both share one server.
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { launch } from './browser.mjs';
 
 async function api(url, method, path, body) {
   const r = await fetch(new URL(path, url), { method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
@@ -115,6 +117,66 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     assert.ok(m.bar.bottom <= m.vh + 1 && m.bar.top < m.vh, 'the hand is on the screen without scrolling');
     await page.screenshot({ path: `${SHOTS}/phone-game.png` });
     await page.close();
+  });
+
+  await test('ui: both catalogues have every key, and every key the client uses', async () => {
+    const page = await A.newPage();
+    await page.goto(url);
+    const cat = await page.evaluate(async () => {
+      const en = (await import('/lang/en.js')).default, de = (await import('/lang/de.js')).default;
+      const show = v => (typeof v === 'function' ? v({ n: 2, coins: 2, a: 2, name: 'x', who: 'x', card: 'x', at: '0,0' }) : v);
+      return { en: Object.fromEntries(Object.entries(en).map(([k, v]) => [k, show(v)])), de: Object.fromEntries(Object.entries(de).map(([k, v]) => [k, show(v)])) };
+    });
+    const en = Object.keys(cat.en).sort(), de = Object.keys(cat.de).sort();
+    assert.deepEqual(en.filter(k => !cat.de[k] && cat.de[k] !== ''), [], 'keys missing in de.js');
+    assert.deepEqual(de.filter(k => !cat.en[k] && cat.en[k] !== ''), [], 'keys missing in en.js');
+    // no value left empty, but the ones that say nothing on purpose
+    const empty = ['colour.neutral', 'end.'];
+    for (const l of ['en', 'de']) for (const [k, v] of Object.entries(cat[l])) if (!empty.includes(k)) assert.ok(String(v).trim(), `${l}: '${k}' is empty`);
+    // every literal key in the client's source is in the catalogue
+    const src = readdirSync('web').filter(f => f.endsWith('.js')).map(f => readFileSync(`web/${f}`, 'utf8')).join('\n');
+    const used = [...new Set([...src.matchAll(/\bt\('([^']+)'/g)].map(m => m[1]))];
+    assert.ok(used.length > 100, `keys found in the source (${used.length})`);
+    assert.deepEqual(used.filter(k => cat.en[k] === undefined), [], 'keys used but not in the catalogue');
+    // German is German: most entries differ from the English ones
+    const same = en.filter(k => cat.en[k] === cat.de[k] && !/^(app\.|title\.game|variant\.\w+\.name|sum\.team|seat\.four|card\.(dock|goods)|game\.countdown|end\.$|colour\.neutral)/.test(k));
+    assert.ok(same.length <= 6, `entries identical in both: ${same}`);
+    await page.close();
+  });
+
+  await test('ui: a German browser gets the German client, and the switch turns it English', async () => {
+    const D = await launch({ locale: 'de-DE' });
+    const errs = [];
+    const page = await D.newPage();
+    page.on('pageerror', e => errs.push(e.message));
+    await page.goto(url);
+    await page.waitForSelector('#play-computer');
+    assert.equal(await page.getAttribute('html', 'lang'), 'de');
+    assert.equal(await page.textContent('#play-computer'), 'Gegen den Computer spielen');
+    await page.waitForSelector('#open, #lists .panel h2');
+    assert.match(await page.textContent('main'), /Offene Spiele/);
+    await page.click('#play-computer');
+    await page.waitForSelector('.hand-card.playable');
+    const text = await page.textContent('main');
+    assert.match(text, /Münzen \d+ · Hand \d+ · Stapel \d+/);
+    assert.match(await page.textContent('#status'), /Handkarte verdeckt ausspielen/);
+    assert.match(await page.textContent('.pub'), /^Runde \d+ · ausspielen · Stadtkasse/);
+    // no English word of the client is left on the game screen
+    assert.ok(!/\b(coins|round|pile|waiting|choose|treasury|lobby|Log|you)\b/.test(text), `English on the German screen: ${text}`);
+    const titles = await page.$$eval('.hand-card title', x => x.map(e => e.textContent).join(' | '));
+    assert.ok(/ausspielen|passen/.test(titles) && !/\bplay\b/.test(titles), titles);
+    await page.screenshot({ path: `${SHOTS}/de-game.png` });
+    // the switch: English, and it stays English after a reload
+    await page.selectOption('#lang', 'en');
+    await page.waitForFunction(() => document.querySelector('#status') && /choose a card/.test(document.querySelector('#status').textContent));
+    await page.reload();
+    await page.waitForSelector('.seat');
+    assert.equal(await page.getAttribute('html', 'lang'), 'en');
+    assert.match(await page.textContent('main'), /coins \d+ · hand \d+ · pile \d+/);
+    await page.selectOption('#lang', 'de');
+    await page.waitForSelector('text=Verlauf');
+    assert.deepEqual(errs, []);
+    await D.close();
   });
 
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
