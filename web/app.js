@@ -8,6 +8,7 @@
 
 import { drawBoard, drawCard, describe, cardLabel, moveText, seatName, eventName, eventText, tileName, endWords, el, fmt, TEAM, CELL } from './board.js';
 import { t, tOr, getLang, setLang, LANGS } from './i18n.js';
+import { reference } from './reference.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -152,6 +153,7 @@ function game(id, token) {
   const actions = h('div', { id: 'actions', class: 'actions' });
   const side = h('div', { id: 'seats', class: 'seats' });
   const summary = h('div', { id: 'summary', class: 'summary' });
+  const refbox = h('div', { id: 'refbox' });
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
   app().replaceChildren(h('main', { class: 'game' },
@@ -160,7 +162,7 @@ function game(id, token) {
     err,
     h('div', { class: 'table' },
       h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
-      h('aside', {}, side, h('h3', {}, t('game.log')), logbox)),
+      h('aside', {}, side, refbox, h('h3', {}, t('game.log')), logbox)),
     end));
 
   const send = o => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(o)); };
@@ -173,7 +175,7 @@ function game(id, token) {
     socket.onmessage = e => {
       const m = JSON.parse(e.data);
       if (m.type === 'welcome') { cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; logbox.replaceChildren(); }
-      else if (m.type === 'state') { st = m; render(); }
+      else if (m.type === 'state') { st = m; if (!refbox.firstChild) refbox.append(reference(st)); render(); }
       else if (m.type === 'error') { err.textContent = m.error; }
     };
     socket.onclose = () => { status.textContent = t('game.reconnecting'); setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };

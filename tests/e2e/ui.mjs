@@ -161,6 +161,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     assert.match(text, /Münzen \d+ · Hand \d+ · Stapel \d+/);
     assert.match(await page.textContent('#status'), /Handkarte verdeckt ausspielen/);
     assert.match(await page.textContent('.pub'), /^Runde \d+ · ausspielen · Stadtkasse/);
+    assert.match(await page.textContent('#reference'), /Kurzübersicht.*Wein › Gewürze › Tee › Wein/);
     // no English word of the client is left on the game screen
     assert.ok(!/\b(coins|round|pile|waiting|choose|treasury|lobby|Log|you)\b/.test(text), `English on the German screen: ${text}`);
     const titles = await page.$$eval('.hand-card title', x => x.map(e => e.textContent).join(' | '));
@@ -177,6 +178,34 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.waitForSelector('text=Verlauf');
     assert.deepEqual(errs, []);
     await D.close();
+  });
+
+  await test('ui: the rules page in both languages, the reference beside the board', async () => {
+    const page = await A.newPage();
+    await page.goto(url);
+    const href = await page.getAttribute('#rules-link', 'href');
+    assert.match(href, /^rules\.html#(en|de)$/);
+    for (const [l, cycle, note] of [['en', 'wine beats spice, spice beats tea, tea beats wine', 'What is reconstructed'],
+      ['de', 'Wein schlägt Gewürze, Gewürze schlagen Tee, Tee schlägt Wein', 'Was rekonstruiert ist']]) {
+      await page.goto(`${url}rules.html#${l}`);
+      const shown = await page.$$eval('section[lang]', s => s.filter(x => !x.hidden).map(x => x.lang));
+      assert.deepEqual(shown, [l], `only the ${l} rules are shown`);
+      const text = await page.textContent(`#rules-${l}`);
+      assert.ok(text.includes(cycle) && text.includes(note), `the ${l} rules state the cycle and what is reconstructed`);
+      assert.equal(await page.getAttribute('html', 'lang'), l);
+    }
+    // the advanced game: the reference names the cycle, taxes, cranes, the ship and the variant
+    const g = await api(url, 'POST', '/api/games', { variant: 'advanced', seats: ['human', 'easy'] });
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('#reference[open]');
+    const ref = await page.textContent('#reference');
+    for (const w of ['wine › spice › tea › wine', 'coin', 'crane', 'ship symbol', 'advanced', 'five largest']) assert.ok(ref.includes(w), `reference: ${w} (${ref})`);
+    assert.ok(await page.isVisible('#reference li.ref-cycle'));
+    const b = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
+    await page.goto(url + b.seats[0].link);
+    await page.waitForSelector('#reference');
+    assert.ok(!(await page.textContent('#reference')).includes('ship symbol'), 'no ship in the basic game’s reference');
+    await page.close();
   });
 
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {

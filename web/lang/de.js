@@ -318,4 +318,14 @@ export default {
   'replay.final': ' · Endstand {a}–{b}',
 
   'rules.link': 'Regeln',
+
+  // die Kurzübersicht (reference.js)
+  'ref.title': 'Kurzübersicht',
+  'ref.cycle': 'Waren:',
+  'ref.scoring': 'Ein umschlossenes Gebiet gewinnt die größere Überlegenheit in einer Ware; gleich: wer in mehr Waren vorne liegt; wieder gleich: die bessere Ware im Kreis oben.',
+  'ref.taxes': 'Aufgedeckte Karte mit Münze: der Gegenspieler zahlt 1 Münze (wer passt, zahlt nichts; wer nicht zahlen kann, nimmt seine Karte zurück).',
+  'ref.taxes4': 'Aufgedeckte Karte mit Münze: der gegenübersitzende Spieler zahlt 1 Münze (wer passt, zahlt nichts; wer nicht zahlen kann, nimmt seine Karte zurück).',
+  'ref.cranes': 'Ein Kran hält die freien Felder neben sich von gegnerischen Hafenkarten frei; Wasser darf dorthin.',
+  'ref.ship': 'Schiffsymbol: zuerst das Schiff auf eine andere Wasserkarte ziehen, dann darf eine Hafenkarte mit Schiffsymbol daneben entfernt werden.',
+  'ref.all_rules': 'Alle Regeln',
 };

@@ -316,4 +316,14 @@ export default {
   'replay.final': ' · final {a}–{b}',
 
   'rules.link': 'Rules',
+
+  // the reference panel (reference.js)
+  'ref.title': 'Reference',
+  'ref.cycle': 'Goods:',
+  'ref.scoring': 'An enclosed area goes to the larger superiority in one good; equal: ahead in more goods; equal again: the better good in the cycle above.',
+  'ref.taxes': 'A revealed card with a coin: the opponent pays 1 coin (who passed pays none; who cannot pay takes his card back).',
+  'ref.taxes4': 'A revealed card with a coin: the opposite player pays 1 coin (who passed pays none; who cannot pay takes his card back).',
+  'ref.cranes': 'A crane keeps the free cells next to it clear of the opponent’s dock cards; water may go there.',
+  'ref.ship': 'A ship symbol: first move the ship to another water card, then you may remove a dock card with a ship symbol next to it.',
+  'ref.all_rules': 'All the rules',
 };
