@@ -9,6 +9,7 @@
 import { drawBoard, drawCard, describe, cardLabel, moveText, seatName, eventName, eventText, tileName, endWords, el, fmt, TEAM, CELL } from './board.js';
 import { t, tOr, getLang, setLang, LANGS } from './i18n.js';
 import { reference } from './reference.js';
+import { notifier } from './notify.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -154,6 +155,7 @@ function game(id, token) {
   const side = h('div', { id: 'seats', class: 'seats' });
   const summary = h('div', { id: 'summary', class: 'summary' });
   const refbox = h('div', { id: 'refbox' });
+  const note = token ? notifier(t('title.game', { id })) : null;
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
   app().replaceChildren(h('main', { class: 'game' },
@@ -162,7 +164,7 @@ function game(id, token) {
     err,
     h('div', { class: 'table' },
       h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
-      h('aside', {}, side, refbox, h('h3', {}, t('game.log')), logbox)),
+      h('aside', {}, side, note ? note.controls : null, refbox, h('h3', {}, t('game.log')), logbox)),
     end));
 
   const send = o => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(o)); };
@@ -271,6 +273,7 @@ function game(id, token) {
     if (st.over) status.textContent = t('game.over');
     else if (seat === null) status.textContent = t('game.to_decide', { names: actorNames });
     else status.textContent = mine ? phaseHint(st.phase) : actorNames ? t('game.waiting', { names: actorNames }) : t('game.waiting_others');
+    if (note) note.update(mine && !st.over, phaseHint(st.phase));
     if (timer) clearInterval(timer);
     if (st.deadline_ms !== undefined && mine) {
       const until = Date.now() + st.deadline_ms;

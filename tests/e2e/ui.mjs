@@ -208,6 +208,47 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close();
   });
 
+  await test('ui: your turn: the tab title, an optional sound, a notification when the tab is hidden', async () => {
+    const page = await A.newPage();
+    // stand-ins for the browser's notification, sound and visibility, recording what the client does
+    await page.addInitScript(() => {
+      window.__notes = []; window.__beeps = 0; window.__hidden = false;
+      window.Notification = class { constructor(title, o) { window.__notes.push([title, o && o.body]); } static requestPermission() { return Promise.resolve('granted'); } };
+      window.Notification.permission = 'granted';
+      const AC = window.AudioContext;
+      window.AudioContext = class extends AC { createOscillator() { window.__beeps++; return super.createOscillator(); } };
+      Object.defineProperty(document, 'hidden', { get: () => window.__hidden });
+    });
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.hand-card.playable');
+    assert.match(await page.title(), /^▶ Your turn/);
+    await page.check('#opt-sound');
+    await page.check('#opt-notify');
+    const beeps0 = await page.evaluate(() => window.__beeps);
+    // hide the tab, play on: each time the turn comes back there is a note and a beep
+    await page.evaluate(() => { window.__hidden = true; });
+    await page.click('.hand-card.playable');
+    for (let i = 0; i < 100 && (await page.evaluate(() => window.__notes.length)) === 0; i++) { await act(page); await page.waitForTimeout(80); }
+    const notes = await page.evaluate(() => window.__notes);
+    assert.ok(notes.length >= 1, 'a notification while the tab is hidden');
+    assert.equal(notes[0][0], 'Kontor: your turn');
+    assert.ok((await page.evaluate(() => window.__beeps)) > beeps0, 'a sound on the turn');
+    // visible again: no more notifications, and the choice survives a reload
+    await page.evaluate(() => { window.__hidden = false; window.__notes = []; });
+    for (let i = 0; i < 20; i++) { await act(page); await page.waitForTimeout(60); }
+    assert.equal((await page.evaluate(() => window.__notes)).length, 0, 'no notification while the tab is seen');
+    await page.reload();
+    await page.waitForSelector('#opt-sound');
+    assert.ok(await page.isChecked('#opt-sound') && await page.isChecked('#opt-notify'));
+    // a spectator is never told it is his turn
+    const pw = await B.newPage();
+    await pw.goto(url + g.watch);
+    await pw.waitForSelector('.seat');
+    assert.ok(!(await pw.title()).startsWith('▶') && !(await pw.$('#opt-notify')));
+    await page.close(); await pw.close();
+  });
+
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
     const page = await A.newPage();

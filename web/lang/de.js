@@ -328,4 +328,9 @@ export default {
   'ref.cranes': 'Ein Kran hält die freien Felder neben sich von gegnerischen Hafenkarten frei; Wasser darf dorthin.',
   'ref.ship': 'Schiffsymbol: zuerst das Schiff auf eine andere Wasserkarte ziehen, dann darf eine Hafenkarte mit Schiffsymbol daneben entfernt werden.',
   'ref.all_rules': 'Alle Regeln',
+
+  // Zugbenachrichtigung (notify.js)
+  'notify.sound': 'Ton, wenn ich dran bin',
+  'notify.browser': 'benachrichtigen, wenn der Tab verdeckt ist',
+  'notify.title': 'Kontor: du bist dran',
 };

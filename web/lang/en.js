@@ -326,4 +326,9 @@ export default {
   'ref.cranes': 'A crane keeps the free cells next to it clear of the opponent’s dock cards; water may go there.',
   'ref.ship': 'A ship symbol: first move the ship to another water card, then you may remove a dock card with a ship symbol next to it.',
   'ref.all_rules': 'All the rules',
+
+  // turn notification (notify.js)
+  'notify.sound': 'sound on my turn',
+  'notify.browser': 'notify me when the tab is hidden',
+  'notify.title': 'Kontor: your turn',
 };
