@@ -6,10 +6,11 @@
 // judge: the client shows what the last "state" message says (board, hand,
 // legal decisions) and sends a decision's number; it keeps no rules.
 
-import { drawBoard, drawCard, describe, cardLabel, moveText, seatName, eventName, eventText, tileName, endWords, el, fmt, TEAM, CELL } from './board.js';
+import { drawBoard, drawCard, describe, cardLabel, moveText, seatName, eventName, eventText, tileName, endWords, el, fmt, TEAM, CELL, MARK_GLYPH } from './board.js';
 import { t, tOr, getLang, setLang, LANGS } from './i18n.js';
 import { reference } from './reference.js';
 import { notifier } from './notify.js';
+import { activatable, arrows, focusKey, restoreFocus, liveRegion } from './keys.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -149,7 +150,8 @@ function game(id, token) {
   let cards = [], st = null, seat = null, log = [], lastCells = [], newRound = false, moveId = 1, timer = null;
   const status = h('div', { id: 'status', class: 'status' });
   const err = h('div', { id: 'game-error', class: 'error' });
-  const svg = el('svg', { id: 'board', role: 'img', 'aria-label': t('board.label') });
+  const svg = el('svg', { id: 'board', role: 'group', 'aria-label': t('board.label') });
+  const live = liveRegion();
   const hand = h('div', { id: 'hand', class: 'hand' });
   const actions = h('div', { id: 'actions', class: 'actions' });
   const side = h('div', { id: 'seats', class: 'seats' });
@@ -158,6 +160,7 @@ function game(id, token) {
   const note = token ? notifier(t('title.game', { id })) : null;
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
+  let wasMine = false, lastPly = -1;
   app().replaceChildren(h('main', { class: 'game' },
     h('header', {}, h('a', { href: '#', class: 'back' }, t('game.back')), h('span', { class: 'title' }, token ? t('game.title', { id }) : t('game.watching', { id })), status,
       h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, target: '_blank' }, t('rules.link')), langSwitch())),
@@ -165,7 +168,9 @@ function game(id, token) {
     h('div', { class: 'table' },
       h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
       h('aside', {}, side, note ? note.controls : null, refbox, h('h3', {}, t('game.log')), logbox)),
-    end));
+    end, live.el));
+  arrows(svg, 'rect.legal');
+  arrows(hand, '.hand-card.playable');
 
   const send = o => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(o)); };
   const move = m => { err.textContent = ''; send({ type: 'move', move: m, id: moveId++ }); };
@@ -219,6 +224,7 @@ function game(id, token) {
   let prevLegal = [], prevSt = null;
   function render() {
     const mine = seat !== null && st.actors.includes(seat);
+    const gameEl = app().querySelector('main.game'), focused = focusKey(gameEl), said = [];
     const legal = st.legal || [];
     // the log, and the cells that changed in the last events
     const fresh = st.events || [];
@@ -240,7 +246,9 @@ function game(id, token) {
       }
       for (const ev of fresh) {
         log.push(ev);
-        logbox.append(h('li', { class: `ev ev-${ev.kind}` }, describe(ev, cards, names())));
+        const words = describe(ev, cards, names());
+        logbox.append(h('li', { class: `ev ev-${ev.kind}` }, words));
+        said.push(words);
       }
       logbox.scrollTop = logbox.scrollHeight;
       st.events = [];
@@ -251,11 +259,11 @@ function game(id, token) {
       const p = st.players && st.players[i];
       const tm = teamOf(i), ch = decided(s);
       return h('div', { class: `seat seat-${TEAM[tm]}${st.actors.includes(i) ? ' acting' : ''}`, 'data-seat': i },
-        h('div', { class: 'name' }, nameOf(i), i === seat ? t('seat.you') : '', seat !== null && i !== seat && teamOf(seat) === tm ? t('seat.partner') : '',
+        h('div', { class: 'name' }, h('span', { class: `glyph glyph-${TEAM[tm]}`, 'aria-hidden': 'true' }, MARK_GLYPH[TEAM[tm]]), ' ', nameOf(i), i === seat ? t('seat.you') : '', seat !== null && i !== seat && teamOf(seat) === tm ? t('seat.partner') : '',
           p ? ` · ${tOr(`level.${p.kind}`, p.kind)}` : '', p && p.kind === 'human' ? (p.connected ? ' ●' : ' ○') : ''),
         h('div', { class: 'seat-line' }, t('seat.line', { coins: s.coins, hand: s.hand_n, pile: s.pile }), pileTop(s.top, t('pile.top_of', { name: nameOf(i) }))),
         ch ? h('div', { class: 'choice' }, ch) : null);
-    }), h('div', { class: 'teams' }, ...[0, 1].map(tm => h('div', { class: `team team-${TEAM[tm]}` },
+    }), h('div', { class: 'teams' }, ...[0, 1].map(tm => h('div', { class: `team team-${TEAM[tm]}` }, `${MARK_GLYPH[TEAM[tm]]} ` +
       t('team.line', { team: t(`team.${TEAM[tm]}`), points: st.points[tm], keepers: st.keepers[tm] }) + (st.bonus_points ? t('team.bonus', { n: st.bonus_points[tm] }) : '') +
       (st.export ? t('team.export', { n: st.export[tm].join('/') }) : '') + (st.ship_owner === tm ? t('team.ship_owner') : '')))),
     h('div', { class: 'pub' }, t('pub.line', { round: st.round, phase: t(`phase.${st.phase}`), treasury: st.treasury, water: st.water_pile }) + (st.no_pass ? t('pub.no_pass') : '') +
@@ -264,7 +272,7 @@ function game(id, token) {
     st.event ? h('div', { class: 'event-card', id: 'event-card' }, h('b', {}, st.event.name ? eventName(st.event) : t('game.event')), ': ', st.event.name ? eventText(st.event) : '') : null,
     st.tile ? h('div', { class: 'event-card', id: 'tile-card' }, h('b', {}, t('game.tile')), ': ', tileName(st.tile)) : null].filter(Boolean));
     // the phone's summary above the board: points, coins, the pile tops
-    summary.replaceChildren(...[0, 1].map(tm => h('span', { class: `sum-team team-${TEAM[tm]}` }, t('sum.team', { team: t(`team.${TEAM[tm]}`), n: st.points[tm] }))),
+    summary.replaceChildren(...[0, 1].map(tm => h('span', { class: `sum-team team-${TEAM[tm]}` }, `${MARK_GLYPH[TEAM[tm]]} `, t('sum.team', { team: t(`team.${TEAM[tm]}`), n: st.points[tm] }))),
       ...st.seats.map((s, i) => h('span', { class: `sum-seat sum-${TEAM[teamOf(i)]}` }, t('sum.seat', { name: nameOf(i) + (i === seat ? t('seat.you') : ''), coins: s.coins }),
         pileTop(s.top, t('pile.top_of', { name: nameOf(i) }), 'sum-top'))),
       h('span', { class: 'sum-round' }, t('sum.round', { n: st.round })));
@@ -295,7 +303,8 @@ function game(id, token) {
         const s = el('svg', { viewBox: `0 0 ${CELL} ${CELL}`, class: `hand-card${choose && mine ? ' playable' : ''}`, 'data-card': cid });
         drawCard(s, cards[cid], 0, 0);
         el('title', {}, s).textContent = choose ? moveText(choose, st, cards) : cardLabel(cards[cid]);
-        if (choose && mine) s.addEventListener('click', () => move(choose.m));
+        if (choose && mine) { s.addEventListener('click', () => move(choose.m)); activatable(s, moveText(choose, st, cards), () => move(choose.m)); }
+        else s.setAttribute('aria-label', cardLabel(cards[cid]));
         hand.append(s);
       }
       if (!me.hand.length) hand.append(h('span', { class: 'muted' }, t('game.no_cards')));
@@ -321,6 +330,13 @@ function game(id, token) {
     }
     if (st.over) showEnd(); else end.classList.add('hidden');
     prevLegal = legal; prevSt = st;
+    // the keyboard's focus back where it was; the news read out
+    // (a new decision of ours: the turn began, or our last decision led to the next)
+    restoreFocus(gameEl, focused, mine && (!wasMine || st.ply !== lastPly));
+    lastPly = st.ply;
+    if (mine && !wasMine && !st.over) said.push(t('game.your_turn', { hint: phaseHint(st.phase) }));
+    live.say(said.slice(-4).join('. '));
+    wasMine = mine;
   }
 
   const phaseHint = p => tOr(`hint.${p}`, p);

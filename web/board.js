@@ -126,6 +126,8 @@ export function drawCard(parent, card, x, y, w = CELL, h = CELL, opts = {}) {
     return g;
   }
   if (card.n) text(g, 7, 17, String(card.n), { 'font-size': 15, 'font-weight': 700, fill: water ? '#fff' : ink, class: 'num' });
+  // red and black told apart by a shape as well: a diamond for red, a disc for black
+  if (card.colour === 'red' || card.colour === 'black') mark(g, 31, 11, card.colour);
   if (card.kind === 'crane') crane(g, w / 2 + 2, h / 2 + 4, ink);
   if (card.kind === 'tavern') tavern(g, w / 2 + 2, h / 2 + 6, ink);
   if (card.kind === 'goods') {
@@ -141,6 +143,13 @@ export function drawCard(parent, card, x, y, w = CELL, h = CELL, opts = {}) {
   if (card.ship) shipIcon(el('g', { class: 'ship-mark' }, g), w - 14, h - 16, 0.8);
   if (opts.title) el('title', {}, g).textContent = opts.title;
   return g;
+}
+
+// The shape of a colour (MARK_GLYPH in text): red a diamond, black a disc.
+export const MARK_GLYPH = { red: '◆', black: '●' };
+export function mark(g, x, y, colour) {
+  if (colour === 'red') el('path', { d: `M${x} ${y - 5} L${x + 4} ${y} L${x} ${y + 5} L${x - 4} ${y} Z`, fill: INK.red, class: 'mark mark-red' }, g);
+  else el('circle', { cx: x, cy: y, r: 3.6, fill: INK.black, class: 'mark mark-black' }, g);
 }
 
 export function cardLabel(card) {
@@ -267,7 +276,16 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
       }
     });
     r.addEventListener('mouseleave', () => { r.classList.remove('hover'); if (hover) hover.remove(); hover = null; });
-    if (onCell) r.addEventListener('click', () => onCell(ls));
+    if (onCell) {
+      r.addEventListener('click', () => onCell(ls));
+      // the keyboard: Tab reaches the cell, Enter or Space decides (keys.js)
+      r.setAttribute('tabindex', '0');
+      r.setAttribute('role', 'button');
+      r.setAttribute('aria-label', ls.map(l => moveText(l, st, cards)).join(' / '));
+      r.addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onCell(ls); } });
+      r.addEventListener('focus', () => r.dispatchEvent(new Event('mouseenter')));
+      r.addEventListener('blur', () => r.dispatchEvent(new Event('mouseleave')));
+    }
     el('title', {}, r).textContent = ls.map(l => moveText(l, st, cards)).join(' / ');
   }
   return svg;

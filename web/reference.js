@@ -18,6 +18,7 @@ export function reference(st) {
     h('li', {}, t('ref.scoring')),
     h('li', {}, t(st.nseats === 4 ? 'ref.taxes4' : 'ref.taxes')),
     h('li', {}, t('ref.cranes')),
+    h('li', { class: 'ref-colours' }, t('ref.colours')),
     st.board && st.board.ship ? h('li', {}, t('ref.ship')) : null,
     h('li', { class: 'ref-variant' }, h('b', {}, tOr(`variant.${st.variant}.name`, st.variant)), ': ', tOr(`variant.${st.variant}.about`, '')),
   ];

@@ -249,6 +249,68 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close(); await pw.close();
   });
 
+  await test('ui: keyboard play: Tab, arrows and Enter play whole rounds; aria-live says what happened; colours have shapes', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
+    const page = await A.newPage();
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.hand-card.playable');
+    const focused = () => page.evaluate(() => { const a = document.activeElement; return a ? `${a.tagName}.${a.getAttribute('class') || ''}|${a.getAttribute('data-card') || a.getAttribute('data-cell') || a.getAttribute('data-move') || ''}` : ''; });
+    // Tab reaches a hand card
+    let f = '';
+    for (let i = 0; i < 60 && !/hand-card playable/.test(f); i++) { await page.keyboard.press('Tab'); f = await focused(); }
+    assert.match(f, /hand-card playable/, 'Tab reaches the hand');
+    await page.keyboard.press('ArrowRight');
+    const g2 = await focused();
+    assert.match(g2, /hand-card playable/);
+    assert.notEqual(g2, f, 'the right arrow moves to the next card');
+    const logBefore = await page.$$eval('#log li', l => l.length);
+    // play three rounds with the keyboard alone
+    for (let round = 0; round < 3; round++) {
+      // choose: the card in focus
+      await page.waitForFunction(() => document.activeElement && document.activeElement.matches('.hand-card.playable'), null, { timeout: 5000 }).catch(() => {});
+      if (!(await focused()).includes('hand-card playable')) {
+        for (let i = 0; i < 60 && !/hand-card playable/.test(await focused()); i++) await page.keyboard.press('Tab');
+      }
+      await page.keyboard.press('Enter');
+      // place: the focus goes to the first highlighted cell when the turn comes; an arrow moves it
+      await page.waitForSelector('rect.legal-place', { timeout: 8000 });
+      await page.waitForFunction(() => document.activeElement && document.activeElement.matches('rect.legal'), null, { timeout: 3000 });
+      if (round === 1) {
+        // Tab alone reaches the cells too
+        await page.evaluate(() => document.activeElement.blur());
+        for (let i = 0; i < 80 && !/legal/.test(await focused()); i++) await page.keyboard.press('Tab');
+        assert.match(await focused(), /legal/, 'Tab reaches a cell');
+      }
+      const cell0 = await focused();
+      for (const k of ['ArrowDown', 'ArrowRight', 'ArrowUp', 'ArrowLeft']) { await page.keyboard.press(k); if ((await focused()) !== cell0) break; }
+      assert.match(await focused(), /legal/);
+      assert.notEqual(await focused(), cell0, 'an arrow moves to another cell');
+      await page.keyboard.press('Enter');
+      await page.waitForTimeout(300);
+      // any decision still owed this round (a cell of several kinds, say): the keyboard answers it too
+      for (let i = 0; i < 5 && (await page.$$('rect.legal, #actions button.cell-choice')).length && !(await page.$('.hand-card.playable')); i++) {
+        await page.waitForFunction(() => document.activeElement && document.activeElement.matches('rect.legal, #actions button'), null, { timeout: 3000 }).catch(() => {});
+        await page.keyboard.press('Enter');
+        await page.waitForTimeout(300);
+      }
+      await page.waitForSelector('.hand-card.playable', { timeout: 8000 });
+    }
+    const log = await page.$$eval('#log li', l => l.map(x => x.textContent));
+    assert.ok(log.length > logBefore + 6, 'the keyboard played');
+    assert.ok(log.filter(x => /^red places/.test(x)).length >= 3, `red placed three cards by keyboard: ${log.join(' | ')}`);
+    // the live region says the news
+    assert.equal(await page.getAttribute('#announce', 'aria-live'), 'polite');
+    assert.match(await page.textContent('#announce'), /Your turn|places|reveals/);
+    // red and black cards carry different shapes, not only colours
+    const marks = await page.$$eval('#board g.card, .hand-card', gs => gs.map(g => {
+      const n = g.querySelector('.num'), fill = n && n.getAttribute('fill');
+      return fill === '#b3261e' ? (g.querySelector('.mark-red') ? 'red ok' : 'red bare') : fill === '#1d1d1f' ? (g.querySelector('.mark-black') ? 'black ok' : 'black bare') : 'water';
+    }));
+    assert.ok(marks.includes('red ok') && marks.includes('black ok'), `dock cards of both colours seen (${marks})`);
+    assert.ok(!marks.includes('red bare') && !marks.includes('black bare'), `every dock card carries its colour's shape (${marks})`);
+    await page.close();
+  });
+
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
     const page = await A.newPage();

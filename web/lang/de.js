@@ -133,6 +133,7 @@ export default {
   'game.at': 'auf {at}: ',
   'game.event': 'Ereignis',
   'game.tile': 'Aktionstafel',
+  'game.your_turn': 'Du bist dran: {hint}',
 
   'phase.choose': 'ausspielen',
   'phase.ship': 'Schiff',
@@ -328,6 +329,7 @@ export default {
   'ref.cranes': 'Ein Kran hält die freien Felder neben sich von gegnerischen Hafenkarten frei; Wasser darf dorthin.',
   'ref.ship': 'Schiffsymbol: zuerst das Schiff auf eine andere Wasserkarte ziehen, dann darf eine Hafenkarte mit Schiffsymbol daneben entfernt werden.',
   'ref.all_rules': 'Alle Regeln',
+  'ref.colours': 'Rote Karten zeigen ◆ neben der Zahl, schwarze ●.',
 
   // Zugbenachrichtigung (notify.js)
   'notify.sound': 'Ton, wenn ich dran bin',

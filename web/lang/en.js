@@ -131,6 +131,7 @@ export default {
   'game.at': 'at {at}: ',
   'game.event': 'event',
   'game.tile': 'action tile',
+  'game.your_turn': 'Your turn: {hint}',
 
   'phase.choose': 'choose',
   'phase.ship': 'ship',
@@ -326,6 +327,7 @@ export default {
   'ref.cranes': 'A crane keeps the free cells next to it clear of the opponent’s dock cards; water may go there.',
   'ref.ship': 'A ship symbol: first move the ship to another water card, then you may remove a dock card with a ship symbol next to it.',
   'ref.all_rules': 'All the rules',
+  'ref.colours': 'Red cards show ◆ beside the number, black ones ●.',
 
   // turn notification (notify.js)
   'notify.sound': 'sound on my turn',
