@@ -526,6 +526,73 @@ static void test_pile_tops_are_public_and_are_the_cards_drawn_next(void **state)
     stop(&s, SIGTERM);
 }
 
+/* The view's open areas: each still borders a free cell (else it would be
+ * enclosed), its leader is the rulebook's comparison of its warehouses, and
+ * the reason given is the rule that decides. */
+static void check_open_areas(json_t *st, int *leaders, int *rules) {
+    json_t *areas = json_object_get(st, "open_areas");
+    assert_true(json_is_array(areas));
+    for (size_t i = 0; i < json_array_size(areas); i++) {
+        json_t *a = json_array_get(areas, i), *gj = json_object_get(a, "goods");
+        assert_true(json_integer_value(json_object_get(a, "free")) >= 1);
+        assert_int_equal(json_array_size(json_object_get(a, "cells")), json_integer_value(json_object_get(a, "size")));
+        uint8_t g[2][3];
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < 3; k++) g[t][k] = (uint8_t)json_integer_value(json_array_get(json_array_get(gj, t), k));
+        int w = kontor_compare_goods(g);
+        json_t *lj = json_object_get(a, "leader");
+        if (w < 0) {
+            assert_true(json_is_null(lj));
+            continue;
+        }
+        assert_int_equal(json_integer_value(lj), w);
+        (*leaders)++;
+        const char *rule = json_string_value(json_object_get(a, "rule"));
+        int good = (int)json_integer_value(json_object_get(a, "good"));
+        int amount = (int)json_integer_value(json_object_get(a, "amount"));
+        int dmax[2] = {0, 0}, ahead[2] = {0, 0};
+        for (int k = 0; k < 3; k++) {
+            int d = g[0][k] - g[1][k];
+            if (d > 0) ahead[0]++, dmax[0] = d > dmax[0] ? d : dmax[0];
+            if (d < 0) ahead[1]++, dmax[1] = -d > dmax[1] ? -d : dmax[1];
+        }
+        assert_int_equal(abs(g[0][good] - g[1][good]), amount);
+        assert_int_equal(amount, dmax[w]);
+        if (strcmp(rule, "superiority") == 0) {
+            assert_true(dmax[w] > dmax[1 - w]);
+            rules[0]++;
+        } else if (strcmp(rule, "more") == 0) {
+            assert_int_equal(dmax[w], dmax[1 - w]);
+            assert_true(ahead[w] > ahead[1 - w]);
+            rules[1]++;
+        } else {
+            assert_string_equal(rule, "cycle");
+            assert_int_equal((good + 1) % 3, json_integer_value(json_object_get(a, "over")));
+            rules[2]++;
+        }
+    }
+}
+
+static void test_open_areas_say_who_leads_by_what_and_their_free_cells(void **state) {
+    (void)state;
+    srv s = start();
+    int leaders = 0, rules[3] = {0, 0, 0};
+    for (int game = 0; game < 3; game++) {
+        json_t *g = create(&s, "{\"seats\":[\"random\",\"random\"]}");
+        cl w;
+        join(&w, &s, json_string_value(json_object_get(g, "id")), NULL);
+        check_open_areas(w.state, &leaders, rules);
+        json_t *st;
+        while (!is_over(&w) && (st = until(&w, "state", 3000)) != NULL) check_open_areas(st, &leaders, rules);
+        assert_true(is_over(&w));
+        close_cl(&w);
+        json_decref(g);
+    }
+    assert_true(leaders > 20);
+    assert_true(rules[0] > 0 && rules[1] > 0);
+    stop(&s, SIGTERM);
+}
+
 static void test_timeout_plays_for_a_silent_seat(void **state) {
     (void)state;
     srv s = start();
@@ -1104,6 +1171,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_computer_seat_plays_its_turns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_plays_for_a_silent_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pile_tops_are_public_and_are_the_cards_drawn_next, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_areas_say_who_leads_by_what_and_their_free_cells, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_mid_game_loses_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_keeps_each_decision_in_the_record, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_games_go_on_when_a_socket_dies, setup, teardown),

@@ -11,6 +11,7 @@ import { t, tOr, getLang, setLang, LANGS } from './i18n.js';
 import { reference } from './reference.js';
 import { notifier } from './notify.js';
 import { activatable, arrows, focusKey, restoreFocus, liveRegion } from './keys.js';
+import { areaOverlay, areaList } from './areas.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -157,6 +158,7 @@ function game(id, token) {
   const side = h('div', { id: 'seats', class: 'seats' });
   const summary = h('div', { id: 'summary', class: 'summary' });
   const refbox = h('div', { id: 'refbox' });
+  const areabox = h('div', { id: 'areabox' });
   const note = token ? notifier(t('title.game', { id })) : null;
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
@@ -167,7 +169,7 @@ function game(id, token) {
     err,
     h('div', { class: 'table' },
       h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
-      h('aside', {}, side, note ? note.controls : null, refbox, h('h3', {}, t('game.log')), logbox)),
+      h('aside', {}, side, areabox, note ? note.controls : null, refbox, h('h3', {}, t('game.log')), logbox)),
     end, live.el));
   arrows(svg, 'rect.legal');
   arrows(hand, '.hand-card.playable');
@@ -292,7 +294,9 @@ function game(id, token) {
     const me = seat !== null ? st.seats[seat] : null;
     const ghost = st.phase === 'place' && me && typeof me.choice === 'number' ? cards[me.choice] : null;
     const marked = st.tavern_area !== undefined && st.areas[st.tavern_area] ? st.areas[st.tavern_area].cells : [];
-    drawBoard(svg, st, cards, { legal: mine ? cellMoves : [], onCell, ghost, lastCells, marked });
+    drawBoard(svg, st, cards, { legal: mine ? cellMoves : [], onCell, ghost, lastCells, marked, overlay: areaOverlay(st) });
+    const areasOpen = areabox.firstChild ? areabox.firstChild.open : !matchMedia('(max-width: 760px)').matches;
+    areabox.replaceChildren(areaList(st, areasOpen));
     // the hand: a card to choose is clicked
     hand.replaceChildren();
     const inHand = new Set();
@@ -380,7 +384,7 @@ async function replay(id) {
       const v = await api('GET', `/api/games/${id}/view?ply=${ply}`);
       slider.max = v.plies;
       slider.value = v.ply;
-      drawBoard(svg, v, v.cards, { lastCells: v.events.filter(e => e.x !== undefined).map(e => [e.x, e.y]) });
+      drawBoard(svg, v, v.cards, { lastCells: v.events.filter(e => e.x !== undefined).map(e => [e.x, e.y]), overlay: areaOverlay(v) });
       const names = v.seats.map((s, i) => seatName(i, v.nseats));
       info.textContent = t('replay.info', { ply: v.ply, plies: v.plies, round: v.round, phase: t(`phase.${v.phase}`), a: v.points[0], b: v.points[1] }) +
         (v.over ? t('replay.final', { a: v.score[0], b: v.score[1] }) : '') + ` · ${v.players.join(t('lobby.vs'))}`;

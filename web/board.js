@@ -127,7 +127,7 @@ export function drawCard(parent, card, x, y, w = CELL, h = CELL, opts = {}) {
   }
   if (card.n) text(g, 7, 17, String(card.n), { 'font-size': 15, 'font-weight': 700, fill: water ? '#fff' : ink, class: 'num' });
   // red and black told apart by a shape as well: a diamond for red, a disc for black
-  if (card.colour === 'red' || card.colour === 'black') mark(g, 31, 11, card.colour);
+  if (card.colour === 'red' || card.colour === 'black') mark(g, 12 + String(card.n).length * 9, 11, card.colour);
   if (card.kind === 'crane') crane(g, w / 2 + 2, h / 2 + 4, ink);
   if (card.kind === 'tavern') tavern(g, w / 2 + 2, h / 2 + 6, ink);
   if (card.kind === 'goods') {
@@ -177,7 +177,7 @@ function window_(st) {
 // cell decisions to highlight ({x, y, m, kind, text}); onCell(moves) on a
 // click, with every decision of that cell (a customs house may go there as
 // a dock card or as water); ghost: the card to preview on hover.
-export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = null, lastCells = [], marked = [] } = {}) {
+export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = null, lastCells = [], marked = [], overlay = null } = {}) {
   svg.replaceChildren();
   const b = st.board, cells = b.cells;
   const [wx0, wx1, wy0, wy1] = window_(st);
@@ -249,6 +249,8 @@ export function drawBoard(svg, st, cards, { legal = [], onCell = null, ghost = n
   // cells a decision is about without being its choice (the tavern's area)
   for (const [x, y] of marked)
     el('rect', { x: px(x) + 1, y: py(y) + 1, width: CELL - 2, height: CELL - 2, rx: 6, fill: 'none', stroke: '#e0a800', 'stroke-width': 4, class: 'marked', 'pointer-events': 'none' }, svg);
+  // more drawn over the cards, under the ship and the decisions (areas.js)
+  if (overlay) overlay(svg, px, py);
   if (b.ship) {
     const [x, y] = b.ship;
     const g = el('g', { class: 'ship', 'pointer-events': 'none' }, svg);

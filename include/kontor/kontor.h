@@ -574,6 +574,9 @@ int kontor_over(const kontor_state *s);
 int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]);
 /* Winner of a warehouse comparison: 0, 1, or -1 (not scored). */
 int kontor_compare_goods(const uint8_t goods[2][3]);
+/* The free cells that keep an open area open: those that may still take a
+ * card (and, under ruling R7, the cells outside the board until they close). */
+void kontor_gap_cells(const kontor_state *s, kontor_bb *out);
 /* Which enclosed areas count at the end (largest-N rule); marks counted[i]. */
 void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREAS]);
 /* Points per team counting only the areas that count now. */

@@ -1962,6 +1962,8 @@ out:
 
 /* ---- queries ------------------------------------------------------------------ */
 
+void kontor_gap_cells(const kontor_state *s, kontor_bb *out) { *out = gap_cells(s); }
+
 int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]) {
     if (cell < 0 || cell >= KONTOR_CELLS || !bb_test(&s->dock, cell)) {
         if (cells) *cells = bb_empty();

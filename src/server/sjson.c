@@ -156,6 +156,63 @@ static json_t *pile_top(const kontor_state *s, const kontor_pile *p) {
     return json_integer(id);
 }
 
+/* Who leads an open area, and by what: the rule of kontor_compare_goods
+ * that decides (the largest superiority in one good; else being ahead in
+ * more goods; else the cycle wine > spice > tea > wine), said for the reader. */
+static json_t *lead_json(const uint8_t g[2][3]) {
+    int max[2] = {0, 0}, cnt[2] = {0, 0}, lead[2] = {-1, -1};
+    for (int k = 0; k < 3; k++) {
+        int d = (int)g[0][k] - (int)g[1][k], who = d > 0 ? 0 : 1;
+        if (d < 0) d = -d;
+        if (d == 0) continue;
+        cnt[who]++;
+        if (d > max[who]) max[who] = d, lead[who] = k;
+    }
+    int w = kontor_compare_goods(g);
+    if (w < 0) return json_pack("{s:n}", "leader");
+    const char *rule = max[0] != max[1] ? "superiority" : cnt[0] != cnt[1] ? "more" : "cycle";
+    json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:i}", "leader", w, "rule", rule, "good", lead[w], "amount", max[w],
+                          "ahead", cnt[w]);
+    if (strcmp(rule, "cycle") == 0) json_object_set_new(o, "over", json_integer(lead[1 - w]));
+    return o;
+}
+
+/* The areas not yet enclosed: their cells, warehouses, who leads and by
+ * what, and how many free cells still border them. Public knowledge: the
+ * board and its warehouses. */
+static json_t *open_areas_json(const kontor_state *s) {
+    json_t *out = json_array();
+    kontor_bb seen, gaps;
+    memset(&seen, 0, sizeof seen);
+    kontor_gap_cells(s, &gaps);
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        if (!bb_has(&s->dock, c) || bb_has(&s->enclosed, c) || bb_has(&seen, c)) continue;
+        kontor_bb cells;
+        uint8_t goods[2][3];
+        int n = kontor_area_at(s, c, &cells, goods);
+        json_t *cj = json_array();
+        uint8_t border[KONTOR_CELLS] = {0};
+        int free_n = 0;
+        for (int d = 0; d < KONTOR_CELLS; d++) {
+            if (!bb_has(&cells, d)) continue;
+            seen.w[d >> 6] |= 1ULL << (d & 63);
+            json_array_append_new(cj, xy(d));
+            int nb[4] = {(d & 15) > 0 ? d - 1 : -1, (d & 15) < 15 ? d + 1 : -1, d >= 16 ? d - 16 : -1,
+                         d < KONTOR_CELLS - 16 ? d + 16 : -1};
+            for (int k = 0; k < 4; k++)
+                if (nb[k] >= 0 && bb_has(&gaps, nb[k]) && !border[nb[k]]) border[nb[k]] = 1, free_n++;
+        }
+        json_t *a = lead_json(goods);
+        json_object_set_new(a, "size", json_integer(n));
+        json_object_set_new(a, "free", json_integer(free_n));
+        json_object_set_new(a, "goods", json_pack("[[i,i,i],[i,i,i]]", goods[0][0], goods[0][1], goods[0][2], goods[1][0],
+                                                  goods[1][1], goods[1][2]));
+        json_object_set_new(a, "cells", cj);
+        json_array_append_new(out, a);
+    }
+    return out;
+}
+
 /* The body common to views and full states. viewer: seat whose hand is
  * shown, -1 for none, -2 for every hand. */
 static json_t *state_json(const kontor_state *s, int viewer) {
@@ -224,6 +281,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         if (a->out) json_object_set_new(last, "out", json_true());
     }
     json_object_set_new(o, "areas", areas);
+    json_object_set_new(o, "open_areas", open_areas_json(s));
 
     /* seats */
     json_t *seats = json_array();

@@ -311,6 +311,38 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close();
   });
 
+  await test('ui: areas are outlined and say who leads by what, their free cells, and whether they count', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'advanced', seats: ['human', 'easy'] });
+    const page = await A.newPage();
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.hand-card.playable');
+    let open = [], closed = [];
+    for (let i = 0; i < 1500 && !(await page.$('#end:not(.hidden)')); i++) {
+      if (!(await act(page))) await page.waitForTimeout(60); else await page.waitForTimeout(30);
+      if (i % 15 === 0 && (await page.$('#areas'))) {
+        // read list and board at one moment (a state message redraws both)
+        const r = await page.evaluate(() => {
+          const texts = s => [...document.querySelectorAll(s)].map(x => x.textContent), n = s => document.querySelectorAll(s).length;
+          return { open: texts('#areas li.area-open'), closed: texts('#areas li.area-closed'), lines: n('#board .area-outline.open'),
+            badges: n('#board .area-badge.open'), solid: n('#board .area-outline.closed') };
+        });
+        ({ open, closed } = r);
+        // one dashed outline and one badge per open area, one solid outline per enclosed one
+        assert.equal(r.lines, open.length);
+        assert.equal(r.badges, open.length);
+        assert.equal(r.solid, closed.length);
+        for (const w of open) assert.match(w, /^[A-Z]\d* \([+-]?\d+,[+-]?\d+\) ((red|black) leads( by \d+ (tea|wine|spice)|, ahead in \d goods|: (tea|wine|spice) beats (tea|wine|spice))|tied: nobody leads|no warehouses) · /);
+        for (const w of open) assert.match(w, /\d+ free cells? borders?/);
+        for (const w of closed) assert.match(w, /enclosed: (a tie|(red|black) won it · (counts|does not count now|struck))/);
+        if (open.some(w => /leads/.test(w)) && closed.length >= 2) break;
+      }
+    }
+    assert.ok(open.some(w => /leads/.test(w)), `an open area with a leader (${open})`);
+    assert.ok(closed.length >= 1, 'an enclosed area');
+    await page.screenshot({ path: `${SHOTS}/areas.png` });
+    await page.close();
+  });
+
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
     const page = await A.newPage();

@@ -329,6 +329,21 @@ export default {
   'ref.cranes': 'Ein Kran hält die freien Felder neben sich von gegnerischen Hafenkarten frei; Wasser darf dorthin.',
   'ref.ship': 'Schiffsymbol: zuerst das Schiff auf eine andere Wasserkarte ziehen, dann darf eine Hafenkarte mit Schiffsymbol daneben entfernt werden.',
   'ref.all_rules': 'Alle Regeln',
+
+  // Gebiete (areas.js)
+  'area.title': p => `Gebiete: ${p.open} offen, ${p.closed} umschlossen`,
+  'area.none': 'noch keine Gebiete',
+  'area.free': p => (p.n === 1 ? '1 freies Feld grenzt an' : `${p.n} freie Felder grenzen an`),
+  'area.tied': 'Gleichstand: niemand liegt vorne',
+  'area.empty': 'keine Lagerhäuser',
+  'area.by_superiority': '{team} liegt mit {n} {good} vorne',
+  'area.by_more': '{team} liegt vorne, in {n} Waren überlegen',
+  'area.by_cycle': '{team} liegt vorne: {good} schlägt {over}',
+  'area.closed_tie': 'umschlossen: Gleichstand, niemand hat gewertet',
+  'area.closed_won': 'umschlossen: {team} hat es gewonnen',
+  'area.counts': 'zählt',
+  'area.not_counting': 'zählt derzeit nicht (nicht unter den wertenden Gebieten)',
+  'area.struck': 'vom Besitzer der Hafenkneipe gestrichen',
   'ref.colours': 'Rote Karten zeigen ◆ neben der Zahl, schwarze ●.',
 
   // Zugbenachrichtigung (notify.js)

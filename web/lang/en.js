@@ -327,6 +327,21 @@ export default {
   'ref.cranes': 'A crane keeps the free cells next to it clear of the opponent’s dock cards; water may go there.',
   'ref.ship': 'A ship symbol: first move the ship to another water card, then you may remove a dock card with a ship symbol next to it.',
   'ref.all_rules': 'All the rules',
+
+  // areas (areas.js)
+  'area.title': p => `Areas: ${p.open} open, ${p.closed} enclosed`,
+  'area.none': 'no areas yet',
+  'area.free': p => (p.n === 1 ? '1 free cell borders it' : `${p.n} free cells border it`),
+  'area.tied': 'tied: nobody leads',
+  'area.empty': 'no warehouses',
+  'area.by_superiority': '{team} leads by {n} {good}',
+  'area.by_more': '{team} leads, ahead in {n} goods',
+  'area.by_cycle': '{team} leads: {good} beats {over}',
+  'area.closed_tie': 'enclosed: a tie, nobody scored',
+  'area.closed_won': 'enclosed: {team} won it',
+  'area.counts': 'counts',
+  'area.not_counting': 'does not count now (not among the areas that score)',
+  'area.struck': 'struck by its tavern’s owner',
   'ref.colours': 'Red cards show ◆ beside the number, black ones ●.',
 
   // turn notification (notify.js)
