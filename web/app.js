@@ -12,6 +12,7 @@ import { reference } from './reference.js';
 import { notifier } from './notify.js';
 import { activatable, arrows, focusKey, restoreFocus, liveRegion } from './keys.js';
 import { areaOverlay, areaList } from './areas.js';
+import { pacer, animate, revealStrip, paceSwitch } from './pace.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -159,6 +160,9 @@ function game(id, token) {
   const summary = h('div', { id: 'summary', class: 'summary' });
   const refbox = h('div', { id: 'refbox' });
   const areabox = h('div', { id: 'areabox' });
+  const revealbox = h('div', { id: 'revealbox' });
+  let reveals = [], revealRound = 0, shipAt = null;
+  const pace = pacer(m => { st = m; if (!refbox.firstChild) refbox.append(reference(st)); render(); }, () => seat);
   const note = token ? notifier(t('title.game', { id })) : null;
   const logbox = h('ol', { id: 'log', class: 'log' });
   const end = h('div', { id: 'end', class: 'end hidden' });
@@ -168,8 +172,8 @@ function game(id, token) {
       h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, target: '_blank' }, t('rules.link')), langSwitch())),
     err,
     h('div', { class: 'table' },
-      h('div', { class: 'harbour' }, summary, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
-      h('aside', {}, side, areabox, note ? note.controls : null, refbox, h('h3', {}, t('game.log')), logbox)),
+      h('div', { class: 'harbour' }, summary, revealbox, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
+      h('aside', {}, side, areabox, note ? note.controls : null, paceSwitch(), refbox, h('h3', {}, t('game.log')), logbox)),
     end, live.el));
   arrows(svg, 'rect.legal');
   arrows(hand, '.hand-card.playable');
@@ -183,8 +187,8 @@ function game(id, token) {
     socket.onopen = () => send(token ? { type: 'join', game: id, token } : { type: 'watch', game: id });
     socket.onmessage = e => {
       const m = JSON.parse(e.data);
-      if (m.type === 'welcome') { cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; logbox.replaceChildren(); }
-      else if (m.type === 'state') { st = m; if (!refbox.firstChild) refbox.append(reference(st)); render(); }
+      if (m.type === 'welcome') { pace.clear(); cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; logbox.replaceChildren(); }
+      else if (m.type === 'state') pace.push(m);
       else if (m.type === 'error') { err.textContent = m.error; }
     };
     socket.onclose = () => { status.textContent = t('game.reconnecting'); setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };
@@ -230,6 +234,18 @@ function game(id, token) {
     const legal = st.legal || [];
     // the log, and the cells that changed in the last events
     const fresh = st.events || [];
+    // this round's revealed cards (kept until the next round's reveal)
+    let revealed = false;
+    for (const e of fresh) {
+      if (e.kind === 'round') revealRound = e.a;
+      else if (e.kind === 'reveal') {
+        if (reveals.length && reveals[0].round !== revealRound) reveals = [];
+        reveals = reveals.filter(r => r.seat !== e.seat).concat([{ seat: e.seat, card: e.card, team: teamOf(e.seat), round: revealRound }]);
+        revealed = true;
+      }
+    }
+    if (revealed) revealbox.replaceChildren(revealStrip(reveals, cards, nameOf));
+    const freshNow = fresh.slice(), shipFrom = shipAt;
     if (st.timeout) {
       // the decision of this message was played by the server's timer
       const who = nameOf(st.timeout.seat), was = prevLegal.find(l => l.m === st.timeout.move);
@@ -295,6 +311,8 @@ function game(id, token) {
     const ghost = st.phase === 'place' && me && typeof me.choice === 'number' ? cards[me.choice] : null;
     const marked = st.tavern_area !== undefined && st.areas[st.tavern_area] ? st.areas[st.tavern_area].cells : [];
     drawBoard(svg, st, cards, { legal: mine ? cellMoves : [], onCell, ghost, lastCells, marked, overlay: areaOverlay(st) });
+    animate(svg, freshNow, seat, shipFrom, st.board.ship);
+    shipAt = st.board.ship;
     const areasOpen = areabox.firstChild ? areabox.firstChild.open : !matchMedia('(max-width: 760px)').matches;
     areabox.replaceChildren(areaList(st, areasOpen));
     // the hand: a card to choose is clicked

@@ -343,6 +343,50 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close();
   });
 
+  await test('ui: pacing: the reveal stays in a strip, another player’s card fades in, news is held a moment, the ship sails', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
+    const page = await A.newPage();
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('#pace');
+    await page.selectOption('#pace', 'normal');
+    // when each log line appeared, and each card fading in
+    await page.evaluate(() => {
+      window.__lines = []; window.__arrived = [];
+      new MutationObserver(ms => { for (const m of ms) for (const n of m.addedNodes) if (n.tagName === 'LI') window.__lines.push([performance.now(), n.textContent]); })
+        .observe(document.querySelector('#log'), { childList: true });
+      new MutationObserver(() => { for (const x of document.querySelectorAll('#board g.arrive')) window.__arrived.push(x.getAttribute('data-cell')); })
+        .observe(document.querySelector('#board'), { childList: true, subtree: true });
+    });
+    for (let i = 0; i < 300 && (await page.evaluate(() => window.__lines.filter(l => /^black places/.test(l[1])).length)) < 3; i++) {
+      if (!(await act(page))) await page.waitForTimeout(80); else await page.waitForTimeout(40);
+    }
+    const lines = await page.evaluate(() => window.__lines);
+    const placed = lines.filter(l => /^black places/.test(l[1]));
+    assert.ok(placed.length >= 3, 'black placed cards');
+    // the message after black's placement came at least the pause later
+    for (const [t0] of placed) {
+      const after = lines.find(l => l[0] > t0 + 20);
+      if (after) assert.ok(after[0] - t0 >= 800, `the news was held (${Math.round(after[0] - t0)} ms): ${lines.map(l => `${Math.round(l[0])} ${l[1]}`).join('\n')}`);
+    }
+    assert.ok((await page.evaluate(() => window.__arrived.length)) >= 1, 'a card laid by black faded in');
+    // the strip shows this round's two revealed cards, with the seats' names
+    const strip = await page.textContent('#reveal');
+    assert.match(strip, /^Revealed this round: .*red.*black|^Revealed this round: .*black.*red/);
+    assert.equal(await page.$$eval('#reveal svg.reveal-card', x => x.length), 2);
+    // the ship sails from its old cell: the animation starts one cell's width away
+    const from = await page.evaluate(async () => {
+      const { animate } = await import('/pace.js');
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'g')).setAttribute('class', 'ship');
+      animate(svg, [], 0, [2, 0], [1, 0]);
+      const a = svg.querySelector('g.ship animateTransform');
+      return a && a.getAttribute('from');
+    });
+    assert.equal(from, '64 0');
+    await page.selectOption('#pace', 'off');
+    await page.close();
+  });
+
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
     const page = await A.newPage();

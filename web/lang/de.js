@@ -330,6 +330,13 @@ export default {
   'ref.ship': 'Schiffsymbol: zuerst das Schiff auf eine andere Wasserkarte ziehen, dann darf eine Hafenkarte mit Schiffsymbol daneben entfernt werden.',
   'ref.all_rules': 'Alle Regeln',
 
+  // Tempo (pace.js)
+  'pace.label': 'Tempo',
+  'pace.off': 'sofort',
+  'pace.normal': 'normal',
+  'pace.slow': 'langsam',
+  'pace.revealed': 'In dieser Runde aufgedeckt:',
+
   // Gebiete (areas.js)
   'area.title': p => `Gebiete: ${p.open} offen, ${p.closed} umschlossen`,
   'area.none': 'noch keine Gebiete',

@@ -328,6 +328,13 @@ export default {
   'ref.ship': 'A ship symbol: first move the ship to another water card, then you may remove a dock card with a ship symbol next to it.',
   'ref.all_rules': 'All the rules',
 
+  // pacing (pace.js)
+  'pace.label': 'pace',
+  'pace.off': 'instant',
+  'pace.normal': 'normal',
+  'pace.slow': 'slow',
+  'pace.revealed': 'Revealed this round:',
+
   // areas (areas.js)
   'area.title': p => `Areas: ${p.open} open, ${p.closed} enclosed`,
   'area.none': 'no areas yet',
