@@ -164,7 +164,7 @@ function game(id, token) {
   let reveals = [], revealRound = 0, shipAt = null;
   const pace = pacer(m => { st = m; if (!refbox.firstChild) refbox.append(reference(st)); render(); }, () => seat);
   const note = token ? notifier(t('title.game', { id })) : null;
-  const logbox = h('ol', { id: 'log', class: 'log' });
+  const logbox = h('ol', { id: 'log', class: 'log', tabindex: 0, 'aria-label': t('game.log') });
   const end = h('div', { id: 'end', class: 'end hidden' });
   let wasMine = false, lastPly = -1;
   app().replaceChildren(h('main', { class: 'game' },
@@ -386,7 +386,7 @@ async function replay(id) {
   document.title = t('title.replay', { id });
   const svg = el('svg', { id: 'board', role: 'img', 'aria-label': t('board.label') });
   const info = h('div', { class: 'status', id: 'replay-info' });
-  const evs = h('ol', { class: 'log', id: 'replay-log' });
+  const evs = h('ol', { class: 'log', id: 'replay-log', tabindex: 0, 'aria-label': t('replay.this') });
   const slider = h('input', { type: 'range', id: 'slider', min: 0, max: 0, value: 0, 'aria-label': t('replay.slider') });
   const err = h('div', { class: 'error' });
   app().replaceChildren(h('main', { class: 'game' },

@@ -387,6 +387,35 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close();
   });
 
+  await test('ui: axe-core finds no serious accessibility violation in the lobby, a game, its end and the rules', async () => {
+    const axe = readFileSync('tests/e2e/node_modules/axe-core/axe.min.js', 'utf8');
+    const check = async (page, where) => {
+      await page.addScriptTag({ content: axe });
+      const v = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .filter(x => x.impact === 'serious' || x.impact === 'critical').map(x => `${x.id} (${x.impact}): ${x.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`));
+      assert.deepEqual(v, [], `${where}: ${v.join('; ')}`);
+    };
+    const page = await A.newPage();
+    for (const w of [1280, 390]) {
+      await page.setViewportSize({ width: w, height: 900 });
+      await page.goto(url);
+      await page.waitForSelector('#open, #lists h2');
+      await check(page, `lobby at ${w} px`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const g = await api(url, 'POST', '/api/games', { variant: 'advanced', seats: ['human', 'easy'] });
+    await page.goto(url + g.seats[0].link);
+    await page.waitForSelector('.hand-card.playable');
+    for (let i = 0; i < 30; i++) { await act(page); await page.waitForTimeout(40); }
+    await page.waitForSelector('.seat');
+    await check(page, 'a game');
+    assert.ok(await playToEnd([page]), 'the game ended');
+    await check(page, 'the end');
+    await page.goto(`${url}rules.html#de`);
+    await check(page, 'the rules');
+    await page.close();
+  });
+
   await test('ui: a decision the timer plays is logged as "time ran out"', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'], timeout: 1 });
     const page = await A.newPage();
