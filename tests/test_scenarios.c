@@ -378,6 +378,42 @@ static void tictactoe_a_diagonal_wins_too(void **st) {
     assert_int_equal(s.winner, 1);
 }
 
+/* Fill island (col, row) of the Tic Tac Toe grid with the given dock cards
+ * (four numbers; 0 leaves that cell free), row by row. */
+static void fill_island(kontor_state *s, int col, int row, const int cards[4]) {
+    for (int k = 0; k < 4; k++)
+        if (cards[k]) kontor__put(s, C(-2 + 3 * col + k % 2, -2 + 3 * row + k / 2), id(s, cards[k]));
+}
+
+/* V14: a scoring that completes rows for both players at once ends the game,
+ * and the points decide. The engine checks for a row after every scoring, so
+ * this cannot arise in play (one card closes at most one island); the
+ * position is built by hand: both rows laid without a check, then a third
+ * player-less scoring (a black island closed by red's water card) runs it.
+ * Black owns more islands: he wins (before the ruling red was named, as the
+ * first colour checked). */
+static void ruling_V14_rows_for_both_at_once_are_decided_by_points(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "tictactoe", NULL, 1);
+    static const int red[3][4] = {{1, 3, 5, 9}, {11, 13, 15, 17}, {19, 21, 23, 25}};
+    static const int black[4][4] = {{2, 4, 6, 10}, {12, 14, 16, 18}, {20, 22, 24, 26}, {28, 30, 32, 0}};
+    for (int i = 0; i < 3; i++) fill_island(&s, i, 0, red[i]);   /* red: the top row */
+    for (int i = 0; i < 3; i++) fill_island(&s, i, 2, black[i]); /* black: the bottom row */
+    kontor__score_enclosed(&s, NULL);                              /* scored by hand: no row check ran */
+    assert_int_equal(s.nareas, 6);
+    assert_false(kontor_over(&s));
+    fill_island(&s, 0, 1, black[3]); /* a fourth black island, open at -1,+2 */
+    choose(&s, 38, PASS);
+    place(&s, 0, C(-1, 2));
+    assert_int_equal(s.nareas, 7);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_ROW);
+    assert_int_equal(s.score[0], 3);
+    assert_int_equal(s.score[1], 4);
+    assert_int_equal(s.winner, 1); /* the points decide, not the colour checked first */
+}
+
 /* ---- Bakschisch ---- */
 
 static void bakschisch_setup_follows_the_rulebook(void **st) {
@@ -763,6 +799,7 @@ int main(void) {
         cmocka_unit_test(tictactoe_water_may_not_split_an_island),
         cmocka_unit_test(tictactoe_three_islands_in_a_row_win_at_once),
         cmocka_unit_test(tictactoe_a_diagonal_wins_too),
+        cmocka_unit_test(ruling_V14_rows_for_both_at_once_are_decided_by_points),
         cmocka_unit_test(bakschisch_setup_follows_the_rulebook),
         cmocka_unit_test(bakschisch_both_buy_out_a_card_at_once),
         cmocka_unit_test(bakschisch_enclosed_and_unaffordable_cards_are_taboo),

@@ -1275,19 +1275,34 @@ static int island_of(const kontor_state *s, int cell) {
     return (y / 3) * 3 + x / 3;
 }
 
-/* The team that owns three islands in a row, or -1. An island is owned by the
- * team whose keeper stands on its (enclosed) area. */
-static int three_in_a_row(const kontor_state *s) {
+/* Which teams own three islands in a row: bit t for team t (0 none, 3 both).
+ * An island is owned by the team whose keeper stands on its (enclosed) area. */
+static unsigned three_in_a_row(const kontor_state *s) {
     static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    unsigned owned[2] = {0, 0};
+    unsigned owned[2] = {0, 0}, rows = 0;
     for (int i = 0; i < s->nareas; i++) {
         int is = island_of(s, s->area[i].cell);
         if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
     }
     for (int t = 0; t < 2; t++)
         for (int l = 0; l < 8; l++)
-            if ((owned[t] & lines[l]) == lines[l]) return t;
-    return -1;
+            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
+    return rows;
+}
+
+/* Tic Tac Toe: "Erreicht ein Spieler dies, ist das Spiel sofort beendet".
+ * Checked after every scoring, whatever laid the card (a card from a hand,
+ * an event's water card, the moved harbour centre); returns 1 when the game
+ * ended. Ruling V14: when one scoring completes a row for both players at
+ * once, neither was first; the game ends at once all the same and is decided
+ * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
+ * meisten Gebiete besitzt"): by points, then coins. */
+static int row_ends_game(kontor_state *s, kontor_log *log) {
+    if (!s->cfg.tictactoe) return 0;
+    unsigned rows = three_in_a_row(s);
+    if (!rows) return 0;
+    end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
+    return 1;
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the
@@ -1320,13 +1335,7 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
 __attribute__((always_inline)) static inline void after_scoring(kontor_state *s, int seat, int water, int special,
                                                                 kontor_log *log) {
     if (s->cfg.tiles) check_tiles(s, seat, log);
-    if (s->cfg.tictactoe) {
-        int row = three_in_a_row(s);
-        if (row >= 0) { /* "ist das Spiel sofort beendet" */
-            end_game_won(s, KONTOR_END_ROW, row, log);
-            return;
-        }
-    }
+    if (row_ends_game(s, log)) return;
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
@@ -1412,6 +1421,7 @@ static void do_tile(kontor_state *s, int value, kontor_log *log) {
         place_as(s, value, s->cfg.cards.centre, 1);
         if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
         check_enclosures(s, s->dock, log);
+        if (row_ends_game(s, log)) return;
     } else if (value != KONTOR_NONE) {
         s->tile_bonus[tile - 1] = (uint8_t)value;
     }
@@ -1663,6 +1673,10 @@ static void do_event(kontor_state *s, int value, kontor_log *log) {
             s->last_layer = (uint8_t)seat;
             log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
             check_enclosures(s, s->dock, log);
+            if (row_ends_game(s, log)) { /* an event's water card can close the third island too */
+                s->event_cur = KONTOR_NONE;
+                return;
+            }
             if (board_full(s)) {
                 s->event_cur = KONTOR_NONE;
                 end_game(s, KONTOR_END_FULL, log);
