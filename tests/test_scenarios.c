@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
+#include "kontor/draw.h"
 #include "kontor/record.h"
 
 #define PASS (-1)
@@ -649,6 +650,86 @@ static void insel_the_island_scores_two(void **st) {
     assert_int_equal(pts[0], 2);
 }
 
+/* V15: with cranes in play, a free island cell next to a red and a black
+ * crane can hold no card (the cranes keep every dock card off, no water may
+ * go on the island): it closes the island like the board's edge, and kontor
+ * show marks it 'x'. Red's crane stands west of the island's middle cell;
+ * black lays his crane east of it: the island (eight cards) is enclosed and
+ * scored (2 points) although its middle cell is free. */
+static void insel_a_cell_between_opposing_cranes_closes_the_island(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel", NULL, 1);
+    static const int cards[9] = {1, 3, 5, 7, 0, 0, 9, 11, 13}; /* 7: red's crane; 0: left free */
+    for (int k = 0; k < 9; k++)
+        if (cards[k]) kontor__put(&s, C(-1 + k % 3, -3 + k / 3), id(&s, cards[k]));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 0);
+    kontor_bb dead;
+    kontor_dead_cells(&s, &dead);
+    assert_int_equal(bbn(&dead), 0);
+    choose(&s, PASS, 8); /* black's crane, with a ship symbol: he leaves the ship */
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE), NULL), KONTOR_OK);
+    place(&s, 1, C(1, -2));
+    kontor_dead_cells(&s, &dead);
+    assert_int_equal(bbn(&dead), 1);
+    assert_true(bbt(&dead, C(0, -2)));
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].size, 8);
+    assert_int_equal(s.area[0].value, 2);
+    assert_int_equal(s.area[0].winner, 0);
+    int pts[2];
+    kontor_points(&s, pts);
+    assert_int_equal(pts[0], 2);
+    char buf[8192];
+    kontor_draw_board(&s, buf, sizeof buf, 0);
+    assert_non_null(strstr(buf, "  x"));
+    assert_non_null(strstr(buf, "x an island cell no card can ever fill"));
+}
+
+/* V15, the other half: a free island cell next to an enclosed area takes no
+ * card ("Abgeschlossene Gebiete sind tabu"), so it stays closed when the
+ * ship takes away one of the cranes that made it dead. By hand: red's
+ * column (crane in the middle) between the ring and two water cards laid on
+ * the island by hand; black's card north-east. Black lays his crane east of
+ * the middle cell: that cell is dead and closes red's column (not the
+ * crane's own area, which stays open). Then red's ship card clears black's
+ * crane; the middle cell is next to red's crane only now, yet red may not
+ * lay his card there. */
+static void insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel", NULL, 1);
+    kontor__put(&s, C(-1, -3), id(&s, 1));
+    kontor__put(&s, C(-1, -2), id(&s, 7));
+    kontor__put(&s, C(-1, -1), id(&s, 5));
+    kontor__put(&s, C(0, -3), id(&s, 84));
+    kontor__put(&s, C(0, -1), id(&s, 83));
+    kontor__put(&s, C(1, -3), id(&s, 2));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 0);
+    choose(&s, PASS, 8);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE), NULL), KONTOR_OK);
+    place(&s, 1, C(1, -2));
+    assert_int_equal(s.nareas, 1); /* red's column, closed by the dead cell */
+    assert_int_equal(s.area[0].size, 3);
+    assert_int_equal(s.area[0].winner, 0);
+    choose(&s, 3, PASS); /* 3 shows a ship */
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(2, -2)), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(1, -2)), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+    assert_false(bbn(&s.crane[1]));
+    kontor_bb dead;
+    kontor_dead_cells(&s, &dead);
+    assert_true(bbt(&dead, C(0, -2)));
+    char why[160];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
+    assert_false(kontor_is_legal(&s, 0, m));
+    kontor_why_illegal(&s, 0, m, why, sizeof why);
+    assert_string_equal(why, "cell 0,-2 is next to an enclosed area: it is taboo");
+    place(&s, 0, C(1, -2)); /* the freed cell is fine */
+}
+
 static void insel4_is_for_four_without_special_cards(void **st) {
     (void)st;
     kontor_state s;
@@ -810,6 +891,8 @@ int main(void) {
         cmocka_unit_test(justizia_players_pick_three_and_discard_four),
         cmocka_unit_test(insel_no_water_on_the_island),
         cmocka_unit_test(insel_the_island_scores_two),
+        cmocka_unit_test(insel_a_cell_between_opposing_cranes_closes_the_island),
+        cmocka_unit_test(insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane),
         cmocka_unit_test(insel4_is_for_four_without_special_cards),
         cmocka_unit_test(armut_three_coins_each_and_no_more),
         cmocka_unit_test(armut_a_broke_player_with_an_empty_treasury_loses_at_once),

@@ -572,6 +572,10 @@ int kontor_over(const kontor_state *s);
 /* Warehouses per team and good of the (not necessarily enclosed) area that
  * contains dock cell; returns the number of dock cards in the area. */
 int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]);
+/* Die grosse Insel: the free island cells no card can ever fill (next to a
+ * red and a black crane, or next to an enclosed area); they close the areas
+ * next to them like the board's edge (ruling V15). Empty in other variants. */
+void kontor_dead_cells(const kontor_state *s, kontor_bb *out);
 /* Winner of a warehouse comparison: 0, 1, or -1 (not scored). */
 int kontor_compare_goods(const uint8_t goods[2][3]);
 /* Which enclosed areas count at the end (largest-N rule); marks counted[i]. */

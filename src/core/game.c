@@ -128,16 +128,34 @@ static inline int edges_close(const kontor_state *s) {
     return s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
 }
 
-/* Cells that close an area from outside: water, and the unplayable cells
- * (edges_close). */
+/* Die grosse Insel: the free cells of the island that can never hold a card
+ * (ruling V15). No water may go on the island ("Dort darf kein Wasser gelegt
+ * werden"); a free cell next to a red and a black crane keeps every dock card
+ * off; and a free cell next to an enclosed area takes none either
+ * ("Abgeschlossene Gebiete sind tabu": a card there would join it), which
+ * keeps such a cell closed when the ship later removes one of its cranes.
+ * Like the cells beyond the board's edge, they close the areas next to them. */
+static inline bb_t dead_cells(const kontor_state *s) {
+    bb_t both = bb_and(bb_neighbours(s->crane[0]), bb_neighbours(s->crane[1]));
+    return bb_andnot(bb_and(s->cfg.inner, bb_or(both, bb_neighbours(s->enclosed))), s->occ);
+}
+
+void kontor_dead_cells(const kontor_state *s, kontor_bb *out) {
+    *out = s->cfg.inner_value ? dead_cells(s) : bb_empty();
+}
+
+/* Cells that close an area from outside: water, the unplayable cells
+ * (edges_close), and on the island the cells no card can fill. */
 static inline bb_t closing_cells(const kontor_state *s) {
-    return edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
+    bb_t c = edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
+    return s->cfg.inner_value ? bb_or(c, dead_cells(s)) : c;
 }
 
 /* The cells that keep an area open: neither water, nor dock, nor closing
  * (every occupied cell is water or dock, so: the free cells that count). */
 static inline bb_t gap_cells(const kontor_state *s) {
-    return edges_close(s) ? bb_andnot(s->mask, s->occ) : bb_andnot(bb_all(), s->occ);
+    bb_t g = edges_close(s) ? bb_andnot(s->mask, s->occ) : bb_andnot(bb_all(), s->occ);
+    return s->cfg.inner_value ? bb_andnot(g, dead_cells(s)) : g;
 }
 
 
@@ -581,6 +599,9 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
         if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+        /* Die grosse Insel: no dock card joins an enclosed area (V15; only
+         * there can an enclosed area have a free cell next to it) */
+        if (s->cfg.inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
     } else if (s->cfg.inner_value || s->cfg.tictactoe) {
         cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
         if (s->cfg.tictactoe) cand = no_split(s, cand);
@@ -1257,6 +1278,10 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
     bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
+    /* Die grosse Insel: a crane can make an island cell next to it dead
+     * (V15), closing the areas next to that cell */
+    if (s->cfg.inner_value && k->kind == KONTOR_KIND_CRANE)
+        candidates = bb_or(candidates, bb_neighbours(bb_neighbours(bb_cell(value))));
     if (!bb_eq(mask_before, s->mask)) {
         /* with edge=both every unplayable cell may have begun to close areas */
         bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
@@ -2133,8 +2158,11 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
             int other = 1 - kontor_team(s, seat);
             bb_t cr = bb_and(bb_neighbours(bb_cell(v)), s->crane[other]);
             char cc[8];
-            snprintf(buf, cap, "%s's crane on %s keeps %s clear of %s's dock cards", other == 0 ? "red" : "black",
-                     kontor_format_cell(bb_first(cr), cc), cs, who);
+            if (!bb_any(cr)) /* Die grosse Insel (V15) */
+                snprintf(buf, cap, "cell %s is next to an enclosed area: it is taboo", cs);
+            else
+                snprintf(buf, cap, "%s's crane on %s keeps %s clear of %s's dock cards", other == 0 ? "red" : "black",
+                         kontor_format_cell(bb_first(cr), cc), cs, who);
         }
         return buf;
     }
