@@ -879,13 +879,23 @@ static void begin_bribe(kontor_state *s) {
     begin_buy(s);
 }
 
+/* R20: how many special cards seat may buy now: "darf man Sonderkarten
+ * kaufen. Jede Karte kostet 2 Münzen" -- as many as its coins pay for, the
+ * pile holds and its hand has room for. */
+static int buy_max(const kontor_state *s, int seat) {
+    int n = s->coins[seat] / 2;
+    if (n > s->special_pile.n) n = s->special_pile.n;
+    if (n > KONTOR_HAND_MAX - s->hand_n[seat]) n = KONTOR_HAND_MAX - s->hand_n[seat];
+    return n;
+}
+
 static void begin_buy(kontor_state *s) {
     s->phase = KONTOR_PHASE_CHOOSE;
     if (s->cfg.specials != 2 || !s->special_pile.n) return;
     int any = 0;
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
-        /* R20: at most one card a round, for 2 coins, with room in the hand */
-        int can = s->coins[p] >= 2 && s->hand_n[p] < KONTOR_HAND_MAX;
+        /* R20: 2 coins a card, with room in the hand */
+        int can = buy_max(s, p) > 0;
         s->buy[p] = can ? KONTOR_NONE : 0;
         any |= can;
     }
@@ -1188,27 +1198,41 @@ static void do_pile(kontor_state *s, int value, kontor_log *log) {
     enter_place(s, log);
 }
 
-/* Every seat has decided whether to buy a special card. */
+/* The highest hand card of seat p, -1 for an empty hand. */
+static int highest_in_hand(const kontor_state *s, int p) {
+    int best = -1;
+    for (int i = 0; i < s->hand_n[p]; i++)
+        if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number;
+    return best;
+}
+
+/* Every seat has said how many special cards it buys (R20). "Wollen beide
+ * kaufen und es sind nicht mehr genügend Sonderkarten da, darf der Spieler
+ * kaufen, der die höchste Karte aus seiner Hand vorweist": when they want
+ * more than the pile holds, the seat showing the highest hand card buys
+ * first, as many as it said; the other then buys what is left, up to his
+ * number. Otherwise seat order (it changes nothing: everybody gets all). */
 static void resolve_buys(kontor_state *s, kontor_log *log) {
     int ns = s->cfg.nseats, want = 0;
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p] == 1;
-    int only = -1;
-    if (want > s->special_pile.n) {
-        /* not enough for everybody: the one who shows the highest hand card */
-        int best = -1;
-        for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
-            if (s->buy[p] != 1) continue;
-            for (int i = 0; i < s->hand_n[p]; i++)
-                if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number, only = p;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p];
+    int order[KONTOR_MAX_SEATS], no = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) order[no++] = p;
+    if (want > s->special_pile.n) /* not enough for everybody: highest hand card first */
+        for (int i = 1; i < no; i++)
+            for (int j = i; j > 0 && highest_in_hand(s, order[j]) > highest_in_hand(s, order[j - 1]); j--) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+    for (int i = 0; i < no; i++) {
+        int p = order[i];
+        for (int k = 0; k < s->buy[p] && s->special_pile.n; k++) {
+            int id = pile_draw(&s->special_pile);
+            s->coins[p] = (uint8_t)(s->coins[p] - 2);
+            s->treasury = (uint8_t)(s->treasury + 2);
+            hand_add(s, p, id);
+            log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
         }
-    }
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
-        if (s->buy[p] != 1 || (only >= 0 && p != only) || !s->special_pile.n) continue;
-        int id = pile_draw(&s->special_pile);
-        s->coins[p] = (uint8_t)(s->coins[p] - 2);
-        s->treasury = (uint8_t)(s->treasury + 2);
-        hand_add(s, p, id);
-        log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
     }
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->buy[p] = KONTOR_NONE;
     s->phase = KONTOR_PHASE_CHOOSE;
@@ -1785,8 +1809,7 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
         break;
     case KONTOR_PHASE_BUY:
-        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 0);
-        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 1);
+        for (int k = 0, m = buy_max(s, seat); k <= m; k++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, k);
         break;
     case KONTOR_PHASE_BRIBE: {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, KONTOR_NONE);
@@ -1860,7 +1883,7 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
             if (s->hand[seat][i] == v) return 1;
         return 0;
     case KONTOR_PHASE_BUY:
-        return kind == KONTOR_MOVE_BUY && v <= 1;
+        return kind == KONTOR_MOVE_BUY && v <= buy_max(s, seat);
     case KONTOR_PHASE_BRIBE: {
         if (kind != KONTOR_MOVE_BRIBE) return 0;
         if (v == KONTOR_NONE) return 1;
@@ -1954,7 +1977,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             break;
         case KONTOR_PHASE_BUY:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
-                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, 2), NULL);
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
             break;
         case KONTOR_PHASE_SHIP: {
             bb_t t = ship_targets(s);
@@ -2056,7 +2079,7 @@ static const char *phase_word(int phase) {
     case KONTOR_PHASE_SHIP: return "move the ship or not";
     case KONTOR_PHASE_REMOVE: return "remove a card with the ship or not";
     case KONTOR_PHASE_PLACE: return "place a card";
-    case KONTOR_PHASE_BUY: return "buy a special card or not";
+    case KONTOR_PHASE_BUY: return "buy special cards or not";
     case KONTOR_PHASE_PILE: return "say whose pile takes the removed card";
     case KONTOR_PHASE_BRIBE: return "buy out an opposing goods card or not";
     case KONTOR_PHASE_SELECT: return "keep or discard a dock card";
@@ -2191,6 +2214,10 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         else snprintf(buf, cap, "%s holds none of %s's goods cards in an open area, named by its lowest such card",
                       kontor_format_cell(v, cs), who);
         return buf;
+    case KONTOR_PHASE_BUY:
+        snprintf(buf, cap, "%s may buy at most %d special card%s now (2 coins each, %d left, room in the hand)", who,
+                 buy_max(s, seat), buy_max(s, seat) == 1 ? "" : "s", s->special_pile.n);
+        return buf;
     default:
         snprintf(buf, cap, "not allowed");
         return buf;
@@ -2271,7 +2298,8 @@ const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, 
         snprintf(buf, cap, "place as water on %s", kontor_format_cell(v, cs));
         break;
     case KONTOR_MOVE_BUY:
-        snprintf(buf, cap, v ? "buy a special card (2 coins)" : "buy nothing");
+        if (v > 1) snprintf(buf, cap, "buy %d special cards (%d coins)", v, 2 * v);
+        else snprintf(buf, cap, v ? "buy a special card (2 coins)" : "buy nothing");
         break;
     case KONTOR_MOVE_PILE:
         snprintf(buf, cap, "put it under %s's pile", kontor_seat_name(s, v));
