@@ -772,6 +772,90 @@ static void armut_a_broke_player_with_an_empty_treasury_loses_at_once(void **st)
     assert_int_equal(s.coins[0] + s.coins[1] + s.treasury, 6);
 }
 
+/* The n-th (from 0) water card that is not on the board, with or without a
+ * coin symbol. */
+static int water_off_board(const kontor_state *s, int coin, int nth) {
+    for (int n = 37; n <= 85; n++) {
+        int c = id(s, n);
+        const kontor_card *k = &s->cfg.cards.card[c];
+        if (k->kind != KONTOR_KIND_WATER || k->coin != coin) continue;
+        int on = 0;
+        for (int cell = 0; cell < KONTOR_CELLS; cell++) on |= s->cell_card[cell] == c;
+        if (!on && nth-- == 0) return n;
+    }
+    fail_msg("no such water card");
+    return -1;
+}
+
+/* Every seat of four chooses: numbers, or PASS (each card written into the
+ * seat's hand first). */
+static void choose4(kontor_state *s, const int nums[4]) {
+    for (int p = 0; p < 4; p++)
+        if (nums[p] != PASS) s->hand[p][0] = (uint8_t)id(s, nums[p]);
+    for (int p = 0; p < 4; p++)
+        assert_int_equal(kontor_apply(s, p, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, nums[p] == PASS ? KONTOR_PASS : id(s, nums[p])), NULL),
+                         KONTOR_OK);
+}
+
+/* V8 with four: "Der andere Spieler bzw. das andere Team hat dann
+ * gewonnen". Red 2 has one coin and the treasury none; black 2, opposite
+ * him, reveals a water card with a coin symbol: red 2 pays his last coin as
+ * tax, and black 2, placing first, takes it from the treasury for his water
+ * card. Red 2 is broke, the treasury empty: his team loses at once, though
+ * red 1 still has coins; red 2's card, never placed, is his again. */
+static void armut4_a_broke_player_loses_for_his_team(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "armut4", NULL, 1);
+    s.coins[0] = 3, s.coins[1] = 1, s.coins[2] = 3, s.coins[3] = 3;
+    s.treasury = 0;
+    int w = water_off_board(&s, 1, 0);
+    choose4(&s, (const int[4]){PASS, 5, PASS, w});
+    assert_int_equal(s.coins[1], 0);
+    assert_int_equal(s.treasury, 1);
+    assert_false(kontor_over(&s));
+    assert_int_equal(kontor_current(&s), 3);
+    kontor_move m[KONTOR_MAX_MOVES];
+    assert_true(kontor_legal(&s, 3, m) > 0);
+    assert_int_equal(kontor_apply(&s, 3, m[0], NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_BANKRUPT);
+    assert_int_equal(s.winner, 1);
+    assert_true(in_hand(&s, 1, 5));
+}
+
+/* V8, both teams broke at once (possible only with four): red 2 and black 1
+ * have no coin, the treasury one; the passers are equally poor and cannot
+ * both be paid (R12), so red 1's water card takes the last coin: both teams
+ * have a broke player. Neither loses by it; the points decide as at a normal
+ * end: red's enclosed area (two cards) gives red the game. */
+static void armut4_both_teams_broke_at_once_the_points_decide(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "armut4", NULL, 1);
+    /* red's area 1,-1 and 1,-2 between the cross and three water cards */
+    kontor__put(&s, C(1, -1), id(&s, 1));
+    kontor__put(&s, C(1, -2), id(&s, 3));
+    kontor__put(&s, C(2, -1), id(&s, water_off_board(&s, 0, 0)));
+    kontor__put(&s, C(2, -2), id(&s, water_off_board(&s, 0, 0)));
+    kontor__put(&s, C(1, -3), id(&s, water_off_board(&s, 0, 0)));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].winner, 0);
+    s.coins[0] = 3, s.coins[1] = 0, s.coins[2] = 0, s.coins[3] = 3;
+    s.treasury = 1;
+    choose4(&s, (const int[4]){water_off_board(&s, 0, 0), PASS, PASS, PASS});
+    assert_int_equal(s.treasury, 1); /* R12: two equally poor passers, one coin: nobody */
+    kontor_move m[KONTOR_MAX_MOVES];
+    assert_true(kontor_legal(&s, 0, m) > 0);
+    assert_int_equal(kontor_apply(&s, 0, m[0], NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_BANKRUPT);
+    assert_int_equal(s.score[0], 1);
+    assert_int_equal(s.score[1], 0);
+    assert_int_equal(s.winner, 0); /* by the points, not by whose player went broke */
+}
+
 /* ---- Alte Seilschaften ---- */
 
 static void seilschaften_the_taverns_owner_decides_at_the_end(void **st) {
@@ -821,6 +905,43 @@ static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st)
     s.cfg.max_rounds = 1;
     choose(&s, PASS, PASS);
     assert_true(kontor_over(&s)); /* nothing to decide */
+}
+
+/* V9 with four: "Der Spieler oder das Team, dem eine Hafenkneipe auf dem
+ * Spielfeld gehört, darf bei Spielende entscheiden, ob das Gebiet ...
+ * gewertet wird": the first seat of the tavern's team decides
+ * for the team. Red's tavern 87 stands in an area black wins, black's tavern
+ * 86 in one red wins: red 1 (not red 2) decides the first, black 1 (not
+ * black 2) the second; both take their area out, and nobody scores. */
+static void seilschaften4_the_first_seat_of_the_taverns_team_decides(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "seilschaften4", NULL, 1);
+    kontor__put(&s, C(1, -1), id(&s, 87)); /* red's tavern with black's 2 */
+    kontor__put(&s, C(1, -2), id(&s, 2));
+    kontor__put(&s, C(-1, 1), id(&s, 86)); /* black's tavern with red's 1 */
+    kontor__put(&s, C(-1, 2), id(&s, 1));
+    static const int wet[8][2] = {{2, -1}, {2, -2}, {1, -3}, {0, -3}, {-2, 1}, {-2, 2}, {-1, 3}, {0, 3}};
+    for (int i = 0; i < 8; i++) kontor__put(&s, C(wet[i][0], wet[i][1]), id(&s, water_off_board(&s, 0, 0)));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 2);
+    assert_int_equal(s.area[0].winner, 1); /* the area of red's tavern: black's */
+    assert_int_equal(s.area[1].winner, 0);
+    s.cfg.max_rounds = 1;
+    choose4(&s, (const int[4]){PASS, PASS, PASS, PASS});
+    assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
+    assert_int_equal(kontor_actors(&s), 1u); /* red 1 */
+    assert_false(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0)));
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
+    assert_int_equal(kontor_actors(&s), 4u); /* black 1 */
+    assert_false(kontor_is_legal(&s, 3, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0)));
+    assert_int_equal(kontor_apply(&s, 2, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0), NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.area[0].out, 1);
+    assert_int_equal(s.area[1].out, 1);
+    assert_int_equal(s.score[0], 0);
+    assert_int_equal(s.score[1], 0);
 }
 
 /* ---- records of every variant replay (for two and for four) ---- */
@@ -896,8 +1017,11 @@ int main(void) {
         cmocka_unit_test(insel4_is_for_four_without_special_cards),
         cmocka_unit_test(armut_three_coins_each_and_no_more),
         cmocka_unit_test(armut_a_broke_player_with_an_empty_treasury_loses_at_once),
+        cmocka_unit_test(armut4_a_broke_player_loses_for_his_team),
+        cmocka_unit_test(armut4_both_teams_broke_at_once_the_points_decide),
         cmocka_unit_test(seilschaften_the_taverns_owner_decides_at_the_end),
         cmocka_unit_test(seilschaften_two_taverns_in_one_area_score_without_asking),
+        cmocka_unit_test(seilschaften4_the_first_seat_of_the_taverns_team_decides),
         cmocka_unit_test(records_of_every_scenario_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
