@@ -154,8 +154,7 @@ static inline bb_t closing_cells(const kontor_state *s) {
 /* The cells that keep an area open: neither water, nor dock, nor closing
  * (every occupied cell is water or dock, so: the free cells that count). */
 static inline bb_t gap_cells(const kontor_state *s) {
-    bb_t g = edges_close(s) ? bb_andnot(s->mask, s->occ) : bb_andnot(bb_all(), s->occ);
-    return s->cfg.inner_value ? bb_andnot(g, dead_cells(s)) : g;
+    return edges_close(s) ? bb_andnot(s->mask, s->occ) : bb_andnot(bb_all(), s->occ);
 }
 
 
@@ -244,8 +243,26 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
 }
 
 /* Score every open area that is now enclosed; candidates limits the search
- * to the areas touching those cells. */
+ * to the areas touching those cells.
+ * Die grosse Insel: the island's dead cells (V15) close areas like water.
+ * They count as occupied for the test (s->occ, restored after), and every
+ * open area is a candidate, because a crane can make a cell dead and so
+ * close areas that are not its own. The inner call finds no dead cell left
+ * and runs the usual test, which thus stays as it was for every other game. */
+static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
+
+__attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log *log) {
+    bb_t dead = dead_cells(s);
+    if (!bb_any(dead)) return 0;
+    bb_t occ = s->occ;
+    s->occ = bb_or(occ, dead);
+    check_enclosures(s, s->dock, log);
+    s->occ = occ;
+    return 1;
+}
+
 static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
+    if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
@@ -598,10 +615,12 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
         if (bb_any(s->crane[other])) cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
-        if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
-        /* Die grosse Insel: no dock card joins an enclosed area (V15; only
-         * there can an enclosed area have a free cell next to it) */
-        if (s->cfg.inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
+        if (s->cfg.water_touch | s->cfg.inner_value) {
+            if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+            /* Die grosse Insel: no dock card joins an enclosed area (V15;
+             * only there can an enclosed area have a free cell next to it) */
+            if (s->cfg.inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
+        }
     } else if (s->cfg.inner_value || s->cfg.tictactoe) {
         cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
         if (s->cfg.tictactoe) cand = no_split(s, cand);
@@ -1302,10 +1321,6 @@ static void do_place(kontor_state *s, int value, int as_water, kontor_log *log) 
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
     bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
-    /* Die grosse Insel: a crane can make an island cell next to it dead
-     * (V15), closing the areas next to that cell */
-    if (s->cfg.inner_value && k->kind == KONTOR_KIND_CRANE)
-        candidates = bb_or(candidates, bb_neighbours(bb_neighbours(bb_cell(value))));
     if (!bb_eq(mask_before, s->mask)) {
         /* with edge=both every unplayable cell may have begun to close areas */
         bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
@@ -1384,7 +1399,7 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
 __attribute__((always_inline)) static inline void after_scoring(kontor_state *s, int seat, int water, int special,
                                                                 kontor_log *log) {
     if (s->cfg.tiles) check_tiles(s, seat, log);
-    if (row_ends_game(s, log)) return;
+    if (s->cfg.tictactoe && row_ends_game(s, log)) return;
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
