@@ -276,7 +276,9 @@ static void event_that_is_not_possible_is_skipped(void **st) {
  * island; his water card closes the north-middle one in round 1, so round 2
  * opens with "spring tide", and red (the last layer) lays its water card on
  * the last free cell of the north-east island: the top row is his, the game
- * is over at once and black never acts. */
+ * is over at once. Black, who owns two islands of the bottom row and could
+ * close the third with his water card of the same event, never acts (V14:
+ * within one event the first row completed ends the game). */
 static void event_water_card_that_completes_a_tic_tac_toe_row_ends_the_game(void **st) {
     (void)st;
     kontor_state s;
@@ -284,20 +286,24 @@ static void event_water_card_that_completes_a_tic_tac_toe_row_ends_the_game(void
     s.event_deck[0] = (uint8_t)event_index("spring_tide");
     for (int i = 1; i < s.event_n; i++) s.event_deck[i] = (uint8_t)(i <= s.event_deck[0] ? i - 1 : i);
     static const int cards[12] = {1, 3, 5, 9, 11, 13, 15, 0, 19, 21, 23, 0};
-    for (int k = 0; k < 12; k++) /* islands x -2..-1, 1..2, 4..5 of the top row, y -2..-1 */
+    static const int black[12] = {2, 4, 6, 10, 12, 14, 16, 18, 20, 22, 24, 0};
+    for (int k = 0; k < 12; k++) { /* islands x -2..-1, 1..2, 4..5 of the top row, y -2..-1, and of the bottom row, y 4..5 */
         if (cards[k]) kontor__put(&s, C(-2 + 3 * (k / 4) + k % 2, -2 + (k % 4) / 2), id(&s, cards[k]));
+        if (black[k]) kontor__put(&s, C(-2 + 3 * (k / 4) + k % 2, 4 + (k % 4) / 2), id(&s, black[k]));
+    }
     kontor__score_enclosed(&s, NULL);
-    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.nareas, 3);
     red_plays(&s, 38);
     play(&s, 0, KONTOR_MOVE_PLACE, C(2, -1)); /* closes the middle island */
-    assert_int_equal(s.nareas, 2);
+    assert_int_equal(s.nareas, 4);
     assert_false(kontor_over(&s));
     assert_int_equal(s.round, 2);
     assert_int_equal(s.phase, KONTOR_PHASE_EVENT);
     assert_int_equal(kontor_actors(&s), 1u);
     play(&s, 0, KONTOR_MOVE_EVENT, C(5, -1)); /* spring tide: the top water card */
-    assert_int_equal(s.nareas, 3);
+    assert_int_equal(s.nareas, 5);
     assert_true(kontor_over(&s));
+    assert_int_equal(s.cell_card[C(5, 5)], KONTOR_NONE); /* black's water card never came */
     assert_int_equal(s.end_reason, KONTOR_END_ROW);
     assert_int_equal(s.winner, 0);
     assert_int_equal(s.event_cur, KONTOR_NONE);
