@@ -327,7 +327,7 @@ export function moveText(l, st, cards) {
     case 'remove': return l.none ? t('move.remove_none') : t('move.remove', { card: cardLabel(onCell()), at });
     case 'place': return l.none ? t('move.take_back') : t('move.place', { at });
     case 'place_water': return t('move.place_water', { at });
-    case 'buy': return l.value ? t('move.buy') : t('move.buy_none');
+    case 'buy': return l.value > 1 ? t('move.buy_n', { n: l.value }) : l.value ? t('move.buy') : t('move.buy_none');
     case 'pile': return t('move.pile', { name: seatName(l.seat, st ? st.nseats : 2) });
     case 'bribe': {
       if (l.none) return t('move.bribe_none');
