@@ -228,7 +228,7 @@ static int play_both(cl *a, cl *b, kontor_rng *rng, int limit) {
 static void test_lobby_creates_lists_and_refuses_bad_games(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"easy\"]}");
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"easy\"],\"listed\":true}");
     const char *id = json_string_value(json_object_get(g, "id"));
     assert_int_equal(json_array_size(json_object_get(g, "seats")), 1); /* only the human seat has a link */
     int st;
@@ -239,7 +239,35 @@ static void test_lobby_creates_lists_and_refuses_bad_games(void **state) {
     assert_string_equal(json_string_value(json_object_get(json_array_get(open, 0), "id")), id);
     json_decref(list);
 
-    json_t *e = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"grandmaster\"]}", &st);
+    /* a game is private unless its creator lists it: not offered under open
+     * games, and its free seat cannot be claimed by a stranger */
+    json_t *p = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    const char *pid = json_string_value(json_object_get(p, "id"));
+    list = http_json(&s, "GET", "/api/games", NULL, &st);
+    open = json_object_get(list, "open");
+    assert_int_equal(json_array_size(open), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(open, 0), "id")), id);
+    json_decref(list);
+    char claim[80];
+    snprintf(claim, sizeof claim, "/api/games/%s/seats/1", pid);
+    json_t *e = http_json(&s, "POST", claim, "", &st);
+    assert_int_equal(st, 403);
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "private"));
+    json_decref(e);
+    /* the listed game's free seat is claimed once, by its link */
+    snprintf(claim, sizeof claim, "/api/games/%s/seats/0", id);
+    e = http_json(&s, "POST", claim, "", &st);
+    assert_int_equal(st, 200);
+    json_decref(e);
+    e = http_json(&s, "POST", claim, "", &st);
+    assert_int_equal(st, 409);
+    json_decref(e);
+    e = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"easy\"],\"listed\":\"yes\"}", &st);
+    assert_int_equal(st, 400);
+    json_decref(e);
+    json_decref(p);
+
+    e = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"grandmaster\"]}", &st);
     assert_int_equal(st, 400);
     assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "'grandmaster'"));
     json_decref(e);

@@ -96,12 +96,13 @@ async function lobby() {
   } }, t('lobby.play_computer'));
 
   const timeout = h('input', { id: 'timeout', type: 'number', min: 0, max: 86400, value: 0, size: 5 });
+  const listed = h('input', { id: 'listed', type: 'checkbox' });
   const made = h('div', { id: 'created' });
   const create = h('button', { id: 'create', onclick: async () => {
     try {
-      const g = await api('POST', '/api/games', { variant: variant.value, options: options(), seats: seatSel.map(s => s.value), timeout: Number(timeout.value) || 0 });
+      const g = await api('POST', '/api/games', { variant: variant.value, options: options(), seats: seatSel.map(s => s.value), timeout: Number(timeout.value) || 0, listed: listed.checked });
       const n = seatSel.length;
-      made.replaceChildren(...[h('p', {}, t('lobby.created', { id: g.id })),
+      made.replaceChildren(...[h('p', {}, t('lobby.created', { id: g.id })), g.seats.length ? h('p', { class: 'muted', id: 'privacy' }, t(listed.checked ? 'lobby.is_listed' : 'lobby.is_private')) : null,
         ...g.seats.map(s => h('p', {}, `${seatName(s.seat, n)}: `, h('a', { href: s.link, class: 'join-link', 'data-seat': s.seat }, location.origin + s.link))),
         g.seats.length ? null : h('p', {}, t('lobby.all_computers')),
         h('p', {}, t('lobby.spectators'), ' ', h('a', { href: g.watch, class: 'watch-link' }, location.origin + g.watch))].filter(Boolean));
@@ -119,6 +120,7 @@ async function lobby() {
     msg,
     h('section', { class: 'panel' }, h('h2', {}, t('lobby.new_game')),
       seatsRow, h('div', { class: 'row' }, h('label', {}, t('lobby.timeout'), ' ', timeout)),
+      h('div', { class: 'row' }, h('label', {}, listed, ' ', t('lobby.listed'))),
       create, made),
     lists));
   async function refresh() {

@@ -95,6 +95,7 @@ struct sgame {
     kontor_record rec;
     seatinfo seat[KONTOR_MAX_SEATS];
     int timeout_s;     /* 0: no timeout */
+    int listed;        /* strangers find it under open games and may claim its free seats; else only its links */
     double deadline;   /* monotonic seconds; 0: none running */
     uint64_t seed;
     char *meta;        /* the stored meta JSON (changes when a seat is claimed) */
@@ -246,7 +247,8 @@ static char *make_meta(const sgame *g) {
     for (int i = 0; i < g->s.cfg.nseats; i++)
         json_array_append_new(seats, json_pack("{s:s, s:s, s:b}", "kind", g->seat[i].kind, "token", g->seat[i].token,
                                                "claimed", g->seat[i].claimed));
-    json_t *m = json_pack("{s:o, s:i, s:I}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed);
+    json_t *m = json_pack("{s:o, s:i, s:I, s:b}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed,
+                          "listed", g->listed);
     char *t = json_dumps(m, JSON_COMPACT);
     json_decref(m);
     return t;
@@ -574,7 +576,8 @@ static sgame *new_game_struct(void) {
 }
 
 /* Create a game from a request; on failure returns NULL with err filled. */
-static sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, kontor_error *err) {
+static sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, int listed,
+                          kontor_error *err) {
     kontor_config cfg;
     if (kontor_config_init(&cfg, variant, err) != KONTOR_OK) return NULL;
     if (options && *options && kontor_config_options(&cfg, options, err) != KONTOR_OK) return NULL;
@@ -612,6 +615,7 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)(now_s() * 1e9);
     g->seed = seed;
     g->timeout_s = timeout_s;
+    g->listed = listed;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
     if (kontor_new_from_deal(&g->s, &cfg, &d, err) != KONTOR_OK) {
@@ -683,6 +687,9 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
     }
     g->timeout_s = (int)json_integer_value(json_object_get(m, "timeout"));
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
+    /* games stored before private games existed were all listed */
+    json_t *lj = json_object_get(m, "listed");
+    g->listed = lj ? json_is_true(lj) : 1;
     json_decref(m);
     g->meta = make_meta(g);
     if (!g->meta || register_game(g) != 0) {
@@ -933,7 +940,8 @@ static json_t *summary(sgame *g) {
     int open = 0;
     for (int i = 0; i < g->s.cfg.nseats; i++)
         if (strcmp(g->seat[i].kind, "human") == 0 && !g->seat[i].claimed) open = 1;
-    const char *status = kontor_over(&g->s) ? "over" : open ? "open" : "running";
+    /* a private game waiting for its players is not offered to strangers */
+    const char *status = kontor_over(&g->s) ? "over" : open && g->listed ? "open" : "running";
     json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", g->id, "variant",
                           kontor_variant_name(g->s.cfg.variant), "status", status, "round", g->s.round, "ply",
                           g->rec.nply, "seats", seats_info(g), "result", g->rec.result, "timeout", g->timeout_s,
@@ -1031,12 +1039,18 @@ static int api_create(struct mg_connection *c) {
         return reply_error(c, 400, "'timeout' must be a whole number of seconds");
     }
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
+    json_t *lj = json_object_get(req, "listed");
+    if (lj && !json_is_boolean(lj)) {
+        json_decref(req);
+        return reply_error(c, 400, "'listed' must be true or false");
+    }
     kontor_error err = {0};
     sgame *g = NULL;
     if (timeout < 0 || timeout > TIMEOUT_MAX)
         snprintf(err.msg, sizeof err.msg, "'timeout' %lld is outside 0..%d seconds", (long long)timeout, TIMEOUT_MAX);
     else
-        g = create_game(variant ? variant : "basic", options, json_object_get(req, "seats"), (int)timeout, &err);
+        g = create_game(variant ? variant : "basic", options, json_object_get(req, "seats"), (int)timeout,
+                        json_is_true(lj), &err);
     json_decref(req);
     if (!g) return reply_error(c, err.code == KONTOR_E_IO ? 500 : 400, "%s", err.msg);
     logf_("game '%s' created", g->id);
@@ -1056,6 +1070,10 @@ static int api_claim(struct mg_connection *c, sgame *g, const char *seatstr) {
     if (*end || end == seatstr || seat < 0 || seat >= g->s.cfg.nseats) {
         pthread_mutex_unlock(&g->mu);
         return reply_error(c, 404, "game '%s' has no seat '%.8s'", g->id, seatstr);
+    }
+    if (!g->listed) {
+        pthread_mutex_unlock(&g->mu);
+        return reply_error(c, 403, "game '%s' is private: its seats are taken only through their links", g->id);
     }
     if (strcmp(g->seat[seat].kind, "human") != 0 || g->seat[seat].claimed) {
         pthread_mutex_unlock(&g->mu);

@@ -19,7 +19,7 @@ const outlined = page => page.$$eval('#board rect.last', r => r.map(x => x.getAt
 const tops = page => page.$$eval('.pile-top', s => s.map(x => `${[...x.classList].join('.')}=${x.dataset.card}`).join(' '));
 
 export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
-  await test('ui: creating a game with human seats shows links and no stray text', async () => {
+  await test('ui: creating a game: its links without stray text; private unless listed, a listed one offered and claimed', async () => {
     const page = await A.newPage();
     await page.goto(url);
     await page.waitForSelector('#create');
@@ -29,6 +29,23 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.waitForSelector('.join-link');
     const text = await page.textContent('#created');
     assert.ok(!/null|undefined/.test(text), `no placeholder in the created game's links: ${text}`);
+    // private unless listed: a stranger's lobby does not offer it; a listed one it does
+    assert.match(await page.textContent('#privacy'), /private/);
+    const id = text.match(/Game ([0-9a-z]+) created/)[1];
+    const stranger = await B.newPage();
+    await stranger.goto(url);
+    await stranger.waitForSelector('#open', { state: 'attached' });
+    assert.ok(!(await stranger.textContent('#open')).includes(id), 'a private game is not offered to strangers');
+    await page.check('#listed');
+    await page.click('#create');
+    await page.waitForSelector('#privacy:has-text("Listed")');
+    const id2 = (await page.textContent('#created')).match(/Game ([0-9a-z]+) created/)[1];
+    await stranger.reload();
+    await stranger.waitForSelector('#open', { state: 'attached' });
+    assert.ok((await stranger.textContent('#open')).includes(id2), 'a listed game is offered');
+    await stranger.click(`#open li:has-text("${id2}") button.claim >> nth=0`);
+    await stranger.waitForSelector('.hand-card');
+    await stranger.close();
     await page.close();
   });
 
