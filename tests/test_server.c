@@ -622,6 +622,41 @@ static void test_open_areas_say_who_leads_by_what_and_their_free_cells(void **st
     stop(&s, SIGTERM);
 }
 
+/* A player's name, given at join: shown to everyone (the spectator too),
+ * kept with the game; names too long, empty or with control characters are
+ * refused and change nothing. */
+static void test_a_player_names_himself_at_join(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    char msg[256];
+    const char *bad[] = {"\"\"", "\"   \"", "\"a\\nb\"", "\"abcdefghijklmnopqrstuvwxy\"", "42"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        cl x;
+        open_cl(&x, &s);
+        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\",\"name\":%s}", id, token_of(g, 0), bad[k]);
+        send_str(&x, msg);
+        assert_non_null(until(&x, "error", 2000));
+        assert_non_null(strstr(json_string_value(json_object_get(x.error, "error")), "\"name\""));
+        close_cl(&x);
+    }
+    cl a, w;
+    open_cl(&a, &s);
+    snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\",\"name\":\"Anna <b>\"}", id, token_of(g, 0));
+    send_str(&a, msg);
+    assert_non_null(until(&a, "welcome", 2000));
+    assert_non_null(until(&a, "state", 2000));
+    join(&w, &s, id, NULL);
+    json_t *players = json_object_get(w.state, "players");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(players, 0), "player")), "Anna <b>");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(players, 1), "player")), "");
+    close_cl(&a);
+    close_cl(&w);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
 static void test_timeout_plays_for_a_silent_seat(void **state) {
     (void)state;
     srv s = start();
@@ -1200,6 +1235,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_computer_seat_plays_its_turns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_plays_for_a_silent_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pile_tops_are_public_and_are_the_cards_drawn_next, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_player_names_himself_at_join, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_areas_say_who_leads_by_what_and_their_free_cells, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_mid_game_loses_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_keeps_each_decision_in_the_record, setup, teardown),

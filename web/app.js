@@ -56,6 +56,14 @@ window.addEventListener('DOMContentLoaded', route);
 // ---- lobby ---------------------------------------------------------------------
 
 // The seats' names by count (kontor_seat_name): two players, or two teams of two.
+// The player's own name, sent when joining a seat (at most 24 bytes of UTF-8, as the server takes).
+function myName() {
+  let n = '';
+  try { n = (localStorage.getItem('kontor-name') || '').replace(/[\u0000-\u001f\u007f]/g, '').trim(); } catch { /* none */ }
+  while (new TextEncoder().encode(n).length > 24) n = n.slice(0, -1);
+  return n;
+}
+
 const seatNames = n => Array.from({ length: n === 4 ? 4 : 2 }, (_, i) => seatName(i, n === 4 ? 4 : 2));
 const LEVELS = ['easy', 'medium', 'hard', 'random'];
 
@@ -72,6 +80,8 @@ async function lobby() {
   const exps = h('div', { class: 'row', id: 'expansions' });
   const seatsRow = h('div', { class: 'row', id: 'seat-kinds' });
   const msg = h('p', { class: 'error', id: 'lobby-error' });
+  const nameIn = h('input', { id: 'player-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: myName(),
+    oninput: () => { try { localStorage.setItem('kontor-name', nameIn.value); } catch { /* this page only */ } } });
   const kinds = ['human', ...LEVELS];
   let seatSel = [];
   // the options of the chosen variant: its expansions, its seats
@@ -115,6 +125,7 @@ async function lobby() {
   app().replaceChildren(h('main', { class: 'lobby' },
     h('div', { class: 'lobby-top' }, h('h1', {}, t('app.name')), h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, id: 'rules-link', target: '_blank' }, t('rules.link')), langSwitch())),
     h('p', { class: 'sub' }, t('lobby.sub')),
+    h('div', { class: 'row' }, h('label', {}, t('lobby.your_name'), ' ', nameIn)),
     h('section', { class: 'panel' }, h('div', { class: 'row' }, h('label', {}, t('lobby.game'), ' ', variant), about), exps,
       h('div', { class: 'row' }, quick, h('label', {}, t('lobby.level'), ' ', level))),
     msg,
@@ -186,7 +197,7 @@ function game(id, token) {
   function connect() {
     const proto = location.protocol === 'https:' ? 'wss' : 'ws';
     socket = new WebSocket(`${proto}://${location.host}/ws`);
-    socket.onopen = () => send(token ? { type: 'join', game: id, token } : { type: 'watch', game: id });
+    socket.onopen = () => send(token ? { type: 'join', game: id, token, ...(myName() ? { name: myName() } : {}) } : { type: 'watch', game: id });
     socket.onmessage = e => {
       const m = JSON.parse(e.data);
       if (m.type === 'welcome') { pace.clear(); cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; logbox.replaceChildren(); }
@@ -197,8 +208,9 @@ function game(id, token) {
   }
   connect();
 
-  function names() { return st.seats.map((s, i) => seatName(i, st.nseats)); }
-  const nameOf = i => seatName(i, st.nseats);
+  // a seat's name, with its player's own when he gave one
+  const nameOf = i => { const p = st.players && st.players[i]; return seatName(i, st.nseats) + (p && p.player ? ` (${p.player})` : ''); };
+  function names() { return st.seats.map((s, i) => nameOf(i)); }
 
   // The top card of a face-up pile (public), small, with its words.
   function pileTop(id, what, cls = 'dock-top') {

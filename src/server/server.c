@@ -61,6 +61,10 @@
 #define ID_LEN 10
 #define TOKEN_LEN 32
 #define NBUCKETS 4096
+/* The longest name a player may give (bytes of UTF-8). */
+#define PLAYER_NAME_MAX 24
+static int player_name_ok(const char *n);
+
 /* The longest a timeout may be set to (a day), and the timer's tick. */
 #define TIMEOUT_MAX 86400
 #define TIMER_TICK_MS 200
@@ -85,6 +89,7 @@ typedef struct seatinfo {
     char token[TOKEN_LEN + 1];   /* humans only */
     int claimed;                 /* a token was handed out by claim or used */
     int connected;               /* open connections on this seat */
+    char player[PLAYER_NAME_MAX + 1]; /* the name its player gave when joining (checked by player_name_ok), or "" */
     kontor_agent *agent;         /* computer seats, made on first use */
 } seatinfo;
 
@@ -245,8 +250,8 @@ static void free_game(sgame *g) {
 static char *make_meta(const sgame *g) {
     json_t *seats = json_array();
     for (int i = 0; i < g->s.cfg.nseats; i++)
-        json_array_append_new(seats, json_pack("{s:s, s:s, s:b}", "kind", g->seat[i].kind, "token", g->seat[i].token,
-                                               "claimed", g->seat[i].claimed));
+        json_array_append_new(seats, json_pack("{s:s, s:s, s:b, s:s}", "kind", g->seat[i].kind, "token", g->seat[i].token,
+                                               "claimed", g->seat[i].claimed, "player", g->seat[i].player));
     json_t *m = json_pack("{s:o, s:i, s:I, s:b}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed,
                           "listed", g->listed);
     char *t = json_dumps(m, JSON_COMPACT);
@@ -294,9 +299,10 @@ static void send_error(struct mg_connection *c, const char *code, const char *fm
 static json_t *seats_info(const sgame *g) {
     json_t *a = json_array();
     for (int i = 0; i < g->s.cfg.nseats; i++)
-        json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:b, s:b}", "name", kontor_seat_name(&g->s, i), "team",
+        json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:b, s:b, s:s}", "name", kontor_seat_name(&g->s, i), "team",
                                            kontor_team(&g->s, i), "kind", g->seat[i].kind, "claimed",
-                                           g->seat[i].claimed, "connected", g->seat[i].connected > 0));
+                                           g->seat[i].claimed, "connected", g->seat[i].connected > 0, "player",
+                                           g->seat[i].player));
     return a;
 }
 
@@ -684,6 +690,8 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
         snprintf(g->seat[i].kind, sizeof g->seat[i].kind, "%s", k && is_level(k) ? k : "human");
         snprintf(g->seat[i].token, sizeof g->seat[i].token, "%s", tok ? tok : "");
         g->seat[i].claimed = json_is_true(json_object_get(so, "claimed"));
+        const char *pn = json_string_value(json_object_get(so, "player"));
+        if (pn && player_name_ok(pn)) snprintf(g->seat[i].player, sizeof g->seat[i].player, "%s", pn);
     }
     g->timeout_s = (int)json_integer_value(json_object_get(m, "timeout"));
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
@@ -724,7 +732,21 @@ static void ws_ready(struct mg_connection *c, void *ud) {
     send_json(c, json_pack("{s:s, s:s}", "type", "hello", "version", KONTOR_VERSION));
 }
 
-static void attach(wsconn *w, sgame *g, int seat) {
+/* A player's name: 1..PLAYER_NAME_MAX bytes (jansson has checked the
+ * UTF-8), no control characters, not only spaces. Clients show it as text. */
+static int player_name_ok(const char *n) {
+    size_t len = strlen(n);
+    if (len == 0 || len > PLAYER_NAME_MAX) return 0;
+    int visible = 0;
+    for (const unsigned char *p = (const unsigned char *)n; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) return 0;
+        if (*p != ' ') visible = 1;
+    }
+    return visible;
+}
+
+/* name: the player's name for seat, or NULL to keep the one it has. */
+static void attach(wsconn *w, sgame *g, int seat, const char *name) {
     pthread_mutex_lock(&g->mu);
     w->g = g;
     w->seat = seat;
@@ -736,6 +758,10 @@ static void attach(wsconn *w, sgame *g, int seat) {
         g->seat[seat].connected++;
         if (!g->seat[seat].claimed) {
             g->seat[seat].claimed = 1;
+            meta_changed = 1;
+        }
+        if (name && strcmp(name, g->seat[seat].player) != 0) {
+            snprintf(g->seat[seat].player, sizeof g->seat[seat].player, "%s", name);
             meta_changed = 1;
         }
     }
@@ -785,6 +811,7 @@ static void handle_message(wsconn *w, json_t *msg) {
             return;
         }
         int seat = -1;
+        const char *name = NULL;
         if (strcmp(type, "join") == 0) {
             const char *tok = json_string_value(json_object_get(msg, "token"));
             if (!tok) {
@@ -797,8 +824,15 @@ static void handle_message(wsconn *w, json_t *msg) {
                 send_error(c, "bad_token", "token does not open a seat of game '%s'", id);
                 return;
             }
+            json_t *nj = json_object_get(msg, "name");
+            name = json_string_value(nj);
+            if (nj && (!name || !player_name_ok(name))) {
+                send_error(c, "bad_request", "\"name\" must be 1 to %d bytes of text without control characters",
+                           PLAYER_NAME_MAX);
+                return;
+            }
         }
-        attach(w, g, seat);
+        attach(w, g, seat, name);
         return;
     }
     if (strcmp(type, "move") == 0) {

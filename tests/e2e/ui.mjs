@@ -49,6 +49,28 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.close();
   });
 
+  await test('ui: each player names himself in the lobby; everyone sees the names, as text', async () => {
+    const pa = await A.newPage(), pb = await B.newPage();
+    for (const [p, n] of [[pa, 'Anna'], [pb, 'Bert <i>x</i>']]) {
+      await p.goto(url);
+      await p.fill('#player-name', n);
+    }
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'human'] });
+    await pa.goto(url + g.seats[0].link);
+    await pb.goto(url + g.seats[1].link);
+    await pb.waitForSelector('.hand-card');
+    await pa.waitForFunction(() => /black \(Bert <i>x<\/i>\)/.test(document.querySelector('#seats').textContent));
+    const pw = await A.newPage();
+    await pw.goto(url + g.watch);
+    await pw.waitForSelector('.seat');
+    const seats = await pw.textContent('#seats');
+    assert.ok(seats.includes('red (Anna)') && seats.includes('black (Bert <i>x</i>)'), seats);
+    assert.equal(await pw.$$eval('#seats i', x => x.length), 0, 'a name is shown as text, never as markup');
+    // the other tests play nameless
+    for (const p of [pa, pb]) await p.evaluate(() => localStorage.removeItem('kontor-name'));
+    await pa.close(); await pb.close(); await pw.close();
+  });
+
   await test('ui: pile tops are shown to players and spectators; reload keeps the outlines; the end table and log read right', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
     const page = await A.newPage();

@@ -21,6 +21,7 @@ export default {
   'lobby.new_game': 'Neues Spiel mit gewählten Plätzen',
   'lobby.timeout': 'Sekunden je Entscheidung (0: keine Grenze)',
   'lobby.create': 'Spiel anlegen',
+  'lobby.your_name': 'dein Name',
   'lobby.listed': 'unter „Offene Spiele“ zeigen: Fremde dürfen beitreten',
   'lobby.is_private': 'Ein privates Spiel: nur diese Links öffnen seine Plätze.',
   'lobby.is_listed': 'Unter „Offene Spiele“ gezeigt: jeder darf einen freien Platz nehmen.',

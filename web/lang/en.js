@@ -19,6 +19,7 @@ export default {
   'lobby.new_game': 'New game with chosen seats',
   'lobby.timeout': 'seconds per decision (0: none)',
   'lobby.create': 'Create game',
+  'lobby.your_name': 'your name',
   'lobby.listed': 'list it under open games: strangers may join',
   'lobby.is_private': 'A private game: only these links open its seats.',
   'lobby.is_listed': 'Listed under open games: anyone may take a free seat.',
