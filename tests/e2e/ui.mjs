@@ -408,10 +408,16 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
       if (after) assert.ok(after[0] - t0 >= 800, `the news was held (${Math.round(after[0] - t0)} ms): ${lines.map(l => `${Math.round(l[0])} ${l[1]}`).join('\n')}`);
     }
     assert.ok((await page.evaluate(() => window.__arrived.length)) >= 1, 'a card laid by black faded in');
-    // the strip shows this round's two revealed cards, with the seats' names
-    const strip = await page.textContent('#reveal');
-    assert.match(strip, /^Revealed this round: .*red.*black|^Revealed this round: .*black.*red/);
-    assert.equal(await page.$$eval('#reveal svg.reveal-card', x => x.length), 2);
+    // the strip shows the cards of the last round with a reveal (a seat that passed reveals none), with the seats' names
+    const { log, strip, n } = await page.evaluate(() => ({ log: [...document.querySelectorAll('#log li')].map(x => x.textContent),
+      strip: document.querySelector('#reveal').textContent, n: document.querySelectorAll('#reveal svg.reveal-card').length }));
+    const rounds = [];
+    for (const l of log) { if (/^— round/.test(l)) rounds.push([]); else if (/ reveals /.test(l) && rounds.length) rounds[rounds.length - 1].push(l); }
+    const last = rounds.filter(r => r.length).pop();
+    assert.ok(last && last.length >= 1, 'a round with a reveal');
+    assert.equal(n, last.length, `the strip shows that round's cards (${strip} / ${last})`);
+    for (const l of last) assert.ok(strip.includes(l.split(' reveals ')[0]), `${l} in ${strip}`);
+    assert.match(strip, /^Revealed this round: /);
     // the ship sails from its old cell: the animation starts one cell's width away
     const from = await page.evaluate(async () => {
       const { animate } = await import('/pace.js');
