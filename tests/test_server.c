@@ -657,6 +657,64 @@ static void test_a_player_names_himself_at_join(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* A rematch: asked with a player's token once the game is over; the seats'
+ * kinds change teams (colours swapped), every player's token gets its own
+ * new seat, asking twice gives the same game, the players' connections are
+ * told; refused before the end and without a player's token. */
+static void test_rematch_swaps_colours_for_the_same_players(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"advanced\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    char path[96], body[128];
+    snprintf(path, sizeof path, "/api/games/%s/rematch", id);
+    snprintf(body, sizeof body, "{\"token\":\"%s\"}", token_of(g, 0));
+    int st;
+    json_t *e = http_json(&s, "POST", path, body, &st);
+    assert_int_equal(st, 409); /* not over yet */
+    json_decref(e);
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 3);
+    for (int i = 0; i < 5000 && !is_over(&a); i++)
+        if (!play_one(&a, &rng)) until(&a, "state", 1000);
+    assert_true(is_over(&a));
+    e = http_json(&s, "POST", path, "{\"token\":\"nope\"}", &st);
+    assert_int_equal(st, 403);
+    json_decref(e);
+    json_t *r = http_json(&s, "POST", path, body, &st);
+    assert_int_equal(st, 200);
+    const char *nid = json_string_value(json_object_get(r, "id"));
+    assert_non_null(nid);
+    assert_string_not_equal(nid, id);
+    /* red's human is black now: his one link is seat 1 */
+    json_t *seats = json_object_get(r, "seats");
+    assert_int_equal(json_array_size(seats), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(seats, 0), "seat")), 1);
+    /* the connection of the old game hears of it, with no link in it */
+    json_t *m = until(&a, "rematch", 2000);
+    assert_non_null(m);
+    /* asked again: the same game */
+    json_t *r2 = http_json(&s, "POST", path, body, &st);
+    assert_int_equal(st, 200);
+    assert_string_equal(json_string_value(json_object_get(r2, "id")), nid);
+    /* the new game: the computer on red, the human on black */
+    snprintf(path, sizeof path, "/api/games/%s", nid);
+    json_t *info = http_json(&s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    json_t *ns = json_object_get(info, "seats");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ns, 0), "kind")), "random");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(ns, 1), "kind")), "human");
+    assert_string_equal(json_string_value(json_object_get(info, "variant")), "advanced");
+    json_decref(info);
+    json_decref(r2);
+    json_decref(r);
+    close_cl(&a);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
 static void test_timeout_plays_for_a_silent_seat(void **state) {
     (void)state;
     srv s = start();
@@ -1236,6 +1294,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_timeout_plays_for_a_silent_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pile_tops_are_public_and_are_the_cards_drawn_next, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_player_names_himself_at_join, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rematch_swaps_colours_for_the_same_players, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_areas_say_who_leads_by_what_and_their_free_cells, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_mid_game_loses_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sigkill_keeps_each_decision_in_the_record, setup, teardown),

@@ -179,7 +179,7 @@ function game(id, token) {
   const note = token ? notifier(t('title.game', { id })) : null;
   const logbox = h('ol', { id: 'log', class: 'log', tabindex: 0, 'aria-label': t('game.log') });
   const end = h('div', { id: 'end', class: 'end hidden' });
-  let wasMine = false, lastPly = -1;
+  let wasMine = false, lastPly = -1, rematchId = null;
   app().replaceChildren(h('main', { class: 'game' },
     h('header', {}, h('a', { href: '#', class: 'back' }, t('game.back')), h('span', { class: 'title' }, token ? t('game.title', { id }) : t('game.watching', { id })), status,
       h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, target: '_blank' }, t('rules.link')), langSwitch())),
@@ -203,6 +203,7 @@ function game(id, token) {
       if (m.type === 'welcome') { pace.clear(); cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; logbox.replaceChildren(); }
       else if (m.type === 'state') pace.push(m);
       else if (m.type === 'error') { err.textContent = m.error; }
+      else if (m.type === 'rematch') { rematchId = m.rematch; if (st && st.over) showEnd(); }
     };
     socket.onclose = () => { status.textContent = t('game.reconnecting'); setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };
   }
@@ -389,7 +390,11 @@ function game(id, token) {
       st.export ? h('p', {}, t('end.export', { red: st.export[0].join('/'), black: st.export[1].join('/') })) : null,
       h('div', { class: 'scoring-wrap' }, h('table', { class: 'scoring' }, h('thead', {}, h('tr', {}, ...['area', 'at', 'cards', 'red', 'black', 'winner', 'keeper', 'points', 'counts'].map(k => h('th', {}, t(`end.col.${k}`))))), h('tbody', {}, rows))),
       h('p', {}, h('a', { href: `#replay/${id}`, id: 'to-replay' }, t('end.replay')), ' · ', h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn`, id: 'download' }, t('end.download')), ' · ',
-        h('a', { href: '#' }, t('end.lobby')), ' · ', h('button', { id: 'look', onclick: () => end.classList.add('hidden') }, t('end.look')))));
+        h('a', { href: '#' }, t('end.lobby')), ' · ', h('button', { id: 'look', onclick: () => end.classList.add('hidden') }, t('end.look'))),
+      // play again with the colours swapped: a player asks (or joins the one asked), a spectator may watch it
+      token ? h('p', {}, h('button', { id: 'rematch', class: rematchId ? 'big' : '', onclick: async () => {
+        try { const r = await api('POST', `/api/games/${id}/rematch`, { token }); location.hash = r.seats[0].link.replace(/^\/#/, ''); } catch (e) { err.textContent = e.message; }
+      } }, t(rematchId ? 'end.rematch_join' : 'end.rematch'))) : rematchId ? h('p', {}, h('a', { href: `#watch/${rematchId}`, id: 'rematch-watch' }, t('end.rematch_watch'))) : null));
     end.classList.remove('hidden');
   }
 }

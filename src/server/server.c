@@ -101,6 +101,7 @@ struct sgame {
     seatinfo seat[KONTOR_MAX_SEATS];
     int timeout_s;     /* 0: no timeout */
     int listed;        /* strangers find it under open games and may claim its free seats; else only its links */
+    char rematch[ID_LEN + 1]; /* the game its players asked to play again (colours swapped), or ""; not stored */
     double deadline;   /* monotonic seconds; 0: none running */
     uint64_t seed;
     char *meta;        /* the stored meta JSON (changes when a seat is claimed) */
@@ -1096,6 +1097,60 @@ static int api_create(struct mg_connection *c) {
     return reply_json(c, 201, json_pack("{s:s, s:o, s:s}", "id", g->id, "seats", links, "watch", watch));
 }
 
+/* A finished game played again, colours swapped: the seats' kinds move to
+ * the other team (2 players: seat i to 1 - i; 4: i to i ^ 2), same variant,
+ * options, timeout and listing. Asked with a seat's token; the first asks
+ * create it, every seat's token then gets its own new seat's link, and the
+ * game's connections are told (without any link) that it exists. */
+static int api_rematch(struct mg_connection *c, sgame *g) {
+    char *body = NULL;
+    int n = read_body(c, &body);
+    if (n == -2) return reply_error(c, 413, "request body is over %d bytes", MSG_MAX);
+    if (n < 0) return reply_error(c, 500, "out of memory");
+    json_t *req = json_loadb(body, (size_t)n, JSON_REJECT_DUPLICATES, NULL);
+    free(body);
+    const char *tok = json_string_value(json_object_get(req, "token"));
+    pthread_mutex_lock(&g->mu);
+    int seat = -1, ns = g->s.cfg.nseats;
+    for (int i = 0; tok && i < ns; i++)
+        if (g->seat[i].token[0] && strcmp(g->seat[i].token, tok) == 0) seat = i;
+    json_decref(req); /* (tok is not used past here) */
+    if (seat < 0) {
+        pthread_mutex_unlock(&g->mu);
+        return reply_error(c, 403, "a rematch of game '%s' is asked with a player's \"token\"", g->id);
+    }
+    if (!kontor_over(&g->s)) {
+        pthread_mutex_unlock(&g->mu);
+        return reply_error(c, 409, "game '%s' is not over: no rematch yet", g->id);
+    }
+    int moved = ns == 4 ? seat ^ 2 : 1 - seat; /* the asker's seat in the rematch */
+    sgame *ng = g->rematch[0] ? find_game(g->rematch) : NULL;
+    if (!ng) {
+        json_t *kinds = json_array();
+        for (int j = 0; j < ns; j++) json_array_append_new(kinds, json_string(g->seat[ns == 4 ? j ^ 2 : 1 - j].kind));
+        char opts[256];
+        kontor_config_describe(&g->s.cfg, opts, sizeof opts);
+        kontor_error err = {0};
+        ng = create_game(kontor_variant_name(g->s.cfg.variant), opts, kinds, g->timeout_s, g->listed, &err);
+        json_decref(kinds);
+        if (!ng) {
+            pthread_mutex_unlock(&g->mu);
+            return reply_error(c, 500, "game '%s': the rematch could not be created: %s", g->id, err.msg);
+        }
+        snprintf(g->rematch, sizeof g->rematch, "%s", ng->id);
+        logf_("game '%s' created, a rematch of '%s'", ng->id, g->id);
+        for (wsconn *w = g->conns; w; w = w->next)
+            send_json(w->c, json_pack("{s:s, s:s, s:s}", "type", "rematch", "game", g->id, "rematch", ng->id));
+    }
+    pthread_mutex_unlock(&g->mu);
+    pthread_mutex_lock(&ng->mu);
+    json_t *links = links_of(ng, moved);
+    pthread_mutex_unlock(&ng->mu);
+    char watch[64];
+    snprintf(watch, sizeof watch, "/#watch/%s", ng->id);
+    return reply_json(c, 200, json_pack("{s:s, s:o, s:s}", "id", ng->id, "seats", links, "watch", watch));
+}
+
 /* Claim a free human seat of an open game: its link, once. */
 static int api_claim(struct mg_connection *c, sgame *g, const char *seatstr) {
     char *end;
@@ -1327,6 +1382,11 @@ static int api_handler(struct mg_connection *c, void *ud) {
             return 200;
         }
         if (strcmp(rest, "view") == 0 && get) return api_view(c, id);
+        if (strcmp(rest, "rematch") == 0 && post) {
+            sgame *g = find_game(id);
+            if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
+            return api_rematch(c, g);
+        }
         if (strcmp(rest, "seats") == 0 && post && arg[0]) {
             sgame *g = find_game(id);
             if (!g) return reply_error(c, 404, "game '%s' does not exist", id);

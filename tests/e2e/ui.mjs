@@ -71,6 +71,33 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await pa.close(); await pb.close(); await pw.close();
   });
 
+  await test('ui: a rematch at the end: same players, colours swapped; the other player and the spectator are offered it', async () => {
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'human'] });
+    const pa = await A.newPage(), pb = await B.newPage(), pw = await B.newPage();
+    await pa.goto(url + g.seats[0].link);
+    await pb.goto(url + g.seats[1].link);
+    await pw.goto(url + g.watch);
+    await pa.waitForSelector('.hand-card'); await pb.waitForSelector('.hand-card');
+    assert.ok(await playToEnd([pa, pb]), 'the game ended');
+    await pb.waitForSelector('#end:not(.hidden)');
+    await pw.waitForSelector('#end:not(.hidden)');
+    assert.equal(await pw.$('#rematch'), null, 'a spectator has no rematch button');
+    await pa.click('#rematch');
+    await pa.waitForSelector('.seat');
+    const nid = pa.url().match(/#play\/([0-9a-z]+)\//)[1];
+    assert.notEqual(nid, g.id);
+    // red's player plays black now
+    await pa.waitForFunction(() => /black \(you\)/.test(document.querySelector('#seats').textContent));
+    // the other player's button says a rematch is ready, and takes him to red
+    await pb.waitForSelector('#rematch.big');
+    await pb.click('#rematch');
+    await pb.waitForFunction(() => /red \(you\)/.test((document.querySelector('#seats') || {}).textContent || ''));
+    assert.ok(pb.url().includes(`#play/${nid}/`));
+    await pw.waitForSelector('#rematch-watch');
+    assert.equal(await pw.getAttribute('#rematch-watch', 'href'), `#watch/${nid}`);
+    await pa.close(); await pb.close(); await pw.close();
+  });
+
   await test('ui: pile tops are shown to players and spectators; reload keeps the outlines; the end table and log read right', async () => {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
     const page = await A.newPage();

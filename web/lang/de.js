@@ -313,6 +313,9 @@ export default {
   'end.download': 'Protokoll herunterladen',
   'end.lobby': 'Lobby',
   'end.look': 'Spielfeld ansehen',
+  'end.rematch': 'Revanche (Farben getauscht)',
+  'end.rematch_join': 'Eine Revanche wartet: mitspielen (Farben getauscht)',
+  'end.rematch_watch': 'Der Revanche zuschauen',
 
   // die Wiederholung
   'replay.title': 'Wiederholung {id}',

@@ -311,6 +311,9 @@ export default {
   'end.download': 'Download the record',
   'end.lobby': 'Lobby',
   'end.look': 'Look at the board',
+  'end.rematch': 'Rematch (colours swapped)',
+  'end.rematch_join': 'A rematch is ready: join it (colours swapped)',
+  'end.rematch_watch': 'Watch the rematch',
 
   // the replay viewer
   'replay.title': 'replay {id}',
