@@ -9,8 +9,9 @@
 # "SKIPPED" failed, and a binary that exits non-zero (a crash, a sanitizer's
 # report at exit, a timeout) with no failed test of its own counts as one
 # failure. A test binary that runs longer than TEST_TIMEOUT seconds (default
-# 300: the slowest binary takes well under a minute, under the sanitizers
-# about three) is killed and reported by name.
+# 300: the slowest, test_server, took 12 s, and 87 s under the sanitizers, on
+# a shared two-core machine) is killed, its whole process group with it (the
+# servers it started), and reported by name.
 #
 #   sh tests/run.sh build/tests/test_*
 #   TEST_TIMEOUT=60 sh tests/run.sh build/tests/test_server
