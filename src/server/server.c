@@ -39,7 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <civetweb.h>
 #include <jansson.h>
 
 #include "kontor/agent.h"
@@ -47,16 +46,17 @@
 #include "server/server.h"
 #include "server/sjson.h"
 #include "server/store.h"
+#include "server/transport.h"
 
-/* A message of the protocol is a few hundred bytes; 64 KiB leaves room for
- * any legitimate one and bounds what a hostile client makes us parse. */
-#define MSG_MAX (64 * 1024)
-/* A person clicks a few times a second, a script playing fast a few hundred
- * times: 200 messages a second sustained with bursts of 400 serves both;
- * a client over the limit gets errors, and one that keeps flooding (1000
- * refused messages) is disconnected. */
-#define RATE_PER_S 200.0
-#define RATE_BURST 400.0
+/* The size of a message and of a request body, and the message rate, are
+ * limits (limits.h: --msg-max, --msg-rate). A person clicks a few times a
+ * second, a script playing fast a few hundred times: 200 messages a second
+ * sustained with bursts of 400 serves both; a client over the limit gets
+ * errors, and one that keeps flooding (1000 refused messages) is
+ * disconnected. */
+#define MSG_MAX (S.lim.msg_max)
+#define RATE_PER_S ((double)S.lim.msg_rate)
+#define RATE_BURST (2.0 * S.lim.msg_rate)
 #define FLOOD_CLOSE 1000
 #define ID_LEN 10
 #define TOKEN_LEN 32
@@ -69,7 +69,7 @@ typedef struct sgame sgame;
 typedef struct wsconn wsconn;
 
 struct wsconn {
-    struct mg_connection *c;
+    tconn *c;
     sgame *g;     /* NULL until join or watch */
     int seat;     /* -1 spectator */
     long sent;    /* events of g already sent */
@@ -102,8 +102,16 @@ struct sgame {
     long nev, evcap;
     wsconn *conns;
     int ai_queued, ai_busy;
+    int bots_only;     /* every seat a computer: behind games with people in the AI queue */
+    double born, left; /* when it entered memory; when its last connection left (0: never had one) */
     sgame *hnext;      /* hash chain */
 };
+
+/* A queue of games owing a computer move (a ring). */
+typedef struct gqueue {
+    sgame **q;
+    long head, n, cap;
+} gqueue;
 
 static struct {
     store *st;
@@ -113,10 +121,12 @@ static struct {
     long nall, capall;
     pthread_mutex_t q_mu;
     pthread_cond_t q_cv;
-    sgame **q;
-    long qhead, qn, qcap;
+    gqueue people, bots; /* games with a person first: computer-only games wait behind them */
     volatile int stop;
     int quiet;
+    server_limits lim;
+    kontor_rng tick_rng;
+    long ticks;
 } S;
 
 static double now_s(void) {
@@ -264,20 +274,21 @@ static int push_events(sgame *g, const kontor_log *log) {
     return 0;
 }
 
-static void send_text(struct mg_connection *c, const char *text) {
-    mg_websocket_write(c, MG_WEBSOCKET_OPCODE_TEXT, text, strlen(text));
+/* Queue text to c; the event loop writes it (transport.h), never this thread. */
+static void send_text(tconn *c, const char *text) {
+    tconn_send(c, text, strlen(text));
 }
 
-static void send_json(struct mg_connection *c, json_t *o) {
+static void send_json(tconn *c, json_t *o) {
     char *t = json_dumps(o, JSON_COMPACT);
     if (t) send_text(c, t);
     free(t);
     json_decref(o);
 }
 
-static void send_error(struct mg_connection *c, const char *code, const char *fmt, ...)
+static void send_error(tconn *c, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void send_error(struct mg_connection *c, const char *code, const char *fmt, ...) {
+static void send_error(tconn *c, const char *code, const char *fmt, ...) {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -360,27 +371,38 @@ static int ai_owes(const sgame *g) {
     return 0;
 }
 
+static int gq_push(gqueue *q, sgame *g) {
+    if (q->n == q->cap) {
+        long cap = q->cap ? q->cap * 2 : 256;
+        sgame **a = malloc((size_t)cap * sizeof *a);
+        if (!a) return -1;
+        for (long i = 0; i < q->n; i++) a[i] = q->q[(q->head + i) % q->cap];
+        free(q->q);
+        q->q = a;
+        q->cap = cap;
+        q->head = 0;
+    }
+    q->q[(q->head + q->n) % q->cap] = g;
+    q->n++;
+    return 0;
+}
+
+static sgame *gq_pop(gqueue *q) {
+    if (!q->n) return NULL;
+    sgame *g = q->q[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return g;
+}
+
 /* Queue g for a computer move if one is owed. Call with g->mu held. */
 static void schedule_ai(sgame *g) {
     if (g->ai_queued || g->ai_busy || !ai_owes(g)) return;
     pthread_mutex_lock(&S.q_mu);
-    if (S.qn == S.qcap) {
-        long cap = S.qcap ? S.qcap * 2 : 256;
-        sgame **q = malloc((size_t)cap * sizeof *q);
-        if (!q) {
-            pthread_mutex_unlock(&S.q_mu);
-            return;
-        }
-        for (long i = 0; i < S.qn; i++) q[i] = S.q[(S.qhead + i) % S.qcap];
-        free(S.q);
-        S.q = q;
-        S.qcap = cap;
-        S.qhead = 0;
+    if (gq_push(g->bots_only ? &S.bots : &S.people, g) == 0) {
+        g->ai_queued = 1;
+        pthread_cond_signal(&S.q_cv);
     }
-    S.q[(S.qhead + S.qn) % S.qcap] = g;
-    S.qn++;
-    g->ai_queued = 1;
-    pthread_cond_signal(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
 }
 
@@ -461,14 +483,13 @@ static void *ai_worker(void *arg) {
     (void)arg;
     for (;;) {
         pthread_mutex_lock(&S.q_mu);
-        while (!S.qn && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
+        while (!S.people.n && !S.bots.n && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
             return NULL;
         }
-        sgame *g = S.q[S.qhead];
-        S.qhead = (S.qhead + 1) % S.qcap;
-        S.qn--;
+        sgame *g = gq_pop(&S.people);
+        if (!g) g = gq_pop(&S.bots);
         pthread_mutex_unlock(&S.q_mu);
 
         pthread_mutex_lock(&g->mu);
@@ -512,47 +533,58 @@ static void *ai_worker(void *arg) {
     }
 }
 
-static void *timer_thread(void *arg) {
-    (void)arg;
-    kontor_rng rng;
-    kontor_rng_seed(&rng, (uint64_t)(now_s() * 1e6));
-    while (!S.stop) {
-        struct timespec ts = {0, TIMER_TICK_MS * 1000000L};
-        nanosleep(&ts, NULL);
-        long n;
-        sgame **all = snapshot(&n);
-        if (!all) continue;
-        double t = now_s();
-        for (long i = 0; i < n && !S.stop; i++) {
-            sgame *g = all[i];
-            if (g->timeout_s <= 0) continue;
-            pthread_mutex_lock(&g->mu);
-            if (g->deadline > 0 && t >= g->deadline) {
-                unsigned act = kontor_actors(&g->s);
-                for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
-                    if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
-                    if (!(kontor_actors(&g->s) & (1u << seat))) continue;
-                    kontor_move mv[KONTOR_MAX_MOVES];
-                    int k = kontor_legal(&g->s, seat, mv);
-                    if (k <= 0) continue;
-                    kontor_error err;
-                    logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
-                          kontor_seat_name(&g->s, seat));
-                    apply_decision(g, seat, mv[kontor_rng_below(&rng, (uint32_t)k)], &err);
-                }
+/* Every 200 ms on the event loop's thread: a random legal move for each
+ * human seat whose per-decision timeout has run out. */
+static void play_timeouts(void) {
+    long n;
+    sgame **all = snapshot(&n);
+    if (!all) return;
+    double t = now_s();
+    for (long i = 0; i < n; i++) {
+        sgame *g = all[i];
+        if (g->timeout_s <= 0) continue;
+        pthread_mutex_lock(&g->mu);
+        if (g->deadline > 0 && t >= g->deadline) {
+            unsigned act = kontor_actors(&g->s);
+            for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
+                if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
+                if (!(kontor_actors(&g->s) & (1u << seat))) continue;
+                kontor_move mv[KONTOR_MAX_MOVES];
+                int k = kontor_legal(&g->s, seat, mv);
+                if (k <= 0) continue;
+                kontor_error err;
+                logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
+                      kontor_seat_name(&g->s, seat));
+                apply_decision(g, seat, mv[kontor_rng_below(&S.tick_rng, (uint32_t)k)], &err);
             }
-            pthread_mutex_unlock(&g->mu);
         }
-        free(all);
+        pthread_mutex_unlock(&g->mu);
     }
-    return NULL;
+    free(all);
 }
 
 /* ---- creating and loading games --------------------------------------------- */
 
+/* Computer-only games in memory that are not over. */
+static int bots_running(void) {
+    long n;
+    int k = 0;
+    sgame **all = snapshot(&n);
+    for (long i = 0; all && i < n; i++) {
+        pthread_mutex_lock(&all[i]->mu);
+        k += all[i]->bots_only && !kontor_over(&all[i]->s);
+        pthread_mutex_unlock(&all[i]->mu);
+    }
+    free(all);
+    return k;
+}
+
 static sgame *new_game_struct(void) {
     sgame *g = calloc(1, sizeof *g);
-    if (g) pthread_mutex_init(&g->mu, NULL);
+    if (g) {
+        pthread_mutex_init(&g->mu, NULL);
+        g->born = now_s();
+    }
     return g;
 }
 
@@ -570,6 +602,11 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
         snprintf(err->msg, sizeof err->msg, "'timeout' %d is outside 0..%d seconds", timeout_s, TIMEOUT_MAX);
         err->code = KONTOR_E_RANGE;
         return NULL;
+    }
+    int people = 0;
+    for (size_t i = 0; i < json_array_size(seats); i++) {
+        const char *k = json_string_value(json_array_get(seats, i));
+        people += k && strcmp(k, "human") == 0;
     }
     sgame *g = new_game_struct();
     if (!g) {
@@ -595,6 +632,7 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)(now_s() * 1e9);
     g->seed = seed;
     g->timeout_s = timeout_s;
+    g->bots_only = !people;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
     if (kontor_new_from_deal(&g->s, &cfg, &d, err) != KONTOR_OK) {
@@ -665,6 +703,15 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
         g->seat[i].claimed = json_is_true(json_object_get(so, "claimed"));
     }
     g->timeout_s = (int)json_integer_value(json_object_get(m, "timeout"));
+    g->bots_only = 1;
+    for (int i = 0; i < g->s.cfg.nseats; i++)
+        if (strcmp(g->seat[i].kind, "human") == 0) g->bots_only = 0;
+    if (g->bots_only && bots_running() >= S.lim.ai_games) {
+        logf_("game '%s': computer seats only, over --ai-games %d; left in the store, not resumed", id, S.lim.ai_games);
+        json_decref(m);
+        free_game(g);
+        return 0;
+    }
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
     json_decref(m);
     g->meta = make_meta(g);
@@ -682,22 +729,15 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
 
 /* ---- WebSocket ------------------------------------------------------------------ */
 
-static int ws_connect(const struct mg_connection *c, void *ud) {
-    (void)c;
-    (void)ud;
-    return 0;
-}
-
-static void ws_ready(struct mg_connection *c, void *ud) {
-    (void)ud;
+static void *ws_open(tconn *c) {
     wsconn *w = calloc(1, sizeof *w);
-    if (!w) return;
+    if (!w) return NULL;
     w->c = c;
     w->seat = -1;
     w->tokens = RATE_BURST;
     w->last = now_s();
-    mg_set_user_connection_data(c, w);
     send_json(c, json_pack("{s:s, s:s}", "type", "hello", "version", KONTOR_VERSION));
+    return w;
 }
 
 static void attach(wsconn *w, sgame *g, int seat) {
@@ -736,7 +776,7 @@ static void attach(wsconn *w, sgame *g, int seat) {
 
 static void handle_message(wsconn *w, json_t *msg) {
     const char *type = json_string_value(json_object_get(msg, "type"));
-    struct mg_connection *c = w->c;
+    tconn *c = w->c;
     if (!type) {
         send_error(c, "bad_request", "message has no \"type\" string");
         return;
@@ -811,22 +851,9 @@ static void handle_message(wsconn *w, json_t *msg) {
     send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, ping)", type);
 }
 
-static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, void *ud) {
-    (void)ud;
-    wsconn *w = mg_get_user_connection_data(c);
-    int op = bits & 0x0F;
-    if (!w) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_PING) {
-        mg_websocket_write(c, MG_WEBSOCKET_OPCODE_PONG, data, len);
-        return 1;
-    }
-    if (op == MG_WEBSOCKET_OPCODE_PONG) return 1;
-    if (len > MSG_MAX) {
-        send_error(c, "too_large", "message of %zu bytes is over the limit of %d bytes; closing", len, MSG_MAX);
-        mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf1", 2); /* 1009: too big */
-        return 0;
-    }
+static void ws_data(tconn *c, void *ud, int binary, const char *data, size_t len) {
+    wsconn *w = ud;
+    /* the size was checked from the frame header (transport.c, --msg-max) */
     /* token bucket */
     double t = now_s();
     w->tokens += (t - w->last) * RATE_PER_S;
@@ -835,16 +862,16 @@ static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, vo
     if (w->tokens < 1.0) {
         if (++w->refused >= FLOOD_CLOSE) {
             send_error(c, "flood", "too many messages; closing");
-            mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf0", 2); /* 1008: policy */
-            return 0;
+            tconn_close(c, 1008, "flood");
+            return;
         }
         if (w->refused % 50 == 1) send_error(c, "rate", "too many messages: at most %.0f a second", RATE_PER_S);
-        return 1;
+        return;
     }
     w->tokens -= 1.0;
-    if (op != MG_WEBSOCKET_OPCODE_TEXT) {
+    if (binary) {
         send_error(c, "bad_request", "only text messages (JSON) are understood");
-        return 1;
+        return;
     }
     json_error_t je;
     json_t *msg = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
@@ -852,16 +879,15 @@ static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, vo
         if (msg) send_error(c, "bad_json", "message is JSON but not an object");
         else send_error(c, "bad_json", "message is not JSON: %s at line %d column %d", je.text, je.line, je.column);
         json_decref(msg);
-        return 1;
+        return;
     }
     handle_message(w, msg);
     json_decref(msg);
-    return 1;
 }
 
-static void ws_close(const struct mg_connection *cc, void *ud) {
-    (void)ud;
-    wsconn *w = mg_get_user_connection_data(cc);
+static void ws_close(tconn *cc, void *ud) {
+    (void)cc;
+    wsconn *w = ud;
     if (!w) return;
     sgame *g = w->g;
     if (g) {
@@ -872,6 +898,7 @@ static void ws_close(const struct mg_connection *cc, void *ud) {
                 break;
             }
         if (w->seat >= 0) g->seat[w->seat].connected--;
+        if (!g->conns) g->left = now_s();
         broadcast(g);
         pthread_mutex_unlock(&g->mu);
     }
@@ -880,20 +907,12 @@ static void ws_close(const struct mg_connection *cc, void *ud) {
 
 /* ---- HTTP API ----------------------------------------------------------------------- */
 
-static int reply(struct mg_connection *c, int status, const char *ctype, const char *body, size_t len,
-                 const char *extra) {
-    const char *reason = status == 200 ? "OK" : status == 201 ? "Created" : status == 400 ? "Bad Request"
-                         : status == 404 ? "Not Found" : status == 405 ? "Method Not Allowed"
-                         : status == 409 ? "Conflict" : status == 413 ? "Payload Too Large" : "Internal Server Error";
-    mg_printf(c,
-              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-store\r\n%s"
-              "Connection: close\r\n\r\n",
-              status, reason, ctype, len, extra ? extra : "");
-    mg_write(c, body, len);
+static int reply(treq *c, int status, const char *ctype, const char *body, size_t len, const char *extra) {
+    treply(c, status, ctype, body, len, extra);
     return status;
 }
 
-static int reply_json(struct mg_connection *c, int status, json_t *o) {
+static int reply_json(treq *c, int status, json_t *o) {
     char *t = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!t) return reply(c, 500, "text/plain", "out of memory\n", 14, NULL);
@@ -902,7 +921,7 @@ static int reply_json(struct mg_connection *c, int status, json_t *o) {
     return r;
 }
 
-__attribute__((format(printf, 3, 4))) static int reply_error(struct mg_connection *c, int status, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static int reply_error(treq *c, int status, const char *fmt, ...) {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -944,7 +963,7 @@ static int stored_summary(void *ctx, const char *id, int over, const char *meta,
     return 0;
 }
 
-static int api_list(struct mg_connection *c) {
+static int api_list(treq *c) {
     long n;
     sgame **all = snapshot(&n);
     if (!all) return reply_error(c, 500, "out of memory");
@@ -964,21 +983,16 @@ static int api_list(struct mg_connection *c) {
                                         "total", (json_int_t)n));
 }
 
-static int read_body(struct mg_connection *c, char **out) {
-    const struct mg_request_info *ri = mg_get_request_info(c);
-    if (ri->content_length > MSG_MAX) return -2;
-    size_t cap = MSG_MAX + 1, n = 0;
-    char *buf = malloc(cap);
+/* The request's body (the transport has refused one over --msg-max from its
+ * Content-Length before reading it), as a malloc'd copy. */
+static int read_body(treq *c, char **out) {
+    if (c->body_len > (size_t)MSG_MAX) return -2;
+    char *buf = malloc(c->body_len + 1);
     if (!buf) return -1;
-    int r;
-    while (n < cap - 1 && (r = mg_read(c, buf + n, cap - 1 - n)) > 0) n += (size_t)r;
-    if (n >= cap - 1) {
-        free(buf);
-        return -2;
-    }
-    buf[n] = 0;
+    memcpy(buf, c->body, c->body_len);
+    buf[c->body_len] = 0;
     *out = buf;
-    return (int)n;
+    return (int)c->body_len;
 }
 
 static json_t *links_of(sgame *g, int only) {
@@ -994,7 +1008,20 @@ static json_t *links_of(sgame *g, int only) {
     return a;
 }
 
-static int api_create(struct mg_connection *c) {
+static int api_create(treq *c) {
+    int retry;
+    if (!treq_take_create(c, &retry)) {
+        char hdr[64], msg[200];
+        snprintf(hdr, sizeof hdr, "Retry-After: %d\r\n", retry);
+        snprintf(msg, sizeof msg, "too many games created from your address: at most %d a minute (--create-per-min)",
+                 S.lim.create_per_min);
+        json_t *o = json_pack("{s:s, s:i}", "error", msg, "retry_after", retry);
+        char *t = json_dumps(o, JSON_COMPACT);
+        json_decref(o);
+        reply(c, 429, "application/json", t ? t : "{}", t ? strlen(t) : 2, hdr);
+        free(t);
+        return 429;
+    }
     char *body = NULL;
     int n = read_body(c, &body);
     if (n == -2) return reply_error(c, 413, "request body is over %d bytes", MSG_MAX);
@@ -1014,6 +1041,23 @@ static int api_create(struct mg_connection *c) {
         return reply_error(c, 400, "'timeout' must be a whole number of seconds");
     }
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
+    /* games of computers only: as many at once as the operator allows */
+    json_t *sj = json_object_get(req, "seats");
+    int people = 0;
+    for (size_t i = 0; i < json_array_size(sj); i++)
+        people += json_is_string(json_array_get(sj, i)) && strcmp(json_string_value(json_array_get(sj, i)), "human") == 0;
+    if (json_array_size(sj) > 0 && !people) {
+        if (S.lim.ai_games <= 0) {
+            json_decref(req);
+            return reply_error(c, 403, "games of computer seats only are off on this server (--ai-games 0)");
+        }
+        if (bots_running() >= S.lim.ai_games) {
+            json_decref(req);
+            return reply_error(c, 429,
+                               "at most %d games of computer seats only at once on this server (--ai-games); "
+                               "try again when one ends", S.lim.ai_games);
+        }
+    }
     kontor_error err = {0};
     sgame *g = NULL;
     if (timeout < 0 || timeout > TIMEOUT_MAX)
@@ -1032,7 +1076,7 @@ static int api_create(struct mg_connection *c) {
 }
 
 /* Claim a free human seat of an open game: its link, once. */
-static int api_claim(struct mg_connection *c, sgame *g, const char *seatstr) {
+static int api_claim(treq *c, sgame *g, const char *seatstr) {
     char *end;
     long seat = strtol(seatstr, &end, 10);
     pthread_mutex_lock(&g->mu);
@@ -1101,11 +1145,10 @@ static void replay_events(void *ctx, const kontor_state *s, int ply, const konto
 
 /* A position of a game for the replay viewer: after ply plies. Finished
  * games show every hand; running ones only what a spectator sees. */
-static int api_view(struct mg_connection *c, const char *id) {
-    const struct mg_request_info *ri = mg_get_request_info(c);
+static int api_view(treq *c, const char *id) {
     char pbuf[16] = "";
     long ply = -1;
-    if (ri->query_string && mg_get_var(ri->query_string, strlen(ri->query_string), "ply", pbuf, sizeof pbuf) > 0) {
+    if (treq_var(c, "ply", pbuf, sizeof pbuf) > 0) {
         char *end;
         ply = strtol(pbuf, &end, 10);
         if (*end || ply < 0) return reply_error(c, 400, "'ply' must be a number from 0");
@@ -1164,7 +1207,7 @@ static int api_view(struct mg_connection *c, const char *id) {
 /* Every variant of the engine's table with its seats and the expansions
  * (export=1, events=1, tiles=1) it takes: those whose deal succeeds, so the
  * lobby never offers a combination the engine refuses. */
-static int api_variants(struct mg_connection *c) {
+static int api_variants(treq *c) {
     static const char *const exp[] = {"export=1", "events=1", "tiles=1"};
     json_t *a = json_array();
     kontor_state *s = malloc(sizeof *s);
@@ -1202,11 +1245,9 @@ static long rss_kib(void) {
     return kib;
 }
 
-static int api_handler(struct mg_connection *c, void *ud) {
-    (void)ud;
-    const struct mg_request_info *ri = mg_get_request_info(c);
-    const char *uri = ri->local_uri ? ri->local_uri : "";
-    const char *method = ri->request_method;
+static int api_route(treq *c) {
+    const char *uri = c->path;
+    const char *method = c->method;
     int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     if (strcmp(uri, "/api/games") == 0) {
         if (get) return api_list(c);
@@ -1267,49 +1308,90 @@ static int api_handler(struct mg_connection *c, void *ud) {
     return reply_error(c, 404, "'%s %.80s' is not an API call", method, uri);
 }
 
-static int log_message(const struct mg_connection *c, const char *msg) {
-    (void)c;
-    logf_("civetweb: %s", msg);
-    return 1;
+static void api_handler(treq *c) { api_route(c); }
+
+/* ---- housekeeping: games leave memory ------------------------------------------------ */
+
+/* Take g out of the registry (loop thread). */
+static void unregister_game(sgame *g) {
+    pthread_mutex_lock(&S.reg_mu);
+    for (long i = 0; i < S.nall; i++)
+        if (S.all[i] == g) {
+            memmove(S.all + i, S.all + i + 1, (size_t)(S.nall - i - 1) * sizeof *S.all);
+            S.nall--;
+            break;
+        }
+    for (sgame **p = &S.bucket[hash_id(g->id)]; *p; p = &(*p)->hnext)
+        if (*p == g) {
+            *p = g->hnext;
+            break;
+        }
+    pthread_mutex_unlock(&S.reg_mu);
+}
+
+/* Once a second on the loop's thread: a finished game leaves memory --linger
+ * seconds after its last connection left (the store keeps it: its record and
+ * view are read from there); an open game that no person joined leaves after
+ * --open-ttl seconds, and the store forgets it. Only the loop's thread finds
+ * games by id (HTTP and WebSocket handlers, the timeouts), and a game leaves
+ * only when no computer move is queued or under way, so no other thread
+ * holds it. */
+static void evict_games(void) {
+    long n;
+    sgame **all = snapshot(&n);
+    if (!all) return;
+    double t = now_s();
+    for (long i = 0; i < n; i++) {
+        sgame *g = all[i];
+        pthread_mutex_lock(&g->mu);
+        int idle = !g->conns && !g->ai_queued && !g->ai_busy;
+        int over = kontor_over(&g->s), joined = 0, people = 0;
+        for (int k = 0; k < g->s.cfg.nseats; k++)
+            if (strcmp(g->seat[k].kind, "human") == 0) {
+                people++;
+                joined += g->seat[k].claimed;
+            }
+        double since = g->left > g->born ? g->left : g->born;
+        int finished = idle && over && t - since >= S.lim.linger_s;
+        int expired = idle && !over && people && !joined && t - g->born >= S.lim.open_ttl_s;
+        pthread_mutex_unlock(&g->mu);
+        if (!finished && !expired) continue;
+        unregister_game(g);
+        if (expired) {
+            kontor_error err;
+            if (store_delete(S.st, g->id, &err) != KONTOR_OK) logf_("%s", err.msg);
+            logf_("game '%s': open for %d s and nobody joined; removed", g->id, S.lim.open_ttl_s);
+        }
+        free_game(g);
+    }
+    free(all);
+}
+
+static void server_tick(void) {
+    play_timeouts();
+    if (++S.ticks % 5 == 0) evict_games();
 }
 
 /* ---- run -------------------------------------------------------------------------- */
 
-/* civetweb's master thread polls its listening socket with a 2 s timeout and
- * mg_stop() waits for it to see the stop flag, so a stop took up to 2 s (and
- * so did every test's server). While mg_stop() runs, this thread connects to
- * the port every 20 ms to wake the poll; the connection is dropped unserved. */
-typedef struct waker {
-    char host[64];
-    int port;
-    atomic_int done;
-} waker;
+static const char *run_db;
+static int run_resumed;
+static const char *run_host;
 
-static void *waker_thread(void *arg) {
-    waker *w = arg;
-    struct sockaddr_in sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)w->port);
-    if (inet_pton(AF_INET, strcmp(w->host, "0.0.0.0") == 0 ? "127.0.0.1" : w->host, &sa.sin_addr) != 1)
-        return NULL; /* not an IPv4 address: mg_stop() just takes its time */
-    while (!atomic_load(&w->done)) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        if (fd >= 0) {
-            (void)connect(fd, (struct sockaddr *)&sa, sizeof sa);
-            close(fd);
-        }
-        nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
-    }
-    return NULL;
+static void on_ready(int port) {
+    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, run_db,
+           run_resumed, run_resumed == 1 ? "" : "s");
+    fflush(stdout);
 }
 
 int server_run(const server_opts *o, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = o->quiet;
+    S.lim = o->lim;
     pthread_mutex_init(&S.reg_mu, NULL);
     pthread_mutex_init(&S.q_mu, NULL);
     pthread_cond_init(&S.q_cv, NULL);
+    kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
 
     char index[PATH_MAX];
     snprintf(index, sizeof index, "%s/index.html", o->web);
@@ -1321,12 +1403,12 @@ int server_run(const server_opts *o, kontor_error *err) {
     S.st = store_open(o->db, err);
     if (!S.st) return 1;
 
-    /* signals: every thread blocks them, the main thread waits for them */
-    sigset_t sigs;
+    /* the computer's threads never take SIGINT or SIGTERM: the loop does */
+    sigset_t sigs, old;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
     signal(SIGPIPE, SIG_IGN);
 
     int resumed = 0;
@@ -1336,62 +1418,28 @@ int server_run(const server_opts *o, kontor_error *err) {
     }
 
     int nai = o->ai_threads > 0 ? o->ai_threads : 1;
-    pthread_t ai[16], timer;
+    pthread_t ai[16];
     if (nai > 16) nai = 16;
     for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, NULL);
-    pthread_create(&timer, NULL, timer_thread, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-    char ports[96], threads[16], queue[16];
-    snprintf(ports, sizeof ports, "%s:%d", o->host, o->port);
-    snprintf(threads, sizeof threads, "%d", o->threads > 0 ? o->threads : 64);
-    snprintf(queue, sizeof queue, "%d", o->threads > 64 ? o->threads : 64);
-    const char *copts[] = {"listening_ports", ports, "document_root", o->web, "num_threads", threads,
-                           "enable_directory_listing", "no", "listen_backlog", "1024", "connection_queue", queue,
-                           "tcp_nodelay", "1", "request_timeout_ms", "10000", "enable_keep_alive", "no",
-                           "static_file_max_age", "0", "additional_header", "X-Content-Type-Options: nosniff",
-                           NULL};
-    struct mg_callbacks cb;
-    memset(&cb, 0, sizeof cb);
-    cb.log_message = log_message;
-    mg_init_library(MG_FEATURES_WEBSOCKET | MG_FEATURES_FILES);
-    struct mg_context *ctx = mg_start(&cb, NULL, copts);
-    int rc = 0;
-    if (!ctx) {
-        err->code = KONTOR_E_IO;
-        snprintf(err->msg, sizeof err->msg, "cannot listen on '%s' (port taken, or no permission)", ports);
-        rc = 1;
-    } else {
-        mg_set_request_handler(ctx, "/api/", api_handler, NULL);
-        mg_set_websocket_handler(ctx, "/ws", ws_connect, ws_ready, ws_data, ws_close, NULL);
-        struct mg_server_port sp[4];
-        int np = mg_get_server_ports(ctx, 4, sp);
-        int port = np > 0 ? sp[0].port : o->port;
-        printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", o->host, port, o->db,
-               resumed, resumed == 1 ? "" : "s");
-        fflush(stdout);
-        int sig;
-        sigwait(&sigs, &sig);
-        logf_("stopping on signal %d", sig);
-        waker wk;
-        snprintf(wk.host, sizeof wk.host, "%s", o->host);
-        wk.port = port;
-        atomic_init(&wk.done, 0);
-        pthread_t wt;
-        int have_waker = pthread_create(&wt, NULL, waker_thread, &wk) == 0;
-        mg_stop(ctx);
-        atomic_store(&wk.done, 1);
-        if (have_waker) pthread_join(wt, NULL);
-    }
-    mg_exit_library();
+    run_db = o->db;
+    run_host = o->host;
+    run_resumed = resumed;
+    transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready};
+    transport_cb cb = {api_handler, ws_open, ws_data, ws_close, server_tick};
+    int rc = transport_run(&to, &cb, err);
+    if (rc == 0) logf_("stopped on a signal");
+
     pthread_mutex_lock(&S.q_mu);
     S.stop = 1;
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
-    pthread_join(timer, NULL);
     for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
     free(S.all);
-    free(S.q);
+    free(S.people.q);
+    free(S.bots.q);
     store_close(S.st);
     return rc;
 }
