@@ -138,6 +138,9 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 # tests/test_server.c drives a real server over loopback with the C client of src/server/
 $(BUILD)/tests/test_server: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
+$(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)

@@ -30,7 +30,7 @@ static const limit_def defs[] = {
     {"--open-ttl", OFF(open_ttl_s), 1800, 1, 30 * 86400, "seconds before an open game that nobody joined leaves"},
     {"--ai-games", OFF(ai_games), 4, 0, 100000, "games of computer seats only at once (0: refused)"},
     {"--out-max", OFF(out_max), 256 * 1024, 4096, 64 * 1024 * 1024,
-     "bytes waiting for one slow reader before it is disconnected"},
+     "bytes a reader leaves unread beyond its socket's buffer before it is disconnected"},
     {"--linger", OFF(linger_s), 30, 0, 86400, "seconds a finished game stays in memory after its last connection"},
 };
 

@@ -401,7 +401,7 @@ static void schedule_ai(sgame *g) {
     pthread_mutex_lock(&S.q_mu);
     if (gq_push(g->bots_only ? &S.bots : &S.people, g) == 0) {
         g->ai_queued = 1;
-        pthread_cond_signal(&S.q_cv);
+        pthread_cond_broadcast(&S.q_cv); /* (a people-only worker may be the one waiting) */
     }
     pthread_mutex_unlock(&S.q_mu);
 }
@@ -479,11 +479,14 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     return KONTOR_OK;
 }
 
+/* arg: non-NULL for the worker kept for games with people (with two or
+ * more workers, the first never takes a computer-only game, so those can
+ * never hold every worker while a person waits). */
 static void *ai_worker(void *arg) {
-    (void)arg;
+    int people_only = arg != NULL;
     for (;;) {
         pthread_mutex_lock(&S.q_mu);
-        while (!S.people.n && !S.bots.n && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
+        while (!S.people.n && (people_only || !S.bots.n) && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
             return NULL;
@@ -741,6 +744,7 @@ static void *ws_open(tconn *c) {
 }
 
 static void attach(wsconn *w, sgame *g, int seat) {
+    tconn_joined(w->c); /* ends its --join-timeout */
     pthread_mutex_lock(&g->mu);
     w->g = g;
     w->seat = seat;
@@ -1420,7 +1424,7 @@ int server_run(const server_opts *o, kontor_error *err) {
     int nai = o->ai_threads > 0 ? o->ai_threads : 1;
     pthread_t ai[16];
     if (nai > 16) nai = 16;
-    for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, NULL);
+    for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, i == 0 && nai > 1 ? &S : NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 
     run_db = o->db;

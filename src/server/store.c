@@ -46,7 +46,7 @@ struct store {
     int ckpt_running;
     pthread_mutex_t ck_mu;
     pthread_cond_t ck_cv;
-    int stopping;
+    int stopping, kicked;
 };
 
 static kontor_status db_fail(kontor_error *err, sqlite3 *db, const char *what) {
@@ -78,9 +78,12 @@ static const char *schema =
     "PRAGMA wal_autocheckpoint=0;"
     "PRAGMA journal_size_limit=4194304;";
 
-/* Copy the WAL into the database every CKPT_MS without blocking writers
- * (PASSIVE); if the WAL has grown past CKPT_RESTART_FRAMES (writers never
- * left it fully copied), a RESTART waits for them once so it starts over. */
+/* Copy the WAL into the database every CKPT_MS, or at once when a commit
+ * has taken the WAL past CKPT_TRUNCATE_FRAMES (wal_hook), without blocking
+ * writers (PASSIVE); past CKPT_TRUNCATE_FRAMES, a TRUNCATE checkpoint with
+ * the writers' mutex held (so that no writer of ours starves it: under a
+ * burst of moves it otherwise waited out its busy timeout while the WAL
+ * grew) empties the WAL file. */
 static void *ckpt_thread(void *arg) {
     store *st = arg;
     pthread_mutex_lock(&st->ck_mu);
@@ -90,17 +93,37 @@ static void *ckpt_thread(void *arg) {
         ts.tv_nsec += (long)CKPT_MS * 1000000L;
         ts.tv_sec += ts.tv_nsec / 1000000000L;
         ts.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&st->ck_cv, &st->ck_mu, &ts);
+        if (!st->kicked) pthread_cond_timedwait(&st->ck_cv, &st->ck_mu, &ts);
+        st->kicked = 0;
         if (st->stopping) break;
         pthread_mutex_unlock(&st->ck_mu);
         int nlog = 0, nckpt = 0;
         sqlite3_wal_checkpoint_v2(st->ckdb, NULL, SQLITE_CHECKPOINT_PASSIVE, &nlog, &nckpt);
-        if (nlog > CKPT_TRUNCATE_FRAMES)
+        if (nlog > CKPT_TRUNCATE_FRAMES) {
+            pthread_mutex_lock(&st->mu);
             sqlite3_wal_checkpoint_v2(st->ckdb, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+            pthread_mutex_unlock(&st->mu);
+        }
         pthread_mutex_lock(&st->ck_mu);
     }
     pthread_mutex_unlock(&st->ck_mu);
     return NULL;
+}
+
+/* After each commit of the writing connection (st->mu held): a WAL past
+ * CKPT_TRUNCATE_FRAMES wakes the checkpointer now rather than at its next
+ * tick. */
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int nframes) {
+    (void)db;
+    (void)name;
+    store *st = arg;
+    if (nframes > CKPT_TRUNCATE_FRAMES) {
+        pthread_mutex_lock(&st->ck_mu);
+        st->kicked = 1;
+        pthread_cond_signal(&st->ck_cv);
+        pthread_mutex_unlock(&st->ck_mu);
+    }
+    return SQLITE_OK;
 }
 
 store *store_open(const char *path, kontor_error *err) {
@@ -152,6 +175,7 @@ store *store_open(const char *path, kontor_error *err) {
         sqlite3_exec(st->ckdb, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) == SQLITE_OK &&
         pthread_create(&st->ckpt, NULL, ckpt_thread, st) == 0) {
         st->ckpt_running = 1;
+        sqlite3_wal_hook(st->db, wal_hook, st);
     } else {
         sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint=1000", NULL, NULL, NULL);
     }

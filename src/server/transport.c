@@ -49,6 +49,10 @@
 #define TICK_MS 200
 #define ADDR_BUCKETS 4096
 #define SNDBUF (64 * 1024)          /* a WebSocket's kernel send buffer: what a slow reader holds there */
+/* What may wait for the loop's next flush beyond --out-max: the server's own
+ * burst for one event (a welcome with the card set and a state). The limit
+ * proper is checked after each write: what the socket did not take. */
+#define OUT_SLACK (64 * 1024)
 
 enum { C_HTTP, C_WS, C_DRAIN };
 
@@ -566,8 +570,13 @@ static void ws_flush(tconn *c) {
             }
         }
     }
+    size_t held = wslay_event_get_queued_msg_length(c->ws);
+    if (held > (size_t)T.lim->out_max) { /* the reader falls behind: drop it */
+        conn_close(c);
+        return;
+    }
     pthread_mutex_lock(&T.out_mu);
-    c->inflight = wslay_event_get_queued_msg_length(c->ws);
+    c->inflight = held;
     pthread_mutex_unlock(&T.out_mu);
     int want_w = c->nout || wslay_event_want_write(c->ws);
     int want_r = wslay_event_want_read(c->ws) && !c->too_big && !c->close_code;
@@ -623,7 +632,7 @@ static void upgrade(tconn *c, const char *key, size_t keylen) {
         return;
     }
     wslay_event_config_set_no_buffering(c->ws, 1);
-    int sb = SNDBUF;
+    int sb = SNDBUF < T.lim->out_max ? SNDBUF : T.lim->out_max;
     setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
     c->state = C_WS;
     c->last_rx = now_s();
@@ -887,7 +896,7 @@ int tconn_send(tconn *c, const char *text, size_t len) {
     if (c->dead || c->overflow) {
         rc = -1;
         free(m);
-    } else if (!m || c->qbytes + c->inflight + len > (size_t)T.lim->out_max) {
+    } else if (!m || c->qbytes + c->inflight + len > (size_t)T.lim->out_max + OUT_SLACK) {
         c->overflow = 1;
         rc = -1;
         free(m);
