@@ -36,10 +36,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
@@ -1266,7 +1270,12 @@ static int api_route(treq *c) {
         long n;
         sgame **all = snapshot(&n);
         free(all);
-        return reply_json(c, 200, json_pack("{s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib()));
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        json_int_t cpu_ms = (json_int_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
+                            (json_int_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000;
+        return reply_json(c, 200, json_pack("{s:I, s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib(),
+                                            "cpu_ms", cpu_ms));
     }
     if (strncmp(uri, "/api/games/", 11) == 0) {
         char id[40] = "", rest[40] = "", arg[16] = "";
@@ -1345,6 +1354,7 @@ static void evict_games(void) {
     sgame **all = snapshot(&n);
     if (!all) return;
     double t = now_s();
+    long freed = 0;
     for (long i = 0; i < n; i++) {
         sgame *g = all[i];
         pthread_mutex_lock(&g->mu);
@@ -1367,8 +1377,13 @@ static void evict_games(void) {
             logf_("game '%s': open for %d s and nobody joined; removed", g->id, S.lim.open_ttl_s);
         }
         free_game(g);
+        freed++;
     }
     free(all);
+#ifdef __GLIBC__
+    /* give the freed games' pages back (glibc keeps them otherwise) */
+    if (freed) malloc_trim(0);
+#endif
 }
 
 static void server_tick(void) {

@@ -434,6 +434,11 @@ static ssize_t ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len,
         memcpy(buf, c->in, k);
         memmove(c->in, c->in + k, c->nin - k);
         c->nin -= k;
+        if (!c->nin) { /* the request buffer is not needed any more */
+            free(c->in);
+            c->in = NULL;
+            c->capin = 0;
+        }
         return (ssize_t)k;
     }
     for (;;) {
@@ -702,6 +707,11 @@ static void http_dispatch(tconn *c, char *hdr, size_t hlen, size_t body_len) {
         snprintf(keybuf, sizeof keybuf, "%s", key);
         memmove(c->in, c->in + hlen, rest);
         c->nin = rest;
+        if (!rest) {
+            free(c->in);
+            c->in = NULL;
+            c->capin = 0;
+        }
         upgrade(c, keybuf, strlen(keybuf));
         return;
     }
