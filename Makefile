@@ -138,6 +138,10 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 # tests/test_server.c drives a real server over loopback with the C client of src/server/
 $(BUILD)/tests/test_server: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# so do the security tests and the leak oracle (tests/srvutil.h)
+SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
+$(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)
