@@ -154,6 +154,13 @@ build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layo
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c -lm
 
+# the server's handlers, in process (fuzz/fuzz_server.c), with its libraries
+build-fuzz/fuzz_server: fuzz/fuzz_server.c $(LIB_SRC) $(SERVER_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	    -o $@ $< $(LIB_SRC) $(filter-out src/server/wsclient.c,$(SERVER_SRC)) $(BUILD)/gen/cards_default.c \
+	    $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c $(SERVER_LIBS) -lm -pthread
+
 check:
 	sh tests/check.sh
 
