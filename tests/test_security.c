@@ -6,9 +6,11 @@
  *    recursive parse, and the connection and the games go on;
  * 5. a finished game is found after a restart (summary, join);
  * 6. a field of the wrong type is a 400;
- * 7. `kontor selfplay --record a/b` makes the missing directories.
+ * 7. `kontor selfplay --record a/b` makes the missing directories;
+ * and the computer seats' randomness does not come from the published seed.
  * (4, the engine that ran a program named in the protocol, is in test_proto.c.)
  */
+#include "kontor/agent.h"
 #include "srvutil.h"
 
 static void wait_for_choice_hidden(cl *c, int seat) {
@@ -49,6 +51,63 @@ static void test_the_record_of_a_running_game_is_not_served(void **state) {
     assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     assert_non_null(strstr(resp, "[Seed "));
     assert_non_null(strstr(resp, "deal red"));
+    free(resp);
+    close_cl(&a);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+typedef struct ai_ctx {
+    kontor_agent *a;
+    const kontor_record *r;
+    int seat, decisions, same;
+} ai_ctx;
+
+/* Replaying a finished game against the computer: would an agent seeded from
+ * the record's seed (as the server once seeded it) have played the same? */
+static void ai_guess(void *ctx, const kontor_state *s, int ply, const kontor_log *log) {
+    (void)log;
+    ai_ctx *c = ctx;
+    if (ply + 1 >= c->r->nply || c->r->ply[ply + 1].seat != c->seat) return;
+    kontor_view v;
+    kontor_view_of(s, c->seat, &v);
+    c->decisions++;
+    c->same += c->a->decide(c->a, &v) == c->r->ply[ply + 1].move;
+}
+
+/* The record of a finished game publishes its seed; the computer's seat was
+ * seeded from it, so anyone could replay its choices (and, from the seed of a
+ * running game, predict them). It is seeded from a server secret now. */
+static void test_the_computer_is_not_seeded_from_the_published_seed(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 3);
+    for (int i = 0; i < 5000 && !is_over(&a); i++)
+        if (!play_one(&a, &rng)) until(&a, "state", 200);
+    assert_true(is_over(&a));
+    char path[80], *resp = NULL;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
+    kontor_record r;
+    kontor_error err;
+    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    assert_true(r.has_seed);
+    ai_ctx c = {kontor_agent_new("random", r.seed ^ (0x5EA7ull << 1), &err), &r, 1, 0, 0};
+    assert_non_null(c.a);
+    kontor_state fin, first;
+    /* the first decision (ply 0) too: replay 0 plies, then ask */
+    assert_int_equal(kontor_record_replay(&r, 0, &first, NULL, NULL, &err), KONTOR_OK);
+    if (r.ply[0].seat == 1) ai_guess(&c, &first, -1, NULL);
+    assert_int_equal(kontor_record_replay(&r, -1, &fin, ai_guess, &c, &err), KONTOR_OK);
+    assert_true(c.decisions >= 20);
+    if (c.same == c.decisions) fail_msg("all %d decisions of the computer follow from the published seed", c.same);
+    kontor_agent_free(c.a);
+    kontor_record_release(&r);
     free(resp);
     close_cl(&a);
     json_decref(g);
@@ -200,6 +259,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_the_record_of_a_running_game_is_not_served, setup, teardown),
         cmocka_unit_test_setup_teardown(test_view_last_never_names_a_hidden_choice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_computer_is_not_seeded_from_the_published_seed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_json_is_refused_and_stops_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_finished_game_is_found_after_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_field_of_the_wrong_type_is_a_400, setup, teardown),
