@@ -141,6 +141,10 @@ $(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server
 # tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
 $(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# so do the security tests and the leak oracle (tests/srvutil.h)
+SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
+$(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)
@@ -152,6 +156,13 @@ build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layo
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c -lm
+
+# the server's handlers, in process (fuzz/fuzz_server.c), with its libraries
+build-fuzz/fuzz_server: fuzz/fuzz_server.c $(LIB_SRC) $(SERVER_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	    -o $@ $< $(LIB_SRC) $(filter-out src/server/wsclient.c,$(SERVER_SRC)) $(BUILD)/gen/cards_default.c \
+	    $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c $(SERVER_LIBS) -lm -pthread
 
 check:
 	sh tests/check.sh

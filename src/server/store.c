@@ -170,7 +170,8 @@ store *store_open(const char *path, kontor_error *err) {
     pthread_cond_init(&st->ck_cv, NULL);
     /* the checkpointer's own connection; without it (":memory:", or it
      * fails) checkpoints stay SQLite's automatic ones */
-    if (sqlite3_open_v2(path, &st->ckdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) == SQLITE_OK &&
+    if (strcmp(path, ":memory:") != 0 && /* (a second ":memory:" would be another database) */
+        sqlite3_open_v2(path, &st->ckdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) == SQLITE_OK &&
         sqlite3_busy_timeout(st->ckdb, 5000) == SQLITE_OK &&
         sqlite3_exec(st->ckdb, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) == SQLITE_OK &&
         pthread_create(&st->ckpt, NULL, ckpt_thread, st) == 0) {
