@@ -450,6 +450,7 @@ static void test_a_burst_of_creations_is_refused_with_retry_after(void **state) 
     probe pr;
     probe_start(&pr, &s); /* one of the 30 */
     int created = 0, refused = 0, retry = 0;
+    double t0 = now_ms();
     for (int i = 0; i < 100; i++) {
         int st;
         json_t *o = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
@@ -461,8 +462,11 @@ static void test_a_burst_of_creations_is_refused_with_retry_after(void **state) 
         }
         json_decref(o);
     }
-    /* 29 of the first 30 (the probe took one); the bucket refills at 0.5 a second */
-    assert_true(created >= 29 && created <= 31);
+    /* 29 of the first 30 (the probe took one), and the bucket refills at
+     * 0.5 a second while the burst lasts */
+    double secs = (now_ms() - t0) / 1000.0;
+    printf("    %d created, %d refused in %.1f s\n", created, refused, secs);
+    assert_true(created >= 29 && created <= 30 + (int)(secs / 2.0) + 1);
     assert_int_equal(refused, 100 - created);
     assert_true(retry >= 1 && retry <= 60);
     assert_int_equal(probe_play(&pr, 30), 30);
@@ -563,7 +567,7 @@ static void test_finished_and_abandoned_games_leave_memory(void **state) {
     snprintf(rec, sizeof rec, "/api/games/%s/record", json_string_value(json_object_get(fin, "id")));
     snprintf(orec, sizeof orec, "/api/games/%s/record", json_string_value(json_object_get(open, "id")));
     long n = -1;
-    for (int i = 0; i < 60 && n != 0; i++) {
+    for (int i = 0; i < 150 && n != 0; i++) {
         sleep_ms(200);
         n = games_in_memory(&s);
     }
@@ -591,7 +595,7 @@ static void test_a_dead_peer_is_dropped_after_an_unanswered_ping(void **state) {
     /* the probe's black seat goes silent: it reads nothing, answers nothing;
      * red reads (and so pongs) all along */
     double t0 = now_ms();
-    while (now_ms() - t0 < 4500) probe_drain(&pr, 0, 100);
+    while (now_ms() - t0 < 6000) probe_drain(&pr, 0, 100);
     json_t *players = json_object_get(pr.st[0], "players");
     assert_true(json_is_true(json_object_get(json_array_get(players, 0), "connected")));
     assert_false(json_is_true(json_object_get(json_array_get(players, 1), "connected")));
