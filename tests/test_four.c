@@ -60,10 +60,9 @@ static void give(kontor_state *s, int seat, int n) {
 static void choose4(kontor_state *s, const int *nums) {
     for (int p = 0; p < s->cfg.nseats; p++)
         if (nums[p] != PASS) give(s, p, nums[p]);
-    for (int p = 0; p < s->cfg.nseats; p++) {
-        kontor_move m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, nums[p] == PASS ? KONTOR_PASS : id(s, nums[p]));
-        assert_int_equal(kontor_apply(s, p, m, NULL), KONTOR_OK);
-    }
+    int pick[KONTOR_MAX_SEATS];
+    for (int p = 0; p < s->cfg.nseats; p++) pick[p] = nums[p] == PASS ? KONTOR_PASS : id(s, nums[p]);
+    assert_int_equal(kt_choose_all(s, pick, NULL), KONTOR_OK);
 }
 
 static void act(kontor_state *s, int seat, kontor_move m) {
@@ -304,7 +303,7 @@ static void specials_for_two_buy_for_two_coins_before_the_round(void **st) {
     assert_int_equal(s.phase, KONTOR_PHASE_BUY);
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 1));
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 0));
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.coins[0], 2);
     assert_int_equal(s.treasury, 14);
     assert_int_equal(s.hand_n[0], 6);
