@@ -13,7 +13,8 @@
  * UCB uses how often a child could have been chosen, not how often its parent
  * was visited.
  *
- * The card choice is simultaneous and hidden, so the tree must not let one
+ * The card choice (and before it the declarations of who passes, R1) is
+ * simultaneous and hidden, so the tree must not let one
  * seat's choice depend on the other's. At a choice node each acting seat
  * keeps its own statistics per own action (STAT edges) and picks by its own
  * UCB without looking at the other's pick (decoupled UCT, Lanctot et al.
@@ -179,11 +180,12 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
- * other: the card choice, buying special cards (scenario "specials"), and
- * the scenarios' bribes (Bakschisch) and hand picks (Justizia). */
+ * other: the declarations of who passes (R1), the card choice, buying special
+ * cards (scenario "specials"), and the scenarios' bribes (Bakschisch) and
+ * hand picks (Justizia). */
 static int simultaneous(const kontor_state *s) {
-    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
-           s->phase == KONTOR_PHASE_SELECT;
+    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE || s->phase == KONTOR_PHASE_BUY ||
+           s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT;
 }
 
 /* A joint child is keyed by the phase (in its seat field) and the picks. */

@@ -122,13 +122,15 @@ static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_
 }
 
 /* MAST key of seat's move m in s (before it is applied): the team, whether
- * the card is a dock card (placements), and the move. -1 for moves MAST does
- * not track (ship, removal, buying, piles). */
+ * the card is a dock card (placements), and the move (a declaration, a card,
+ * a cell). -1 for moves MAST does not track (ship, removal, buying, piles). */
 static int mast_key(const kontor_state *s, int seat, kontor_move m) {
     int kind = KONTOR_MOVE_KIND(m);
-    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_PLACE && kind != KONTOR_MOVE_PLACE_WATER) return -1;
+    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE && kind != KONTOR_MOVE_PLACE &&
+        kind != KONTOR_MOVE_PLACE_WATER)
+        return -1;
     int dock = 0;
-    if (kind != KONTOR_MOVE_CHOOSE) {
+    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE) {
         int id = s->choice[seat];
         dock = id < s->cfg.cards.ncards && kontor_card_is_dock(&s->cfg.cards.card[id]);
     }
@@ -183,15 +185,15 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     /* a few hundred decisions end any game (R8's safety rule); the guard only
      * protects against an engine bug turning into a hang */
     for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
-        if ((s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) && s->round >= stop) break;
+        int opens = s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE || s->phase == KONTOR_PHASE_BUY;
+        if (opens && s->round >= stop && !(s->phase == KONTOR_PHASE_CHOOSE && !s->cfg.pass_hidden)) break;
         unsigned actors = kontor_actors(s);
         if (!actors) break;
-        if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) {
+        if (opens) {
             int phase = s->phase;
             for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++) {
                 if (!((actors >> q) & 1)) continue;
-                kontor_move m = mast && phase == KONTOR_PHASE_CHOOSE ? pick_mast(s, q, o, mast, rng)
-                                                                     : pick_uniform(s, q, rng);
+                kontor_move m = mast && phase != KONTOR_PHASE_BUY ? pick_mast(s, q, o, mast, rng) : pick_uniform(s, q, rng);
                 if (mast && npath < MAST_PATH) {
                     int k = mast_key(s, q, m);
                     if (k >= 0) path[npath++] = k;
