@@ -546,7 +546,8 @@ typedef enum kontor_event_kind {
     KONTOR_EV_TAVERN,      /* seat decides area a's fate: card 1 scores, 0 does not */
     KONTOR_EV_EXPORT,      /* seat exports one warehouse of good a */
     KONTOR_EV_EVENT,       /* event card a is turned up (card: KONTOR_NONE) */
-    KONTOR_EV_TILE         /* seat wins action tile a (cell: the water card it lay on) */
+    KONTOR_EV_TILE,        /* seat wins action tile a (cell: the water card it lay on) */
+    KONTOR_EV_PLAY         /* R1: seat declared to play a card (at the declarations' reveal, with the passes) */
 } kontor_event_kind;
 
 enum { KONTOR_TAKEBACK_TAX = 1, KONTOR_TAKEBACK_NOCELL, KONTOR_TAKEBACK_DECLINED };

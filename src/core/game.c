@@ -1075,8 +1075,12 @@ static void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
     uint8_t got[KONTOR_MAX_SEATS];
     pay_out(s, passers, got);
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
-        if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
-        else s->choice[p] = KONTOR_NONE;
+        if ((passers >> p) & 1) {
+            log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+        } else {
+            log_ev(log, KONTOR_EV_PLAY, p, KONTOR_NONE, KONTOR_NONE, 0);
+            s->choice[p] = KONTOR_NONE;
+        }
     }
     s->phase = KONTOR_PHASE_CHOOSE;
     if (passers == (1u << ns) - 1) resolve_choices(s, log);
