@@ -302,6 +302,32 @@ static int reaped(long pid) {
     return waitpid((pid_t)pid, NULL, WNOHANG) == -1 && errno == ECHILD;
 }
 
+/* R1 in protocol 2: while the seats declare, genchoice answers pass or play;
+ * a card number counts as play, so that an engine of version 1, which only
+ * knows choosing, can still declare; then the card is a second genchoice. */
+static void test_a_declaration_is_pass_play_or_a_card(void **state) {
+    (void)state;
+    kontor_state s = deal("basic", NULL, 3);
+    kontor_move m;
+    assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+    assert_int_equal(proto_parse_answer(&s, "pass", &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS));
+    assert_int_equal(proto_parse_answer(&s, "play", &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
+    char num[8];
+    snprintf(num, sizeof num, "%d", s.cfg.cards.card[s.hand[0][0]].number);
+    assert_int_equal(proto_parse_answer(&s, num, &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
+    assert_int_equal(proto_parse_answer(&s, "ship -", &m), -1);
+    assert_int_equal(proto_parse_answer(&s, "999", &m), -1);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    /* the card, once declared: "play" is no card */
+    assert_int_equal(proto_parse_answer(&s, num, &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s.hand[0][0]));
+    assert_int_equal(proto_parse_answer(&s, "play", &m), -1);
+}
+
 /* An arena in small: our agent against the Python example bot, both seats,
  * both variants. Every game must end by the rules, none by failure. */
 static void test_example_bot_plays_whole_games(void **state) {
@@ -483,6 +509,7 @@ int main(void) {
         cmocka_unit_test(test_engine_views_match_truth),
         cmocka_unit_test(test_engine_failure_token),
         cmocka_unit_test(test_golden_transcripts),
+        cmocka_unit_test(test_a_declaration_is_pass_play_or_a_card),
         cmocka_unit_test(test_example_bot_plays_whole_games),
         cmocka_unit_test(test_kontor_engine_as_external_agent),
         cmocka_unit_test(test_engine_killed_mid_game),
