@@ -331,7 +331,7 @@ static void ruling_R20_a_player_may_buy_several_special_cards_a_round(void **st)
     assert_string_equal(why, "red may buy at most 2 special cards now (2 coins each, 6 left, room in the hand)");
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 0));
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.coins[0], 0);
     assert_int_equal(s.treasury, 16);
     assert_int_equal(s.hand_n[0], 7);

@@ -792,9 +792,9 @@ static int water_off_board(const kontor_state *s, int coin, int nth) {
 static void choose4(kontor_state *s, const int nums[4]) {
     for (int p = 0; p < 4; p++)
         if (nums[p] != PASS) s->hand[p][0] = (uint8_t)id(s, nums[p]);
-    for (int p = 0; p < 4; p++)
-        assert_int_equal(kontor_apply(s, p, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, nums[p] == PASS ? KONTOR_PASS : id(s, nums[p])), NULL),
-                         KONTOR_OK);
+    int pick[4];
+    for (int p = 0; p < 4; p++) pick[p] = nums[p] == PASS ? KONTOR_PASS : id(s, nums[p]);
+    assert_int_equal(kt_choose_all(s, pick, NULL), KONTOR_OK);
 }
 
 /* V8 with four: "Der andere Spieler bzw. das andere Team hat dann
