@@ -688,7 +688,10 @@ static void check_fair(cl *c, int seat, int nseats) {
         else assert_null(json_object_get(sj, "hand"));
         if (j == seat) continue;
         json_t *ch = json_object_get(sj, "choice");
-        if (strcmp(phase, "choose") == 0 && !json_is_null(ch)) assert_string_equal(json_string_value(ch), "hidden");
+        /* R1: a declaration is hidden until all are made; then a pass is public */
+        if (strcmp(phase, "declare") == 0 && !json_is_null(ch)) assert_string_equal(json_string_value(ch), "hidden");
+        if (strcmp(phase, "choose") == 0 && !json_is_null(ch) && strcmp(json_string_value(ch), "pass") != 0)
+            assert_string_equal(json_string_value(ch), "hidden");
         json_t *b = json_object_get(sj, "bribe");
         if (strcmp(phase, "bribe") == 0 && !json_is_null(b)) assert_string_equal(json_string_value(b), "hidden");
         json_t *buy = json_object_get(sj, "buy");
