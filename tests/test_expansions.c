@@ -43,8 +43,8 @@ static void play(kontor_state *s, int seat, int kind, int value) {
 /* red plays card n, black passes */
 static void red_plays(kontor_state *s, int n) {
     give(s, 0, n);
-    play(s, 0, KONTOR_MOVE_CHOOSE, id(s, n));
-    play(s, 1, KONTOR_MOVE_CHOOSE, KONTOR_PASS);
+    int pick[2] = {id(s, n), KONTOR_PASS};
+    assert_int_equal(kt_choose_all(s, pick, NULL), KONTOR_OK);
 }
 
 static void export_a_placed_goods_card_may_send_one_warehouse(void **st) {
@@ -67,7 +67,7 @@ static void export_a_placed_goods_card_may_send_one_warehouse(void **st) {
     assert_int_equal(goods[0][KONTOR_TEA], 0);
     assert_int_equal(goods[0][KONTOR_WINE], 1);
     /* and the turn went on: red drew a dock card, the round is over */
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.round, 2);
 }
 
@@ -77,7 +77,7 @@ static void export_not_for_water_cards(void **st) {
     setup(&s, "advanced", "export=1");
     red_plays(&s, 38);
     play(&s, 0, KONTOR_MOVE_PLACE, C(1, -1));
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
 }
 
 static void export_majorities_score_one_point_each(void **st) {
@@ -290,14 +290,14 @@ static void event_decisions_start_with_the_last_layer(void **st) {
     kontor_why_illegal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_EVENT, C(5, 5)), why, sizeof why);
     assert_string_equal(why, "the event does not allow +5,+5");
     play(&s, 1, KONTOR_MOVE_EVENT, KONTOR_NONE);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
 }
 
 static void event_that_is_not_possible_is_skipped(void **st) {
     (void)st;
     kontor_state s;
     close_an_area(&s, "inspection"); /* nothing with a ship symbol next to the ship */
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.event_next, 1);
 }
 
@@ -455,8 +455,8 @@ static void tile_ship_control_keeps_the_other_from_the_ship(void **st) {
     assert_int_equal(s.ship_owner, 0);
     /* black plays 4 (ship symbol): no ship phase for black */
     give(&s, 1, 4);
-    play(&s, 0, KONTOR_MOVE_CHOOSE, KONTOR_PASS);
-    play(&s, 1, KONTOR_MOVE_CHOOSE, id(&s, 4));
+    int pick[2] = {KONTOR_PASS, id(&s, 4)};
+    assert_int_equal(kt_choose_all(&s, pick, NULL), KONTOR_OK);
     assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
 }
 
@@ -472,7 +472,7 @@ static void tile_warehouse_goes_into_an_own_area(void **st) {
     kontor_area_at(&s, C(1, -2), NULL, goods);
     assert_int_equal(goods[0][KONTOR_TEA], 1);
     assert_int_equal(goods[0][KONTOR_WINE], 1);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
 }
 
 static void tile_moves_the_harbour_centre_and_the_ship(void **st) {

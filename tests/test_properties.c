@@ -76,8 +76,13 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
                 int c = v.s.hand[q][i];
                 assert_true(c >= KONTOR_UNKNOWN_BASE || is_pub(s, c));
             }
-            if (s->phase == KONTOR_PHASE_CHOOSE && s->choice[q] != KONTOR_NONE)
+            /* R1: declarations hidden until all are made, then a pass is public
+             * and a card hidden; with declare=hidden both are hidden */
+            if (s->phase == KONTOR_PHASE_DECLARE && s->choice[q] != KONTOR_NONE)
                 assert_int_equal(v.s.choice[q], KONTOR_HIDDEN);
+            if (s->phase == KONTOR_PHASE_CHOOSE && s->choice[q] != KONTOR_NONE)
+                assert_int_equal(v.s.choice[q],
+                                 s->choice[q] == KONTOR_PASS && !s->cfg.pass_hidden ? KONTOR_PASS : KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] != KONTOR_NONE) assert_int_equal(v.s.buy[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] != KONTOR_NONE) assert_int_equal(v.s.bribe[q], KONTOR_HIDDEN);
             /* the other seats' private knowledge is not in the view */
@@ -99,7 +104,8 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
         kontor_view_of(&d, seat, &again);
         for (int q = 0; q < s->cfg.nseats; q++) {
             if (q == seat) continue;
-            if (s->phase == KONTOR_PHASE_CHOOSE && v.s.choice[q] == KONTOR_HIDDEN) again.s.choice[q] = KONTOR_HIDDEN;
+            if ((s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE) && v.s.choice[q] == KONTOR_HIDDEN)
+                again.s.choice[q] = KONTOR_HIDDEN;
             if (s->phase == KONTOR_PHASE_BUY && v.s.buy[q] == KONTOR_HIDDEN) again.s.buy[q] = KONTOR_HIDDEN;
             if (s->phase == KONTOR_PHASE_BRIBE && v.s.bribe[q] == KONTOR_HIDDEN) again.s.bribe[q] = KONTOR_HIDDEN;
         }
@@ -197,7 +203,9 @@ static void property_expansion_games_keep_every_invariant(void **st) {
     } on[] = {{"advanced", "export=1"}, {"basic", "export=1"},         {"bakschisch", "export=1"},
               {"advanced", "events=1"}, {"basic", "events=1"},         {"tictactoe", "events=1"},
               {"advanced", "tiles=1"},  {"armut", "tiles=1"},          {"basic", "tiles=1"},
-              {"advanced", "export=1,events=1,tiles=1"}, {"justizia", "export=1,events=1,tiles=1"}};
+              {"advanced", "export=1,events=1,tiles=1"}, {"justizia", "export=1,events=1,tiles=1"},
+              /* the old rulings R1 and R2 (a pass among the hidden choices; none after a double pass) */
+              {"advanced", "declare=hidden,pass=rest"}, {"four", "declare=hidden"}, {"specials", "declare=hidden,events=1"}};
     for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
         kontor_config cfg;
         assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);

@@ -226,7 +226,7 @@ function game(id, token) {
   // A seat's secret decision as the others see it: chosen, bought, bribed.
   function decided(s) {
     const out = [];
-    if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? t('seat.has_chosen') : s.choice === 'pass' ? t('seat.passes') : t('seat.chose', { card: cardLabel(cards[s.choice]) }));
+    if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? t(st.phase === 'declare' ? 'seat.has_declared' : 'seat.has_chosen') : s.choice === 'pass' ? t('seat.passes') : s.choice === 'play' ? t('seat.plays') : t('seat.chose', { card: cardLabel(cards[s.choice]) }));
     if (s.buy !== undefined && s.buy !== null) out.push(s.buy === 'hidden' ? t('seat.has_decided') : s.buy > 1 ? t('seat.buys_n', { n: s.buy }) : s.buy ? t('seat.buys') : t('seat.buys_nothing'));
     if (s.bribe !== undefined && s.bribe !== null) out.push(s.bribe === 'hidden' ? t('seat.has_decided') : s.bribe === 'none' ? t('seat.bribes_nothing') : t('seat.bribes', { at: fmt(...s.bribe) }));
     if (s.selected !== undefined) out.push(t('seat.selected', { n: s.selected }));

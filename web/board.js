@@ -323,6 +323,7 @@ export function moveText(l, st, cards) {
   const onCell = () => { const c = st && st.board.cells.find(c2 => c2[0] === l.x && c2[1] === l.y); return c ? cards[c[2]] : null; };
   switch (l.kind) {
     case 'choose': return l.pass ? t('move.pass') : t('move.play', { card: cardLabel(cards[l.card]) });
+    case 'declare': return l.pass ? t('move.declare_pass') : t('move.declare_play');
     case 'ship': return l.none ? t('move.ship_stay') : t('move.ship', { at });
     case 'remove': return l.none ? t('move.remove_none') : t('move.remove', { card: cardLabel(onCell()), at });
     case 'place': return l.none ? t('move.take_back') : t('move.place', { at });
@@ -354,6 +355,7 @@ export function describe(ev, cards, names) {
     case 'round': return t('ev.round', p);
     case 'pass': return t(ev.a ? 'ev.pass_coin' : 'ev.pass', p);
     case 'reveal': return t('ev.reveal', p);
+    case 'play': return t('ev.play', p);
     case 'tax': return t('ev.tax', p);
     case 'takeback': return t('ev.takeback', p);
     case 'sitout': return t(ev.a ? 'ev.sitout_coin' : 'ev.sitout', p);

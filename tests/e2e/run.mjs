@@ -85,7 +85,8 @@ await test('lobby: play against the computer is one click', async () => {
   await page.screenshot({ path: `${SHOTS}/lobby.png`, fullPage: true });
   await page.selectOption('#level', 'easy');
   await page.click('#play-computer');
-  await page.waitForSelector('.hand-card.playable', { timeout: 10000 });
+  // a round opens with the declaration (R1): pass or play, two buttons
+  await page.waitForSelector('#actions button.kind-declare', { timeout: 10000 });
   assert.match(page.url(), /#play\/[0-9a-z]+\/[0-9a-f]+$/);
   for (let i = 0; i < 10; i++) { await act(page); await page.waitForTimeout(150); }
   await page.screenshot({ path: `${SHOTS}/game-vs-computer.png` });

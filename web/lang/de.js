@@ -98,6 +98,8 @@ export default {
   'seat.partner': ' (Partner)',
   'seat.line': 'Münzen {coins} · Hand {hand} · Stapel {pile}',
   'seat.has_chosen': 'hat gewählt',
+  'seat.has_declared': 'hat angesagt',
+  'seat.plays': 'spielt eine Karte',
   'seat.passes': 'passt',
   'seat.chose': 'wählte {card}',
   'seat.has_decided': 'hat entschieden',
@@ -153,8 +155,9 @@ export default {
   'phase.export': 'Export',
   'phase.event': 'Ereignis',
   'phase.tile': 'Aktionstafel',
+  'phase.declare': 'ansagen',
 
-  'hint.choose': 'eine Handkarte verdeckt ausspielen, oder passen',
+  'hint.choose': 'eine Handkarte verdeckt ausspielen',
   'hint.ship': 'das Schiff auf eine markierte Wasserkarte ziehen, oder liegen lassen',
   'hint.remove': 'eine markierte Karte neben dem Schiff entfernen, oder keine',
   'hint.place': 'deine Karte auf ein markiertes Feld legen',
@@ -166,6 +169,7 @@ export default {
   'hint.export': 'ein Lagerhaus der Karte ins Exportlager schicken, oder nicht',
   'hint.event': 'die Ereigniskarte ausführen: ein markiertes Feld, oder passen',
   'hint.tile': 'deine Aktionstafel ausführen: ein markiertes Feld, oder verzichten',
+  'hint.declare': 'in dieser Runde passen (jetzt eine Münze), oder eine Karte spielen (verdeckt; die Karten kommen danach)',
 
   // Karten und Spielfeld
   'board.label': 'der Hafen',
@@ -197,6 +201,8 @@ export default {
   // Entscheidungen
   'move.pass': 'passen (eine Münze nehmen, keine Steuer zahlen)',
   'move.play': '{card} ausspielen',
+  'move.declare_pass': 'in dieser Runde passen (jetzt eine Münze nehmen, keine Steuer zahlen)',
+  'move.declare_play': 'in dieser Runde eine Karte spielen',
   'move.ship_stay': 'das Schiff liegen lassen',
   'move.ship': 'das Schiff nach {at} ziehen',
   'move.remove_none': 'nichts entfernen',
@@ -225,6 +231,7 @@ export default {
   'ev.pass': '{who} passt',
   'ev.pass_coin': '{who} passt und nimmt eine Münze',
   'ev.reveal': '{who} deckt {card} auf',
+  'ev.play': '{who} spielt in dieser Runde eine Karte',
   'ev.tax': '{who} zahlt eine Münze Steuern',
   'ev.takeback': '{who} nimmt {card} zurück',
   'ev.sitout': '{who} setzt aus',

@@ -96,6 +96,8 @@ export default {
   'seat.partner': ' (partner)',
   'seat.line': 'coins {coins} · hand {hand} · pile {pile}',
   'seat.has_chosen': 'has chosen',
+  'seat.has_declared': 'has declared',
+  'seat.plays': 'plays a card',
   'seat.passes': 'passes',
   'seat.chose': 'chose {card}',
   'seat.has_decided': 'has decided',
@@ -151,8 +153,9 @@ export default {
   'phase.export': 'export',
   'phase.event': 'event',
   'phase.tile': 'action tile',
+  'phase.declare': 'declare',
 
-  'hint.choose': 'choose a card from your hand (secretly), or pass',
+  'hint.choose': 'choose a card from your hand (secretly)',
   'hint.ship': 'move the ship to a highlighted water card, or leave it',
   'hint.remove': 'remove a highlighted card next to the ship, or nothing',
   'hint.place': 'place your card on a highlighted cell',
@@ -164,6 +167,7 @@ export default {
   'hint.export': 'send a warehouse of the card to your export store, or not',
   'hint.event': 'carry out the event card: a highlighted cell, or pass',
   'hint.tile': 'carry out your action tile: a highlighted cell, or forgo it',
+  'hint.declare': 'pass this round (a coin now), or play a card (secretly; the cards come next)',
 
   // cards and the board
   'board.label': 'the harbour',
@@ -195,6 +199,8 @@ export default {
   // decisions (kontor_move_text)
   'move.pass': 'pass (take a coin, pay no tax)',
   'move.play': 'play {card}',
+  'move.declare_pass': 'pass this round (take a coin now, pay no tax)',
+  'move.declare_play': 'play a card this round',
   'move.ship_stay': 'leave the ship where it is',
   'move.ship': 'move the ship to {at}',
   'move.remove_none': 'remove nothing',
@@ -223,6 +229,7 @@ export default {
   'ev.pass': '{who} passes',
   'ev.pass_coin': '{who} passes and takes a coin',
   'ev.reveal': '{who} reveals {card}',
+  'ev.play': '{who} plays a card this round',
   'ev.tax': '{who} pays a coin in tax',
   'ev.takeback': '{who} takes {card} back',
   'ev.sitout': '{who} sits out',
