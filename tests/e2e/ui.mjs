@@ -14,6 +14,25 @@ async function api(url, method, path, body) {
   return d;
 }
 
+// A round opens with the declaration (R1): say "play a card" (the button,
+// or Enter on it from the keyboard), then the hand is playable.
+async function handReady(page, { keyboard = false, timeout = 15000 } = {}) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeout) {
+    if (await page.$('.hand-card.playable')) return;
+    const play = await page.$('#actions button.kind-declare:not(.pass)');
+    if (play && keyboard) {
+      for (let i = 0; i < 60 && !(await page.evaluate(() => !!document.activeElement && document.activeElement.matches('button.kind-declare:not(.pass)'))); i++)
+        await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+    } else if (play) {
+      try { await play.click({ timeout: 1000 }); } catch { /* redrawn: look again */ }
+    }
+    await page.waitForTimeout(80);
+  }
+  throw new Error('no playable hand card');
+}
+
 const roundOf = async page => Number(((await page.textContent('.pub')) || '').match(/(\d+)/)[1]);
 const outlined = page => page.$$eval('#board rect.last', r => r.map(x => x.getAttribute('data-cell')).sort().join(' '));
 const tops = page => page.$$eval('.pile-top', s => s.map(x => `${[...x.classList].join('.')}=${x.dataset.card}`).join(' '));
@@ -102,7 +121,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
     const page = await A.newPage();
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     const pw = await B.newPage();
     await pw.goto(url + g.watch);
     await pw.waitForSelector('.seat');
@@ -116,12 +135,12 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     // the top shown is a card of the set, drawn with its words
     assert.match(await page.$eval('.water-top', s => s.getAttribute('aria-label')), /water pile: water \d/);
     // a reload outlines the same cells as before it, not every card placed
-    while ((await page.$$('.hand-card.playable')).length === 0) await page.waitForTimeout(50);
+    await handReady(page);
     const before = await outlined(page);
     const placed = await page.$$eval('#board g[data-cell]', x => x.length);
     assert.ok(before.length > 0, 'the last moves are outlined');
     await page.reload();
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     await page.waitForTimeout(200);
     const after = await outlined(page);
     assert.equal(after, before, 'a reload outlines the same cells');
@@ -166,9 +185,9 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     const page = await A.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     for (let i = 0; i < 400 && (await roundOf(page)) < 6; i++) { if (!(await act(page))) await page.waitForTimeout(60); else await page.waitForTimeout(40); }
-    while ((await page.$$('.hand-card.playable')).length === 0) await page.waitForTimeout(50);
+    await handReady(page);
     await page.evaluate(() => window.scrollTo(0, 0));
     const m = await page.evaluate(() => {
       const r = s => document.querySelector(s).getBoundingClientRect();
@@ -222,7 +241,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.waitForSelector('#open, #lists .panel h2');
     assert.match(await page.textContent('main'), /Offene Spiele/);
     await page.click('#play-computer');
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     const text = await page.textContent('main');
     assert.match(text, /Münzen \d+ · Hand \d+ · Stapel \d+/);
     assert.match(await page.textContent('#status'), /Handkarte verdeckt ausspielen/);
@@ -287,7 +306,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     });
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     assert.match(await page.title(), /^▶ Your turn/);
     await page.check('#opt-sound');
     await page.check('#opt-notify');
@@ -319,7 +338,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'easy'] });
     const page = await A.newPage();
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page, { keyboard: true });
     const focused = () => page.evaluate(() => { const a = document.activeElement; return a ? `${a.tagName}.${a.getAttribute('class') || ''}|${a.getAttribute('data-card') || a.getAttribute('data-cell') || a.getAttribute('data-move') || ''}` : ''; });
     // Tab reaches a hand card
     let f = '';
@@ -333,6 +352,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     // play three rounds with the keyboard alone
     for (let round = 0; round < 3; round++) {
       // choose: the card in focus
+      await handReady(page, { keyboard: true });
       await page.waitForFunction(() => document.activeElement && document.activeElement.matches('.hand-card.playable'), null, { timeout: 5000 }).catch(() => {});
       if (!(await focused()).includes('hand-card playable')) {
         for (let i = 0; i < 60 && !/hand-card playable/.test(await focused()); i++) await page.keyboard.press('Tab');
@@ -354,12 +374,12 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
       await page.keyboard.press('Enter');
       await page.waitForTimeout(300);
       // any decision still owed this round (a cell of several kinds, say): the keyboard answers it too
-      for (let i = 0; i < 5 && (await page.$$('rect.legal, #actions button.cell-choice')).length && !(await page.$('.hand-card.playable')); i++) {
+      for (let i = 0; i < 5 && (await page.$$('rect.legal, #actions button.cell-choice')).length && !(await page.$('.hand-card.playable, #actions button.kind-declare')); i++) {
         await page.waitForFunction(() => document.activeElement && document.activeElement.matches('rect.legal, #actions button'), null, { timeout: 3000 }).catch(() => {});
         await page.keyboard.press('Enter');
         await page.waitForTimeout(300);
       }
-      await page.waitForSelector('.hand-card.playable', { timeout: 8000 });
+      await page.waitForSelector('.hand-card.playable, #actions button.kind-declare', { timeout: 8000 });
     }
     const log = await page.$$eval('#log li', l => l.map(x => x.textContent));
     assert.ok(log.length > logBefore + 6, 'the keyboard played');
@@ -381,7 +401,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     const g = await api(url, 'POST', '/api/games', { variant: 'advanced', seats: ['human', 'easy'] });
     const page = await A.newPage();
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     let open = [], closed = [];
     for (let i = 0; i < 1500 && !(await page.$('#end:not(.hidden)')); i++) {
       if (!(await act(page))) await page.waitForTimeout(60); else await page.waitForTimeout(30);
@@ -477,7 +497,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await page.setViewportSize({ width: 1280, height: 900 });
     const g = await api(url, 'POST', '/api/games', { variant: 'advanced', seats: ['human', 'easy'] });
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
+    await handReady(page);
     for (let i = 0; i < 30; i++) { await act(page); await page.waitForTimeout(40); }
     await page.waitForSelector('.seat');
     await check(page, 'a game');
