@@ -16,6 +16,7 @@
 #include <jansson.h>
 
 #include "kontor/record.h"
+#include "server/sha1.h"
 #include "server/wsclient.h"
 #include "testutil.h"
 
@@ -1089,9 +1090,19 @@ static void test_every_variant_is_played_to_the_end_by_computers(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* The handshake's accept value is RFC 6455's own example (section 1.3). */
+static void test_websocket_accept_key_is_the_rfc_example(void **state) {
+    (void)state;
+    char acc[29];
+    const char *key = "dGhlIHNhbXBsZSBub25jZQ==";
+    ws_accept_key(key, strlen(key), acc);
+    assert_string_equal(acc, "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_websocket_accept_key_is_the_rfc_example),
         cmocka_unit_test_setup_teardown(test_lobby_creates_lists_and_refuses_bad_games, setup, teardown),
         cmocka_unit_test_setup_teardown(test_each_seat_sees_only_its_own_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_messages_change_nothing, setup, teardown),
