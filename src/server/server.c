@@ -1,32 +1,36 @@
-/* server.c: kontor serve: games in memory, their records in the store, civetweb for HTTP and WebSocket.
+/* server.c: kontor serve: games in memory, their records in the store, handlers for HTTP and WebSocket.
  *
- * Threads. civetweb gives every connection a worker thread; a WebSocket keeps
- * its thread for its whole life, so --threads bounds the open sockets. Each
- * game has its own mutex, and everything that changes a game (a player's
- * move, a computer's move, a timeout) goes through apply_decision() under
- * that mutex: check, apply, store the record, and only then send the new
- * views. So a move is acknowledged only once it is on disk, and a crash can
- * lose at most a move nobody was told about. Games are never freed while
- * the server runs, so a pointer to a game stays valid without reference
- * counts; a connection is in its game's list only while its socket is open
- * (the close handler removes it under the game's mutex), so sending to the
- * connections of a game under that mutex never touches a closed socket.
+ * Threads. One event loop (transport.c: libuv, epoll) owns every socket and
+ * runs the handlers here for /api/ requests and WebSocket messages, the
+ * 200 ms tick (timeouts, games leaving memory) and the signals. Each game
+ * has its own mutex, and everything that changes a game (a player's move, a
+ * computer's move, a timeout) goes through apply_decision() under that
+ * mutex: check, apply, store the record, and only then queue the new views.
+ * So a move is acknowledged only once it is on disk, and a crash can lose at
+ * most a move nobody was told about. Nothing is written to a socket under a
+ * game's lock: broadcast() only appends to each connection's bounded queue
+ * (tconn_send), and the loop writes. A connection is in its game's list only
+ * while it is open (its close removes it under the game's mutex), so queueing
+ * to the connections of a game under that mutex never touches a freed one.
+ * Only the loop's thread finds games by id; a game leaves memory (finished,
+ * or open and abandoned) on that thread when no computer move is queued or
+ * under way, so no other thread holds it then.
  *
- * Computer seats are played by --ai-threads workers fed by a queue: a worker
- * takes a view under the lock, thinks without it (other moves of the same
- * game wait for it, other games do not), and applies under the lock if the
- * game has not moved on. A timer thread plays a random legal move for a human
- * seat whose per-decision timeout (a game option) has run out.
+ * Computer seats are played by --ai-threads workers fed by two queues, games
+ * with a person first: a worker takes a view under the lock, thinks without
+ * it (other moves of the same game wait for it, other games do not), and
+ * applies under the lock if the game has not moved on.
  *
- * Outside input is distrusted: WebSocket messages are capped at 64 KiB and
- * rate-limited per connection (a token bucket), JSON is parsed by jansson and
- * every field is checked for type and range before use; errors go back as
- * {"type":"error","error":"..."} and change nothing.
+ * Outside input is distrusted: WebSocket messages and bodies are capped
+ * (--msg-max, from the frame header, in transport.c) and rate-limited per
+ * connection (a token bucket), JSON is parsed by jansson and every field is
+ * checked for type and range before use; errors go back as
+ * {"type":"error","error":"..."} and change nothing. limits.h lists every limit.
  */
+#define _DEFAULT_SOURCE /* syscall(SYS_gettid): a thread's own priority */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <stdatomic.h>
 #include <sys/socket.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,27 +40,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <civetweb.h>
 #include <jansson.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
 #include "server/server.h"
 #include "server/sjson.h"
 #include "server/store.h"
+#include "server/transport.h"
 
-/* A message of the protocol is a few hundred bytes; 64 KiB leaves room for
- * any legitimate one and bounds what a hostile client makes us parse. */
-#define MSG_MAX (64 * 1024)
-/* A person clicks a few times a second, a script playing fast a few hundred
- * times: 200 messages a second sustained with bursts of 400 serves both;
- * a client over the limit gets errors, and one that keeps flooding (1000
- * refused messages) is disconnected. */
-#define RATE_PER_S 200.0
-#define RATE_BURST 400.0
+/* The size of a message and of a request body, and the message rate, are
+ * limits (limits.h: --msg-max, --msg-rate). A person clicks a few times a
+ * second, a script playing fast a few hundred times: 200 messages a second
+ * sustained with bursts of 400 serves both; a client over the limit gets
+ * errors, and one that keeps flooding (1000 refused messages) is
+ * disconnected. */
+#define MSG_MAX (S.lim.msg_max)
+#define RATE_PER_S ((double)S.lim.msg_rate)
+#define RATE_BURST (2.0 * S.lim.msg_rate)
 #define FLOOD_CLOSE 1000
 #define ID_LEN 10
 #define TOKEN_LEN 32
@@ -106,8 +115,16 @@ struct sgame {
     long nev, evcap;
     wsconn *conns;
     int ai_queued, ai_busy;
+    int bots_only;     /* every seat a computer: behind games with people in the AI queue */
+    double born, left; /* when it entered memory; when its last connection left (0: never had one) */
     sgame *hnext;      /* hash chain */
 };
+
+/* A queue of games owing a computer move (a ring). */
+typedef struct gqueue {
+    sgame **q;
+    long head, n, cap;
+} gqueue;
 
 static struct {
     store *st;
@@ -117,10 +134,13 @@ static struct {
     long nall, capall;
     pthread_mutex_t q_mu;
     pthread_cond_t q_cv;
-    sgame **q;
-    long qhead, qn, qcap;
+    gqueue people, bots; /* games with a person first: computer-only games wait behind them */
     volatile int stop;
     int quiet;
+    server_limits lim;
+    kontor_rng tick_rng;
+    long ticks;
+    void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
     /* KONTOR_TEST_LEAKY_RECORD=1 in the environment (tests only): serve the
      * whole record of a running game and the last decision of /view as
      * before issue 13, so that tests/test_leak.c proves it catches them */
@@ -379,27 +399,38 @@ static int ai_owes(const sgame *g) {
     return 0;
 }
 
+static int gq_push(gqueue *q, sgame *g) {
+    if (q->n == q->cap) {
+        long cap = q->cap ? q->cap * 2 : 256;
+        sgame **a = malloc((size_t)cap * sizeof *a);
+        if (!a) return -1;
+        for (long i = 0; i < q->n; i++) a[i] = q->q[(q->head + i) % q->cap];
+        free(q->q);
+        q->q = a;
+        q->cap = cap;
+        q->head = 0;
+    }
+    q->q[(q->head + q->n) % q->cap] = g;
+    q->n++;
+    return 0;
+}
+
+static sgame *gq_pop(gqueue *q) {
+    if (!q->n) return NULL;
+    sgame *g = q->q[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return g;
+}
+
 /* Queue g for a computer move if one is owed. Call with g->mu held. */
 static void schedule_ai(sgame *g) {
     if (g->ai_queued || g->ai_busy || !ai_owes(g)) return;
     pthread_mutex_lock(&S.q_mu);
-    if (S.qn == S.qcap) {
-        long cap = S.qcap ? S.qcap * 2 : 256;
-        sgame **q = malloc((size_t)cap * sizeof *q);
-        if (!q) {
-            pthread_mutex_unlock(&S.q_mu);
-            return;
-        }
-        for (long i = 0; i < S.qn; i++) q[i] = S.q[(S.qhead + i) % S.qcap];
-        free(S.q);
-        S.q = q;
-        S.qcap = cap;
-        S.qhead = 0;
+    if (gq_push(g->bots_only ? &S.bots : &S.people, g) == 0) {
+        g->ai_queued = 1;
+        pthread_cond_broadcast(&S.q_cv); /* (a people-only worker may be the one waiting) */
     }
-    S.q[(S.qhead + S.qn) % S.qcap] = g;
-    S.qn++;
-    g->ai_queued = 1;
-    pthread_cond_signal(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
 }
 
@@ -476,18 +507,24 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     return KONTOR_OK;
 }
 
+/* arg: non-NULL for the worker kept for games with people (with two or
+ * more workers, the first never takes a computer-only game, so those can
+ * never hold every worker while a person waits). */
 static void *ai_worker(void *arg) {
-    (void)arg;
+    int people_only = arg != NULL;
+    /* the computer thinks at a lower priority than the event loop (nice 10
+     * for this thread only), so that a machine busy with computer games
+     * still answers people's moves at once */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     for (;;) {
         pthread_mutex_lock(&S.q_mu);
-        while (!S.qn && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
+        while (!S.people.n && (people_only || !S.bots.n) && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
             return NULL;
         }
-        sgame *g = S.q[S.qhead];
-        S.qhead = (S.qhead + 1) % S.qcap;
-        S.qn--;
+        sgame *g = gq_pop(&S.people);
+        if (!g) g = gq_pop(&S.bots);
         pthread_mutex_unlock(&S.q_mu);
 
         pthread_mutex_lock(&g->mu);
@@ -531,47 +568,58 @@ static void *ai_worker(void *arg) {
     }
 }
 
-static void *timer_thread(void *arg) {
-    (void)arg;
-    kontor_rng rng;
-    kontor_rng_seed(&rng, (uint64_t)(now_s() * 1e6));
-    while (!S.stop) {
-        struct timespec ts = {0, TIMER_TICK_MS * 1000000L};
-        nanosleep(&ts, NULL);
-        long n;
-        sgame **all = snapshot(&n);
-        if (!all) continue;
-        double t = now_s();
-        for (long i = 0; i < n && !S.stop; i++) {
-            sgame *g = all[i];
-            if (g->timeout_s <= 0) continue;
-            pthread_mutex_lock(&g->mu);
-            if (g->deadline > 0 && t >= g->deadline) {
-                unsigned act = kontor_actors(&g->s);
-                for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
-                    if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
-                    if (!(kontor_actors(&g->s) & (1u << seat))) continue;
-                    kontor_move mv[KONTOR_MAX_MOVES];
-                    int k = kontor_legal(&g->s, seat, mv);
-                    if (k <= 0) continue;
-                    kontor_error err;
-                    logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
-                          kontor_seat_name(&g->s, seat));
-                    apply_decision(g, seat, mv[kontor_rng_below(&rng, (uint32_t)k)], &err);
-                }
+/* Every 200 ms on the event loop's thread: a random legal move for each
+ * human seat whose per-decision timeout has run out. */
+static void play_timeouts(void) {
+    long n;
+    sgame **all = snapshot(&n);
+    if (!all) return;
+    double t = now_s();
+    for (long i = 0; i < n; i++) {
+        sgame *g = all[i];
+        if (g->timeout_s <= 0) continue;
+        pthread_mutex_lock(&g->mu);
+        if (g->deadline > 0 && t >= g->deadline) {
+            unsigned act = kontor_actors(&g->s);
+            for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
+                if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
+                if (!(kontor_actors(&g->s) & (1u << seat))) continue;
+                kontor_move mv[KONTOR_MAX_MOVES];
+                int k = kontor_legal(&g->s, seat, mv);
+                if (k <= 0) continue;
+                kontor_error err;
+                logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
+                      kontor_seat_name(&g->s, seat));
+                apply_decision(g, seat, mv[kontor_rng_below(&S.tick_rng, (uint32_t)k)], &err);
             }
-            pthread_mutex_unlock(&g->mu);
         }
-        free(all);
+        pthread_mutex_unlock(&g->mu);
     }
-    return NULL;
+    free(all);
 }
 
 /* ---- creating and loading games --------------------------------------------- */
 
+/* Computer-only games in memory that are not over. */
+static int bots_running(void) {
+    long n;
+    int k = 0;
+    sgame **all = snapshot(&n);
+    for (long i = 0; all && i < n; i++) {
+        pthread_mutex_lock(&all[i]->mu);
+        k += all[i]->bots_only && !kontor_over(&all[i]->s);
+        pthread_mutex_unlock(&all[i]->mu);
+    }
+    free(all);
+    return k;
+}
+
 static sgame *new_game_struct(void) {
     sgame *g = calloc(1, sizeof *g);
-    if (g) pthread_mutex_init(&g->mu, NULL);
+    if (g) {
+        pthread_mutex_init(&g->mu, NULL);
+        g->born = now_s();
+    }
     return g;
 }
 
@@ -589,6 +637,11 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
         snprintf(err->msg, sizeof err->msg, "'timeout' %d is outside 0..%d seconds", timeout_s, TIMEOUT_MAX);
         err->code = KONTOR_E_RANGE;
         return NULL;
+    }
+    int people = 0;
+    for (size_t i = 0; i < json_array_size(seats); i++) {
+        const char *k = json_string_value(json_array_get(seats, i));
+        people += k && strcmp(k, "human") == 0;
     }
     sgame *g = new_game_struct();
     if (!g) {
@@ -614,6 +667,7 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
     g->seed = seed;
     g->ai_seed = random_u64();
     g->timeout_s = timeout_s;
+    g->bots_only = !people;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
     if (kontor_new_from_deal(&g->s, &cfg, &d, err) != KONTOR_OK) {
@@ -683,6 +737,15 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
         g->seat[i].claimed = json_is_true(json_object_get(so, "claimed"));
     }
     g->timeout_s = (int)json_integer_value(json_object_get(m, "timeout"));
+    g->bots_only = 1;
+    for (int i = 0; i < g->s.cfg.nseats; i++)
+        if (strcmp(g->seat[i].kind, "human") == 0) g->bots_only = 0;
+    if (g->bots_only && !kontor_over(&g->s) && bots_running() >= S.lim.ai_games) {
+        logf_("game '%s': computer seats only, over --ai-games %d; left in the store, not resumed", id, S.lim.ai_games);
+        json_decref(m);
+        free_game(g);
+        return 0;
+    }
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
     /* games stored before the secret existed get a new one */
     json_t *as = json_object_get(m, "ai_seed");
@@ -757,6 +820,7 @@ wsconn *server_conn_open(void (*send)(void *tx, const char *text, size_t len), v
 }
 
 static void attach(wsconn *w, sgame *g, int seat) {
+    if (S.joined) S.joined(w->tx); /* ends its --join-timeout */
     pthread_mutex_lock(&g->mu);
     w->g = g;
     w->seat = seat;
@@ -869,7 +933,7 @@ static void handle_message(wsconn *w, json_t *msg) {
 
 int server_conn_message(wsconn *w, int text, const char *data, size_t len) {
     wsconn *c = w;
-    if (len > MSG_MAX) {
+    if (len > (size_t)MSG_MAX) {
         send_error(c, "too_large", "message of %zu bytes is over the limit of %d bytes; closing", len, MSG_MAX);
         w->close(w->tx, 1009); /* too big */
         return 0;
@@ -916,6 +980,7 @@ void server_conn_closed(wsconn *w) {
                 break;
             }
         if (w->seat >= 0) g->seat[w->seat].connected--;
+        if (!g->conns) g->left = now_s();
         broadcast(g);
         pthread_mutex_unlock(&g->mu);
     }
@@ -1045,7 +1110,7 @@ static json_t *links_of(sgame *g, int only) {
 }
 
 static int api_create(hx *c) {
-    if (c->rq->body_over || c->rq->body_len > MSG_MAX)
+    if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
         return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
     const char *code;
     char why[160];
@@ -1065,6 +1130,23 @@ static int api_create(hx *c) {
         return reply_error(c, 400, "'timeout' must be a whole number of seconds");
     }
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
+    /* games of computers only: as many at once as the operator allows */
+    json_t *sj = json_object_get(req, "seats");
+    int people = 0;
+    for (size_t i = 0; i < json_array_size(sj); i++)
+        people += json_is_string(json_array_get(sj, i)) && strcmp(json_string_value(json_array_get(sj, i)), "human") == 0;
+    if (json_array_size(sj) > 0 && !people) {
+        if (S.lim.ai_games <= 0) {
+            json_decref(req);
+            return reply_error(c, 403, "games of computer seats only are off on this server (--ai-games 0)");
+        }
+        if (bots_running() >= S.lim.ai_games) {
+            json_decref(req);
+            return reply_error(c, 429,
+                               "at most %d games of computer seats only at once on this server (--ai-games); "
+                               "try again when one ends", S.lim.ai_games);
+        }
+    }
     kontor_error err = {0};
     sgame *g = NULL;
     if (timeout < 0 || timeout > TIMEOUT_MAX)
@@ -1294,7 +1376,12 @@ static int api_handler(hx *c) {
         long n;
         sgame **all = snapshot(&n);
         free(all);
-        return reply_json(c, 200, json_pack("{s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib()));
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        json_int_t cpu_ms = (json_int_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
+                            (json_int_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000;
+        return reply_json(c, 200, json_pack("{s:I, s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib(),
+                                            "cpu_ms", cpu_ms));
     }
     if (strncmp(uri, "/api/games/", 11) == 0) {
         char id[40] = "", rest[40] = "", arg[16] = "";
@@ -1354,118 +1441,127 @@ int server_http(const server_http_req *rq, server_http_resp *rs) {
     return api_handler(&c);
 }
 
-/* ---- the transport: civetweb ------------------------------------------------------ */
+/* ---- the transport's side (transport.c calls these on the loop's thread) ----------------- */
 
-static int mg_api(struct mg_connection *c, void *ud) {
-    (void)ud;
-    const struct mg_request_info *ri = mg_get_request_info(c);
-    server_http_req rq = {ri->request_method, ri->local_uri, ri->query_string, NULL, 0, 0};
-    char *buf = NULL;
-    if (strcmp(ri->request_method, "POST") == 0) {
-        /* read at most MSG_MAX + 1 bytes: one more says the body is too long */
-        if (ri->content_length > MSG_MAX) rq.body_over = 1;
-        else if ((buf = malloc(MSG_MAX + 2))) {
-            size_t n = 0;
-            int r;
-            while (n < MSG_MAX + 1 && (r = mg_read(c, buf + n, MSG_MAX + 1 - n)) > 0) n += (size_t)r;
-            buf[n] = 0;
-            rq.body = buf;
-            rq.body_len = n;
-            rq.body_over = n > MSG_MAX;
+static void t_send(void *tx, const char *text, size_t len) { tconn_send(tx, text, len); }
+static void t_close(void *tx, int code) { tconn_close(tx, code, code == 1009 ? "message too big" : "policy"); }
+static void t_joined(void *tx) { tconn_joined(tx); }
+
+static void *t_ws_open(tconn *c) { return server_conn_open(t_send, t_close, c); }
+
+static void t_ws_message(tconn *c, void *ud, int binary, const char *data, size_t len) {
+    if (ud && !server_conn_message(ud, !binary, data, len)) tconn_close(c, 1008, "closing");
+}
+
+static void t_ws_close(tconn *c, void *ud) {
+    (void)c;
+    server_conn_closed(ud);
+}
+
+static void t_api(treq *r) {
+    /* game creations: a budget per address (--create-per-min); the handlers
+     * do not see addresses, the transport does */
+    if (strcmp(r->method, "POST") == 0 && strcmp(r->path, "/api/games") == 0) {
+        int retry;
+        if (!treq_take_create(r, &retry)) {
+            char hdr[64], msg[200];
+            snprintf(hdr, sizeof hdr, "Retry-After: %d\r\n", retry);
+            snprintf(msg, sizeof msg, "too many games created from your address: at most %d a minute (--create-per-min)",
+                     S.lim.create_per_min);
+            json_t *o = json_pack("{s:s, s:s, s:i}", "error", msg, "code", "rate", "retry_after", retry);
+            char *t = json_dumps(o, JSON_COMPACT);
+            json_decref(o);
+            treply(r, 429, "application/json", t ? t : "{}", t ? strlen(t) : 2, hdr);
+            free(t);
+            return;
         }
     }
+    server_http_req rq = {r->method, r->path, r->query[0] ? r->query : NULL, r->body, r->body_len, 0};
     server_http_resp rs;
     server_http(&rq, &rs);
-    free(buf);
-    int st = rs.status;
-    const char *reason = st == 200 ? "OK" : st == 201 ? "Created" : st == 400 ? "Bad Request"
-                         : st == 404 ? "Not Found" : st == 405 ? "Method Not Allowed"
-                         : st == 409 ? "Conflict" : st == 413 ? "Payload Too Large" : "Internal Server Error";
-    mg_printf(c,
-              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-store\r\n%s"
-              "Connection: close\r\n\r\n",
-              st, reason, rs.ctype, rs.len, rs.extra);
-    if (rs.body) mg_write(c, rs.body, rs.len);
+    treply(r, rs.status, rs.ctype, rs.body ? rs.body : "", rs.body ? rs.len : 0, rs.extra[0] ? rs.extra : NULL);
     free(rs.body);
-    return st;
 }
 
-static void mg_send(void *tx, const char *text, size_t len) {
-    mg_websocket_write(tx, MG_WEBSOCKET_OPCODE_TEXT, text, len);
+/* ---- housekeeping: games leave memory ------------------------------------------------ */
+
+/* Take g out of the registry (loop thread). */
+static void unregister_game(sgame *g) {
+    pthread_mutex_lock(&S.reg_mu);
+    for (long i = 0; i < S.nall; i++)
+        if (S.all[i] == g) {
+            memmove(S.all + i, S.all + i + 1, (size_t)(S.nall - i - 1) * sizeof *S.all);
+            S.nall--;
+            break;
+        }
+    for (sgame **p = &S.bucket[hash_id(g->id)]; *p; p = &(*p)->hnext)
+        if (*p == g) {
+            *p = g->hnext;
+            break;
+        }
+    pthread_mutex_unlock(&S.reg_mu);
 }
 
-static void mg_close(void *tx, int code) {
-    char b[2] = {(char)(code >> 8), (char)(code & 0xFF)};
-    mg_websocket_write(tx, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, b, 2);
-}
-
-static int ws_connect(const struct mg_connection *c, void *ud) {
-    (void)c;
-    (void)ud;
-    return 0;
-}
-
-static void ws_ready(struct mg_connection *c, void *ud) {
-    (void)ud;
-    wsconn *w = server_conn_open(mg_send, mg_close, c);
-    if (w) mg_set_user_connection_data(c, w);
-}
-
-static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, void *ud) {
-    (void)ud;
-    wsconn *w = mg_get_user_connection_data(c);
-    int op = bits & 0x0F;
-    if (!w) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_PING) {
-        mg_websocket_write(c, MG_WEBSOCKET_OPCODE_PONG, data, len);
-        return 1;
+/* Once a second on the loop's thread: a finished game leaves memory --linger
+ * seconds after its last connection left (the store keeps it: its record and
+ * view are read from there); an open game that no person joined leaves after
+ * --open-ttl seconds, and the store forgets it. Only the loop's thread finds
+ * games by id (HTTP and WebSocket handlers, the timeouts), and a game leaves
+ * only when no computer move is queued or under way, so no other thread
+ * holds it. */
+static void evict_games(void) {
+    long n;
+    sgame **all = snapshot(&n);
+    if (!all) return;
+    double t = now_s();
+    long freed = 0;
+    for (long i = 0; i < n; i++) {
+        sgame *g = all[i];
+        pthread_mutex_lock(&g->mu);
+        int idle = !g->conns && !g->ai_queued && !g->ai_busy;
+        int over = kontor_over(&g->s), joined = 0, people = 0;
+        for (int k = 0; k < g->s.cfg.nseats; k++)
+            if (strcmp(g->seat[k].kind, "human") == 0) {
+                people++;
+                joined += g->seat[k].claimed;
+            }
+        double since = g->left > g->born ? g->left : g->born;
+        int finished = idle && over && t - since >= S.lim.linger_s;
+        int expired = idle && !over && people && !joined && t - g->born >= S.lim.open_ttl_s;
+        pthread_mutex_unlock(&g->mu);
+        if (!finished && !expired) continue;
+        unregister_game(g);
+        if (expired) {
+            kontor_error err;
+            if (store_delete(S.st, g->id, &err) != KONTOR_OK) logf_("%s", err.msg);
+            logf_("game '%s': open for %d s and nobody joined; removed", g->id, S.lim.open_ttl_s);
+        }
+        free_game(g);
+        freed++;
     }
-    if (op == MG_WEBSOCKET_OPCODE_PONG) return 1;
-    return server_conn_message(w, op == MG_WEBSOCKET_OPCODE_TEXT, data, len);
+    free(all);
+#ifdef __GLIBC__
+    /* give the freed games' pages back (glibc keeps them otherwise) */
+    if (freed) malloc_trim(0);
+#endif
 }
 
-static void ws_close(const struct mg_connection *cc, void *ud) {
-    (void)ud;
-    server_conn_closed(mg_get_user_connection_data(cc));
+static void server_tick(void) {
+    play_timeouts();
+    if (++S.ticks % 5 == 0) evict_games();
 }
 
-static int log_message(const struct mg_connection *c, const char *msg) {
-    (void)c;
-    logf_("civetweb: %s", msg);
-    return 1;
+static const char *run_db;
+static int run_resumed;
+static const char *run_host;
+
+static void on_ready(int port) {
+    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, run_db,
+           run_resumed, run_resumed == 1 ? "" : "s");
+    fflush(stdout);
 }
 
 /* ---- run -------------------------------------------------------------------------- */
-
-/* civetweb's master thread polls its listening socket with a 2 s timeout and
- * mg_stop() waits for it to see the stop flag, so a stop took up to 2 s (and
- * so did every test's server). While mg_stop() runs, this thread connects to
- * the port every 20 ms to wake the poll; the connection is dropped unserved. */
-typedef struct waker {
-    char host[64];
-    int port;
-    atomic_int done;
-} waker;
-
-static void *waker_thread(void *arg) {
-    waker *w = arg;
-    struct sockaddr_in sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)w->port);
-    if (inet_pton(AF_INET, strcmp(w->host, "0.0.0.0") == 0 ? "127.0.0.1" : w->host, &sa.sin_addr) != 1)
-        return NULL; /* not an IPv4 address: mg_stop() just takes its time */
-    while (!atomic_load(&w->done)) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        if (fd >= 0) {
-            (void)connect(fd, (struct sockaddr *)&sa, sizeof sa);
-            close(fd);
-        }
-        nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
-    }
-    return NULL;
-}
 
 static int resumed_games;
 
@@ -1474,9 +1570,11 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     S.quiet = quiet;
     const char *leak = getenv("KONTOR_TEST_LEAKY_RECORD");
     S.leaky = leak && strcmp(leak, "1") == 0;
+    if (!S.lim.msg_max) limits_default(&S.lim); /* (server_run sets them first) */
     pthread_mutex_init(&S.reg_mu, NULL);
     pthread_mutex_init(&S.q_mu, NULL);
     pthread_cond_init(&S.q_cv, NULL);
+    kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
     S.st = store_open(db, err);
     if (!S.st) return 1;
     resumed_games = 0;
@@ -1491,7 +1589,8 @@ int server_init(const char *db, int quiet, kontor_error *err) {
 void server_shutdown(void) {
     for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
     free(S.all);
-    free(S.q);
+    free(S.people.q);
+    free(S.bots.q);
     if (S.st) store_close(S.st);
     pthread_mutex_destroy(&S.reg_mu);
     pthread_mutex_destroy(&S.q_mu);
@@ -1509,72 +1608,37 @@ int server_run(const server_opts *o, kontor_error *err) {
         snprintf(err->msg, sizeof err->msg, "web directory '%s' has no index.html (give --web DIR)", o->web);
         return 1;
     }
+    S.lim = o->lim;
     if (server_init(o->db, o->quiet, err) != 0) return 1;
 
-    /* signals: every thread blocks them, the main thread waits for them */
-    sigset_t sigs;
+    /* the computer's threads never take SIGINT or SIGTERM: the loop does */
+    sigset_t sigs, old;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
     signal(SIGPIPE, SIG_IGN);
 
-    int resumed = resumed_games;
-
     int nai = o->ai_threads > 0 ? o->ai_threads : 1;
-    pthread_t ai[16], timer;
+    pthread_t ai[16];
     if (nai > 16) nai = 16;
-    for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, NULL);
-    pthread_create(&timer, NULL, timer_thread, NULL);
+    for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, i == 0 && nai > 1 ? &S : NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-    char ports[96], threads[16], queue[16];
-    snprintf(ports, sizeof ports, "%s:%d", o->host, o->port);
-    snprintf(threads, sizeof threads, "%d", o->threads > 0 ? o->threads : 64);
-    snprintf(queue, sizeof queue, "%d", o->threads > 64 ? o->threads : 64);
-    const char *copts[] = {"listening_ports", ports, "document_root", o->web, "num_threads", threads,
-                           "enable_directory_listing", "no", "listen_backlog", "1024", "connection_queue", queue,
-                           "tcp_nodelay", "1", "request_timeout_ms", "10000", "enable_keep_alive", "no",
-                           "static_file_max_age", "0", "additional_header", "X-Content-Type-Options: nosniff",
-                           NULL};
-    struct mg_callbacks cb;
-    memset(&cb, 0, sizeof cb);
-    cb.log_message = log_message;
-    mg_init_library(MG_FEATURES_WEBSOCKET | MG_FEATURES_FILES);
-    struct mg_context *ctx = mg_start(&cb, NULL, copts);
-    int rc = 0;
-    if (!ctx) {
-        err->code = KONTOR_E_IO;
-        snprintf(err->msg, sizeof err->msg, "cannot listen on '%s' (port taken, or no permission)", ports);
-        rc = 1;
-    } else {
-        mg_set_request_handler(ctx, "/api/", mg_api, NULL);
-        mg_set_websocket_handler(ctx, "/ws", ws_connect, ws_ready, ws_data, ws_close, NULL);
-        struct mg_server_port sp[4];
-        int np = mg_get_server_ports(ctx, 4, sp);
-        int port = np > 0 ? sp[0].port : o->port;
-        printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", o->host, port, o->db,
-               resumed, resumed == 1 ? "" : "s");
-        fflush(stdout);
-        int sig;
-        sigwait(&sigs, &sig);
-        logf_("stopping on signal %d", sig);
-        waker wk;
-        snprintf(wk.host, sizeof wk.host, "%s", o->host);
-        wk.port = port;
-        atomic_init(&wk.done, 0);
-        pthread_t wt;
-        int have_waker = pthread_create(&wt, NULL, waker_thread, &wk) == 0;
-        mg_stop(ctx);
-        atomic_store(&wk.done, 1);
-        if (have_waker) pthread_join(wt, NULL);
-    }
-    mg_exit_library();
+    run_db = o->db;
+    run_host = o->host;
+    run_resumed = resumed_games;
+    S.joined = t_joined;
+    transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready};
+    transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick};
+    int rc = transport_run(&to, &cb, err);
+    if (rc == 0) logf_("stopped on a signal");
+
     pthread_mutex_lock(&S.q_mu);
     S.stop = 1;
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
-    pthread_join(timer, NULL);
     server_shutdown();
     return rc;
 }

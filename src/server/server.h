@@ -9,15 +9,17 @@
 #define KONTOR_SERVER_SERVER_H
 
 #include "kontor/kontor.h"
+#include "server/limits.h"
 
 typedef struct server_opts {
     const char *host;     /* address to bind, "127.0.0.1" or "0.0.0.0" */
     int port;             /* 0: any free port (the port is printed) */
     const char *db;       /* SQLite file */
     const char *web;      /* directory of the browser client */
-    int threads;          /* HTTP/WebSocket worker threads: one per open WebSocket */
+    int threads;          /* ignored: the event loop needs no thread a connection (kept for old scripts) */
     int ai_threads;       /* threads that play the computer's seats */
     int quiet;            /* no log lines on stderr */
+    server_limits lim;    /* limits.h */
 } server_opts;
 
 /* Serve until a signal; returns 0 on a clean stop, non-zero (err filled) when
