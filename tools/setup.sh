@@ -16,6 +16,9 @@ packages=(
     libwslay-dev        # kontor serve: WebSocket frames (frame-header size checks, no threads)
     libjansson-dev      # kontor serve: the JSON messages
     libsqlite3-dev      # kontor serve: every game stored as its record (WAL)
+    libpq-dev           # kontor serve --db postgresql://...: several nodes on one database
+    postgresql          # the store and cluster tests start a PostgreSQL server of their own
+    nginx               # the cluster test: three nodes behind nginx (deploy/nginx.conf)
     chromium            # the browser end-to-end tests of the server
 )
 missing=()
