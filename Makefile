@@ -147,6 +147,9 @@ $(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/
 # tests/test_store.c: the store suite, on SQLite and on a PostgreSQL it starts (tests/pgtmp.h)
 $(BUILD)/tests/test_store: tests/pgtmp.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# tests/test_cluster.c: three nodes on that PostgreSQL behind nginx (deploy/nginx.conf), one killed
+$(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # so do the security tests and the leak oracle (tests/srvutil.h)
 SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))

@@ -52,6 +52,7 @@
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
+#include "server/nodesync.h"
 #include "server/server.h"
 #include "server/sjson.h"
 #include "server/store.h"
@@ -117,6 +118,7 @@ struct sgame {
     int ai_queued, ai_busy;
     int bots_only;     /* every seat a computer: behind games with people in the AI queue */
     double born, left; /* when it entered memory; when its last connection left (0: never had one) */
+    int pins;          /* the node-sync thread holds it (under S.reg_mu): it stays in memory */
     sgame *hnext;      /* hash chain */
 };
 
@@ -145,7 +147,15 @@ static struct {
      * whole record of a running game and the last decision of /view as
      * before issue 13, so that tests/test_leak.c proves it catches them */
     int leaky;
+    /* several nodes on one database (a shared store, PostgreSQL): this
+     * node's name for its computer-seat leases (docs/server.md) */
+    int shared;
+    char node[17];
 } S;
+
+/* How long a node's lease on a game's computer seats lasts; renewed every
+ * second, so a node that died hands them over within this. */
+#define LEASE_MS 3000
 
 static double now_s(void) {
     struct timespec ts;
@@ -225,6 +235,23 @@ static sgame *find_game(const char *id) {
     while (g && strcmp(g->id, id) != 0) g = g->hnext;
     pthread_mutex_unlock(&S.reg_mu);
     return g;
+}
+
+/* g by id, kept in memory (pinned) until unpin(): for the node-sync
+ * thread, which is not the loop's. */
+static sgame *find_pinned(const char *id) {
+    pthread_mutex_lock(&S.reg_mu);
+    sgame *g = S.bucket[hash_id(id)];
+    while (g && strcmp(g->id, id) != 0) g = g->hnext;
+    if (g) g->pins++;
+    pthread_mutex_unlock(&S.reg_mu);
+    return g;
+}
+
+static void unpin(sgame *g) {
+    pthread_mutex_lock(&S.reg_mu);
+    g->pins--;
+    pthread_mutex_unlock(&S.reg_mu);
 }
 
 /* Register g; returns g, or the game already registered under its id (then
@@ -457,9 +484,12 @@ static kontor_status save_game(sgame *g, kontor_error *err) {
     return st;
 }
 
+static void catch_up(sgame *g);
+
 /* The one way a game changes: check, apply, store, then tell everyone.
- * Call with g->mu held. On failure nothing changed and err says why. */
-static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_error *err) {
+ * Call with g->mu held. On failure nothing changed and err says why;
+ * *late: a shared store had the decision's number taken by another node. */
+static kontor_status apply_once(sgame *g, int seat, kontor_move m, kontor_error *err, int *late) {
     err->code = KONTOR_OK;
     err->msg[0] = 0;
     if (kontor_over(&g->s)) {
@@ -485,9 +515,16 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     else snprintf(err->msg, sizeof err->msg, "game '%s': the engine refused a legal decision", g->id);
     if (st == KONTOR_OK) {
         /* a running game stores just this decision; the last one stores the
-         * whole record with its result */
-        st = kontor_over(&g->s) ? save_game(g, err)
-                                : store_add_ply(S.st, g->id, g->rec.nply - 1, seat, (int)m, err);
+         * whole record with its result (several nodes: the decision first,
+         * under the game's row lock, so that it is stored once) */
+        if (kontor_over(&g->s) && !S.shared) {
+            st = save_game(g, err);
+        } else {
+            st = store_add_ply(S.st, g->id, g->rec.nply - 1, seat, (int)m, err);
+            if (st == KONTOR_E_ILLEGAL) *late = 1;
+            if (st == KONTOR_OK && kontor_over(&g->s) && save_game(g, err) != KONTOR_OK)
+                logf_("%s (its decisions are stored)", err->msg);
+        }
         if (st != KONTOR_OK) g->rec.nply--;
     }
     if (st == KONTOR_OK && push_events(g, &log) != 0) {
@@ -498,13 +535,104 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     if (st != KONTOR_OK) {
         g->s = before;
         kontor_record_set_result(&g->rec, &g->s);
-        logf_("%s", err->msg);
+        if (!*late) logf_("%s", err->msg);
         return err->code = st;
     }
     update_deadline(g);
     broadcast(g);
     schedule_ai(g);
     return KONTOR_OK;
+}
+
+/* apply_once; when another node stored a decision first (this node's copy
+ * was behind), catch up from the store and try again: the decision still
+ * stands if the rules still allow it. */
+static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_error *err) {
+    for (int tries = 0;; tries++) {
+        int late = 0;
+        kontor_status st = apply_once(g, seat, m, err, &late);
+        if (!late || tries == 5) return st;
+        catch_up(g);
+    }
+}
+
+/* ---- several nodes: catching up a cached game from the store ------------------------ */
+
+/* Bring g (cached in this node's memory) up to what the store holds:
+ * decisions stored by other nodes are applied in order, seats claimed
+ * elsewhere are marked, and the clients of g here are told. Call with g->mu
+ * held. */
+static void catch_up(sgame *g) {
+    store_ply *p = NULL;
+    long n = 0;
+    char *meta = NULL;
+    kontor_error err;
+    if (store_since(S.st, g->id, g->rec.nply, &p, &n, &meta, &err) != KONTOR_OK) {
+        logf_("game '%s': catching up: %s", g->id, err.msg);
+        return;
+    }
+    int changed = 0;
+    for (long i = 0; i < n; i++) {
+        if (p[i].ply < g->rec.nply) continue;
+        int seat = p[i].seat;
+        kontor_move m = (kontor_move)p[i].move;
+        kontor_log log;
+        log.n = 0;
+        if (p[i].ply != g->rec.nply || seat < 0 || seat >= g->s.cfg.nseats || !kontor_is_legal(&g->s, seat, m) ||
+            kontor_apply(&g->s, seat, m, &log) != KONTOR_OK || kontor_record_push(&g->rec, seat, m) != KONTOR_OK) {
+            logf_("game '%s': stored decision %d does not follow this node's copy", g->id, p[i].ply + 1);
+            break;
+        }
+        push_events(g, &log);
+        changed = 1;
+    }
+    kontor_record_set_result(&g->rec, &g->s);
+    free(p);
+    json_t *m = json_loads(meta, 0, NULL);
+    json_t *seats = json_object_get(m, "seats");
+    for (int i = 0; i < g->s.cfg.nseats && i < (int)json_array_size(seats); i++)
+        if (!g->seat[i].claimed && json_is_true(json_object_get(json_array_get(seats, (size_t)i), "claimed"))) {
+            g->seat[i].claimed = 1;
+            changed = 1;
+        }
+    json_decref(m);
+    free(meta);
+    if (changed) {
+        char *nm = make_meta(g);
+        if (nm) {
+            free(g->meta);
+            g->meta = nm;
+        }
+        update_deadline(g);
+        broadcast(g);
+        schedule_ai(g);
+    }
+}
+
+/* A notice from another node (nodesync.c's thread): catch up the game if
+ * this node caches it and is behind (or a save changed its seats); id NULL:
+ * every cached game. */
+static void on_node_change(const char *id, int nply, int saved) {
+    if (!id) {
+        long n;
+        sgame **all = snapshot(&n);
+        for (long i = 0; all && i < n; i++) {
+            sgame *g = find_pinned(all[i]->id);
+            if (!g) continue;
+            pthread_mutex_lock(&g->mu);
+            catch_up(g);
+            pthread_mutex_unlock(&g->mu);
+            unpin(g);
+        }
+        free(all);
+        return;
+    }
+    sgame *g = find_pinned(id);
+    if (!g) return;
+    pthread_mutex_lock(&g->mu);
+    if (g->rec.nply < nply || saved) catch_up(g);
+    pthread_mutex_unlock(&g->mu);
+    unpin(g);
 }
 
 /* arg: non-NULL for the worker kept for games with people (with two or
@@ -534,6 +662,13 @@ static void *ai_worker(void *arg) {
         for (int i = 0; i < g->s.cfg.nseats && seat < 0; i++)
             if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") != 0) seat = i;
         if (seat < 0) {
+            pthread_mutex_unlock(&g->mu);
+            continue;
+        }
+        /* several nodes: the node holding the game's lease plays its
+         * computer seats (it hears of every move; another node takes the
+         * lease over if it dies) */
+        if (S.shared && store_lease(S.st, g->id, S.node, LEASE_MS) != 1) {
             pthread_mutex_unlock(&g->mu);
             continue;
         }
@@ -797,6 +932,7 @@ static sgame *get_game(const char *id) {
         return have;
     }
     pthread_mutex_lock(&g->mu);
+    if (S.shared) catch_up(g); /* decisions stored while it was being loaded */
     update_deadline(g);
     schedule_ai(g);
     pthread_mutex_unlock(&g->mu);
@@ -1484,9 +1620,14 @@ static void t_api(treq *r) {
 
 /* ---- housekeeping: games leave memory ------------------------------------------------ */
 
-/* Take g out of the registry (loop thread). */
-static void unregister_game(sgame *g) {
+/* Take g out of the registry (loop thread); 0 (and g stays) while the
+ * node-sync thread holds it. */
+static int unregister_game(sgame *g) {
     pthread_mutex_lock(&S.reg_mu);
+    if (g->pins) {
+        pthread_mutex_unlock(&S.reg_mu);
+        return 0;
+    }
     for (long i = 0; i < S.nall; i++)
         if (S.all[i] == g) {
             memmove(S.all + i, S.all + i + 1, (size_t)(S.nall - i - 1) * sizeof *S.all);
@@ -1499,6 +1640,7 @@ static void unregister_game(sgame *g) {
             break;
         }
     pthread_mutex_unlock(&S.reg_mu);
+    return 1;
 }
 
 /* Once a second on the loop's thread: a finished game leaves memory --linger
@@ -1529,7 +1671,7 @@ static void evict_games(void) {
         int expired = idle && !over && people && !joined && t - g->born >= S.lim.open_ttl_s;
         pthread_mutex_unlock(&g->mu);
         if (!finished && !expired) continue;
-        unregister_game(g);
+        if (!unregister_game(g)) continue;
         if (expired) {
             kontor_error err;
             if (store_delete(S.st, g->id, &err) != KONTOR_OK) logf_("%s", err.msg);
@@ -1545,9 +1687,34 @@ static void evict_games(void) {
 #endif
 }
 
+/* Several nodes, once a second: renew this node's leases, and adopt the
+ * games whose node died (their lease ran out): load them and play their
+ * computer seats. */
+static int adopt(void *ctx, const char *id) {
+    (void)ctx;
+    sgame *g = get_game(id);
+    if (g) {
+        logf_("game '%s': its node's lease ran out; this node plays its computer seats", id);
+        pthread_mutex_lock(&g->mu);
+        catch_up(g);
+        schedule_ai(g);
+        pthread_mutex_unlock(&g->mu);
+    }
+    return 0;
+}
+
+static void leases_tick(void) {
+    kontor_error err;
+    store_renew(S.st, S.node, LEASE_MS);
+    if (store_orphans(S.st, S.node, LEASE_MS, 16, adopt, NULL, &err) != KONTOR_OK) logf_("%s", err.msg);
+}
+
 static void server_tick(void) {
     play_timeouts();
-    if (++S.ticks % 5 == 0) evict_games();
+    if (++S.ticks % 5 == 0) {
+        evict_games();
+        if (S.shared) leases_tick();
+    }
 }
 
 static const char *run_db;
@@ -1577,7 +1744,11 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     S.st = store_open(db, err);
     if (!S.st) return 1;
     resumed_games = 0;
-    if (store_load(S.st, 1, load_one, &resumed_games, err) != KONTOR_OK) {
+    S.shared = store_shared(S.st);
+    /* several nodes: games come into memory when a client asks for one,
+     * or when their node died (leases_tick), not all at start */
+    if (S.shared) random_hex(S.node, 16);
+    if (!S.shared && store_load(S.st, 1, load_one, &resumed_games, err) != KONTOR_OK) {
         store_close(S.st);
         S.st = NULL;
         return 1;
@@ -1624,6 +1795,15 @@ int server_run(const server_opts *o, kontor_error *err) {
     for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, i == 0 && nai > 1 ? &S : NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 
+    if (S.shared && nodesync_start(o->db, on_node_change, err) != 0) {
+        pthread_mutex_lock(&S.q_mu);
+        S.stop = 1;
+        pthread_cond_broadcast(&S.q_cv);
+        pthread_mutex_unlock(&S.q_mu);
+        for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
+        server_shutdown();
+        return 1;
+    }
     run_db = o->db;
     run_host = o->host;
     run_resumed = resumed_games;
@@ -1638,6 +1818,7 @@ int server_run(const server_opts *o, kontor_error *err) {
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
+    nodesync_stop();
     server_shutdown();
     return rc;
 }

@@ -63,6 +63,18 @@ kontor_status store_orphans(store *st, const char *node, int ttl_ms, int limit, 
     return st->ops->orphans ? st->ops->orphans(st, node, ttl_ms, limit, fn, ctx, err) : KONTOR_OK;
 }
 
+kontor_status store_since(store *st, const char *id, int from, store_ply **p, long *n, char **meta, kontor_error *err) {
+    *p = NULL;
+    *n = 0;
+    *meta = NULL;
+    if (st->ops->since) return st->ops->since(st, id, from, p, n, meta, err);
+    if (err) {
+        err->code = KONTOR_E_RANGE;
+        snprintf(err->msg, sizeof err->msg, "store '%s' keeps no decisions one by one", st->ops->name);
+    }
+    return KONTOR_E_RANGE;
+}
+
 kontor_status store_io_error(kontor_error *err, const char *what, const char *why) {
     if (err) {
         err->code = KONTOR_E_IO;

@@ -56,6 +56,17 @@ kontor_status store_recent(store *st, int limit, store_each_fn fn, void *ctx, ko
  * malloc'd (caller frees). */
 kontor_status store_get(store *st, const char *id, int *over, char **meta, char **record, kontor_error *err);
 
+/* A game's decisions from number from on, in the order they were stored
+ * (a record's text writes a round's simultaneous choices in seat order
+ * instead, so a node catching up its copy reads them here), and its meta:
+ * *p (malloc'd, *n of them; caller frees) and *meta (malloc'd). A shared
+ * store keeps every decision; KONTOR_E_RANGE when the store does not hold
+ * them one by one (SQLite folds them into the record). */
+typedef struct store_ply {
+    int ply, seat, move;
+} store_ply;
+kontor_status store_since(store *st, const char *id, int from, store_ply **p, long *n, char **meta, kontor_error *err);
+
 /* Several nodes on one database (PostgreSQL): 1 for a shared store. */
 int store_shared(const store *st);
 const char *store_backend(const store *st); /* "sqlite" or "postgresql" */

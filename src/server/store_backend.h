@@ -23,6 +23,7 @@ typedef struct store_ops {
     kontor_status (*orphans)(store *st, const char *node, int ttl_ms, int limit, store_id_fn fn, void *ctx,
                              kontor_error *err);
     int (*renew)(store *st, const char *node, int ttl_ms);
+    kontor_status (*since)(store *st, const char *id, int from, store_ply **p, long *n, char **meta, kontor_error *err);
 } store_ops;
 
 struct store {
@@ -36,9 +37,6 @@ store *store_pg_open(const char *url, kontor_error *err);
  * numbered from its own count on, as one malloc'd record text; NULL with err
  * filled when they do not fit together. Decisions the record already holds
  * are skipped. */
-typedef struct store_ply {
-    int ply, seat, move;
-} store_ply;
 char *store_fold_plies(const char *id, const char *record, const store_ply *p, long n, kontor_error *err);
 kontor_status store_io_error(kontor_error *err, const char *what, const char *why);
 

@@ -18,6 +18,9 @@
  * lock (SELECT ... FOR UPDATE) and replaces the record only when it holds at
  * least as many decisions as stored (a node whose cache is behind never
  * overwrites newer decisions; its meta, the seats, is saved all the same).
+ * Unlike SQLite's, a save keeps the plies: they are the decisions in the
+ * order they were stored (store_since), which a node catching up needs (a
+ * record's text writes a round's simultaneous choices in seat order).
  *
  * The computer's seats of a game are worked by the node holding its lease
  * (lease_node, lease_until): taken or renewed by store_lease, renewed every
@@ -178,12 +181,6 @@ static kontor_status pg_save(store *base, const char *id, int over, const char *
                     PGRES_COMMAND_OK, err, what);
         ok = r != NULL;
         PQclear(r);
-        if (ok && exists && stored <= nply) {
-            /* the record now holds every decision: the game's plies are spent */
-            r = run(st, "DELETE FROM plies WHERE game = $1", 1, a1, PGRES_COMMAND_OK, err, what);
-            ok = r != NULL;
-            PQclear(r);
-        }
         if (ok) {
             char payload[64];
             snprintf(payload, sizeof payload, "%.32s %d s", id, nply > stored ? nply : stored);
@@ -256,17 +253,13 @@ static kontor_status pg_delete(store *base, const char *id, kontor_error *err) {
     "id, over, meta, record, (SELECT string_agg(ply || ' ' || seat || ' ' || move, ',' ORDER BY ply) FROM plies " \
     "WHERE game = games.id AND ply >= games.base) "
 
-/* The game of row i of r as one record text (malloc'd), NULL with err filled. */
-static char *row_record(PGresult *r, int i, kontor_error *err) {
-    const char *id = PQgetvalue(r, i, 0), *rec = PQgetvalue(r, i, 3), *pl = PQgetvalue(r, i, 4);
+/* "ply seat move,..." as an array (malloc'd, *n), NULL out of memory. */
+static store_ply *parse_plies(const char *pl, long *nout) {
     long n = 0;
     for (const char *q = pl; *q; q++) n += *q == ',';
     if (*pl) n++;
     store_ply *p = malloc((size_t)(n ? n : 1) * sizeof *p);
-    if (!p) {
-        store_io_error(err, "reading a game", "out of memory");
-        return NULL;
-    }
+    if (!p) return NULL;
     long k = 0;
     const char *q = pl;
     while (*q && k < n) {
@@ -276,6 +269,19 @@ static char *row_record(PGresult *r, int i, kontor_error *err) {
         p[k].move = (int)strtol(end, &end, 10);
         k++;
         q = *end == ',' ? end + 1 : end;
+    }
+    *nout = k;
+    return p;
+}
+
+/* The game of row i of r as one record text (malloc'd), NULL with err filled. */
+static char *row_record(PGresult *r, int i, kontor_error *err) {
+    const char *id = PQgetvalue(r, i, 0), *rec = PQgetvalue(r, i, 3);
+    long k;
+    store_ply *p = parse_plies(PQgetvalue(r, i, 4), &k);
+    if (!p) {
+        store_io_error(err, "reading a game", "out of memory");
+        return NULL;
     }
     char *out = store_fold_plies(id, rec, p, k, err);
     free(p);
@@ -407,6 +413,49 @@ static kontor_status pg_orphans(store *base, const char *node, int ttl_ms, int l
     return KONTOR_OK;
 }
 
+static kontor_status pg_since(store *base, const char *id, int from, store_ply **p, long *n, char **meta,
+                              kontor_error *err) {
+    pg_store *st = (pg_store *)base;
+    char f[16];
+    snprintf(f, sizeof f, "%d", from);
+    pthread_mutex_lock(&st->mu);
+    PGresult *r = run(st,
+                      "SELECT meta, (SELECT string_agg(ply || ' ' || seat || ' ' || move, ',' ORDER BY ply) FROM plies "
+                      "WHERE game = games.id AND ply >= $2::int), (SELECT min(ply) FROM plies WHERE game = games.id), "
+                      "nply FROM games WHERE id = $1",
+                      2, (const char *[]){id, f}, PGRES_TUPLES_OK, err, "reading a game's decisions");
+    pthread_mutex_unlock(&st->mu);
+    if (!r) return KONTOR_E_IO;
+    kontor_status ret = KONTOR_OK;
+    if (PQntuples(r) != 1) {
+        ret = store_io_error(err, "reading a game's decisions", "no such game");
+    } else {
+        int nply = atoi(PQgetvalue(r, 0, 3));
+        int first = PQgetisnull(r, 0, 2) ? nply : atoi(PQgetvalue(r, 0, 2));
+        if (first > from && from < nply) {
+            /* decisions stored before this store kept them one by one */
+            if (err) {
+                err->code = KONTOR_E_RANGE;
+                snprintf(err->msg, sizeof err->msg, "game '%.32s': decisions before %d are in its record only", id,
+                         first + 1);
+            }
+            ret = KONTOR_E_RANGE;
+        } else {
+            *p = parse_plies(PQgetvalue(r, 0, 1), n);
+            *meta = dup_text(PQgetvalue(r, 0, 0));
+            if (!*p || !*meta) {
+                free(*p);
+                free(*meta);
+                *p = NULL;
+                *meta = NULL;
+                ret = store_io_error(err, "reading a game's decisions", "out of memory");
+            }
+        }
+    }
+    PQclear(r);
+    return ret;
+}
+
 static const store_ops pg_ops = {
     .name = "postgresql",
     .shared = 1,
@@ -420,4 +469,5 @@ static const store_ops pg_ops = {
     .lease = pg_lease,
     .orphans = pg_orphans,
     .renew = pg_renew,
+    .since = pg_since,
 };
