@@ -1515,8 +1515,9 @@ static int api_handler(hx *c) {
         getrusage(RUSAGE_SELF, &ru);
         json_int_t cpu_ms = (json_int_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
                             (json_int_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000;
-        return reply_json(c, 200, json_pack("{s:I, s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib(),
-                                            "cpu_ms", cpu_ms));
+        /* shared: 1 when this node is one of several on one database */
+        return reply_json(c, 200, json_pack("{s:I, s:I, s:I, s:i}", "games", (json_int_t)n, "rss_kib",
+                                            (json_int_t)rss_kib(), "cpu_ms", cpu_ms, "shared", S.shared));
     }
     if (strncmp(uri, "/api/games/", 11) == 0) {
         char id[40] = "", rest[40] = "", arg[16] = "";
