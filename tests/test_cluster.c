@@ -7,6 +7,7 @@
  *
  * - A spectator on one node sees a move made through another node within
  *   100 ms (LISTEN/NOTIFY fan-out and catch-up).
+ * - The lobby of one node lists the games made and joined through others.
  * - A burst of games (people against people, and people against the
  *   computer) is played through nginx; one node is killed with SIGKILL in
  *   the middle. The clients reconnect (nginx sends them to the living
@@ -304,6 +305,48 @@ static void test_spectator_sees_a_move_of_another_node_within_100ms(void **state
     json_decref(g);
 }
 
+/* ---- the lobby comes from the database ---------------------------------------------- */
+
+static int listed(int port, const char *list, const char *id) {
+    char *resp = NULL;
+    int st = http_request("127.0.0.1", port, "GET", "/api/games", NULL, &resp);
+    json_t *o = st == 200 && resp ? json_loads(resp, 0, NULL) : NULL;
+    free(resp);
+    int found = 0;
+    json_t *a = json_object_get(o, list);
+    for (size_t i = 0; i < json_array_size(a); i++)
+        found |= strcmp(json_string_value(json_object_get(json_array_get(a, i), "id")), id) == 0;
+    json_decref(o);
+    return found;
+}
+
+static void test_lobby_lists_the_games_of_every_node(void **state) {
+    (void)state;
+    char *resp = NULL;
+    int st = http_request("127.0.0.1", node_port[0], "POST", "/api/games",
+                          "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &resp);
+    assert_int_equal(st, 201);
+    json_t *g = json_loads(resp, 0, NULL);
+    free(resp);
+    const char *id = json_string_value(json_object_get(g, "id"));
+    /* made on node 0, open on node 2's lobby (nobody has joined) */
+    assert_true(listed(node_port[2], "open", id));
+    pl red = {0};
+    assert_int_equal(pl_join(&red, node_port[1], id, token_of(g, 0)), 0);
+    pl black = {0};
+    assert_int_equal(pl_join(&black, node_port[0], id, token_of(g, 1)), 0);
+    /* both seats taken (through nodes 1 and 0): running on node 2's */
+    double t0 = now_ms();
+    while (!listed(node_port[2], "running", id) && now_ms() - t0 < 2000) sleep_ms(20);
+    assert_true(listed(node_port[2], "running", id));
+    assert_false(listed(node_port[2], "open", id));
+    pl_close(&red);
+    pl_close(&black);
+    json_decref(red.state);
+    json_decref(black.state);
+    json_decref(g);
+}
+
 /* ---- a burst of games through nginx, and kill -9 of a node ------------------------- */
 
 #define GAMES 12
@@ -483,6 +526,7 @@ static void test_kill_9_of_a_node_loses_no_acknowledged_move(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spectator_sees_a_move_of_another_node_within_100ms),
+        cmocka_unit_test(test_lobby_lists_the_games_of_every_node),
         cmocka_unit_test(test_kill_9_of_a_node_loses_no_acknowledged_move),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -958,6 +958,9 @@ wsconn *server_conn_open(void (*send)(void *tx, const char *text, size_t len), v
 static void attach(wsconn *w, sgame *g, int seat) {
     if (S.joined) S.joined(w->tx); /* ends its --join-timeout */
     pthread_mutex_lock(&g->mu);
+    /* several nodes: a seat claimed here saves the meta; take the seats
+     * claimed through other nodes first, so that it does not unclaim them */
+    if (S.shared && seat >= 0 && !g->seat[seat].claimed) catch_up(g);
     w->g = g;
     w->seat = seat;
     w->sent = 0;
@@ -1212,6 +1215,47 @@ static int stored_summary(void *ctx, const char *id, int over, const char *meta,
     return 0;
 }
 
+/* Several nodes: an unfinished game of the database that this node does
+ * not hold, summed up from its stored meta and record (ctx: the open and
+ * running lists). */
+static int stored_unfinished(void *ctx, const char *id, int over, const char *meta, const char *record) {
+    json_t **lists = ctx;
+    (void)over;
+    if (find_game(id)) return 0; /* already listed from memory */
+    kontor_record r;
+    kontor_error err;
+    if (kontor_record_parse(&r, record, strlen(record), &err) != KONTOR_OK) return 0;
+    kontor_state *s = malloc(sizeof *s);
+    json_t *m = json_loads(meta, 0, NULL);
+    json_t *mseats = json_object_get(m, "seats");
+    if (s && kontor_record_replay(&r, -1, s, NULL, NULL, &err) == KONTOR_OK &&
+        json_array_size(mseats) == (size_t)s->cfg.nseats) {
+        int open = 0;
+        json_t *seats = json_array();
+        for (int i = 0; i < s->cfg.nseats; i++) {
+            json_t *so = json_array_get(mseats, (size_t)i);
+            const char *kind = json_string_value(json_object_get(so, "kind"));
+            int claimed = json_is_true(json_object_get(so, "claimed"));
+            int human = kind && strcmp(kind, "human") == 0;
+            open |= human && !claimed;
+            json_array_append_new(seats, json_pack("{s:s, s:i, s:s, s:b, s:b}", "name", kontor_seat_name(s, i), "team",
+                                                   kontor_team(s, i), "kind", kind && is_level(kind) ? kind : "human",
+                                                   "claimed", claimed, "connected", 0));
+        }
+        json_t *dst = open ? lists[0] : lists[1];
+        json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", id, "variant",
+                              kontor_variant_name(s->cfg.variant), "status", open ? "open" : "running", "round",
+                              s->round, "ply", r.nply, "seats", seats, "result", "*", "timeout",
+                              (int)json_integer_value(json_object_get(m, "timeout")), "spectators", 0);
+        if (json_array_size(dst) < 50) json_array_append_new(dst, o);
+        else json_decref(o);
+    }
+    json_decref(m);
+    free(s);
+    kontor_record_release(&r);
+    return 0;
+}
+
 static int api_list(hx *c) {
     long n;
     sgame **all = snapshot(&n);
@@ -1228,6 +1272,8 @@ static int api_list(hx *c) {
     free(all);
     kontor_error err;
     if (json_array_size(over) < 20) store_recent(S.st, 20, stored_summary, over, &err);
+    json_t *lists[2] = {open, running};
+    if (S.shared) store_unfinished(S.st, 100, stored_unfinished, lists, &err); /* the other nodes' games */
     return reply_json(c, 200, json_pack("{s:o, s:o, s:o, s:I}", "open", open, "running", running, "finished", over,
                                         "total", (json_int_t)n));
 }
@@ -1723,7 +1769,12 @@ static int run_resumed;
 static const char *run_host;
 
 static void on_ready(int port) {
-    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, run_db,
+    /* a PostgreSQL URL may carry a password: show it up to its '@' as "..." */
+    char shown[200];
+    const char *at = strrchr(run_db, '@'), *scheme = strstr(run_db, "://");
+    if (at && scheme && scheme < at) snprintf(shown, sizeof shown, "%.*s...%s", (int)(scheme + 3 - run_db), run_db, at);
+    else snprintf(shown, sizeof shown, "%s", run_db);
+    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, shown,
            run_resumed, run_resumed == 1 ? "" : "s");
     fflush(stdout);
 }

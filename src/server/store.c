@@ -43,6 +43,10 @@ kontor_status store_recent(store *st, int limit, store_each_fn fn, void *ctx, ko
     return st->ops->recent(st, limit, fn, ctx, err);
 }
 
+kontor_status store_unfinished(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err) {
+    return st->ops->unfinished ? st->ops->unfinished(st, limit, fn, ctx, err) : KONTOR_OK;
+}
+
 kontor_status store_get(store *st, const char *id, int *over, char **meta, char **record, kontor_error *err) {
     return st->ops->get(st, id, over, meta, record, err);
 }

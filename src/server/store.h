@@ -52,6 +52,11 @@ typedef int (*store_each_fn)(void *ctx, const char *id, int over, const char *me
 kontor_status store_load(store *st, int unfinished_only, store_each_fn fn, void *ctx, kontor_error *err);
 /* The most recent finished games, newest first, at most limit. */
 kontor_status store_recent(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err);
+/* The newest games not over, at most limit: with several nodes, the lobby
+ * lists them from the database (a node holds only the games its clients
+ * asked for). A single-node store lists none: all of them are in its
+ * memory. */
+kontor_status store_unfinished(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err);
 /* One game; KONTOR_E_INVALID when there is no such id. *meta and *record are
  * malloc'd (caller frees). */
 kontor_status store_get(store *st, const char *id, int *over, char **meta, char **record, kontor_error *err);

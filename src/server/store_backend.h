@@ -17,6 +17,7 @@ typedef struct store_ops {
     kontor_status (*add_ply)(store *st, const char *id, int ply, int seat, int move, kontor_error *err);
     kontor_status (*del)(store *st, const char *id, kontor_error *err);
     kontor_status (*load)(store *st, int unfinished_only, store_each_fn fn, void *ctx, kontor_error *err);
+    kontor_status (*unfinished)(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err);
     kontor_status (*recent)(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err);
     kontor_status (*get)(store *st, const char *id, int *over, char **meta, char **record, kontor_error *err);
     int (*lease)(store *st, const char *id, const char *node, int ttl_ms);

@@ -322,6 +322,14 @@ static kontor_status pg_recent(store *base, int limit, store_each_fn fn, void *c
                     (const char *[]){l}, fn, ctx, err);
 }
 
+static kontor_status pg_unfinished(store *base, int limit, store_each_fn fn, void *ctx, kontor_error *err) {
+    char l[16];
+    snprintf(l, sizeof l, "%d", limit);
+    return each_row((pg_store *)base,
+                    "SELECT " GAME_COLS "FROM games WHERE over = 0 ORDER BY created DESC, seq DESC LIMIT $1::int", 1,
+                    (const char *[]){l}, fn, ctx, err);
+}
+
 static char *dup_text(const char *s) {
     size_t n = strlen(s);
     char *d = malloc(n + 1);
@@ -465,6 +473,7 @@ static const store_ops pg_ops = {
     .del = pg_delete,
     .load = pg_load,
     .recent = pg_recent,
+    .unfinished = pg_unfinished,
     .get = pg_get,
     .lease = pg_lease,
     .orphans = pg_orphans,
