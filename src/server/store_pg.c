@@ -29,9 +29,8 @@
  * out, so a node's death hands its computer moves to another within the ttl.
  *
  * One connection behind a mutex per store (a node); synchronous_commit is
- * the server's (on: a commit is flushed to its WAL before it is
- * acknowledged). Several nodes creating the schema at once take an advisory
- * lock first.
+ * off unless the URL sets it (see store_pg_open). Several nodes creating
+ * the schema at once take an advisory lock first.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -115,6 +114,15 @@ store *store_pg_open(const char *url, kontor_error *err) {
     }
     PGresult *r = PQexec(st->c, "SET client_min_messages = warning");
     PQclear(r);
+    /* the promise of SQLite's synchronous=NORMAL (store_sqlite.c): a commit
+     * survives the death of the kontor node at once; it reaches the disk
+     * within PostgreSQL's wal_writer_delay (200 ms), so a crash of the
+     * database server or its machine can lose the last fraction of a second.
+     * Waiting for the disk on every move instead (synchronous_commit=on)
+     * costs an fsync on the event loop's thread each move: 126 moves/s a node
+     * on this machine (docs/server.md). A URL that sets it keeps its choice:
+     * postgresql://...?options=-csynchronous_commit%3Don */
+    if (!strstr(url, "synchronous_commit")) PQclear(PQexec(st->c, "SET synchronous_commit = off"));
     r = PQexec(st->c, schema);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         pg_fail(err, st->c, "creating the tables");
