@@ -271,6 +271,93 @@ static void event_that_is_not_possible_is_skipped(void **st) {
     assert_int_equal(s.event_next, 1);
 }
 
+/* Tic Tac Toe with the event cards: "Erreicht ein Spieler dies, ist das
+ * Spiel sofort beendet" whatever laid the card. Red owns the north-west
+ * island; his water card closes the north-middle one in round 1, so round 2
+ * opens with "spring tide", and red (the last layer) lays its water card on
+ * the last free cell of the north-east island: the top row is his, the game
+ * is over at once. Black, who owns two islands of the bottom row and could
+ * close the third with his water card of the same event, never acts (V14:
+ * within one event the first row completed ends the game). */
+static void event_water_card_that_completes_a_tic_tac_toe_row_ends_the_game(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "tictactoe", "events=1");
+    s.event_deck[0] = (uint8_t)event_index("spring_tide");
+    for (int i = 1; i < s.event_n; i++) s.event_deck[i] = (uint8_t)(i <= s.event_deck[0] ? i - 1 : i);
+    static const int cards[12] = {1, 3, 5, 9, 11, 13, 15, 0, 19, 21, 23, 0};
+    static const int black[12] = {2, 4, 6, 10, 12, 14, 16, 18, 20, 22, 24, 0};
+    for (int k = 0; k < 12; k++) { /* islands x -2..-1, 1..2, 4..5 of the top row, y -2..-1, and of the bottom row, y 4..5 */
+        if (cards[k]) kontor__put(&s, C(-2 + 3 * (k / 4) + k % 2, -2 + (k % 4) / 2), id(&s, cards[k]));
+        if (black[k]) kontor__put(&s, C(-2 + 3 * (k / 4) + k % 2, 4 + (k % 4) / 2), id(&s, black[k]));
+    }
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 3);
+    red_plays(&s, 38);
+    play(&s, 0, KONTOR_MOVE_PLACE, C(2, -1)); /* closes the middle island */
+    assert_int_equal(s.nareas, 4);
+    assert_false(kontor_over(&s));
+    assert_int_equal(s.round, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_EVENT);
+    assert_int_equal(kontor_actors(&s), 1u);
+    play(&s, 0, KONTOR_MOVE_EVENT, C(5, -1)); /* spring tide: the top water card */
+    assert_int_equal(s.nareas, 5);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.cell_card[C(5, 5)], KONTOR_NONE); /* black's water card never came */
+    assert_int_equal(s.end_reason, KONTOR_END_ROW);
+    assert_int_equal(s.winner, 0);
+    assert_int_equal(s.event_cur, KONTOR_NONE);
+}
+
+/* The same over many random games of Tic Tac Toe with the events: after
+ * every decision, three islands in a row mean the game is over by the row
+ * and won by the row's owner; no game goes on after a row. The islands'
+ * owners are read from the areas as docs/variants.md defines them. */
+static unsigned rows_of(const kontor_state *s) {
+    static const unsigned lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    unsigned owned[2] = {0, 0}, rows = 0;
+    for (int i = 0; i < s->nareas; i++) {
+        int x = (s->area[i].cell & 15) - 5, y = (s->area[i].cell >> 4) - 5; /* from -2,-2 */
+        if (!s->area[i].keeper || x % 3 == 2 || y % 3 == 2) continue;
+        owned[s->area[i].winner] |= 1u << ((y / 3) * 3 + x / 3);
+    }
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 8; l++)
+            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
+    return rows;
+}
+
+static void property_tictactoe_with_events_ends_at_the_first_row(void **st) {
+    (void)st;
+    kontor_config cfg;
+    assert_int_equal(kontor_config_init(&cfg, "tictactoe", NULL), KONTOR_OK);
+    assert_int_equal(kontor_config_options(&cfg, "events=1", NULL), KONTOR_OK);
+    int rows = 0;
+    for (uint64_t g = 0; g < 1500; g++) {
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &cfg, g, NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, g ^ 0x5eed);
+        while (!kontor_over(&s)) {
+            assert_int_equal(rows_of(&s), 0); /* a decision after a finished row */
+            unsigned act = kontor_actors(&s);
+            int seat = __builtin_ctz(act);
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&s, seat, m);
+            assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+        }
+        unsigned r = rows_of(&s);
+        if (s.end_reason == KONTOR_END_ROW) {
+            assert_true(r == 1 || r == 2); /* one scoring never completes two rows (V14) */
+            assert_int_equal(s.winner, r == 1 ? 0 : 1);
+            rows++;
+        } else {
+            assert_int_equal(r, 0);
+        }
+    }
+    assert_true(rows > 100); /* the property was exercised */
+}
+
 static void event_deck_is_hidden_in_views(void **st) {
     (void)st;
     kontor_state s, t;
@@ -384,6 +471,8 @@ int main(void) {
         cmocka_unit_test(event_decisions_start_with_the_last_layer),
         cmocka_unit_test(event_that_is_not_possible_is_skipped),
         cmocka_unit_test(event_deck_is_hidden_in_views),
+        cmocka_unit_test(event_water_card_that_completes_a_tic_tac_toe_row_ends_the_game),
+        cmocka_unit_test(property_tictactoe_with_events_ends_at_the_first_row),
         cmocka_unit_test(tiles_lie_on_the_ends_of_the_cross),
         cmocka_unit_test(tile_goes_to_the_player_who_closes_it),
         cmocka_unit_test(tile_ship_control_keeps_the_other_from_the_ship),

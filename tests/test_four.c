@@ -315,6 +315,53 @@ static void specials_for_two_buy_for_two_coins_before_the_round(void **st) {
     assert_true(v.s.hand[0][5] >= KONTOR_UNKNOWN_BASE);
 }
 
+/* R20: "darf man Sonderkarten kaufen. Jede Karte kostet 2 Münzen" -- as
+ * many as the coins pay for, in one hidden decision. Red (4 coins) buys two;
+ * three would cost 6. */
+static void ruling_R20_a_player_may_buy_several_special_cards_a_round(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "specials", NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_BUY);
+    kontor_move m[KONTOR_MAX_MOVES];
+    assert_int_equal(kontor_legal(&s, 0, m), 3); /* none, one, two */
+    assert_int_equal(m[2], KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
+    char why[160];
+    assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 3)));
+    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 3), why, sizeof why);
+    assert_string_equal(why, "red may buy at most 2 special cards now (2 coins each, 6 left, room in the hand)");
+    act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
+    act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 0));
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.coins[0], 0);
+    assert_int_equal(s.treasury, 16);
+    assert_int_equal(s.hand_n[0], 7);
+    assert_int_equal(s.special_pile.n, 4);
+    kontor_move_text(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 2), why, sizeof why);
+    assert_string_equal(why, "buy 2 special cards (4 coins)");
+}
+
+/* R20, a short pile: "Wollen beide kaufen und es sind nicht mehr genügend
+ * Sonderkarten da, darf der Spieler kaufen, der die höchste Karte aus seiner
+ * Hand vorweist". Three cards left, both want two: black shows the tavern 86
+ * (higher than any card of red's) and buys his two first; red gets the one
+ * left. */
+static void ruling_R20_a_short_pile_goes_first_to_the_higher_hand_card(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "specials", NULL);
+    s.special_pile.n = 3;
+    give(&s, 1, 86);
+    for (int i = 0; i < s.hand_n[0]; i++) assert_true(s.cfg.cards.card[s.hand[0][i]].number < 86);
+    act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
+    act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
+    assert_int_equal(s.coins[1], 0);
+    assert_int_equal(s.coins[0], 2);
+    assert_int_equal(s.hand_n[1], 7);
+    assert_int_equal(s.hand_n[0], 6);
+    assert_int_equal(s.special_pile.n, 0);
+}
+
 static void specials_for_two_the_last_card_goes_to_the_higher_hand_card(void **st) {
     (void)st;
     kontor_state s;
@@ -416,6 +463,8 @@ int main(void) {
         cmocka_unit_test(special_customs_house_as_dock_is_kept_off_by_opposing_cranes),
         cmocka_unit_test(specials_for_two_buy_for_two_coins_before_the_round),
         cmocka_unit_test(specials_for_two_the_last_card_goes_to_the_higher_hand_card),
+        cmocka_unit_test(ruling_R20_a_player_may_buy_several_special_cards_a_round),
+        cmocka_unit_test(ruling_R20_a_short_pile_goes_first_to_the_higher_hand_card),
         cmocka_unit_test(four_random_games_end_and_replay_deterministically),
         cmocka_unit_test(records_of_four_and_specials_round_trip_and_replay),
     };

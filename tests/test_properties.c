@@ -226,6 +226,68 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
     run_games("specials", GAMES / 2, 5);
 }
 
+static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+
+/* V15 over random games of Die grosse Insel (two and four players): after
+ * every decision, every open area has a cell next to it that can still take
+ * a card (a free cell of the board that is not dead); an area without one
+ * is enclosed and must have been scored. Read from the public state only. */
+static void property_insel_no_open_area_is_closed_in(void **st) {
+    (void)st;
+    static const char *const variants[2] = {"insel", "insel4"};
+    int dead_seen = 0;
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, variants[v], NULL), KONTOR_OK);
+        for (uint64_t g = 0; g < 400; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, g, NULL), KONTOR_OK);
+            kontor_rng rng;
+            kontor_rng_seed(&rng, g * 3 + 1);
+            while (!kontor_over(&s)) {
+                kontor_bb dead;
+                kontor_dead_cells(&s, &dead);
+                dead_seen += (dead.w[0] | dead.w[1] | dead.w[2] | dead.w[3]) != 0;
+                /* open dock cells, and those with a cell next to them that keeps them open */
+                uint8_t open[KONTOR_CELLS] = {0}, seen[KONTOR_CELLS] = {0};
+                for (int c = 0; c < KONTOR_CELLS; c++) {
+                    if (!bit(&s.dock, c) || bit(&s.enclosed, c)) continue;
+                    open[c] = 1;
+                    static const int d[4] = {-1, 1, -16, 16};
+                    for (int k = 0; k < 4; k++) {
+                        int n = c + d[k];
+                        if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (c >> 4))) continue;
+                        if (!bit(&s.occ, n) && bit(&s.mask, n) && !bit(&dead, n)) open[c] = 2;
+                    }
+                }
+                for (int c = 0; c < KONTOR_CELLS; c++) {
+                    if (!open[c] || seen[c]) continue;
+                    int queue[KONTOR_CELLS], qn = 0, gap = 0;
+                    queue[qn++] = c;
+                    seen[c] = 1;
+                    for (int i = 0; i < qn; i++) {
+                        int a = queue[i];
+                        gap |= open[a] == 2;
+                        static const int d[4] = {-1, 1, -16, 16};
+                        for (int k = 0; k < 4; k++) {
+                            int n = a + d[k];
+                            if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (a >> 4))) continue;
+                            if (open[n] && !seen[n]) seen[n] = 1, queue[qn++] = n;
+                        }
+                    }
+                    if (!gap) fail_msg("%s game %d round %d: the open area at %d is closed in but not scored",
+                                       variants[v], (int)g, s.round, c);
+                }
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(dead_seen > 0); /* dead cells did occur */
+}
+
 static void property_views_are_blind_to_hidden_information(void **st) {
     (void)st;
     int swapped = 0;
@@ -320,6 +382,7 @@ int main(void) {
         cmocka_unit_test(property_scenario_games_keep_every_invariant),
         cmocka_unit_test(property_expansion_games_keep_every_invariant),
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
+        cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
     };

@@ -802,6 +802,27 @@ static void ruling_R10_still_tied_at_the_boundary_neither_counts_and_smaller_mov
     for (int i = 0; i < 5; i++) assert_int_equal(c[i], 1);
 }
 
+/* R10 with eight areas competing for the five places: the largest (6) and
+ * the next (4) take two; three areas of size 3 at the same distance tie for
+ * the three places left: the group fits, so it counts whole, and the smaller
+ * areas behind it count not at all. A strict "fits" (fewer than the places
+ * left) would drop the group and let the two areas of size 2 and the one of
+ * size 1 in instead. */
+static void ruling_R10_a_tied_group_that_fits_counts_whole_among_more_than_five(void **st) {
+    (void)st;
+    kontor_state s;
+    uint8_t c[KONTOR_MAX_AREAS];
+    int pts[2];
+    setup(&s, "advanced", NULL);
+    int size[8] = {3, 6, 2, 3, 1, 4, 3, 2}, dist[8] = {2, 1, 1, 2, 1, 1, 2, 1};
+    set_areas(&s, 8, size, dist);
+    kontor_counted_areas(&s, c);
+    int want[8] = {1, 1, 0, 1, 0, 1, 1, 0};
+    for (int i = 0; i < 8; i++) assert_int_equal(c[i], want[i]);
+    kontor_points(&s, pts);
+    assert_int_equal(pts[0] + pts[1], 5);
+}
+
 static void ruling_R10_every_enclosed_area_competes_unless_largest_keepers(void **st) {
     (void)st;
     kontor_state s;
@@ -1025,6 +1046,7 @@ int main(void) {
         cmocka_unit_test(ruling_R10_equal_size_nearer_to_the_centre_counts),
         cmocka_unit_test(ruling_R10_still_tied_at_the_boundary_neither_counts_and_smaller_move_up),
         cmocka_unit_test(ruling_R10_every_enclosed_area_competes_unless_largest_keepers),
+        cmocka_unit_test(ruling_R10_a_tied_group_that_fits_counts_whole_among_more_than_five),
         cmocka_unit_test(basic_game_counts_every_area),
         cmocka_unit_test(ship_a_ship_card_may_move_the_ship_to_any_other_water_card),
         cmocka_unit_test(ship_a_card_without_ship_symbol_does_not_move_it),

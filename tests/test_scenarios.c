@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
+#include "kontor/draw.h"
 #include "kontor/record.h"
 
 #define PASS (-1)
@@ -378,6 +379,42 @@ static void tictactoe_a_diagonal_wins_too(void **st) {
     assert_int_equal(s.winner, 1);
 }
 
+/* Fill island (col, row) of the Tic Tac Toe grid with the given dock cards
+ * (four numbers; 0 leaves that cell free), row by row. */
+static void fill_island(kontor_state *s, int col, int row, const int cards[4]) {
+    for (int k = 0; k < 4; k++)
+        if (cards[k]) kontor__put(s, C(-2 + 3 * col + k % 2, -2 + 3 * row + k / 2), id(s, cards[k]));
+}
+
+/* V14: a scoring that completes rows for both players at once ends the game,
+ * and the points decide. The engine checks for a row after every scoring, so
+ * this cannot arise in play (one card closes at most one island); the
+ * position is built by hand: both rows laid without a check, then a third
+ * player-less scoring (a black island closed by red's water card) runs it.
+ * Black owns more islands: he wins (before the ruling red was named, as the
+ * first colour checked). */
+static void ruling_V14_rows_for_both_at_once_are_decided_by_points(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "tictactoe", NULL, 1);
+    static const int red[3][4] = {{1, 3, 5, 9}, {11, 13, 15, 17}, {19, 21, 23, 25}};
+    static const int black[4][4] = {{2, 4, 6, 10}, {12, 14, 16, 18}, {20, 22, 24, 26}, {28, 30, 32, 0}};
+    for (int i = 0; i < 3; i++) fill_island(&s, i, 0, red[i]);   /* red: the top row */
+    for (int i = 0; i < 3; i++) fill_island(&s, i, 2, black[i]); /* black: the bottom row */
+    kontor__score_enclosed(&s, NULL);                              /* scored by hand: no row check ran */
+    assert_int_equal(s.nareas, 6);
+    assert_false(kontor_over(&s));
+    fill_island(&s, 0, 1, black[3]); /* a fourth black island, open at -1,+2 */
+    choose(&s, 38, PASS);
+    place(&s, 0, C(-1, 2));
+    assert_int_equal(s.nareas, 7);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_ROW);
+    assert_int_equal(s.score[0], 3);
+    assert_int_equal(s.score[1], 4);
+    assert_int_equal(s.winner, 1); /* the points decide, not the colour checked first */
+}
+
 /* ---- Bakschisch ---- */
 
 static void bakschisch_setup_follows_the_rulebook(void **st) {
@@ -613,6 +650,86 @@ static void insel_the_island_scores_two(void **st) {
     assert_int_equal(pts[0], 2);
 }
 
+/* V15: with cranes in play, a free island cell next to a red and a black
+ * crane can hold no card (the cranes keep every dock card off, no water may
+ * go on the island): it closes the island like the board's edge, and kontor
+ * show marks it 'x'. Red's crane stands west of the island's middle cell;
+ * black lays his crane east of it: the island (eight cards) is enclosed and
+ * scored (2 points) although its middle cell is free. */
+static void insel_a_cell_between_opposing_cranes_closes_the_island(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel", NULL, 1);
+    static const int cards[9] = {1, 3, 5, 7, 0, 0, 9, 11, 13}; /* 7: red's crane; 0: left free */
+    for (int k = 0; k < 9; k++)
+        if (cards[k]) kontor__put(&s, C(-1 + k % 3, -3 + k / 3), id(&s, cards[k]));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 0);
+    kontor_bb dead;
+    kontor_dead_cells(&s, &dead);
+    assert_int_equal(bbn(&dead), 0);
+    choose(&s, PASS, 8); /* black's crane, with a ship symbol: he leaves the ship */
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE), NULL), KONTOR_OK);
+    place(&s, 1, C(1, -2));
+    kontor_dead_cells(&s, &dead);
+    assert_int_equal(bbn(&dead), 1);
+    assert_true(bbt(&dead, C(0, -2)));
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].size, 8);
+    assert_int_equal(s.area[0].value, 2);
+    assert_int_equal(s.area[0].winner, 0);
+    int pts[2];
+    kontor_points(&s, pts);
+    assert_int_equal(pts[0], 2);
+    char buf[8192];
+    kontor_draw_board(&s, buf, sizeof buf, 0);
+    assert_non_null(strstr(buf, "  x"));
+    assert_non_null(strstr(buf, "x an island cell no card can ever fill"));
+}
+
+/* V15, the other half: a free island cell next to an enclosed area takes no
+ * card ("Abgeschlossene Gebiete sind tabu"), so it stays closed when the
+ * ship takes away one of the cranes that made it dead. By hand: red's
+ * column (crane in the middle) between the ring and two water cards laid on
+ * the island by hand; black's card north-east. Black lays his crane east of
+ * the middle cell: that cell is dead and closes red's column (not the
+ * crane's own area, which stays open). Then red's ship card clears black's
+ * crane; the middle cell is next to red's crane only now, yet red may not
+ * lay his card there. */
+static void insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "insel", NULL, 1);
+    kontor__put(&s, C(-1, -3), id(&s, 1));
+    kontor__put(&s, C(-1, -2), id(&s, 7));
+    kontor__put(&s, C(-1, -1), id(&s, 5));
+    kontor__put(&s, C(0, -3), id(&s, 84));
+    kontor__put(&s, C(0, -1), id(&s, 83));
+    kontor__put(&s, C(1, -3), id(&s, 2));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 0);
+    choose(&s, PASS, 8);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE), NULL), KONTOR_OK);
+    place(&s, 1, C(1, -2));
+    assert_int_equal(s.nareas, 1); /* red's column, closed by the dead cell */
+    assert_int_equal(s.area[0].size, 3);
+    assert_int_equal(s.area[0].winner, 0);
+    choose(&s, 3, PASS); /* 3 shows a ship */
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(2, -2)), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(1, -2)), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+    assert_false(bbn(&s.crane[1]));
+    kontor_bb dead;
+    kontor_dead_cells(&s, &dead);
+    assert_true(bbt(&dead, C(0, -2)));
+    char why[160];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
+    assert_false(kontor_is_legal(&s, 0, m));
+    kontor_why_illegal(&s, 0, m, why, sizeof why);
+    assert_string_equal(why, "cell 0,-2 is next to an enclosed area: it is taboo");
+    place(&s, 0, C(1, -2)); /* the freed cell is fine */
+}
+
 static void insel4_is_for_four_without_special_cards(void **st) {
     (void)st;
     kontor_state s;
@@ -653,6 +770,90 @@ static void armut_a_broke_player_with_an_empty_treasury_loses_at_once(void **st)
     assert_int_equal(s.winner, 1);
     assert_true(in_hand(&s, 0, 38)); /* red never placed: the card is his again */
     assert_int_equal(s.coins[0] + s.coins[1] + s.treasury, 6);
+}
+
+/* The n-th (from 0) water card that is not on the board, with or without a
+ * coin symbol. */
+static int water_off_board(const kontor_state *s, int coin, int nth) {
+    for (int n = 37; n <= 85; n++) {
+        int c = id(s, n);
+        const kontor_card *k = &s->cfg.cards.card[c];
+        if (k->kind != KONTOR_KIND_WATER || k->coin != coin) continue;
+        int on = 0;
+        for (int cell = 0; cell < KONTOR_CELLS; cell++) on |= s->cell_card[cell] == c;
+        if (!on && nth-- == 0) return n;
+    }
+    fail_msg("no such water card");
+    return -1;
+}
+
+/* Every seat of four chooses: numbers, or PASS (each card written into the
+ * seat's hand first). */
+static void choose4(kontor_state *s, const int nums[4]) {
+    for (int p = 0; p < 4; p++)
+        if (nums[p] != PASS) s->hand[p][0] = (uint8_t)id(s, nums[p]);
+    for (int p = 0; p < 4; p++)
+        assert_int_equal(kontor_apply(s, p, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, nums[p] == PASS ? KONTOR_PASS : id(s, nums[p])), NULL),
+                         KONTOR_OK);
+}
+
+/* V8 with four: "Der andere Spieler bzw. das andere Team hat dann
+ * gewonnen". Red 2 has one coin and the treasury none; black 2, opposite
+ * him, reveals a water card with a coin symbol: red 2 pays his last coin as
+ * tax, and black 2, placing first, takes it from the treasury for his water
+ * card. Red 2 is broke, the treasury empty: his team loses at once, though
+ * red 1 still has coins; red 2's card, never placed, is his again. */
+static void armut4_a_broke_player_loses_for_his_team(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "armut4", NULL, 1);
+    s.coins[0] = 3, s.coins[1] = 1, s.coins[2] = 3, s.coins[3] = 3;
+    s.treasury = 0;
+    int w = water_off_board(&s, 1, 0);
+    choose4(&s, (const int[4]){PASS, 5, PASS, w});
+    assert_int_equal(s.coins[1], 0);
+    assert_int_equal(s.treasury, 1);
+    assert_false(kontor_over(&s));
+    assert_int_equal(kontor_current(&s), 3);
+    kontor_move m[KONTOR_MAX_MOVES];
+    assert_true(kontor_legal(&s, 3, m) > 0);
+    assert_int_equal(kontor_apply(&s, 3, m[0], NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_BANKRUPT);
+    assert_int_equal(s.winner, 1);
+    assert_true(in_hand(&s, 1, 5));
+}
+
+/* V8, both teams broke at once (possible only with four): red 2 and black 1
+ * have no coin, the treasury one; the passers are equally poor and cannot
+ * both be paid (R12), so red 1's water card takes the last coin: both teams
+ * have a broke player. Neither loses by it; the points decide as at a normal
+ * end: red's enclosed area (two cards) gives red the game. */
+static void armut4_both_teams_broke_at_once_the_points_decide(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "armut4", NULL, 1);
+    /* red's area 1,-1 and 1,-2 between the cross and three water cards */
+    kontor__put(&s, C(1, -1), id(&s, 1));
+    kontor__put(&s, C(1, -2), id(&s, 3));
+    kontor__put(&s, C(2, -1), id(&s, water_off_board(&s, 0, 0)));
+    kontor__put(&s, C(2, -2), id(&s, water_off_board(&s, 0, 0)));
+    kontor__put(&s, C(1, -3), id(&s, water_off_board(&s, 0, 0)));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].winner, 0);
+    s.coins[0] = 3, s.coins[1] = 0, s.coins[2] = 0, s.coins[3] = 3;
+    s.treasury = 1;
+    choose4(&s, (const int[4]){water_off_board(&s, 0, 0), PASS, PASS, PASS});
+    assert_int_equal(s.treasury, 1); /* R12: two equally poor passers, one coin: nobody */
+    kontor_move m[KONTOR_MAX_MOVES];
+    assert_true(kontor_legal(&s, 0, m) > 0);
+    assert_int_equal(kontor_apply(&s, 0, m[0], NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.end_reason, KONTOR_END_BANKRUPT);
+    assert_int_equal(s.score[0], 1);
+    assert_int_equal(s.score[1], 0);
+    assert_int_equal(s.winner, 0); /* by the points, not by whose player went broke */
 }
 
 /* ---- Alte Seilschaften ---- */
@@ -704,6 +905,43 @@ static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st)
     s.cfg.max_rounds = 1;
     choose(&s, PASS, PASS);
     assert_true(kontor_over(&s)); /* nothing to decide */
+}
+
+/* V9 with four: "Der Spieler oder das Team, dem eine Hafenkneipe auf dem
+ * Spielfeld gehört, darf bei Spielende entscheiden, ob das Gebiet ...
+ * gewertet wird": the first seat of the tavern's team decides
+ * for the team. Red's tavern 87 stands in an area black wins, black's tavern
+ * 86 in one red wins: red 1 (not red 2) decides the first, black 1 (not
+ * black 2) the second; both take their area out, and nobody scores. */
+static void seilschaften4_the_first_seat_of_the_taverns_team_decides(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "seilschaften4", NULL, 1);
+    kontor__put(&s, C(1, -1), id(&s, 87)); /* red's tavern with black's 2 */
+    kontor__put(&s, C(1, -2), id(&s, 2));
+    kontor__put(&s, C(-1, 1), id(&s, 86)); /* black's tavern with red's 1 */
+    kontor__put(&s, C(-1, 2), id(&s, 1));
+    static const int wet[8][2] = {{2, -1}, {2, -2}, {1, -3}, {0, -3}, {-2, 1}, {-2, 2}, {-1, 3}, {0, 3}};
+    for (int i = 0; i < 8; i++) kontor__put(&s, C(wet[i][0], wet[i][1]), id(&s, water_off_board(&s, 0, 0)));
+    kontor__score_enclosed(&s, NULL);
+    assert_int_equal(s.nareas, 2);
+    assert_int_equal(s.area[0].winner, 1); /* the area of red's tavern: black's */
+    assert_int_equal(s.area[1].winner, 0);
+    s.cfg.max_rounds = 1;
+    choose4(&s, (const int[4]){PASS, PASS, PASS, PASS});
+    assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
+    assert_int_equal(kontor_actors(&s), 1u); /* red 1 */
+    assert_false(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0)));
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
+    assert_int_equal(kontor_actors(&s), 4u); /* black 1 */
+    assert_false(kontor_is_legal(&s, 3, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0)));
+    assert_int_equal(kontor_apply(&s, 2, KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0), NULL), KONTOR_OK);
+    assert_true(kontor_over(&s));
+    assert_int_equal(s.area[0].out, 1);
+    assert_int_equal(s.area[1].out, 1);
+    assert_int_equal(s.score[0], 0);
+    assert_int_equal(s.score[1], 0);
 }
 
 /* ---- records of every variant replay (for two and for four) ---- */
@@ -763,6 +1001,7 @@ int main(void) {
         cmocka_unit_test(tictactoe_water_may_not_split_an_island),
         cmocka_unit_test(tictactoe_three_islands_in_a_row_win_at_once),
         cmocka_unit_test(tictactoe_a_diagonal_wins_too),
+        cmocka_unit_test(ruling_V14_rows_for_both_at_once_are_decided_by_points),
         cmocka_unit_test(bakschisch_setup_follows_the_rulebook),
         cmocka_unit_test(bakschisch_both_buy_out_a_card_at_once),
         cmocka_unit_test(bakschisch_enclosed_and_unaffordable_cards_are_taboo),
@@ -773,11 +1012,16 @@ int main(void) {
         cmocka_unit_test(justizia_players_pick_three_and_discard_four),
         cmocka_unit_test(insel_no_water_on_the_island),
         cmocka_unit_test(insel_the_island_scores_two),
+        cmocka_unit_test(insel_a_cell_between_opposing_cranes_closes_the_island),
+        cmocka_unit_test(insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane),
         cmocka_unit_test(insel4_is_for_four_without_special_cards),
         cmocka_unit_test(armut_three_coins_each_and_no_more),
         cmocka_unit_test(armut_a_broke_player_with_an_empty_treasury_loses_at_once),
+        cmocka_unit_test(armut4_a_broke_player_loses_for_his_team),
+        cmocka_unit_test(armut4_both_teams_broke_at_once_the_points_decide),
         cmocka_unit_test(seilschaften_the_taverns_owner_decides_at_the_end),
         cmocka_unit_test(seilschaften_two_taverns_in_one_area_score_without_asking),
+        cmocka_unit_test(seilschaften4_the_first_seat_of_the_taverns_team_decides),
         cmocka_unit_test(records_of_every_scenario_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,7 +172,7 @@ function game(id, token) {
   function decided(s) {
     const out = [];
     if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? 'has chosen' : s.choice === 'pass' ? 'passes' : `chose ${cardLabel(cards[s.choice])}`);
-    if (s.buy !== undefined && s.buy !== null) out.push(s.buy === 'hidden' ? 'has decided' : s.buy ? 'buys a special card' : 'buys nothing');
+    if (s.buy !== undefined && s.buy !== null) out.push(s.buy === 'hidden' ? 'has decided' : s.buy > 1 ? `buys ${s.buy} special cards` : s.buy ? 'buys a special card' : 'buys nothing');
     if (s.bribe !== undefined && s.bribe !== null) out.push(s.bribe === 'hidden' ? 'has decided' : s.bribe === 'none' ? 'buys out nothing' : `buys out the card at ${fmt(...s.bribe)}`);
     if (s.selected !== undefined) out.push(`${s.selected} card${s.selected === 1 ? '' : 's'} picked`);
     return out.join(' · ');
@@ -273,7 +273,7 @@ function game(id, token) {
   function phaseHint(p) {
     return { choose: 'choose a card from your hand (secretly), or pass', ship: 'move the ship to a highlighted water card, or leave it',
       remove: 'remove a highlighted card next to the ship, or nothing', place: 'place your card on a highlighted cell',
-      buy: 'buy a special card for 2 coins, or not (secretly)', pile: 'say whose pile takes the removed card',
+      buy: 'buy special cards for 2 coins each, or none (secretly)', pile: 'say whose pile takes the removed card',
       bribe: 'buy out a highlighted opposing goods card, or nothing (secretly)', select: 'pick the cards of your hand and those that leave the game',
       tavern: 'say whether your tavern’s area (outlined) scores', export: 'send a warehouse of the card to your export store, or not',
       event: 'carry out the event card: a highlighted cell, or pass', tile: 'carry out your action tile: a highlighted cell, or forgo it' }[p] || p;

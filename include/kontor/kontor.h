@@ -302,7 +302,7 @@ typedef enum kontor_phase {
     KONTOR_PHASE_REMOVE,      /* ... and then remove an adjacent ship-symbol dock card */
     KONTOR_PHASE_PLACE,       /* the seat to act places its card */
     KONTOR_PHASE_OVER,
-    KONTOR_PHASE_BUY,         /* before choosing: every seat with 2 coins may buy a special card, hidden */
+    KONTOR_PHASE_BUY,         /* before choosing: every seat with 2 coins may buy special cards, hidden */
     KONTOR_PHASE_PILE,        /* game for four: which player of the card's team takes the removed card */
     KONTOR_PHASE_BRIBE,       /* Bakschisch, before choosing: every seat may buy out a card, hidden */
     KONTOR_PHASE_SELECT,      /* Justizia, at the start: every seat keeps 3 and discards 4 dock cards, hidden */
@@ -472,7 +472,7 @@ typedef enum kontor_move_kind {
     KONTOR_MOVE_SHIP = 2,
     KONTOR_MOVE_REMOVE = 3,
     KONTOR_MOVE_PLACE = 4,
-    KONTOR_MOVE_BUY = 5,        /* value 1: buy a special card; 0: do not */
+    KONTOR_MOVE_BUY = 5,        /* value: how many special cards to buy (0: none; R20) */
     KONTOR_MOVE_PILE = 6,       /* value: the seat whose pile takes the removed card */
     KONTOR_MOVE_PLACE_WATER = 7,/* a customs house placed as a water card on cell value */
     KONTOR_MOVE_BRIBE = 8,      /* Bakschisch: value the cell of the opposing goods card bought out,
@@ -572,6 +572,10 @@ int kontor_over(const kontor_state *s);
 /* Warehouses per team and good of the (not necessarily enclosed) area that
  * contains dock cell; returns the number of dock cards in the area. */
 int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]);
+/* Die grosse Insel: the free island cells no card can ever fill (next to a
+ * red and a black crane, or next to an enclosed area); they close the areas
+ * next to them like the board's edge (ruling V15). Empty in other variants. */
+void kontor_dead_cells(const kontor_state *s, kontor_bb *out);
 /* Winner of a warehouse comparison: 0, 1, or -1 (not scored). */
 int kontor_compare_goods(const uint8_t goods[2][3]);
 /* Which enclosed areas count at the end (largest-N rule); marks counted[i]. */

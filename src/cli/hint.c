@@ -64,7 +64,8 @@ static void say_move(const kontor_state *s, kontor_move m, char *buf, size_t cap
         else snprintf(buf, cap, "place it at %s", kontor_format_cell(v, cell));
         break;
     case KONTOR_MOVE_BUY:
-        snprintf(buf, cap, "%s", v ? "buy a special card" : "buy nothing");
+        if (v > 1) snprintf(buf, cap, "buy %d special cards", v);
+        else snprintf(buf, cap, "%s", v ? "buy a special card" : "buy nothing");
         break;
     case KONTOR_MOVE_PILE:
         snprintf(buf, cap, "send the removed card to %s's pile", kontor_seat_name(s, v));

@@ -638,7 +638,7 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
                  s->cfg.optional_place ? ", n takes back" : "");
         break;
     }
-    case KONTOR_PHASE_BUY: snprintf(buf, cap, "%s: buy a special card for 2 coins? 1-%d or arrows, Enter", who, n); break;
+    case KONTOR_PHASE_BUY: snprintf(buf, cap, "%s: buy special cards for 2 coins each? 1-%d or arrows, Enter", who, n); break;
     case KONTOR_PHASE_PILE: snprintf(buf, cap, "%s: whose pile takes the removed card? 1-%d or arrows, Enter", who, n); break;
     case KONTOR_PHASE_BRIBE:
         snprintf(buf, cap, "%s: buy out a card (*)? 1-%d/Tab or arrows on the board, Enter; n none", who, n);

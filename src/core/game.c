@@ -128,10 +128,27 @@ static inline int edges_close(const kontor_state *s) {
     return s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
 }
 
-/* Cells that close an area from outside: water, and the unplayable cells
- * (edges_close). */
+/* Die grosse Insel: the free cells of the island that can never hold a card
+ * (ruling V15). No water may go on the island ("Dort darf kein Wasser gelegt
+ * werden"); a free cell next to a red and a black crane keeps every dock card
+ * off; and a free cell next to an enclosed area takes none either
+ * ("Abgeschlossene Gebiete sind tabu": a card there would join it), which
+ * keeps such a cell closed when the ship later removes one of its cranes.
+ * Like the cells beyond the board's edge, they close the areas next to them. */
+static inline bb_t dead_cells(const kontor_state *s) {
+    bb_t both = bb_and(bb_neighbours(s->crane[0]), bb_neighbours(s->crane[1]));
+    return bb_andnot(bb_and(s->cfg.inner, bb_or(both, bb_neighbours(s->enclosed))), s->occ);
+}
+
+void kontor_dead_cells(const kontor_state *s, kontor_bb *out) {
+    *out = s->cfg.inner_value ? dead_cells(s) : bb_empty();
+}
+
+/* Cells that close an area from outside: water, the unplayable cells
+ * (edges_close), and on the island the cells no card can fill. */
 static inline bb_t closing_cells(const kontor_state *s) {
-    return edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
+    bb_t c = edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
+    return s->cfg.inner_value ? bb_or(c, dead_cells(s)) : c;
 }
 
 /* The cells that keep an area open: neither water, nor dock, nor closing
@@ -226,8 +243,26 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
 }
 
 /* Score every open area that is now enclosed; candidates limits the search
- * to the areas touching those cells. */
+ * to the areas touching those cells.
+ * Die grosse Insel: the island's dead cells (V15) close areas like water.
+ * They count as occupied for the test (s->occ, restored after), and every
+ * open area is a candidate, because a crane can make a cell dead and so
+ * close areas that are not its own. The inner call finds no dead cell left
+ * and runs the usual test, which thus stays as it was for every other game. */
+static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
+
+__attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log *log) {
+    bb_t dead = dead_cells(s);
+    if (!bb_any(dead)) return 0;
+    bb_t occ = s->occ;
+    s->occ = bb_or(occ, dead);
+    check_enclosures(s, s->dock, log);
+    s->occ = occ;
+    return 1;
+}
+
 static void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
+    if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
@@ -580,7 +615,12 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
         if (bb_any(s->crane[other])) cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
-        if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+        if (s->cfg.water_touch | s->cfg.inner_value) {
+            if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+            /* Die grosse Insel: no dock card joins an enclosed area (V15;
+             * only there can an enclosed area have a free cell next to it) */
+            if (s->cfg.inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
+        }
     } else if (s->cfg.inner_value || s->cfg.tictactoe) {
         cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
         if (s->cfg.tictactoe) cand = no_split(s, cand);
@@ -858,13 +898,23 @@ static void begin_bribe(kontor_state *s) {
     begin_buy(s);
 }
 
+/* R20: how many special cards seat may buy now: "darf man Sonderkarten
+ * kaufen. Jede Karte kostet 2 Münzen" -- as many as its coins pay for, the
+ * pile holds and its hand has room for. */
+static int buy_max(const kontor_state *s, int seat) {
+    int n = s->coins[seat] / 2;
+    if (n > s->special_pile.n) n = s->special_pile.n;
+    if (n > KONTOR_HAND_MAX - s->hand_n[seat]) n = KONTOR_HAND_MAX - s->hand_n[seat];
+    return n;
+}
+
 static void begin_buy(kontor_state *s) {
     s->phase = KONTOR_PHASE_CHOOSE;
     if (s->cfg.specials != 2 || !s->special_pile.n) return;
     int any = 0;
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
-        /* R20: at most one card a round, for 2 coins, with room in the hand */
-        int can = s->coins[p] >= 2 && s->hand_n[p] < KONTOR_HAND_MAX;
+        /* R20: 2 coins a card, with room in the hand */
+        int can = buy_max(s, p) > 0;
         s->buy[p] = can ? KONTOR_NONE : 0;
         any |= can;
     }
@@ -1167,27 +1217,41 @@ static void do_pile(kontor_state *s, int value, kontor_log *log) {
     enter_place(s, log);
 }
 
-/* Every seat has decided whether to buy a special card. */
+/* The highest hand card of seat p, -1 for an empty hand. */
+static int highest_in_hand(const kontor_state *s, int p) {
+    int best = -1;
+    for (int i = 0; i < s->hand_n[p]; i++)
+        if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number;
+    return best;
+}
+
+/* Every seat has said how many special cards it buys (R20). "Wollen beide
+ * kaufen und es sind nicht mehr genügend Sonderkarten da, darf der Spieler
+ * kaufen, der die höchste Karte aus seiner Hand vorweist": when they want
+ * more than the pile holds, the seat showing the highest hand card buys
+ * first, as many as it said; the other then buys what is left, up to his
+ * number. Otherwise seat order (it changes nothing: everybody gets all). */
 static void resolve_buys(kontor_state *s, kontor_log *log) {
     int ns = s->cfg.nseats, want = 0;
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p] == 1;
-    int only = -1;
-    if (want > s->special_pile.n) {
-        /* not enough for everybody: the one who shows the highest hand card */
-        int best = -1;
-        for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
-            if (s->buy[p] != 1) continue;
-            for (int i = 0; i < s->hand_n[p]; i++)
-                if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number, only = p;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p];
+    int order[KONTOR_MAX_SEATS], no = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) order[no++] = p;
+    if (want > s->special_pile.n) /* not enough for everybody: highest hand card first */
+        for (int i = 1; i < no; i++)
+            for (int j = i; j > 0 && highest_in_hand(s, order[j]) > highest_in_hand(s, order[j - 1]); j--) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+    for (int i = 0; i < no; i++) {
+        int p = order[i];
+        for (int k = 0; k < s->buy[p] && s->special_pile.n; k++) {
+            int id = pile_draw(&s->special_pile);
+            s->coins[p] = (uint8_t)(s->coins[p] - 2);
+            s->treasury = (uint8_t)(s->treasury + 2);
+            hand_add(s, p, id);
+            log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
         }
-    }
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
-        if (s->buy[p] != 1 || (only >= 0 && p != only) || !s->special_pile.n) continue;
-        int id = pile_draw(&s->special_pile);
-        s->coins[p] = (uint8_t)(s->coins[p] - 2);
-        s->treasury = (uint8_t)(s->treasury + 2);
-        hand_add(s, p, id);
-        log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
     }
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->buy[p] = KONTOR_NONE;
     s->phase = KONTOR_PHASE_CHOOSE;
@@ -1275,19 +1339,34 @@ static int island_of(const kontor_state *s, int cell) {
     return (y / 3) * 3 + x / 3;
 }
 
-/* The team that owns three islands in a row, or -1. An island is owned by the
- * team whose keeper stands on its (enclosed) area. */
-static int three_in_a_row(const kontor_state *s) {
+/* Which teams own three islands in a row: bit t for team t (0 none, 3 both).
+ * An island is owned by the team whose keeper stands on its (enclosed) area. */
+static unsigned three_in_a_row(const kontor_state *s) {
     static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    unsigned owned[2] = {0, 0};
+    unsigned owned[2] = {0, 0}, rows = 0;
     for (int i = 0; i < s->nareas; i++) {
         int is = island_of(s, s->area[i].cell);
         if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
     }
     for (int t = 0; t < 2; t++)
         for (int l = 0; l < 8; l++)
-            if ((owned[t] & lines[l]) == lines[l]) return t;
-    return -1;
+            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
+    return rows;
+}
+
+/* Tic Tac Toe: "Erreicht ein Spieler dies, ist das Spiel sofort beendet".
+ * Checked after every scoring, whatever laid the card (a card from a hand,
+ * an event's water card, the moved harbour centre); returns 1 when the game
+ * ended. Ruling V14: when one scoring completes a row for both players at
+ * once, neither was first; the game ends at once all the same and is decided
+ * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
+ * meisten Gebiete besitzt"): by points, then coins. */
+static int row_ends_game(kontor_state *s, kontor_log *log) {
+    if (!s->cfg.tictactoe) return 0;
+    unsigned rows = three_in_a_row(s);
+    if (!rows) return 0;
+    end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
+    return 1;
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the
@@ -1320,13 +1399,7 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
 __attribute__((always_inline)) static inline void after_scoring(kontor_state *s, int seat, int water, int special,
                                                                 kontor_log *log) {
     if (s->cfg.tiles) check_tiles(s, seat, log);
-    if (s->cfg.tictactoe) {
-        int row = three_in_a_row(s);
-        if (row >= 0) { /* "ist das Spiel sofort beendet" */
-            end_game_won(s, KONTOR_END_ROW, row, log);
-            return;
-        }
-    }
+    if (s->cfg.tictactoe && row_ends_game(s, log)) return;
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
@@ -1412,6 +1485,7 @@ static void do_tile(kontor_state *s, int value, kontor_log *log) {
         place_as(s, value, s->cfg.cards.centre, 1);
         if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
         check_enclosures(s, s->dock, log);
+        if (row_ends_game(s, log)) return;
     } else if (value != KONTOR_NONE) {
         s->tile_bonus[tile - 1] = (uint8_t)value;
     }
@@ -1663,6 +1737,10 @@ static void do_event(kontor_state *s, int value, kontor_log *log) {
             s->last_layer = (uint8_t)seat;
             log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
             check_enclosures(s, s->dock, log);
+            if (row_ends_game(s, log)) { /* an event's water card can close the third island too */
+                s->event_cur = KONTOR_NONE;
+                return;
+            }
             if (board_full(s)) {
                 s->event_cur = KONTOR_NONE;
                 end_game(s, KONTOR_END_FULL, log);
@@ -1746,8 +1824,7 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
         break;
     case KONTOR_PHASE_BUY:
-        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 0);
-        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, 1);
+        for (int k = 0, m = buy_max(s, seat); k <= m; k++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, k);
         break;
     case KONTOR_PHASE_BRIBE: {
         moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, KONTOR_NONE);
@@ -1821,7 +1898,7 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
             if (s->hand[seat][i] == v) return 1;
         return 0;
     case KONTOR_PHASE_BUY:
-        return kind == KONTOR_MOVE_BUY && v <= 1;
+        return kind == KONTOR_MOVE_BUY && v <= buy_max(s, seat);
     case KONTOR_PHASE_BRIBE: {
         if (kind != KONTOR_MOVE_BRIBE) return 0;
         if (v == KONTOR_NONE) return 1;
@@ -1915,7 +1992,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             break;
         case KONTOR_PHASE_BUY:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
-                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, 2), NULL);
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
             break;
         case KONTOR_PHASE_SHIP: {
             bb_t t = ship_targets(s);
@@ -2017,7 +2094,7 @@ static const char *phase_word(int phase) {
     case KONTOR_PHASE_SHIP: return "move the ship or not";
     case KONTOR_PHASE_REMOVE: return "remove a card with the ship or not";
     case KONTOR_PHASE_PLACE: return "place a card";
-    case KONTOR_PHASE_BUY: return "buy a special card or not";
+    case KONTOR_PHASE_BUY: return "buy special cards or not";
     case KONTOR_PHASE_PILE: return "say whose pile takes the removed card";
     case KONTOR_PHASE_BRIBE: return "buy out an opposing goods card or not";
     case KONTOR_PHASE_SELECT: return "keep or discard a dock card";
@@ -2119,8 +2196,11 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
             int other = 1 - kontor_team(s, seat);
             bb_t cr = bb_and(bb_neighbours(bb_cell(v)), s->crane[other]);
             char cc[8];
-            snprintf(buf, cap, "%s's crane on %s keeps %s clear of %s's dock cards", other == 0 ? "red" : "black",
-                     kontor_format_cell(bb_first(cr), cc), cs, who);
+            if (!bb_any(cr)) /* Die grosse Insel (V15) */
+                snprintf(buf, cap, "cell %s is next to an enclosed area: it is taboo", cs);
+            else
+                snprintf(buf, cap, "%s's crane on %s keeps %s clear of %s's dock cards", other == 0 ? "red" : "black",
+                         kontor_format_cell(bb_first(cr), cc), cs, who);
         }
         return buf;
     }
@@ -2148,6 +2228,10 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         if (s->tile_cur == 0) snprintf(buf, cap, "the harbour centre cannot move to %s", kontor_format_cell(v, cs));
         else snprintf(buf, cap, "%s holds none of %s's goods cards in an open area, named by its lowest such card",
                       kontor_format_cell(v, cs), who);
+        return buf;
+    case KONTOR_PHASE_BUY:
+        snprintf(buf, cap, "%s may buy at most %d special card%s now (2 coins each, %d left, room in the hand)", who,
+                 buy_max(s, seat), buy_max(s, seat) == 1 ? "" : "s", s->special_pile.n);
         return buf;
     default:
         snprintf(buf, cap, "not allowed");
@@ -2229,7 +2313,8 @@ const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, 
         snprintf(buf, cap, "place as water on %s", kontor_format_cell(v, cs));
         break;
     case KONTOR_MOVE_BUY:
-        snprintf(buf, cap, v ? "buy a special card (2 coins)" : "buy nothing");
+        if (v > 1) snprintf(buf, cap, "buy %d special cards (%d coins)", v, 2 * v);
+        else snprintf(buf, cap, v ? "buy a special card (2 coins)" : "buy nothing");
         break;
     case KONTOR_MOVE_PILE:
         snprintf(buf, cap, "put it under %s's pile", kontor_seat_name(s, v));

@@ -66,7 +66,10 @@ static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[
     top[0] = bottom[0] = 0;
     int id = s->cell_card[cell];
     if (id == KONTOR_NONE || id >= s->cfg.cards.ncards) {
-        if (bit(&s->mask, cell)) snprintf(top, 8, "  .");
+        kontor_bb dead;
+        kontor_dead_cells(s, &dead);
+        if (bit(&dead, cell)) snprintf(top, 8, "  x"); /* Die grosse Insel: no card can ever go here */
+        else if (bit(&s->mask, cell)) snprintf(top, 8, "  .");
         return;
     }
     const kontor_card *c = &s->cfg.cards.card[id];
@@ -216,5 +219,12 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
         put(&o, "key: r15/b22 red/black dock card, T W S tea wine spice, $ coin, ^ ship symbol, K crane, P tavern,\n"
                 "     ~47 water, (@) centre, ship the ship, [R]/[B] enclosed area kept by red/black ([-] nobody),\n"
                 "     . a free cell where a card may still go; specials: ~88F flood, = bridge, Z / ~90Z customs house\n");
+    if (!(flags & KONTOR_DRAW_NO_LEGEND) && s->cfg.inner_value) {
+        kontor_bb dead;
+        kontor_dead_cells(s, &dead);
+        if (dead.w[0] | dead.w[1] | dead.w[2] | dead.w[3])
+            put(&o, "     x an island cell no card can ever fill (next to a red and a black crane, or to an enclosed\n"
+                    "       area): it closes the areas next to it\n");
+    }
     return o.n;
 }

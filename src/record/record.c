@@ -153,8 +153,8 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
     int v = KONTOR_MOVE_VALUE(m);
     char cs[8];
     switch (KONTOR_MOVE_KIND(m)) {
-    case KONTOR_MOVE_BUY:
-        if (v > 1) return -1;
+    case KONTOR_MOVE_BUY: /* how many special cards (R20): one digit, the pile holds six */
+        if (v > 9) return -1;
         sb_printf(b, " %d", v);
         return 0;
     case KONTOR_MOVE_PILE:
@@ -760,8 +760,9 @@ static kontor_status read_round(parser *ps, long number) {
                                seat_name(ns, seat));
             }
             if (strcmp(tok, "-") == 0) continue;
-            if (strcmp(tok, "0") && strcmp(tok, "1"))
-                return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: %s's buy is 1, 0 or '-', not '%s'", number,
+            if (tok[0] < '0' || tok[0] > '9' || tok[1])
+                return fail_at(ps->err, KONTOR_E_PARSE, ps->line,
+                               "round %ld: %s's buy is a number of cards (0 to 9) or '-', not '%s'", number,
                                seat_name(ns, seat), tok);
             if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_BUY, tok[0] - '0')))) return st;
         }

@@ -112,7 +112,7 @@ static void seat_extras(const kontor_state *s, int i, json_t *so) {
     if (s->phase == KONTOR_PHASE_BUY) {
         uint8_t b = s->buy[i];
         json_object_set_new(so, "buy", b == KONTOR_NONE ? json_null() : b == KONTOR_HIDDEN ? json_string("hidden")
-                                                                                        : json_boolean(b));
+                                                                                        : json_integer(b));
     }
     if (s->phase == KONTOR_PHASE_BRIBE) {
         uint8_t b = s->bribe[i];

@@ -47,6 +47,7 @@
 #define HDR_MAX (16 * 1024)       /* request line and headers */
 #define FILE_MAX (8 * 1024 * 1024) /* a static file */
 #define TICK_MS 200
+#define SWEEP_MAX 100 /* deadlines acted on per tick */
 #define ADDR_BUCKETS 4096
 #define SNDBUF (64 * 1024)          /* a WebSocket's kernel send buffer: what a slow reader holds there */
 /* What may wait for the loop's next flush beyond --out-max: the server's own
@@ -973,14 +974,19 @@ static void on_wake(uv_async_t *a) {
 static void on_tick(uv_timer_t *t) {
     (void)t;
     if (T.cb->tick) T.cb->tick();
-    if (++T.ticks % 5) return;
-    /* once a second: deadlines of every connection */
+    ++T.ticks;
+    /* every tick: the connections' deadlines, at most SWEEP_MAX closes and
+     * pings a tick, so that a thousand sockets timing out together do not
+     * hold the loop (and everyone's moves) for one long sweep */
     double now = now_s();
-    for (tconn *c = T.conns, *n; c; c = n) {
+    int budget = SWEEP_MAX;
+    for (tconn *c = T.conns, *n; c && budget > 0; c = n) {
         n = c->next;
         if (c->closing) continue;
+        int acted = 1;
         if (c->state == C_HTTP || c->state == C_DRAIN) {
             if (now - c->opened > T.lim->join_s) conn_close(c);
+            else acted = 0;
         } else if (!c->joined && !c->close_code && now - c->opened > T.lim->join_s) {
             char text[160];
             snprintf(text, sizeof text, "no join or watch within %d seconds (--join-timeout); closing", T.lim->join_s);
@@ -995,7 +1001,10 @@ static void on_tick(uv_timer_t *t) {
             wslay_event_queue_msg(c->ws, &pm);
             c->ping_at = now;
             ws_flush(c);
+        } else {
+            acted = 0;
         }
+        budget -= acted;
     }
     if (T.ticks % 300 == 0) addr_sweep();
 }
