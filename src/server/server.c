@@ -603,6 +603,10 @@ static void catch_up(sgame *g) {
             free(g->meta);
             g->meta = nm;
         }
+        /* the node that stored the last decision saves the finished game;
+         * if it died in between, the game's row still says running: every
+         * node that sees the end saves it (the same record, harmless twice) */
+        if (kontor_over(&g->s) && save_game(g, &err) != KONTOR_OK) logf_("%s", err.msg);
         update_deadline(g);
         broadcast(g);
         schedule_ai(g);
@@ -933,6 +937,8 @@ static sgame *get_game(const char *id) {
     }
     pthread_mutex_lock(&g->mu);
     if (S.shared) catch_up(g); /* decisions stored while it was being loaded */
+    if (S.shared && !over && kontor_over(&g->s) && save_game(g, &err) != KONTOR_OK) /* (see catch_up) */
+        logf_("%s", err.msg);
     update_deadline(g);
     schedule_ai(g);
     pthread_mutex_unlock(&g->mu);
