@@ -51,7 +51,9 @@ class Bot:
     def newgame(self, args):
         if len(args) < 2 or args[0] not in VARIANTS or args[1] not in ("red", "black"):
             raise Error("syntax error: usage: newgame basic|advanced red|black [OPTION=VALUE...]")
-        rules = dict(VARIANTS[args[0]], optional_place=False, free_pass=False)
+        # R1, R2 (docs/rules.md): passes are declared before the cards, and
+        # passing is always allowed, unless the options say otherwise
+        rules = dict(VARIANTS[args[0]], optional_place=False, free_pass=True, declare=True)
         for opt in " ".join(args[2:]).replace(",", " ").split():
             name, _, value = opt.partition("=")
             if name in ("width", "height"):
@@ -59,7 +61,9 @@ class Bot:
             elif name in ("ship", "optional_place"):
                 rules[name] = value == "1"
             elif name == "pass":
-                rules["free_pass"] = value == "free"
+                rules["free_pass"] = value != "rest"
+            elif name == "declare":
+                rules["declare"] = value != "hidden"
         self.rules = rules
         self.seat = args[1]
         self.cards = {}          # number -> (colour, kind, goods, symbol)
@@ -70,6 +74,7 @@ class Bot:
         self.ship = (0, 0) if rules["ship"] else None
         self.passes = 0
         self.no_pass = False
+        self.declared = False    # this round's declaration is made (R1)
         self.mine = None
         self.game = True
 
@@ -86,6 +91,7 @@ class Bot:
         elif kind == "round":
             self.no_pass = self.passes == 2 and not self.rules["free_pass"]
             self.passes = 0
+            self.declared = False
         elif kind == "pass":
             self.passes += 1
         elif kind == "reveal" and args[0] == self.seat:
@@ -142,8 +148,15 @@ class Bot:
         return sorted(cells)
 
     def choose(self):
-        if not self.hand or (not self.no_pass and self.rng.random() < 0.1):
+        # with declarations the first genchoice of a round is the declaration
+        # (pass or play), the second the card of a seat that plays
+        declaring = self.rules["declare"] and not self.declared
+        self.declared = True
+        if not self.hand or ((declaring or not self.rules["declare"]) and not self.no_pass
+                             and self.rng.random() < 0.1):
             return "pass"
+        if declaring:
+            return "play"
         return str(self.rng.choice(self.hand))
 
     def place(self, phase):
@@ -168,7 +181,7 @@ class Bot:
     # ---- commands ----------------------------------------------------------
     def run(self, name, args):
         if name == "protocol_version":
-            return "1"
+            return "2"
         if name == "name":
             return "randombot.py"
         if name == "version":

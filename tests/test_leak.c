@@ -226,9 +226,15 @@ static void walk(game_run *r, const got *g, const secrets *x, json_t *v, const c
         return;
     }
     if (json_is_object(v)) {
+        /* a tavern event's "card" is its yes/no, not a card (kontor.h, KONTOR_EV_TAVERN) */
+        const char *kind = json_string_value(json_object_get(v, "kind"));
+        int tavern = kind && strcmp(kind, "tavern") == 0 && json_is_integer(json_object_get(v, "seq"));
         const char *k;
         json_t *e;
-        json_object_foreach(v, k, e) walk(r, g, x, e, k, in_legal || strcmp(k, "legal") == 0);
+        json_object_foreach(v, k, e) {
+            if (tavern && strcmp(k, "card") == 0) continue;
+            walk(r, g, x, e, k, in_legal || strcmp(k, "legal") == 0);
+        }
         return;
     }
     if (json_is_array(v)) {

@@ -23,14 +23,15 @@ static void config(kontor_config *cfg, const char *variant) {
     assert_int_equal(kontor_config_init(cfg, variant, &err), KONTOR_OK);
 }
 
-/* A position some rounds into a game, reached by random play from a deal. */
+/* A position some rounds into a game, reached by random play from a deal:
+ * red about to choose a card (he has declared to play, R1). */
 static void position(kontor_state *s, const char *variant, uint64_t seed, int rounds) {
     kontor_config cfg;
     config(&cfg, variant);
     assert_int_equal(kontor_new(s, &cfg, seed, NULL), KONTOR_OK);
     kontor_rng r;
     kontor_rng_seed(&r, seed);
-    while (kontor_actors(s) && !(s->round >= rounds && s->phase == KONTOR_PHASE_CHOOSE)) {
+    while (kontor_actors(s) && !(s->round >= rounds && s->phase == KONTOR_PHASE_CHOOSE && (kontor_actors(s) & 1))) {
         unsigned act = kontor_actors(s);
         int seat = (act & 1) ? 0 : 1;
         kontor_move m[KONTOR_MAX_MOVES];
@@ -73,7 +74,7 @@ static void test_cutoff_stops_at_the_start_of_a_later_round(void **st) {
             float res[2];
             ai_playout(&s, &r, &o, res);
             if (s.phase != KONTOR_PHASE_OVER) {
-                assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+                assert_int_equal(s.phase, kt_choice_phase(&s));
                 assert_int_equal(s.round, start + rounds);
                 for (int q = 0; q < s.cfg.nseats; q++) assert_int_equal(s.choice[q], KONTOR_NONE);
                 /* the evaluation's win chance, for both teams */
@@ -277,6 +278,50 @@ static void test_search_is_blind(void **st) {
     }
 }
 
+/* R1: the declaration is a simultaneous hidden decision: whether black has
+ * declared a pass or to play, red's search at the declaration is the same. */
+static void test_search_is_blind_to_the_other_declaration(void **st) {
+    (void)st;
+    for (uint64_t seed = 2; seed <= 4; seed++) {
+        kontor_state s1, s2;
+        position(&s1, "advanced", seed, 4);
+        kontor_rng r;
+        kontor_rng_seed(&r, seed);
+        while (s1.phase != KONTOR_PHASE_DECLARE && !kontor_over(&s1)) { /* on to the next round's declarations */
+            int seat = __builtin_ctz(kontor_actors(&s1));
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&s1, seat, m);
+            assert_int_equal(kontor_apply(&s1, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+        }
+        assert_int_equal(s1.phase, KONTOR_PHASE_DECLARE);
+        s2 = s1;
+        assert_int_equal(kontor_apply(&s1, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+        assert_int_equal(kontor_apply(&s2, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), NULL), KONTOR_OK);
+        kontor_view v1, v2;
+        kontor_view_of(&s1, 0, &v1);
+        kontor_view_of(&s2, 0, &v2);
+        assert_memory_equal(&v1, &v2, sizeof v1);
+        for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+            kontor_agent *a = agent(specs[k], 77), *b = agent(specs[k], 77);
+            int n1 = kontor_agent_rank(a, &v1, c1, KONTOR_MAX_MOVES);
+            int n2 = kontor_agent_rank(b, &v2, c2, KONTOR_MAX_MOVES);
+            assert_int_equal(n1, 2); /* play or pass */
+            assert_int_equal(n1, n2);
+            uint32_t total = 0;
+            for (int i = 0; i < n1; i++) {
+                assert_int_equal(KONTOR_MOVE_KIND(c1[i].move), KONTOR_MOVE_DECLARE);
+                assert_int_equal(c1[i].move, c2[i].move);
+                assert_int_equal(c1[i].visits, c2[i].visits);
+                total += c1[i].visits;
+            }
+            assert_int_equal(total, 300);
+            kontor_agent_free(a);
+            kontor_agent_free(b);
+        }
+    }
+}
+
 /* The defaults are what docs/ai.md says: the ship policy on (ship=1), MAST
  * at 0.25 where there is no ship and off where there is: the default agent
  * searches exactly like the one with those options spelled out. */
@@ -335,6 +380,7 @@ int main(void) {
         cmocka_unit_test(test_mast_learns_and_is_deterministic),
         cmocka_unit_test(test_search_is_reproducible),
         cmocka_unit_test(test_search_is_blind),
+        cmocka_unit_test(test_search_is_blind_to_the_other_declaration),
         cmocka_unit_test(test_defaults_by_variant),
         cmocka_unit_test(test_options_are_checked),
     };

@@ -37,7 +37,9 @@ static kontor_move test_decide(kontor_agent *a, const kontor_view *v) {
          * its hidden choice this round. The protocol does not tell it (the
          * choice is simultaneous, and kontor_determinize undoes it anyway). */
         for (int q = 0; q < KONTOR_MAX_SEATS; q++)
-            if (want.s.phase == KONTOR_PHASE_CHOOSE && want.s.choice[q] == KONTOR_HIDDEN) want.s.choice[q] = KONTOR_NONE;
+            if ((want.s.phase == KONTOR_PHASE_CHOOSE || want.s.phase == KONTOR_PHASE_DECLARE) &&
+                want.s.choice[q] == KONTOR_HIDDEN)
+                want.s.choice[q] = KONTOR_NONE;
         assert_memory_equal(&want, v, sizeof want);
         g_views_checked++;
     }
@@ -119,7 +121,8 @@ static int play_in_process(const char *variant, const char *options, uint64_t se
         int seat = actors & 1 ? 0 : 1;
         kontor_view prev[2];
         for (int q = 0; q < 2; q++) kontor_view_of(&s, q, &prev[q]);
-        const char *r = say(e[seat], s.phase == KONTOR_PHASE_CHOOSE ? "genchoice" : "genplace");
+        const char *r =
+            say(e[seat], s.phase == KONTOR_PHASE_CHOOSE || s.phase == KONTOR_PHASE_DECLARE ? "genchoice" : "genplace");
         if (r[0] != '=') fprintf(stderr, "engine: %s", r);
         assert_int_equal(r[0], '=');
         char ans[64];
@@ -321,6 +324,32 @@ static int reaped(long pid) {
     return waitpid((pid_t)pid, NULL, WNOHANG) == -1 && errno == ECHILD;
 }
 
+/* R1 in protocol 2: while the seats declare, genchoice answers pass or play;
+ * a card number counts as play, so that an engine of version 1, which only
+ * knows choosing, can still declare; then the card is a second genchoice. */
+static void test_a_declaration_is_pass_play_or_a_card(void **state) {
+    (void)state;
+    kontor_state s = deal("basic", NULL, 3);
+    kontor_move m;
+    assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+    assert_int_equal(proto_parse_answer(&s, "pass", &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS));
+    assert_int_equal(proto_parse_answer(&s, "play", &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
+    char num[8];
+    snprintf(num, sizeof num, "%d", s.cfg.cards.card[s.hand[0][0]].number);
+    assert_int_equal(proto_parse_answer(&s, num, &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
+    assert_int_equal(proto_parse_answer(&s, "ship -", &m), -1);
+    assert_int_equal(proto_parse_answer(&s, "999", &m), -1);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    /* the card, once declared: "play" is no card */
+    assert_int_equal(proto_parse_answer(&s, num, &m), 0);
+    assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s.hand[0][0]));
+    assert_int_equal(proto_parse_answer(&s, "play", &m), -1);
+}
+
 /* An arena in small: our agent against the Python example bot, both seats,
  * both variants. Every game must end by the rules, none by failure. */
 static void test_example_bot_plays_whole_games(void **state) {
@@ -332,7 +361,7 @@ static void test_example_bot_plays_whole_games(void **state) {
     kontor_agent *ours = kontor_agent_new("greedy", 1, &err);
     assert_non_null(ours);
     static const char *const setups[][2] = {
-        {"basic", NULL}, {"advanced", NULL}, {"advanced", "optional_place=1,pass=free"}, {"basic", "ship=1"}};
+        {"basic", NULL}, {"advanced", NULL}, {"advanced", "optional_place=1,pass=rest,declare=hidden"}, {"basic", "ship=1"}};
     for (int g = 0; g < 4; g++) {
         kontor_state s = deal(setups[g][0], setups[g][1], 40 + (uint64_t)g);
         kontor_agent *agents[2] = {g & 1 ? ours : bot, g & 1 ? bot : ours};
@@ -492,8 +521,8 @@ static void test_engine_does_not_start(void **state) {
     assert_null(kontor_external_agent_new("", 2000, &err));
     assert_non_null(strstr(err.msg, "the command line is empty"));
     /* a wrong protocol version */
-    assert_null(kontor_external_agent_new("sh -c 'read l; printf \"=1 2\\n\\n\"; read l'", 2000, &err));
-    assert_non_null(strstr(err.msg, "speaks protocol version '2'"));
+    assert_null(kontor_external_agent_new("sh -c 'read l; printf \"=1 3\\n\\n\"; read l'", 2000, &err));
+    assert_non_null(strstr(err.msg, "speaks protocol version '3', kontor speaks 1 and 2"));
 }
 
 int main(void) {
@@ -503,6 +532,7 @@ int main(void) {
         cmocka_unit_test(test_engine_failure_token),
         cmocka_unit_test(test_engine_runs_no_program_named_in_the_stream),
         cmocka_unit_test(test_golden_transcripts),
+        cmocka_unit_test(test_a_declaration_is_pass_play_or_a_card),
         cmocka_unit_test(test_example_bot_plays_whole_games),
         cmocka_unit_test(test_kontor_engine_as_external_agent),
         cmocka_unit_test(test_engine_killed_mid_game),

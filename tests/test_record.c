@@ -12,6 +12,9 @@
 #include <stdlib.h>
 
 #include "testutil.h"
+#include <glob.h>
+#include <stdio.h>
+
 #include "kontor/draw.h"
 #include "kontor/record.h"
 
@@ -160,16 +163,19 @@ static void the_options_tag_names_the_rules(void **state) {
     kontor_record_release(&r);
 }
 
-static void an_unfinished_game_round_trips(void **state) {
-    (void)state;
+/* Cut a game after red's first decision of kind in some round from ply 20 on;
+ * the record must say what is missing ('?' no declaration, 'play' declared
+ * but no card) and read back to the same decisions. */
+static void cut_round_trips(int kind, const char *tail, int phase) {
     kontor_record r, back;
     kontor_state s;
     kontor_error err;
     play_random(&r, &s, "advanced", NULL, 11);
-    /* cut after red's choice in some round: the record shows '?' for black */
     int cut = -1;
     for (int i = 20; i < r.nply; i++)
-        if (KONTOR_MOVE_KIND(r.ply[i].move) == KONTOR_MOVE_CHOOSE && r.ply[i].seat == 0) {
+        if (KONTOR_MOVE_KIND(r.ply[i].move) == kind && r.ply[i].seat == 0 &&
+            (kind != KONTOR_MOVE_DECLARE || KONTOR_MOVE_VALUE(r.ply[i].move) == KONTOR_PLAY) &&
+            (i + 1 >= r.nply || r.ply[i + 1].seat == 1)) {
             cut = i + 1;
             break;
         }
@@ -177,19 +183,27 @@ static void an_unfinished_game_round_trips(void **state) {
     r.nply = cut;
     snprintf(r.result, sizeof r.result, "*");
     char *t = write_text(&r);
-    assert_non_null(strstr(t, " ?\n"));
+    if (!strstr(t, tail)) fail_msg("no '%s' in:\n%s", tail, t);
     assert_int_equal(kontor_record_parse(&back, t, strlen(t), &err), KONTOR_OK);
     assert_int_equal(back.nply, cut);
     char *again = write_text(&back);
     assert_string_equal(again, t);
     assert_int_equal(kontor_record_replay(&back, -1, &s, NULL, NULL, &err), KONTOR_OK);
     assert_false(kontor_over(&s));
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
-    assert_int_equal(kontor_actors(&s), 2u); /* black still owes its choice */
+    assert_int_equal(s.phase, phase);
+    assert_int_equal(kontor_actors(&s), 2u); /* black still owes its decision */
     free(t);
     free(again);
     kontor_record_release(&r);
     kontor_record_release(&back);
+}
+
+static void an_unfinished_game_round_trips(void **state) {
+    (void)state;
+    /* after red's declaration: black's is missing */
+    cut_round_trips(KONTOR_MOVE_DECLARE, " play ?\n", KONTOR_PHASE_DECLARE);
+    /* after red's card: black declared to play, his card is missing */
+    cut_round_trips(KONTOR_MOVE_CHOOSE, " play\n", KONTOR_PHASE_CHOOSE);
 }
 
 static void whitespace_and_comments_are_ignored(void **state) {
@@ -291,7 +305,7 @@ static void deal_errors_name_the_line(void **state) {
     (void)state;
     char *t = valid_text(5);
     char buf[8192];
-    /* 8 tag lines, a blank line, the deal on lines 10-12, a blank line, rounds from line 14 */
+    /* 9 tag lines, a blank line, the deal on lines 11-13, a blank line, rounds from line 15 */
     char *w = strstr(t, "deal water ");
     assert_non_null(w);
     char *rounds = strstr(t, "\n1. ");
@@ -299,31 +313,31 @@ static void deal_errors_name_the_line(void **state) {
     int head = (int)(w - t);
     /* a missing pile */
     snprintf(buf, sizeof buf, "%.*s%s", head, t, strstr(t, "deal red"));
-    parse_fails(buf, KONTOR_E_PARSE, 10, "the deal lacks the 'water' pile");
+    parse_fails(buf, KONTOR_E_PARSE, 11, "the deal lacks the 'water' pile");
     /* no deal and no seed */
     snprintf(buf, sizeof buf, "[Variant \"basic\"]\n\n1. pass pass\n");
     parse_fails(buf, KONTOR_E_PARSE, 3, "no deal");
     /* a number that is no card */
     snprintf(buf, sizeof buf, "%.*sdeal water 200\n", head, t);
-    parse_fails(buf, KONTOR_E_INVALID, 10, "there is no card 200 in card set 'default'");
+    parse_fails(buf, KONTOR_E_INVALID, 11, "there is no card 200 in card set 'default'");
     /* a dock card in the water pile */
     snprintf(buf, sizeof buf, "%.*sdeal water 52 1\n", head, t);
-    parse_fails(buf, KONTOR_E_INVALID, 10, "card 1 in the water pile is a red dock card");
+    parse_fails(buf, KONTOR_E_INVALID, 11, "card 1 in the water pile is a red dock card");
     /* a card twice */
     snprintf(buf, sizeof buf, "%.*sdeal water\n52 52\n", head, t);
-    parse_fails(buf, KONTOR_E_INVALID, 11, "card 52 is dealt twice");
+    parse_fails(buf, KONTOR_E_INVALID, 12, "card 52 is dealt twice");
     /* a pile missing: the deal's first line is named */
     snprintf(buf, sizeof buf, "%.*sdeal water 52\n", head, t);
-    parse_fails(buf, KONTOR_E_PARSE, 10, "the deal lacks the 'red' pile");
+    parse_fails(buf, KONTOR_E_PARSE, 11, "the deal lacks the 'red' pile");
     /* a pile twice */
     snprintf(buf, sizeof buf, "%.*s%.*sdeal red 1\n", (int)(rounds - t), t, 0, "");
-    parse_fails(buf, KONTOR_E_PARSE, 13, "the red pile is dealt twice (first on line 11)");
+    parse_fails(buf, KONTOR_E_PARSE, 14, "the red pile is dealt twice (first on line 12)");
     /* a pile without its name */
     snprintf(buf, sizeof buf, "%.*s\n\ndeal ; nothing\n", head, t);
-    parse_fails(buf, KONTOR_E_PARSE, 12, "'deal' wants 'water', a seat or 'special', but the record ends");
+    parse_fails(buf, KONTOR_E_PARSE, 13, "'deal' wants 'water', a seat or 'special', but the record ends");
     /* an unknown pile */
     snprintf(buf, sizeof buf, "%.*sdeal green 1\n", head, t);
-    parse_fails(buf, KONTOR_E_PARSE, 10, "'deal' wants 'water', a seat ('red', ...), not 'green'");
+    parse_fails(buf, KONTOR_E_PARSE, 11, "'deal' wants 'water', a seat ('red', ...), not 'green'");
     free(t);
 }
 
@@ -333,27 +347,27 @@ static void round_errors_name_the_line(void **state) {
     char buf[8192];
     char *rounds = strstr(t, "\n1. ");
     assert_non_null(rounds);
-    int head = (int)(rounds - t) + 1; /* up to and with the blank line: rounds start on line 14 */
+    int head = (int)(rounds - t) + 1; /* up to and with the blank line: rounds start on line 15 */
 #define ROUNDS(text) (snprintf(buf, sizeof buf, "%.*s%s", head, t, text), buf)
-    parse_fails(ROUNDS("1. pass pass\n3. pass pass\n"), KONTOR_E_PARSE, 15, "round 3 comes where round 2 belongs");
-    parse_fails(ROUNDS("hello\n"), KONTOR_E_PARSE, 14, "expected round 1, like '1.', not 'hello'");
-    parse_fails(ROUNDS("1. pass\n"), KONTOR_E_PARSE, 14, "round 1 wants black's choice, but the record ends");
-    parse_fails(ROUNDS("1. pass x\n"), KONTOR_E_PARSE, 14, "black's choice is a card number, 'pass' or '?', not 'x'");
-    parse_fails(ROUNDS("1. 1234 pass\n"), KONTOR_E_PARSE, 14, "red's choice is a card number");
-    parse_fails(ROUNDS("1. 94 pass\n"), KONTOR_E_INVALID, 14, "round 1: there is no card 94 in card set 'default'");
-    parse_fails(ROUNDS("1. 1 2\n+1,0\n"), KONTOR_E_PARSE, 15, "after the choices comes a seat ('red', ...) or the next round");
-    parse_fails(ROUNDS("1. 1 2 red\n\nship x\n"), KONTOR_E_PARSE, 16, "'ship' wants a cell like +1,-2 or '-', not 'x'");
-    parse_fails(ROUNDS("1. 1 2 red ship"), KONTOR_E_PARSE, 14, "'ship' wants a cell like +1,-2 or '-', but the record ends");
-    parse_fails(ROUNDS("1. 1 2 red remove 1;2\n"), KONTOR_E_PARSE, 14, "'remove' wants a cell like +1,-2 or '-', not '1'");
-    parse_fails(ROUNDS("1. 1 2 red +1,+9\n"), KONTOR_E_PARSE, 14, "round 1: '+1,+9' is not a cell");
-    parse_fails(ROUNDS("1. 1 2 red +8,+8\n"), KONTOR_E_PARSE, 14, "round 1: '+8,+8' is not a cell");
-    parse_fails(ROUNDS("1. 1 2 red ship +8,+8\n"), KONTOR_E_PARSE, 14, "'ship' wants a cell like +1,-2 or '-', not '+8,+8'");
-    parse_fails(ROUNDS("1. 1 2 red 0,0\n[Event \"late\"]\n"), KONTOR_E_PARSE, 15, "a tag '[...]' must come before");
-    parse_fails(ROUNDS("1. 1 2\ndeal water 52\n"), KONTOR_E_PARSE, 15, "comes a seat ('red', ...) or the next round, not 'deal'");
-    parse_fails(ROUNDS("1. pass pass 2. pass pass 99999999. pass\n"), KONTOR_E_PARSE, 14, "not '99999999.'");
+    parse_fails(ROUNDS("1. pass pass\n3. pass pass\n"), KONTOR_E_PARSE, 16, "round 3 comes where round 2 belongs");
+    parse_fails(ROUNDS("hello\n"), KONTOR_E_PARSE, 15, "expected round 1, like '1.', not 'hello'");
+    parse_fails(ROUNDS("1. pass\n"), KONTOR_E_PARSE, 15, "round 1 wants black's choice, but the record ends");
+    parse_fails(ROUNDS("1. pass x\n"), KONTOR_E_PARSE, 15, "black's choice is a card number, 'pass', 'play' or '?', not 'x'");
+    parse_fails(ROUNDS("1. 1234 pass\n"), KONTOR_E_PARSE, 15, "red's choice is a card number");
+    parse_fails(ROUNDS("1. 94 pass\n"), KONTOR_E_INVALID, 15, "round 1: there is no card 94 in card set 'default'");
+    parse_fails(ROUNDS("1. 1 2\n+1,0\n"), KONTOR_E_PARSE, 16, "after the choices comes a seat ('red', ...) or the next round");
+    parse_fails(ROUNDS("1. 1 2 red\n\nship x\n"), KONTOR_E_PARSE, 17, "'ship' wants a cell like +1,-2 or '-', not 'x'");
+    parse_fails(ROUNDS("1. 1 2 red ship"), KONTOR_E_PARSE, 15, "'ship' wants a cell like +1,-2 or '-', but the record ends");
+    parse_fails(ROUNDS("1. 1 2 red remove 1;2\n"), KONTOR_E_PARSE, 15, "'remove' wants a cell like +1,-2 or '-', not '1'");
+    parse_fails(ROUNDS("1. 1 2 red +1,+9\n"), KONTOR_E_PARSE, 15, "round 1: '+1,+9' is not a cell");
+    parse_fails(ROUNDS("1. 1 2 red +8,+8\n"), KONTOR_E_PARSE, 15, "round 1: '+8,+8' is not a cell");
+    parse_fails(ROUNDS("1. 1 2 red ship +8,+8\n"), KONTOR_E_PARSE, 15, "'ship' wants a cell like +1,-2 or '-', not '+8,+8'");
+    parse_fails(ROUNDS("1. 1 2 red 0,0\n[Event \"late\"]\n"), KONTOR_E_PARSE, 16, "a tag '[...]' must come before");
+    parse_fails(ROUNDS("1. 1 2\ndeal water 52\n"), KONTOR_E_PARSE, 16, "comes a seat ('red', ...) or the next round, not 'deal'");
+    parse_fails(ROUNDS("1. pass pass 2. pass pass 99999999. pass\n"), KONTOR_E_PARSE, 15, "not '99999999.'");
     char word[100];
     snprintf(word, sizeof word, "1. %060d\n", 1);
-    parse_fails(ROUNDS(word), KONTOR_E_PARSE, 14, "is too long for a word of a record");
+    parse_fails(ROUNDS(word), KONTOR_E_PARSE, 15, "is too long for a word of a record");
 #undef ROUNDS
     free(t);
 }
@@ -370,18 +384,18 @@ static void too_many_decisions_are_refused(void **state) {
     parse_fails(t, KONTOR_E_RANGE, 10002, "a record holds at most 10000 rounds");
     free(t);
     /* one round may hold many decisions (illegal ones, but the parser does
-     * not know the rules): 100000 in all is the ceiling */
-    cap = 200 + 100001 * 5;
+     * not know the rules): 160000 in all is the ceiling */
+    cap = 200 + 160001 * 5;
     t = malloc(cap);
     assert_non_null(t);
     k = (size_t)sprintf(t, "[Seed \"1\"]\n1. pass pass red");
     int line = 2;
-    for (int i = 0; i < 100000 - 2 + 1; i++) {
+    for (int i = 0; i < 160000 - 2 + 1; i++) {
         if (i % 1000 == 0) t[k++] = '\n', line++;
         k += (size_t)sprintf(t + k, " 0,0");
     }
     t[k] = 0;
-    parse_fails(t, KONTOR_E_RANGE, line, "the record holds more than 100000 decisions");
+    parse_fails(t, KONTOR_E_RANGE, line, "the record holds more than 160000 decisions");
     free(t);
 }
 
@@ -424,7 +438,7 @@ static void a_card_not_in_hand_is_named(void **state) {
     kontor_record r;
     kontor_state s;
     kontor_error err;
-    play_random(&r, &s, "basic", NULL, 22);
+    play_random(&r, &s, "basic", "declare=hidden", 22);
     /* round 1: black plays a card of red's */
     int red_card = -1;
     kontor_state start;
@@ -540,6 +554,70 @@ static void release_is_harmless_twice_and_on_null(void **state) {
     assert_null(r.ply);
 }
 
+/* ---- rulings: every record names the rules it was played under ------------------ */
+
+/* A record without a Rulings tag was written before R1 and R2 followed the
+ * rulebook: it is read under the old rulings (a pass among the hidden choices,
+ * none after a double pass), so every record written before still replays. */
+static void ruling_R1_R2_a_record_without_rulings_replays_under_the_old_ones(void **state) {
+    (void)state;
+    static const char old[] =
+        "[Variant \"basic\"]\n[Seed \"5\"]\n\n1. pass pass\n2. pass ?\n";
+    kontor_record r;
+    kontor_state s;
+    kontor_error err;
+    assert_int_equal(kontor_record_parse(&r, old, sizeof old - 1, &err), KONTOR_OK);
+    assert_int_equal(r.cfg.pass_hidden, 1);
+    assert_int_equal(r.cfg.pass_rest, 1);
+    /* round 2 after a double pass: the old house rule forbids red's pass */
+    assert_int_equal(kontor_record_replay(&r, -1, &s, NULL, NULL, &err), KONTOR_E_ILLEGAL);
+    assert_non_null(strstr(err.msg, "round 2: red passes, but nobody may pass"));
+    /* written again, the record states its rulings and the old options */
+    char *t = write_text(&r);
+    assert_non_null(strstr(t, "[Rulings \"2\"]\n[Options \"declare=hidden,pass=rest\"]\n"));
+    free(t);
+    kontor_record_release(&r);
+    /* the same text under the current rulings: the passes are declarations,
+     * and passing after a double pass is allowed */
+    static const char now[] =
+        "[Variant \"basic\"]\n[Rulings \"2\"]\n[Seed \"5\"]\n\n1. pass pass\n2. pass pass\n";
+    assert_int_equal(kontor_record_parse(&r, now, sizeof now - 1, &err), KONTOR_OK);
+    assert_int_equal(r.cfg.pass_hidden, 0);
+    assert_int_equal(r.cfg.pass_rest, 0);
+    assert_int_equal(KONTOR_MOVE_KIND(r.ply[0].move), KONTOR_MOVE_DECLARE);
+    assert_int_equal(kontor_record_replay(&r, -1, &s, NULL, NULL, &err), KONTOR_OK);
+    assert_int_equal(s.round, 3);
+    kontor_record_release(&r);
+    static const char later[] = "[Rulings \"3\"]\n[Seed \"5\"]\n";
+    parse_fails(later, KONTOR_E_PARSE, 1, "tag 'Rulings' is '1' or '2'");
+}
+
+/* Every game record committed in docs/arena was written before the Rulings
+ * tag; all of them must still replay to their stated result. */
+static void the_committed_arena_records_still_replay(void **state) {
+    (void)state;
+    glob_t g;
+    assert_int_equal(glob("docs/arena/*/*.kgn", 0, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 800);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        FILE *f = fopen(g.gl_pathv[i], "rb");
+        assert_non_null(f);
+        static char text[1 << 16];
+        size_t n = fread(text, 1, sizeof text, f);
+        fclose(f);
+        kontor_record r;
+        kontor_state s;
+        kontor_error err;
+        if (kontor_record_parse(&r, text, n, &err)) fail_msg("%s: %s", g.gl_pathv[i], err.msg);
+        if (kontor_record_replay(&r, -1, &s, NULL, NULL, &err)) fail_msg("%s: %s", g.gl_pathv[i], err.msg);
+        assert_true(kontor_over(&s));
+        const char *res = s.winner == 0 ? "1-0" : s.winner == 1 ? "0-1" : "1/2-1/2";
+        if (strcmp(res, r.result)) fail_msg("%s: replayed %s, the record says %s", g.gl_pathv[i], res, r.result);
+        kontor_record_release(&r);
+    }
+    globfree(&g);
+}
+
 /* ---- the example in docs/records.md ------------------------------------------------ */
 
 /* The document's example is the text between the lines "```kgn" and "```".
@@ -565,7 +643,7 @@ static void the_example_in_the_docs_replays(void **state) {
     if (kontor_record_replay(&r, -1, &s, NULL, NULL, &err)) fail_msg("%s", err.msg);
     /* the facts the document states about its example */
     assert_int_equal(s.round, 6);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     char *facts = strstr(doc, "```trace\n");
     assert_non_null(facts);
     char line[256];
@@ -591,7 +669,7 @@ static void the_drawing_shows_cards_ship_and_table(void **state) {
     char top[16];
     snprintf(top, sizeof top, "~%d", cfg.cards.card[s.cell_card[kontor_cell(0, -1)]].number);
     assert_non_null(strstr(buf, top));
-    assert_non_null(strstr(buf, "round 1: choosing"));
+    assert_non_null(strstr(buf, "round 1: declaring who passes"));
     assert_non_null(strstr(buf, "black   coins 4, keepers 0 (0 points), hand of 5 cards"));
     /* red's hand is shown card by card */
     char hand[64];
@@ -654,6 +732,8 @@ int main(void) {
         cmocka_unit_test(games_with_options_replay_to_the_same_state),
         cmocka_unit_test(the_options_tag_names_the_rules),
         cmocka_unit_test(an_unfinished_game_round_trips),
+        cmocka_unit_test(ruling_R1_R2_a_record_without_rulings_replays_under_the_old_ones),
+        cmocka_unit_test(the_committed_arena_records_still_replay),
         cmocka_unit_test(whitespace_and_comments_are_ignored),
         cmocka_unit_test(a_seed_stands_for_the_deal),
         cmocka_unit_test(tag_errors_name_the_line),

@@ -65,8 +65,8 @@ static kontor_move choice(const kontor_state *s, int n) {
 static void choose(kontor_state *s, int red, int black, kontor_log *log) {
     if (red != PASS) give(s, 0, red);
     if (black != PASS) give(s, 1, black);
-    assert_int_equal(kontor_apply(s, 0, choice(s, red), log), KONTOR_OK);
-    assert_int_equal(kontor_apply(s, 1, choice(s, black), log), KONTOR_OK);
+    int pick[2] = {KONTOR_MOVE_VALUE(choice(s, red)), KONTOR_MOVE_VALUE(choice(s, black))};
+    assert_int_equal(kt_choose_all(s, pick, log), KONTOR_OK);
 }
 
 static void place(kontor_state *s, int seat, int cell, kontor_log *log) {
@@ -137,7 +137,7 @@ static void setup_lays_centre_and_cross_from_the_top_of_the_water_pile(void **st
     assert_int_equal(s.coins[1], 4);
     assert_int_equal(s.treasury, 12);
     assert_int_equal(s.ship_cell, KONTOR_NONE);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(kontor_actors(&s), 3u);
 }
 
@@ -234,7 +234,7 @@ static void tax_both_broke_both_sit_out_and_take_a_coin(void **st) {
     assert_true(in_hand(&s, 0, 1));
     assert_true(in_hand(&s, 1, 2));
     assert_int_equal(s.round, 2);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_true(has_event(&log, KONTOR_EV_SITOUT, 0));
 }
 
@@ -249,29 +249,115 @@ static void pass_earns_a_coin_and_pays_no_tax(void **st) {
     assert_int_equal(s.norder, 1);
 }
 
-static void ruling_R2_after_a_double_pass_nobody_may_pass(void **st) {
+/* R1: "gleich zu Anfang einer Aktionsrunde, noch bevor Karten gespielt werden
+ * erklären, daß man auf das Ausspielen einer Karte verzichtet. Dann bekommt
+ * man 1 Münze" -- the declarations are simultaneous and hidden until all are
+ * made; the passer is paid at once; the other chooses his card knowing it. */
+static void ruling_R1_a_pass_is_declared_before_the_cards_and_paid_at_once(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_view v;
+    setup(&s, "basic", NULL);
+    give(&s, 1, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+    assert_int_equal(kontor_actors(&s), 3u);
+    assert_int_equal(legal_count(&s, 0), 2); /* play or pass, no card yet */
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s.hand[0][0]), "declare whether to pass");
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    /* hidden until black has declared too: no coin yet, black cannot see it */
+    assert_int_equal(s.coins[0], 4);
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.choice[0], KONTOR_HIDDEN);
+    kontor_log log = {0};
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), &log), KONTOR_OK);
+    /* revealed together: red takes his coin at once, before any card */
+    assert_true(has_event(&log, KONTOR_EV_PASS, 0));
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.treasury, 11);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(kontor_actors(&s), 2u);
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.choice[0], KONTOR_PASS); /* black chooses knowing red passed */
+    /* black declared to play: he chooses a card and may not pass now */
+    assert_int_equal(legal_count(&s, 1), 5);
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), "declared to play");
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id(&s, 2)), NULL), KONTOR_OK);
+    assert_int_equal(s.coins[0], 5); /* 2 shows a coin; red passed and pays no tax */
+    assert_int_equal(s.norder, 1);
+    assert_int_equal(s.order[0], 1);
+}
+
+static void ruling_R1_when_all_declare_a_pass_the_round_ends(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.coins[1], 5);
+    assert_int_equal(s.round, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+    /* a seat with no card in hand can only pass */
+    s.hand_n[0] = 0;
+    assert_int_equal(legal_count(&s, 0), 1);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), "no card in hand");
+}
+
+static void ruling_R1_option_declare_hidden_makes_the_pass_a_hidden_choice(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_view v;
+    setup(&s, "basic", "declare=hidden");
+    give(&s, 1, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(legal_count(&s, 0), 6); /* five cards or a pass */
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), "choose a card");
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), NULL), KONTOR_OK);
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.choice[0], KONTOR_HIDDEN); /* black chooses not knowing */
+    assert_int_equal(legal_count(&s, 1), 6);
+    assert_int_equal(s.coins[0], 4);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id(&s, 2)), NULL), KONTOR_OK);
+    assert_int_equal(s.coins[0], 5); /* paid at the reveal */
+    assert_int_equal(s.norder, 1);
+}
+
+/* R2: the rulebook sets no limit to passing; the limit after a double pass is
+ * the translator's bracketed house rule ("Suggested house rule ... - DO'D"),
+ * kept as pass=rest. */
+static void ruling_R2_passing_is_allowed_after_a_double_pass(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "basic", NULL);
     choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.round, 2);
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS)));
+    assert_int_equal(legal_count(&s, 0), 2);
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.round, 3);
+    assert_int_equal(s.coins[0], 6);
+}
+
+static void ruling_R2_option_pass_rest_forbids_passing_after_a_double_pass(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", "pass=rest");
+    choose(&s, PASS, PASS, NULL);
     assert_int_equal(s.coins[0], 5);
     assert_int_equal(s.coins[1], 5);
     assert_int_equal(s.round, 2);
-    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), "after both passed");
-    assert_int_equal(legal_count(&s, 1), 5);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), "all passed");
+    assert_int_equal(legal_count(&s, 1), 1); /* only "play" */
     /* the round after that, passing is allowed again */
     choose(&s, 38, 40, NULL);
     place(&s, 1, C(1, 1), NULL);
     place(&s, 0, C(-1, 1), NULL);
-    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS)));
-}
-
-static void ruling_R2_option_pass_free_always_allows_passing(void **st) {
-    (void)st;
-    kontor_state s;
-    setup(&s, "basic", "pass=free");
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS)));
+    /* the same with the pass as a hidden choice */
+    setup(&s, "basic", "pass=rest,declare=hidden");
     choose(&s, PASS, PASS, NULL);
-    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS)));
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), "all passed");
+    assert_int_equal(legal_count(&s, 1), 5);
 }
 
 static void ruling_R12_one_coin_for_two_goes_to_the_poorer(void **st) {
@@ -424,7 +510,7 @@ static void ruling_R3_a_card_with_no_legal_cell_goes_back_to_the_hand(void **st)
     choose(&s, 5, PASS, &log);
     assert_true(in_hand(&s, 0, 5));
     assert_int_equal(s.hand_n[0], 5);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.round, 2);
     int found = 0;
     for (int i = 0; i < log.n; i++)
@@ -737,7 +823,7 @@ static void ruling_R8_the_game_ends_after_max_rounds(void **st) {
     kontor_state s;
     setup(&s, "basic", "max_rounds=2,pass=free");
     choose(&s, PASS, PASS, NULL);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     choose(&s, PASS, PASS, NULL);
     assert_int_equal(s.phase, KONTOR_PHASE_OVER);
     assert_int_equal(s.end_reason, KONTOR_END_MAX_ROUNDS);
@@ -977,13 +1063,15 @@ static void options_parse_and_describe_round_trip(void **st) {
     char buf[256];
     kontor_config_init(&cfg, "advanced", NULL);
     assert_int_equal(kontor_config_describe(&cfg, buf, sizeof buf), 0);
-    assert_int_equal(kontor_config_options(&cfg, "edge=both, pass=free,max_rounds=90", &err), KONTOR_OK);
+    assert_int_equal(kontor_config_options(&cfg, "edge=both, pass=rest,declare=hidden,max_rounds=90", &err), KONTOR_OK);
     kontor_config_describe(&cfg, buf, sizeof buf);
-    assert_string_equal(buf, "edge=both,pass=free,max_rounds=90");
+    assert_string_equal(buf, "edge=both,declare=hidden,pass=rest,max_rounds=90");
     kontor_config_init(&back, "advanced", NULL);
     assert_int_equal(kontor_config_options(&back, buf, &err), KONTOR_OK);
     assert_memory_equal(&cfg, &back, sizeof cfg);
     assert_int_equal(kontor_config_option(&cfg, "edge=sideways", &err), KONTOR_E_PARSE);
+    assert_int_equal(kontor_config_option(&cfg, "pass=1", &err), KONTOR_E_PARSE); /* once meant pass=free */
+    assert_non_null(strstr(err.msg, "wants 'free' or 'rest'"));
     assert_int_equal(kontor_config_option(&cfg, "bogus=1", &err), KONTOR_E_PARSE);
     assert_non_null(strstr(err.msg, "unknown option 'bogus'"));
     assert_int_equal(kontor_config_option(&cfg, "max_rounds=0", &err), KONTOR_E_RANGE);
@@ -1013,8 +1101,11 @@ int main(void) {
         cmocka_unit_test(tax_a_card_taken_back_imposes_no_tax),
         cmocka_unit_test(tax_both_broke_both_sit_out_and_take_a_coin),
         cmocka_unit_test(pass_earns_a_coin_and_pays_no_tax),
-        cmocka_unit_test(ruling_R2_after_a_double_pass_nobody_may_pass),
-        cmocka_unit_test(ruling_R2_option_pass_free_always_allows_passing),
+        cmocka_unit_test(ruling_R1_a_pass_is_declared_before_the_cards_and_paid_at_once),
+        cmocka_unit_test(ruling_R1_when_all_declare_a_pass_the_round_ends),
+        cmocka_unit_test(ruling_R1_option_declare_hidden_makes_the_pass_a_hidden_choice),
+        cmocka_unit_test(ruling_R2_passing_is_allowed_after_a_double_pass),
+        cmocka_unit_test(ruling_R2_option_pass_rest_forbids_passing_after_a_double_pass),
         cmocka_unit_test(ruling_R12_one_coin_for_two_goes_to_the_poorer),
         cmocka_unit_test(the_higher_number_goes_first),
         cmocka_unit_test(placement_example_two_cards_leave_six_cells_a_to_f),

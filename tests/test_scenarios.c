@@ -62,8 +62,8 @@ static void give(kontor_state *s, int seat, int n) {
 static void choose(kontor_state *s, int red, int black) {
     if (red != PASS) give(s, 0, red);
     if (black != PASS) give(s, 1, black);
-    assert_int_equal(kontor_apply(s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, red == PASS ? KONTOR_PASS : id(s, red)), NULL), KONTOR_OK);
-    assert_int_equal(kontor_apply(s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, black == PASS ? KONTOR_PASS : id(s, black)), NULL), KONTOR_OK);
+    int pick[2] = {red == PASS ? KONTOR_PASS : id(s, red), black == PASS ? KONTOR_PASS : id(s, black)};
+    assert_int_equal(kt_choose_all(s, pick, NULL), KONTOR_OK);
 }
 
 static void place(kontor_state *s, int seat, int cell) {
@@ -306,9 +306,9 @@ static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
             if (wet && dock < 19) kontor__put(&s, c, id(&s, red[dock++]));
         }
     give(&s, 1, 6);
-    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), NULL), KONTOR_OK);
     kontor_log log = {.n = 0};
-    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id(&s, 6)), &log), KONTOR_OK);
+    int pick[2] = {KONTOR_PASS, id(&s, 6)};
+    assert_int_equal(kt_choose_all(&s, pick, &log), KONTOR_OK);
     /* black's card had no cell by the water: back to the hand (R3) */
     int back = 0;
     for (int i = 0; i < log.n; i++)
@@ -454,7 +454,7 @@ static void bakschisch_both_buy_out_a_card_at_once(void **st) {
     assert_int_equal(v.s.bribe[0], KONTOR_HIDDEN);
     kontor_log log = {.n = 0};
     assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(-1, -1)), &log), KONTOR_OK);
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.coins[0], 4 - 3);
     assert_int_equal(s.coins[1], 4 - 1);
     assert_int_equal(s.treasury, treasury + 4);
@@ -598,7 +598,7 @@ static void justizia_players_pick_three_and_discard_four(void **st) {
         assert_true(kontor_legal(&s, 1, m) > 0);
         assert_int_equal(kontor_apply(&s, 1, m[0], NULL), KONTOR_OK);
     }
-    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
     assert_int_equal(s.round, 1);
     for (int i = 0; i < 3; i++) assert_true(in_hand(&s, 0, keep[i]));
     assert_int_equal(s.hand_n[0], 5);
@@ -792,9 +792,9 @@ static int water_off_board(const kontor_state *s, int coin, int nth) {
 static void choose4(kontor_state *s, const int nums[4]) {
     for (int p = 0; p < 4; p++)
         if (nums[p] != PASS) s->hand[p][0] = (uint8_t)id(s, nums[p]);
-    for (int p = 0; p < 4; p++)
-        assert_int_equal(kontor_apply(s, p, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, nums[p] == PASS ? KONTOR_PASS : id(s, nums[p])), NULL),
-                         KONTOR_OK);
+    int pick[4];
+    for (int p = 0; p < 4; p++) pick[p] = nums[p] == PASS ? KONTOR_PASS : id(s, nums[p]);
+    assert_int_equal(kt_choose_all(s, pick, NULL), KONTOR_OK);
 }
 
 /* V8 with four: "Der andere Spieler bzw. das andere Team hat dann

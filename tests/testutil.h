@@ -11,4 +11,31 @@
 #include <string.h>
 #include <cmocka.h>
 #include "kontor/kontor.h"
+
+/* Every seat's choice of a round as the tests write it: pick[p] is a card id
+ * or KONTOR_PASS for seat p, or KONTOR_NONE for a seat that has already
+ * decided. With declarations (R1, the default) each seat declares first (a
+ * pass, or to play), then the players choose their cards; with
+ * declare=hidden the pass is a choice. Returns the first failure. */
+static inline kontor_status kt_choose_all(kontor_state *s, const int *pick, kontor_log *log) {
+    int ns = s->cfg.nseats;
+    kontor_status st;
+    if (s->phase == KONTOR_PHASE_DECLARE)
+        for (int p = 0; p < ns; p++) {
+            if (pick[p] == KONTOR_NONE) continue;
+            kontor_move m = KONTOR_MOVE(KONTOR_MOVE_DECLARE, pick[p] == KONTOR_PASS ? KONTOR_PASS : KONTOR_PLAY);
+            if ((st = kontor_apply(s, p, m, log)) != KONTOR_OK) return st;
+        }
+    for (int p = 0; p < ns; p++) {
+        if (pick[p] == KONTOR_NONE || (pick[p] == KONTOR_PASS && !s->cfg.pass_hidden)) continue;
+        if ((st = kontor_apply(s, p, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, pick[p]), log)) != KONTOR_OK) return st;
+    }
+    return KONTOR_OK;
+}
+
+/* The phase a round's choice opens with: the declarations, or with
+ * declare=hidden the choice itself. */
+static inline int kt_choice_phase(const kontor_state *s) {
+    return s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+}
 #endif

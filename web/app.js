@@ -171,7 +171,7 @@ function game(id, token) {
   // A seat's secret decision as the others see it: chosen, bought, bribed.
   function decided(s) {
     const out = [];
-    if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? 'has chosen' : s.choice === 'pass' ? 'passes' : `chose ${cardLabel(cards[s.choice])}`);
+    if (s.choice !== null && s.choice !== undefined) out.push(s.choice === 'hidden' ? (st.phase === 'declare' ? 'has declared' : 'has chosen') : s.choice === 'pass' ? 'passes' : s.choice === 'play' ? 'plays a card' : `chose ${cardLabel(cards[s.choice])}`);
     if (s.buy !== undefined && s.buy !== null) out.push(s.buy === 'hidden' ? 'has decided' : s.buy > 1 ? `buys ${s.buy} special cards` : s.buy ? 'buys a special card' : 'buys nothing');
     if (s.bribe !== undefined && s.bribe !== null) out.push(s.bribe === 'hidden' ? 'has decided' : s.bribe === 'none' ? 'buys out nothing' : `buys out the card at ${fmt(...s.bribe)}`);
     if (s.selected !== undefined) out.push(`${s.selected} card${s.selected === 1 ? '' : 's'} picked`);
@@ -271,7 +271,8 @@ function game(id, token) {
   }
 
   function phaseHint(p) {
-    return { choose: 'choose a card from your hand (secretly), or pass', ship: 'move the ship to a highlighted water card, or leave it',
+    return { declare: 'pass this round (a coin now), or play a card (secretly; the cards come next)',
+      choose: 'choose a card from your hand (secretly)', ship: 'move the ship to a highlighted water card, or leave it',
       remove: 'remove a highlighted card next to the ship, or nothing', place: 'place your card on a highlighted cell',
       buy: 'buy special cards for 2 coins each, or none (secretly)', pile: 'say whose pile takes the removed card',
       bribe: 'buy out a highlighted opposing goods card, or nothing (secretly)', select: 'pick the cards of your hand and those that leave the game',

@@ -13,8 +13,8 @@
  *
  * A game is a sequence of decisions. kontor_actors() says which seats owe one
  * now; kontor_legal() lists a seat's legal decisions; kontor_apply() takes one.
- * In the choice phase every seat decides (simultaneously, hidden); in the other
- * phases exactly one seat does.
+ * In the declaration and choice phases every seat decides (simultaneously,
+ * hidden); in the other phases exactly one seat does.
  */
 #ifndef KONTOR_KONTOR_H
 #define KONTOR_KONTOR_H
@@ -70,6 +70,7 @@ uint32_t kontor_rng_below(kontor_rng *r, uint32_t n);
 #define KONTOR_NONE 0xFF        /* no card, no cell, no choice */
 #define KONTOR_PASS 0xFE        /* the choice "pass" */
 #define KONTOR_HIDDEN 0xFD      /* in a view: a choice made but not revealed */
+#define KONTOR_PLAY 0xFC        /* the declaration "I play a card this round" (R1) */
 /* In a view, a card the viewer cannot see reads KONTOR_UNKNOWN_BASE + its class. */
 #define KONTOR_UNKNOWN_BASE 0xF0
 
@@ -201,7 +202,9 @@ typedef struct kontor_config {
     uint8_t total_coins;    /* coins in the game (player coins + treasury) */
     /* rulings (options) */
     uint8_t edge_both;      /* 1: board edges enclose only when both extents are fixed */
-    uint8_t pass_rule;      /* 0: after a double pass nobody may pass next round; 1: passing always allowed */
+    uint8_t pass_hidden;    /* R1: 0: passes are declared (simultaneously) before the cards are chosen;
+                               1: a pass is one of the hidden choices, revealed with the cards */
+    uint8_t pass_rest;      /* R2: 1: after a double pass nobody may pass next round (house rule); 0: no limit */
     uint8_t optional_place; /* 1: a player may take a placeable card back instead */
     uint8_t final_draw;     /* 1: the card that fills the board still draws and earns its coin */
     uint8_t largest_keepers;/* 1: only areas with a keeper compete for the N largest */
@@ -297,7 +300,7 @@ const char *kontor_tile_name(int tile);
 /* ---- the state -------------------------------------------------------------- */
 
 typedef enum kontor_phase {
-    KONTOR_PHASE_CHOOSE = 0,  /* every seat picks a hand card or a pass, hidden */
+    KONTOR_PHASE_CHOOSE = 0,  /* every seat that plays picks a hand card, hidden (with pass_hidden: or a pass) */
     KONTOR_PHASE_SHIP,        /* the seat to act may move the ship */
     KONTOR_PHASE_REMOVE,      /* ... and then remove an adjacent ship-symbol dock card */
     KONTOR_PHASE_PLACE,       /* the seat to act places its card */
@@ -309,7 +312,8 @@ typedef enum kontor_phase {
     KONTOR_PHASE_TAVERN,      /* Alte Seilschaften, at the end: a tavern's owner says whether its area scores */
     KONTOR_PHASE_EXPORT,      /* Exportlager: the seat that placed a goods card may export one warehouse */
     KONTOR_PHASE_EVENT,       /* Ereigniskarten: a seat carries out its part of the event card */
-    KONTOR_PHASE_TILE         /* Aktionstafeln: the seat that won a tile carries out its action */
+    KONTOR_PHASE_TILE,        /* Aktionstafeln: the seat that won a tile carries out its action */
+    KONTOR_PHASE_DECLARE      /* R1, before choosing: every seat declares, hidden, whether it passes */
 } kontor_phase;
 
 #define KONTOR_HAND_MAX 12
@@ -379,7 +383,8 @@ typedef struct kontor_state {
     /* round */
     uint16_t round;         /* 1-based */
     uint8_t phase;          /* kontor_phase */
-    uint8_t choice[KONTOR_MAX_SEATS];  /* card id, KONTOR_PASS, or KONTOR_NONE */
+    uint8_t choice[KONTOR_MAX_SEATS];  /* card id, KONTOR_PASS, or KONTOR_NONE; in the declare
+                                          phase KONTOR_PASS, KONTOR_PLAY or KONTOR_NONE */
     uint8_t order[KONTOR_MAX_SEATS];   /* seats that place this round, in order */
     uint8_t norder;
     uint8_t turn;           /* index into order of the seat to act */
@@ -462,7 +467,8 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg,
 
 /* A decision, 16 bits:
  *   bits 0..7   value: a card id (choose), a cell (ship, remove, place),
- *               KONTOR_PASS (choose), KONTOR_NONE (do not move the ship /
+ *               KONTOR_PASS (choose with pass_hidden; declare), KONTOR_PLAY
+ *               (declare), KONTOR_NONE (do not move the ship /
  *               remove nothing / take the card back where allowed)
  *   bits 8..11  kind: kontor_move_kind
  */
@@ -484,8 +490,9 @@ typedef enum kontor_move_kind {
                                    to the export store, KONTOR_NONE: none */
     KONTOR_MOVE_EVENT = 13,     /* Ereigniskarten: value the cell the event asks for (the ship's new water
                                    card, the card to remove, the free water card's cell), KONTOR_NONE: pass */
-    KONTOR_MOVE_TILE = 14       /* Aktionstafeln: value the cell the tile asks for (the harbour centre's new
+    KONTOR_MOVE_TILE = 14,      /* Aktionstafeln: value the cell the tile asks for (the harbour centre's new
                                    cell, the dock card whose area takes the warehouse), KONTOR_NONE: forgo */
+    KONTOR_MOVE_DECLARE = 15    /* R1: value KONTOR_PASS (pass this round, take a coin now) or KONTOR_PLAY */
 } kontor_move_kind;
 
 #define KONTOR_MOVE(kind, value) ((kontor_move)(((kind) << 8) | ((value) & 0xFF)))
@@ -519,7 +526,8 @@ const char *kontor_seat_name(const kontor_state *s, int seat);
 
 typedef enum kontor_event_kind {
     KONTOR_EV_ROUND = 1,   /* a: round number */
-    KONTOR_EV_PASS,        /* seat passes; a: coin received (0/1) */
+    KONTOR_EV_PASS,        /* seat passes; a: coin received (0/1); at the declarations' reveal (R1),
+                              or at the cards' reveal with pass_hidden */
     KONTOR_EV_REVEAL,      /* seat reveals card */
     KONTOR_EV_TAX,         /* seat pays one coin in tax */
     KONTOR_EV_TAKEBACK,    /* seat takes card back; a: kontor_takeback reason */
@@ -538,7 +546,8 @@ typedef enum kontor_event_kind {
     KONTOR_EV_TAVERN,      /* seat decides area a's fate: card 1 scores, 0 does not */
     KONTOR_EV_EXPORT,      /* seat exports one warehouse of good a */
     KONTOR_EV_EVENT,       /* event card a is turned up (card: KONTOR_NONE) */
-    KONTOR_EV_TILE         /* seat wins action tile a (cell: the water card it lay on) */
+    KONTOR_EV_TILE,        /* seat wins action tile a (cell: the water card it lay on) */
+    KONTOR_EV_PLAY         /* R1: seat declared to play a card (at the declarations' reveal, with the passes) */
 } kontor_event_kind;
 
 enum { KONTOR_TAKEBACK_TAX = 1, KONTOR_TAKEBACK_NOCELL, KONTOR_TAKEBACK_DECLINED };

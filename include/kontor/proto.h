@@ -30,7 +30,7 @@
 extern "C" {
 #endif
 
-#define KONTOR_PROTO_VERSION 1
+#define KONTOR_PROTO_VERSION 2
 /* Longest command line an engine accepts, newline excluded. Long enough for
  * any event or option list (the longest real line is under 200 bytes), short
  * enough that a runaway writer cannot make the engine grow without bound. */

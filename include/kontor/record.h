@@ -23,6 +23,14 @@ typedef struct kontor_ply {
 
 #define KONTOR_TAG_MAX 128
 
+/* The edition of kontor's default rulings a record's Options tag is written
+ * against (its Rulings tag). 1 (a record without the tag): a pass is a hidden
+ * choice and nobody may pass after a double pass, as "declare=hidden,pass=rest"
+ * say now; 2: the rulebook's R1 and R2 (docs/rules.md). The writer always
+ * writes the current one, so every record names the rules it was played under. */
+#define KONTOR_RULINGS 2
+#define KONTOR_RULINGS_1_OPTIONS "declare=hidden,pass=rest"
+
 typedef struct kontor_record {
     kontor_config cfg;
     kontor_deal deal;

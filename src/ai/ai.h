@@ -67,6 +67,9 @@ typedef struct ai_playout_opts {
     float mast;      /* 0: off; else the chance that a placement or card choice is
                         the best by its average result so far (MAST); < 0: by
                         variant (0.25 without the ship, off with it) */
+    float pass;      /* R1, the declaration in a playout: 0 uniform (a pass half the
+                        time); P: a pass with chance P; < 0: 1 / (hand cards + 1),
+                        as often as a uniform pick among the cards and the pass */
 } ai_playout_opts;
 
 /* MAST (move-average sampling, Finnsson and Bjoernsson 2008): the average

@@ -12,6 +12,13 @@
  * for every own card (common random numbers) makes the comparison between
  * cards much less noisy than the averages themselves.
  *
+ * The declaration of a pass (R1) is judged the same way, one step earlier:
+ * each sample draws every other seat's round as before (a card of its hand
+ * or a pass, uniformly: a card means it declares to play), and the own
+ * declaration "play" is worth its best card's average, "pass" the average of
+ * passing. In the choice that follows, a seat that declared a pass is known
+ * and no longer drawn.
+ *
  * Options: samples=K (determinizations per card choice, default 8),
  * noise=P (with probability P play a uniformly random legal decision; the
  * "easy" level uses it).
@@ -34,7 +41,8 @@ static int own_turn_goes_on(const kontor_state *s, int q) {
     /* the scenarios' simultaneous phases (a bribe, Justizia's seven picks)
      * are decisions of their own, not a turn to search to its end */
     return s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
-           s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT && ((kontor_actors(s) >> q) & 1);
+           s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT && s->phase != KONTOR_PHASE_DECLARE &&
+           ((kontor_actors(s) >> q) & 1);
 }
 
 /* Best value for seat q of the rest of q's own turn from s (ship, removal,
@@ -64,7 +72,8 @@ static double best_turn(const kontor_state *s, int q, int quick, kontor_move *be
 /* Finish the round: every seat that places does its greedy best. */
 static void finish_round(kontor_state *s) {
     int guard = 0;
-    while (s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && guard++ < 64) {
+    while (s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_DECLARE &&
+           guard++ < 64) {
         unsigned actors = kontor_actors(s);
         int q = 0;
         while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
@@ -80,6 +89,58 @@ static int cmp_choice(const void *a, const void *b) {
     return (int)x->visits - (int)y->visits; /* visits holds the legal index: stable */
 }
 
+/* One sample of the other seats' round: each acting seat q other than seat
+ * draws uniformly among its hand cards and (where it may) the pass;
+ * pick[q] is the card or KONTOR_PASS, KONTOR_NONE for seats not drawn. */
+static void draw_others(const kontor_state *det, int seat, kontor_rng *rng, int pick[KONTOR_MAX_SEATS]) {
+    unsigned actors = kontor_actors(det);
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
+        pick[q] = KONTOR_NONE;
+        if (q == seat || q >= det->cfg.nseats || !((actors >> q) & 1)) continue;
+        int pass = kontor_is_legal(det, q, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS));
+        int n = det->hand_n[q] + pass;
+        if (n <= 0) continue;
+        int i = (int)kontor_rng_below(rng, (uint32_t)n);
+        pick[q] = i < det->hand_n[q] ? det->hand[q][i] : KONTOR_PASS;
+    }
+}
+
+/* From the declarations on: every seat's declaration, then the cards of those
+ * who play (pick[q] as in draw_others; seat's own in pick[seat]). */
+static void play_declared_round(kontor_state *c, const int pick[KONTOR_MAX_SEATS]) {
+    for (int q = 0; q < c->cfg.nseats && c->phase == KONTOR_PHASE_DECLARE; q++)
+        if (pick[q] != KONTOR_NONE)
+            kontor_apply(c, q, KONTOR_MOVE(KONTOR_MOVE_DECLARE, pick[q] == KONTOR_PASS ? KONTOR_PASS : KONTOR_PLAY), NULL);
+    for (int q = 0; q < c->cfg.nseats && c->phase == KONTOR_PHASE_CHOOSE; q++)
+        if (pick[q] != KONTOR_NONE && pick[q] != KONTOR_PASS) kontor_apply(c, q, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, pick[q]), NULL);
+    finish_round(c);
+}
+
+/* The declaration (R1): "play" is worth its best card's average over the
+ * samples, "pass" the average of passing. */
+static void rank_declaration(greedy_impl *g, kontor_agent *a, const kontor_view *v, ai_choice *ch, int n) {
+    int seat = v->seat, nh = v->s.hand_n[seat];
+    double card[KONTOR_HAND_MAX] = {0}, pass = 0;
+    for (int k = 0; k < g->samples; k++) {
+        kontor_state det;
+        kontor_determinize(v, &a->rng, &det);
+        int pick[KONTOR_MAX_SEATS];
+        draw_others(&det, seat, &a->rng, pick);
+        for (int i = 0; i <= nh; i++) {
+            kontor_state c = det;
+            pick[seat] = i < nh ? det.hand[seat][i] : KONTOR_PASS;
+            play_declared_round(&c, pick);
+            double e = ai_eval(&c, seat) / g->samples;
+            if (i < nh) card[i] += e;
+            else pass += e;
+        }
+    }
+    double best = -1e300;
+    for (int i = 0; i < nh; i++)
+        if (card[i] > best) best = card[i];
+    for (int i = 0; i < n; i++) ch[i].value = KONTOR_MOVE_VALUE(ch[i].move) == KONTOR_PASS ? pass : best;
+}
+
 static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, int cap) {
     greedy_impl *g = a->impl;
     int seat = v->seat;
@@ -89,7 +150,9 @@ static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
     ai_choice ch[KONTOR_MAX_MOVES];
     for (int i = 0; i < n; i++) ch[i] = (ai_choice){moves[i], 0.0, (uint32_t)i};
 
-    if (v->s.phase == KONTOR_PHASE_CHOOSE) {
+    if (v->s.phase == KONTOR_PHASE_DECLARE) {
+        rank_declaration(g, a, v, ch, n);
+    } else if (v->s.phase == KONTOR_PHASE_CHOOSE) {
         for (int k = 0; k < g->samples; k++) {
             kontor_state det;
             kontor_determinize(v, &a->rng, &det);

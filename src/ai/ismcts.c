@@ -13,7 +13,8 @@
  * UCB uses how often a child could have been chosen, not how often its parent
  * was visited.
  *
- * The card choice is simultaneous and hidden, so the tree must not let one
+ * The card choice (and before it the declarations of who passes, R1) is
+ * simultaneous and hidden, so the tree must not let one
  * seat's choice depend on the other's. At a choice node each acting seat
  * keeps its own statistics per own action (STAT edges) and picks by its own
  * UCB without looking at the other's pick (decoupled UCT, Lanctot et al.
@@ -34,6 +35,7 @@
  * (its chance to move the ship when it can remove an opponent's card,
  * default 1), place=P (bias of dock cards next to their owner's, default 0),
  * mast=P (MAST; default by variant: 0.25 without the ship, 0 with it),
+ * pass=P (a declared pass in a playout, R1; default 1/(cards+1), 0 uniform),
  * rounds=R (cut-off after R rounds, scored by the evaluation; default 0, to
  * the end), scale=X (the cut-off's logistic scale; default 0, by variant).
  * The defaults are the best measured (docs/ai.md): in the advanced game the
@@ -179,11 +181,12 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
- * other: the card choice, buying special cards (scenario "specials"), and
- * the scenarios' bribes (Bakschisch) and hand picks (Justizia). */
+ * other: the declarations of who passes (R1), the card choice, buying special
+ * cards (scenario "specials"), and the scenarios' bribes (Bakschisch) and
+ * hand picks (Justizia). */
 static int simultaneous(const kontor_state *s) {
-    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
-           s->phase == KONTOR_PHASE_SELECT;
+    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE || s->phase == KONTOR_PHASE_BUY ||
+           s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT;
 }
 
 /* A joint child is keyed by the phase (in its seat field) and the picks. */
@@ -439,6 +442,7 @@ static const ai_opt ismcts_opts[] = {
     {"ship", AI_OPT_FLOAT, offsetof(ismcts_impl, po.ship_move), 0, 1},
     {"place", AI_OPT_FLOAT, offsetof(ismcts_impl, po.place), 0, 1},
     {"mast", AI_OPT_FLOAT, offsetof(ismcts_impl, po.mast), 0, 1},
+    {"pass", AI_OPT_FLOAT, offsetof(ismcts_impl, po.pass), 0, 1},
 };
 
 static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
@@ -468,6 +472,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->po.scale = 0.0f; /* by variant: playout.c */
     m->po.policy = 1;
     m->po.ship_move = 1.0f;
+    m->po.pass = -1.0f; /* a declared pass as often as the old hidden pass: playout.c */
     a->impl = m;
     if (ai_parse_opts(a->name, opts, ismcts_opt, a, err)) {
         free(m);

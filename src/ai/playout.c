@@ -27,6 +27,10 @@
  *    this search's playouts so far, else uniform. It learns within one
  *    search which cells and cards pay, at the price of a scan of the legal
  *    moves per pick.
+ *  - a declaration policy (R1): uniformly, a player would declare a pass in
+ *    half the rounds, and playouts would be games of passing; by default a
+ *    playout passes as often as a uniform pick among the hand cards and the
+ *    pass (1 / (cards + 1)), what the hidden choice of the old ruling did.
  *    Everything else stays uniform, and every pick is a few bitboard
  *    operations, so a playout costs little more than the engine's.
  *
@@ -122,13 +126,15 @@ static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_
 }
 
 /* MAST key of seat's move m in s (before it is applied): the team, whether
- * the card is a dock card (placements), and the move. -1 for moves MAST does
- * not track (ship, removal, buying, piles). */
+ * the card is a dock card (placements), and the move (a declaration, a card,
+ * a cell). -1 for moves MAST does not track (ship, removal, buying, piles). */
 static int mast_key(const kontor_state *s, int seat, kontor_move m) {
     int kind = KONTOR_MOVE_KIND(m);
-    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_PLACE && kind != KONTOR_MOVE_PLACE_WATER) return -1;
+    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE && kind != KONTOR_MOVE_PLACE &&
+        kind != KONTOR_MOVE_PLACE_WATER)
+        return -1;
     int dock = 0;
-    if (kind != KONTOR_MOVE_CHOOSE) {
+    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE) {
         int id = s->choice[seat];
         dock = id < s->cfg.cards.ncards && kontor_card_is_dock(&s->cfg.cards.card[id]);
     }
@@ -154,6 +160,17 @@ static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_o
     return moves[best];
 }
 
+/* R1: declare a pass with chance o->pass, or 1 / (hand cards + 1) when it is
+ * negative; a seat that must play or must pass does. */
+static kontor_move pick_declare(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
+    int n = s->hand_n[seat];
+    kontor_move pass = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), play = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
+    if (!n) return pass;
+    if (!kontor_is_legal(s, seat, pass)) return play;
+    float p = o->pass < 0.0f ? 1.0f / (float)(n + 1) : o->pass;
+    return unit(rng) < p ? pass : play;
+}
+
 void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, float r[2]) {
     ai_playout_mast(s, rng, o, NULL, r);
 }
@@ -172,7 +189,8 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     if (eff.mast < 0.0f) eff.mast = s->cfg.ship ? 0.0f : MAST_ALL;
     if (eff.mast <= 0.0f) mast = NULL;
     /* the ship policy changes nothing where there is no ship */
-    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast) {
+    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast &&
+        (o->pass == 0.0f || s->cfg.pass_hidden)) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
         return;
@@ -183,15 +201,17 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     /* a few hundred decisions end any game (R8's safety rule); the guard only
      * protects against an engine bug turning into a hang */
     for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
-        if ((s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) && s->round >= stop) break;
+        int opens = s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE || s->phase == KONTOR_PHASE_BUY;
+        if (opens && s->round >= stop && !(s->phase == KONTOR_PHASE_CHOOSE && !s->cfg.pass_hidden)) break;
         unsigned actors = kontor_actors(s);
         if (!actors) break;
-        if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY) {
+        if (opens) {
             int phase = s->phase;
             for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++) {
                 if (!((actors >> q) & 1)) continue;
-                kontor_move m = mast && phase == KONTOR_PHASE_CHOOSE ? pick_mast(s, q, o, mast, rng)
-                                                                     : pick_uniform(s, q, rng);
+                kontor_move m = phase == KONTOR_PHASE_DECLARE && o->pass != 0.0f ? pick_declare(s, q, o, rng)
+                                 : mast && phase != KONTOR_PHASE_BUY      ? pick_mast(s, q, o, mast, rng)
+                                                                          : pick_uniform(s, q, rng);
                 if (mast && npath < MAST_PATH) {
                     int k = mast_key(s, q, m);
                     if (k >= 0) path[npath++] = k;

@@ -41,6 +41,9 @@ static void say_move(const kontor_state *s, kontor_move m, char *buf, size_t cap
     char cell[8];
     const kontor_cardset *cs = &s->cfg.cards;
     switch (KONTOR_MOVE_KIND(m)) {
+    case KONTOR_MOVE_DECLARE:
+        snprintf(buf, cap, "%s", v == KONTOR_PASS ? "declare a pass (take a coin)" : "declare to play a card");
+        break;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) snprintf(buf, cap, "pass (take a coin)");
         else if (v < cs->ncards) {
@@ -172,7 +175,10 @@ int cmd_hint(int argc, char **argv) {
         kontor_view_of(&s, seat, &v);
         ai_eval_terms t;
         ai_eval_terms_of(&s, seat, &t);
-        printf("%s to move, round %d: %s\n", kontor_seat_name(&s, seat), s.round, s.phase < sizeof phase_words / sizeof *phase_words ? phase_words[s.phase] : "decide");
+        printf("%s to move, round %d: %s\n", kontor_seat_name(&s, seat), s.round,
+               s.phase == KONTOR_PHASE_DECLARE                    ? "declare whether to pass"
+               : s.phase < sizeof phase_words / sizeof *phase_words ? phase_words[s.phase]
+                                                                    : "decide");
         printf("  position for %s: %+.1f (areas won %+.1f, open areas %+.1f, money %+.1f, cranes %+.1f, ship %+.1f)\n",
                kontor_seat_name(&s, seat), t.total, t.points, t.open_areas, t.money, t.cranes, t.ship);
         ai_choice ch[KONTOR_MAX_MOVES];

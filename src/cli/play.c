@@ -96,6 +96,7 @@ static void log_events(tui *t, const kontor_log *lg) {
         case KONTOR_EV_PASS:
             tui_logf(t, "%s passes%s", who, e->a ? " and takes a coin" : " (treasury empty: no coin)");
             break;
+        case KONTOR_EV_PLAY: tui_logf(t, "%s will play a card", who); break;
         case KONTOR_EV_REVEAL: tui_logf(t, "%s plays %s", who, tui_card_text(s, e->card, c1, sizeof c1)); break;
         case KONTOR_EV_TAX: tui_logf(t, "%s pays a coin of tax", who); break;
         case KONTOR_EV_TAKEBACK:
@@ -512,13 +513,13 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
 /* ---- the main loop ---------------------------------------------------------- */
 
 int tui_secret_phase(int phase) {
-    return phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY || phase == KONTOR_PHASE_BRIBE ||
-           phase == KONTOR_PHASE_SELECT;
+    return phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_DECLARE || phase == KONTOR_PHASE_BUY ||
+           phase == KONTOR_PHASE_BRIBE || phase == KONTOR_PHASE_SELECT;
 }
 
 int tui_menu_phase(int phase) {
-    return phase != KONTOR_PHASE_CHOOSE && phase != KONTOR_PHASE_SHIP && phase != KONTOR_PHASE_REMOVE &&
-           phase != KONTOR_PHASE_PLACE && phase != KONTOR_PHASE_OVER;
+    return phase != KONTOR_PHASE_CHOOSE && phase != KONTOR_PHASE_DECLARE && phase != KONTOR_PHASE_SHIP &&
+           phase != KONTOR_PHASE_REMOVE && phase != KONTOR_PHASE_PLACE && phase != KONTOR_PHASE_OVER;
 }
 
 int tui_move_cell(kontor_move m) {
@@ -599,7 +600,7 @@ static const char *help =
     "                  the four seats of a game for four (red 1 and black 1 sit\n"
     "                  opposite, so do red 2 and black 2)\n"
     "  --seatN SPEC    seat N (1-4) by number, in either game\n"
-    "  --options LIST  rule options (docs/rules.md), e.g. edge=both,pass=free\n"
+    "  --options LIST  rule options (docs/rules.md), e.g. edge=both,declare=hidden\n"
     "  --seed S        the deal (default: from the clock; shown in the title)\n"
     "  --load FILE     continue a saved game record\n"
     "  --save FILE     where 's' saves, and the record written when the game ends\n"
@@ -612,7 +613,8 @@ static const char *help =
     "  --dump FILE     where the script's 'dump' writes screens (default stdout)\n"
     "  --size CxR      the screen size in script mode (default 80x24)\n"
     "\n"
-    "Keys: arrows move, Enter plays, 1-8 choose a card, p pass, +1,-2 Enter\n"
+    "Keys: arrows move, Enter plays, p Enter passes (declared first), 1-8\n"
+    "choose a card, +1,-2 Enter\n"
     "types a cell, n no ship move / no removal, w a customs house as water;\n"
     "other decisions are a menu: 1-N or arrows, Enter. ? help, h hint,\n"
     "u undo, s save, l load, L log, q quit. See docs/play.md.\n";
@@ -712,6 +714,7 @@ int cmd_play(int argc, char **argv) {
         return 1;
     }
     int rc = 1;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) t->presel[p] = -1;
     t->colour_wanted = colour;
     t->delay_ms = (int)delay;
     t->handed = -1;

@@ -69,7 +69,8 @@ typedef struct tui {
     /* what the player is doing */
     int decision;           /* nply when cursor/selection were last reset */
     int cursor;             /* board cell */
-    int sel;                /* hand index in the choice phase; hand_n means pass */
+    int sel;                /* hand index in the declaration and choice phases; hand_n means pass */
+    int presel[KONTOR_MAX_SEATS]; /* the card a seat had selected when it declared to play (R1), or -1 */
     char typing[16];        /* a cell being typed, "" when not */
     kontor_move pending;    /* Enter takes this decision (from a hint) until the cursor moves; 0: none */
     int msel;               /* the menu's selected entry, -1 when the cursor is on no entry's cell */

@@ -410,11 +410,19 @@ static void status_text(const kontor_state *d, char *buf, size_t cap) {
     kontor_event_card ev;
     buf[0] = 0;
     switch (d->phase) {
+    case KONTOR_PHASE_DECLARE:
+        snprintf(buf, cap, "round %d, to declare:", d->round);
+        for (int p = 0; p < d->cfg.nseats; p++)
+            if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", kontor_seat_name(d, p));
+        if (d->no_pass) append(buf, cap, " (no passing this round)");
+        break;
     case KONTOR_PHASE_CHOOSE:
         snprintf(buf, cap, "round %d, to choose:", d->round);
         for (int p = 0; p < d->cfg.nseats; p++)
             if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", kontor_seat_name(d, p));
-        if (d->no_pass) append(buf, cap, " (no passing this round)");
+        for (int p = 0; p < d->cfg.nseats; p++)
+            if (d->choice[p] == KONTOR_PASS && !d->cfg.pass_hidden) append(buf, cap, "; %s passes", kontor_seat_name(d, p));
+        if (d->no_pass && d->cfg.pass_hidden) append(buf, cap, " (no passing this round)");
         break;
     case KONTOR_PHASE_BUY:
         snprintf(buf, cap, "round %d, buying special cards:", d->round);
@@ -535,11 +543,14 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
              d->export_n[0][2], d->export_n[1][0], d->export_n[1][1], d->export_n[1][2]);
     /* the round: who chose, or the cards in play */
     int menu = seat >= 0 && tui_menu_phase(d->phase);
-    if (t->nseats == 2 && d->phase == KONTOR_PHASE_CHOOSE) {
-        int x = putf(t, y, px, xmax, 0, 0, "round %d, to choose:", d->round);
+    if (t->nseats == 2 && (d->phase == KONTOR_PHASE_CHOOSE || d->phase == KONTOR_PHASE_DECLARE)) {
+        int declare = d->phase == KONTOR_PHASE_DECLARE;
+        int x = putf(t, y, px, xmax, 0, 0, "round %d, to %s:", d->round, declare ? "declare" : "choose");
         for (int p = 0; p < 2; p++)
             if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? "red" : "black");
-        if (d->no_pass) put(t, y + 1, px, xmax, 0, A_BOLD, "(no passing this round)");
+        if (d->no_pass && (declare || d->cfg.pass_hidden)) put(t, y + 1, px, xmax, 0, A_BOLD, "(no passing this round)");
+        for (int p = 0; p < 2 && !declare && !d->cfg.pass_hidden; p++)
+            if (d->choice[p] == KONTOR_PASS) putf(t, y + 1, px, xmax, 0, A_BOLD, "%s passes this round", p == 0 ? "red" : "black");
         y += 2;
     } else if (t->nseats == 2 && d->phase >= KONTOR_PHASE_SHIP && d->phase <= KONTOR_PHASE_PLACE) {
         int x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
@@ -569,7 +580,8 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
         y = draw_menu(t, seat, px, y, ybottom);
     } else if (viewer >= 0) {
         /* the hand */
-        int choosing = d->phase == KONTOR_PHASE_CHOOSE && ((kontor_actors(d) >> viewer) & 1);
+        int choosing = (d->phase == KONTOR_PHASE_CHOOSE || d->phase == KONTOR_PHASE_DECLARE) &&
+                       ((kontor_actors(d) >> viewer) & 1);
         putf(t, y++, px, xmax, 0, A_BOLD, "your hand (%s):", kontor_seat_name(d, viewer));
         int n = d->hand_n[viewer], half = (xmax - px) / 2;
         if (half > 20) half = 20;
@@ -577,6 +589,8 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
         kontor_move mv[KONTOR_MAX_MOVES];
         int nl = choosing ? kontor_legal(d, viewer, mv) : 0, may_pass = 0;
         for (int i = 0; i < nl; i++) may_pass |= KONTOR_MOVE_VALUE(mv[i]) == KONTOR_PASS;
+        /* R1: the pass is declared first; when the cards are chosen it is gone */
+        if (d->phase == KONTOR_PHASE_CHOOSE && !d->cfg.pass_hidden) items = n;
         for (int i = 0; i < items; i++) {
             int cy = y + i / 2, cx = px + (i % 2) * half;
             int sel = choosing && i == t->sel;
@@ -621,8 +635,15 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
     kontor_move mv[KONTOR_MAX_MOVES];
     int n = s->phase == KONTOR_PHASE_OVER ? 0 : kontor_legal(s, seat, mv);
     switch (s->phase) {
+    case KONTOR_PHASE_DECLARE:
+        snprintf(buf, cap, "%s: pass this round? p Enter passes; Enter (a card picked with 1-%d) plays", who,
+                 s->hand_n[seat]);
+        break;
     case KONTOR_PHASE_CHOOSE:
-        snprintf(buf, cap, "%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it", who, s->hand_n[seat]);
+        if (s->cfg.pass_hidden)
+            snprintf(buf, cap, "%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it", who, s->hand_n[seat]);
+        else
+            snprintf(buf, cap, "%s: choose your card in secret: 1-%d or arrows, Enter plays it", who, s->hand_n[seat]);
         break;
     case KONTOR_PHASE_SHIP:
         snprintf(buf, cap, "%s: move the ship? Enter on a water card (*), n leaves it", who);
@@ -725,7 +746,7 @@ void tui_draw(tui *t) {
     board_marks bm;
     targets(t, seat, &bm);
     bm.cursor = -1;
-    if (seat >= 0 && t->s.phase != KONTOR_PHASE_CHOOSE) {
+    if (seat >= 0 && t->s.phase != KONTOR_PHASE_CHOOSE && t->s.phase != KONTOR_PHASE_DECLARE) {
         if (!tui_menu_phase(t->s.phase)) {
             bm.cursor = t->cursor;
         } else {
@@ -777,7 +798,9 @@ void tui_draw_handover(tui *t, int seat) {
         clrtoeol();
     }
     int p = kontor_team(&t->s, seat) == 0 ? P_RED : P_BLACK;
-    const char *what = t->s.phase == KONTOR_PHASE_CHOOSE ? "choice" : t->s.phase == KONTOR_PHASE_BUY ? "purchase"
+    const char *what = t->s.phase == KONTOR_PHASE_CHOOSE    ? "choice"
+                       : t->s.phase == KONTOR_PHASE_DECLARE ? "declaration"
+                       : t->s.phase == KONTOR_PHASE_BUY     ? "purchase"
                        : t->s.phase == KONTOR_PHASE_BRIBE ? "bribe" : "picks";
     int x = put(t, LINES - 4, 0, COLS, p, A_BOLD | A_REVERSE, " HAND-OVER ");
     putf(t, LINES - 4, x, COLS, 0, A_BOLD, " give the keyboard to %s for the secret %s of round %d.", who, what,

@@ -289,7 +289,11 @@ static void reset_decision(tui *t) {
     t->msel = 0;
     t->mnum = 0;
     int seat = tui_human_actor(t);
-    if (seat < 0 || t->s.phase == KONTOR_PHASE_CHOOSE) return;
+    /* R1: the card picked while declaring to play stays picked for the choice */
+    if (seat >= 0 && t->s.phase == KONTOR_PHASE_CHOOSE && t->presel[seat] >= 0 && t->presel[seat] < t->s.hand_n[seat])
+        t->sel = t->presel[seat];
+    if (seat >= 0 && t->s.phase == KONTOR_PHASE_DECLARE) t->presel[seat] = -1;
+    if (seat < 0 || t->s.phase == KONTOR_PHASE_CHOOSE || t->s.phase == KONTOR_PHASE_DECLARE) return;
     kontor_move mv[KONTOR_MAX_MOVES];
     int n = kontor_legal(&t->s, seat, mv);
     int first = n > 0 ? tui_move_cell(mv[0]) : -1;
@@ -432,7 +436,7 @@ static void menu_key(tui *t, int seat, int k) {
 
 static void decision_key(tui *t, int seat, int k) {
     kontor_state *s = &t->s;
-    if (s->phase == KONTOR_PHASE_CHOOSE) {
+    if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE) {
         int n = s->hand_n[seat];
         if (k >= '1' && k <= '9') {
             if (k - '1' < n) t->sel = k - '1';
@@ -443,6 +447,11 @@ static void decision_key(tui *t, int seat, int k) {
             t->sel = t->sel > 0 ? t->sel - 1 : n;
         } else if (k == KEY_RIGHT || k == KEY_DOWN || k == '\t') {
             t->sel = t->sel < n ? t->sel + 1 : 0;
+        } else if ((is_enter(k) || k == ' ') && s->phase == KONTOR_PHASE_DECLARE) {
+            /* R1: a card picked declares to play (the card is chosen after the
+             * declarations are revealed, picked again by Enter); p passes */
+            t->presel[seat] = t->sel < n ? t->sel : -1;
+            try_move(t, seat, KONTOR_MOVE(KONTOR_MOVE_DECLARE, t->sel < n ? KONTOR_PLAY : KONTOR_PASS));
         } else if (is_enter(k) || k == ' ') {
             try_move(t, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, t->sel < n ? s->hand[seat][t->sel] : KONTOR_PASS));
         }
@@ -496,6 +505,11 @@ static void hint(tui *t, int seat) {
         return;
     }
     int v = KONTOR_MOVE_VALUE(m);
+    if (KONTOR_MOVE_KIND(m) == KONTOR_MOVE_DECLARE) {
+        t->sel = v == KONTOR_PASS ? t->s.hand_n[seat] : 0;
+        tui_msg(t, 0, "hint (%s): %s. Enter accepts", who, v == KONTOR_PASS ? "pass this round" : "play a card this round");
+        return;
+    }
     if (KONTOR_MOVE_KIND(m) == KONTOR_MOVE_CHOOSE) {
         if (v == KONTOR_PASS) {
             t->sel = t->s.hand_n[seat];
@@ -613,7 +627,8 @@ void tui_step(tui *t) {
 
 const char *const tui_rules_text =
     "KEYS\n"
-    "  choosing   1-8 pick a card of your hand, p pass, arrows move, Enter plays it\n"
+    "  declaring  p Enter passes this round; a card picked (1-8) and Enter plays\n"
+    "  choosing   1-8 pick a card of your hand, arrows move, Enter plays it\n"
     "  board      arrows move the cursor [ ], Enter acts on its cell; or type a cell\n"
     "             such as +1,-2 (x east, y south of the centre) and Enter\n"
     "             n: leave the ship / remove nothing / (optional_place) take back\n"
@@ -632,8 +647,10 @@ const char *const tui_rules_text =
     "  ++    a legal cell for your card now;  * a target (ship, removal)\n"
     "\n"
     "THE RULES (Michael Schacht, Goldsieber 1999; docs/rules.md has the rulings)\n"
-    "  Each round both players choose a card of their hand in secret, or pass and\n"
-    "  take a coin from the treasury. The cards are revealed. A card with a coin\n"
+    "  Each round both players first declare in secret whether they pass; a pass\n"
+    "  takes a coin from the treasury at once. Then those who play choose a card\n"
+    "  of their hand in secret, knowing who passed. The cards are revealed.\n"
+    "  A card with a coin\n"
     "  symbol makes the OTHER player pay one coin in tax; who cannot pay takes his\n"
     "  card back (and then owes nothing to the other).\n"
     "  The higher number goes first. Each places his card next to a card on the\n"

@@ -213,7 +213,10 @@ typedef struct option {
 #define OPT(f, lo, hi, help) {#f, offsetof(kontor_config, f), sizeof(((kontor_config *)0)->f) == 2, lo, hi, help}
 static const option options[] = {
     {"edge", offsetof(kontor_config, edge_both), 0, 0, 1, "own|both: when a board edge starts to enclose areas"},
-    {"pass", offsetof(kontor_config, pass_rule), 0, 0, 1, "rest|free: after a double pass nobody may pass next round, or passing is always allowed"},
+    {"declare", offsetof(kontor_config, pass_hidden), 0, 0, 1,
+     "first|hidden: passes are declared before the cards are chosen (R1), or a pass is a hidden choice revealed with the cards"},
+    {"pass", offsetof(kontor_config, pass_rest), 0, 0, 1,
+     "free|rest: passing is always allowed (R2), or after a double pass nobody may pass next round"},
     OPT(optional_place, 0, 1, "1: a player may take a placeable card back"),
     OPT(final_draw, 0, 1, "1: the card that fills the board still draws and earns its coin"),
     OPT(largest_keepers, 0, 1, "1: only areas with a keeper compete for the largest places"),
@@ -232,16 +235,31 @@ static const option options[] = {
 };
 #define NOPTIONS (sizeof options / sizeof *options)
 
+/* The options whose values are words: value 0, value 1. A number is refused
+ * for them, since "pass=1" once meant what "pass=free" means now. */
+static const char *const word_options[][3] = {
+    {"edge", "own", "both"},
+    {"declare", "first", "hidden"},
+    {"pass", "free", "rest"},
+};
+#define NWORD_OPTIONS (sizeof word_options / sizeof *word_options)
+
+/* 1 and *out set for a known word; 0 for a name that takes numbers; -1 for
+ * a word option given something else. */
 static int word_value(const char *name, const char *val, long *out) {
-    if (strcmp(name, "edge") == 0) {
-        if (strcmp(val, "own") == 0) return *out = 0, 1;
-        if (strcmp(val, "both") == 0) return *out = 1, 1;
-    }
-    if (strcmp(name, "pass") == 0) {
-        if (strcmp(val, "rest") == 0) return *out = 0, 1;
-        if (strcmp(val, "free") == 0) return *out = 1, 1;
+    for (size_t i = 0; i < NWORD_OPTIONS; i++) {
+        if (strcmp(name, word_options[i][0]) != 0) continue;
+        if (strcmp(val, word_options[i][1]) == 0) return *out = 0, 1;
+        if (strcmp(val, word_options[i][2]) == 0) return *out = 1, 1;
+        return -1;
     }
     return 0;
+}
+
+static const char *word_of(const char *name, long v) {
+    for (size_t i = 0; i < NWORD_OPTIONS; i++)
+        if (strcmp(name, word_options[i][0]) == 0) return word_options[i][v ? 2 : 1];
+    return NULL;
 }
 
 kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_error *err) {
@@ -256,7 +274,14 @@ kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_e
         const option *o = &options[i];
         if (strcmp(o->name, name) != 0) continue;
         long v;
-        if (!word_value(name, val, &v)) {
+        int word = word_value(name, val, &v);
+        if (word < 0) {
+            for (size_t k = 0; k < NWORD_OPTIONS; k++)
+                if (strcmp(name, word_options[k][0]) == 0)
+                    return fail(err, KONTOR_E_PARSE, "option '%s' wants '%s' or '%s'", opt, word_options[k][1],
+                                word_options[k][2]);
+        }
+        if (!word) {
             char *end;
             v = strtol(val, &end, 10);
             if (*val == 0 || *end != 0) return fail(err, KONTOR_E_PARSE, "option '%s' wants a number", opt);
@@ -321,8 +346,7 @@ size_t kontor_config_describe(const kontor_config *cfg, char *buf, size_t cap) {
             v = *a;
         }
         char item[48];
-        if (strcmp(o->name, "edge") == 0) snprintf(item, sizeof item, "edge=%s", v ? "both" : "own");
-        else if (strcmp(o->name, "pass") == 0) snprintf(item, sizeof item, "pass=%s", v ? "free" : "rest");
+        if (word_of(o->name, v)) snprintf(item, sizeof item, "%s=%s", o->name, word_of(o->name, v));
         else snprintf(item, sizeof item, "%s=%ld", o->name, v);
         int n = snprintf(buf + len, cap > len ? cap - len : 0, "%s%s", len ? "," : "", item);
         if (n > 0) len += (size_t)n;

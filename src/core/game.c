@@ -908,8 +908,15 @@ static int buy_max(const kontor_state *s, int seat) {
     return n;
 }
 
+/* The choice opens with the declarations (R1: "gleich zu Anfang einer
+ * Aktionsrunde, noch bevor Karten gespielt werden"), unless a pass is one of
+ * the hidden choices (option declare=hidden). */
+static void open_choice(kontor_state *s) {
+    s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+}
+
 static void begin_buy(kontor_state *s) {
-    s->phase = KONTOR_PHASE_CHOOSE;
+    open_choice(s);
     if (s->cfg.specials != 2 || !s->special_pile.n) return;
     int any = 0;
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
@@ -1026,17 +1033,19 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
         else playing |= 1u << p;
     }
     uint8_t got[KONTOR_MAX_SEATS];
-    pay_out(s, passers, got);
-    for (int p = 0; p < ns; p++)
-        if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+    if (s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
+        pay_out(s, passers, got);
+        for (int p = 0; p < ns; p++)
+            if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+    }
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
             hand_remove(s, p, s->choice[p]);
             pub_set(s, s->choice[p]);
             log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
         }
-    /* R2: after a double pass nobody may pass in the next round */
-    s->no_pass = (uint8_t)(s->cfg.pass_rule == 0 && passers == (1u << ns) - 1);
+    /* R2, option pass=rest: after a double pass nobody may pass in the next round */
+    s->no_pass = (uint8_t)(s->cfg.pass_rest && passers == (1u << ns) - 1);
 
     /* Taxes, per opposing pair. A seat owes a coin when the seat opposite
      * plays a card with a coin symbol and it plays a card itself. */
@@ -1099,6 +1108,32 @@ static void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
         if (s->choice[p] == KONTOR_NONE) return;
     resolve_choices(s, log);
+}
+
+/* R1: every seat has declared; the declarations are revealed together. The
+ * passers take their coin at once ("Dann bekommt er sofort eine Münze", R12
+ * when the treasury cannot pay them all); those who play choose their cards
+ * next, knowing who passed. When nobody plays the round is over. */
+static void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->choice[seat] = (uint8_t)value;
+    int ns = s->cfg.nseats;
+    unsigned passers = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
+        if (s->choice[p] == KONTOR_NONE) return;
+        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
+    }
+    uint8_t got[KONTOR_MAX_SEATS];
+    pay_out(s, passers, got);
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
+        if ((passers >> p) & 1) {
+            log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+        } else {
+            log_ev(log, KONTOR_EV_PLAY, p, KONTOR_NONE, KONTOR_NONE, 0);
+            s->choice[p] = KONTOR_NONE;
+        }
+    }
+    s->phase = KONTOR_PHASE_CHOOSE;
+    if (passers == (1u << ns) - 1) resolve_choices(s, log);
 }
 
 static void enter_place(kontor_state *s, kontor_log *log);
@@ -1254,7 +1289,7 @@ static void resolve_buys(kontor_state *s, kontor_log *log) {
         }
     }
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->buy[p] = KONTOR_NONE;
-    s->phase = KONTOR_PHASE_CHOOSE;
+    open_choice(s);
 }
 
 static void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
@@ -1761,6 +1796,7 @@ unsigned kontor_actors(const kontor_state *s) {
     unsigned m = 0;
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE:
+    case KONTOR_PHASE_DECLARE:
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->choice[p] == KONTOR_NONE) m |= 1u << p;
         return m;
@@ -1792,7 +1828,7 @@ unsigned kontor_actors(const kontor_state *s) {
 
 int kontor_current(const kontor_state *s) {
     if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY ||
-        s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT)
+        s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT || s->phase == KONTOR_PHASE_DECLARE)
         return -1;
     if (s->phase == KONTOR_PHASE_TAVERN) return tavern_seat(s);
     if (s->phase == KONTOR_PHASE_EVENT) return event_seat(s);
@@ -1805,7 +1841,11 @@ static unsigned export_goods(const kontor_state *s) {
     return (k->goods[0] ? 1u : 0) | (k->goods[1] ? 2u : 0) | (k->goods[2] ? 4u : 0);
 }
 
+/* R2: passing is always allowed, unless the house rule (pass=rest) or an
+ * event forbids it this round; a seat with no card in hand may always pass. */
 static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
+/* In the choice phase a pass is a choice only with declare=hidden (R1). */
+static int may_pass_in_choice(const kontor_state *s, int seat) { return s->cfg.pass_hidden && may_pass(s, seat); }
 
 /* The two seats of the removed card's team, in the pile phase. */
 static int pile_seats(const kontor_state *s, int out[2]) {
@@ -1819,9 +1859,13 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
     int n = 0;
     if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
     switch (s->phase) {
+    case KONTOR_PHASE_DECLARE:
+        if (s->hand_n[seat]) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
+        if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS);
+        break;
     case KONTOR_PHASE_CHOOSE:
         for (int i = 0; i < s->hand_n[seat]; i++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s->hand[seat][i]);
-        if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
+        if (may_pass_in_choice(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
         break;
     case KONTOR_PHASE_BUY:
         for (int k = 0, m = buy_max(s, seat); k <= m; k++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, k);
@@ -1891,9 +1935,13 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     int v = KONTOR_MOVE_VALUE(move), kind = KONTOR_MOVE_KIND(move);
     if (move >> 12) return 0;
     switch (s->phase) {
+    case KONTOR_PHASE_DECLARE:
+        if (kind != KONTOR_MOVE_DECLARE) return 0;
+        if (v == KONTOR_PASS) return may_pass(s, seat);
+        return v == KONTOR_PLAY && s->hand_n[seat] > 0;
     case KONTOR_PHASE_CHOOSE:
         if (kind != KONTOR_MOVE_CHOOSE) return 0;
-        if (v == KONTOR_PASS) return may_pass(s, seat);
+        if (v == KONTOR_PASS) return may_pass_in_choice(s, seat);
         for (int i = 0; i < s->hand_n[seat]; i++)
             if (s->hand[seat][i] == v) return 1;
         return 0;
@@ -1953,6 +2001,7 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
     int v = KONTOR_MOVE_VALUE(move);
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: do_choose(s, seat, v, log); break;
+    case KONTOR_PHASE_DECLARE: do_declare(s, seat, v, log); break;
     case KONTOR_PHASE_BUY: do_buy(s, seat, v, log); break;
     case KONTOR_PHASE_SHIP: do_ship(s, v, log); break;
     case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
@@ -1982,10 +2031,18 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     while (s->phase != KONTOR_PHASE_OVER) {
         switch (s->phase) {
+        case KONTOR_PHASE_DECLARE:
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_DECLARE; p++) {
+                if (s->choice[p] != KONTOR_NONE) continue;
+                int play = s->hand_n[p] > 0, n = play + may_pass(s, p);
+                int i = (int)rng_below(&r, (uint32_t)n);
+                do_declare(s, p, i < play ? KONTOR_PLAY : KONTOR_PASS, NULL);
+            }
+            break;
         case KONTOR_PHASE_CHOOSE:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
-                int n = s->hand_n[p] + may_pass(s, p);
+                int n = s->hand_n[p] + may_pass_in_choice(s, p);
                 int i = (int)rng_below(&r, (uint32_t)n);
                 do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
             }
@@ -2090,7 +2147,8 @@ const char *kontor_seat_name(const kontor_state *s, int seat) {
 
 static const char *phase_word(int phase) {
     switch (phase) {
-    case KONTOR_PHASE_CHOOSE: return "choose a card or pass";
+    case KONTOR_PHASE_CHOOSE: return "choose a card";
+    case KONTOR_PHASE_DECLARE: return "declare whether to pass";
     case KONTOR_PHASE_SHIP: return "move the ship or not";
     case KONTOR_PHASE_REMOVE: return "remove a card with the ship or not";
     case KONTOR_PHASE_PLACE: return "place a card";
@@ -2110,6 +2168,7 @@ static const char *phase_word(int phase) {
 static int kind_of_phase(const kontor_state *s, int seat) {
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: return KONTOR_MOVE_CHOOSE;
+    case KONTOR_PHASE_DECLARE: return KONTOR_MOVE_DECLARE;
     case KONTOR_PHASE_SHIP: return KONTOR_MOVE_SHIP;
     case KONTOR_PHASE_REMOVE: return KONTOR_MOVE_REMOVE;
     case KONTOR_PHASE_PLACE: return KONTOR_MOVE_PLACE;
@@ -2140,8 +2199,11 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
     if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) {
-        if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
-            s->phase == KONTOR_PHASE_SELECT)
+        if (s->phase == KONTOR_PHASE_CHOOSE && seat >= 0 && seat < s->cfg.nseats && s->choice[seat] == KONTOR_PASS &&
+            !s->cfg.pass_hidden)
+            snprintf(buf, cap, "%s has declared a pass this round: others must %s", who, phase_word(s->phase));
+        else if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
+            s->phase == KONTOR_PHASE_SELECT || s->phase == KONTOR_PHASE_DECLARE)
             snprintf(buf, cap, "%s has already decided: others must %s", who, phase_word(s->phase));
         else
             snprintf(buf, cap, "it is %s's turn to %s, not %s's", kontor_seat_name(s, kontor_current(s)),
@@ -2155,8 +2217,17 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
     switch (s->phase) {
+    case KONTOR_PHASE_DECLARE:
+        if (v == KONTOR_PASS)
+            snprintf(buf, cap, "%s", "nobody may pass this round (after a round that all passed, with pass=rest; or by the event)");
+        else if (v == KONTOR_PLAY) snprintf(buf, cap, "%s has no card in hand to play", who);
+        else snprintf(buf, cap, "a declaration is 'pass' or 'play'");
+        return buf;
     case KONTOR_PHASE_CHOOSE:
-        if (v == KONTOR_PASS) snprintf(buf, cap, "nobody may pass in the round after both passed");
+        if (v == KONTOR_PASS && !s->cfg.pass_hidden)
+            snprintf(buf, cap, "%s declared to play this round: a pass is declared before the cards (R1)", who);
+        else if (v == KONTOR_PASS)
+            snprintf(buf, cap, "%s", "nobody may pass this round (after a round that all passed, with pass=rest; or by the event)");
         else if (v < s->cfg.cards.ncards)
             snprintf(buf, cap, "card %d is not in %s's hand", card_of(s, v)->number, who);
         else snprintf(buf, cap, "there is no such card");
@@ -2292,6 +2363,9 @@ const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, 
     static const char *const good_name[3] = {"tea", "wine", "spice"};
     (void)seat;
     switch (KONTOR_MOVE_KIND(move)) {
+    case KONTOR_MOVE_DECLARE:
+        snprintf(buf, cap, v == KONTOR_PASS ? "pass this round (take a coin now, pay no tax)" : "play a card this round");
+        break;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) snprintf(buf, cap, "pass (take a coin, pay no tax)");
         else card_words(s, v, cw, sizeof cw), snprintf(buf, cap, "play %s", cw);

@@ -50,7 +50,12 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
         mask_pile(s, seat, &w->dock_pile[q]);
         if (q != seat) w->known[q][0] = w->known[q][1] = 0;
         if (w->phase == KONTOR_PHASE_BRIBE && q != seat && w->bribe[q] != KONTOR_NONE) w->bribe[q] = KONTOR_HIDDEN;
-        if (w->phase == KONTOR_PHASE_CHOOSE && q != seat && w->choice[q] != KONTOR_NONE)
+        /* R1: the declarations are hidden until all are made; then a pass is
+         * public while the cards are chosen (with declare=hidden a pass is a
+         * choice like a card, hidden until the reveal) */
+        if ((w->phase == KONTOR_PHASE_DECLARE ||
+             (w->phase == KONTOR_PHASE_CHOOSE && (w->cfg.pass_hidden || w->choice[q] != KONTOR_PASS))) &&
+            q != seat && w->choice[q] != KONTOR_NONE)
             w->choice[q] = KONTOR_HIDDEN;
         if (w->phase == KONTOR_PHASE_BUY && q != seat && w->buy[q] != KONTOR_NONE) w->buy[q] = KONTOR_HIDDEN;
     }
@@ -100,7 +105,8 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         for (int i = 0; i < p->n; i++) VISIT(&p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
         /* a card in play (revealed, being placed) is out of the hand */
         if (out->phase != KONTOR_PHASE_CHOOSE && out->choice[q] < KONTOR_MAX_CARDS) present[out->choice[q]] = 1;
-        if (out->phase == KONTOR_PHASE_CHOOSE && q != v->seat && out->choice[q] == KONTOR_HIDDEN)
+        if ((out->phase == KONTOR_PHASE_CHOOSE || out->phase == KONTOR_PHASE_DECLARE) && q != v->seat &&
+            out->choice[q] == KONTOR_HIDDEN)
             out->choice[q] = KONTOR_NONE;
         if (out->phase == KONTOR_PHASE_BUY && q != v->seat && out->buy[q] == KONTOR_HIDDEN) out->buy[q] = KONTOR_NONE;
         if (out->phase == KONTOR_PHASE_BRIBE && q != v->seat && out->bribe[q] == KONTOR_HIDDEN) out->bribe[q] = KONTOR_NONE;

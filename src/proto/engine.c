@@ -153,8 +153,9 @@ static void draw_board(reply *r, const kontor_engine *e) {
     const kontor_cardset *cs = &s->cfg.cards;
     static const char *const phases[] = {"choose", "ship", "remove", "place", "over"};
     put(r, "%s game, %s to play, round %d, phase %s", kontor_variant_name(s->cfg.variant),
-        kontor_seat_name(s, k->seat), s->round, phases[s->phase <= 4 ? s->phase : 4]);
-    if (s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_OVER)
+        kontor_seat_name(s, k->seat), s->round,
+        s->phase == KONTOR_PHASE_DECLARE ? "declare" : phases[s->phase <= 4 ? s->phase : 4]);
+    if (s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_DECLARE)
         put(r, " (%s, card %d)", kontor_seat_name(s, kontor_current(s)),
             cs->card[s->choice[kontor_current(s)]].number);
     put(r, "\n");
@@ -362,13 +363,14 @@ static int run_command(kontor_engine *e, const kontor_command *c, reply *r) {
             return 0;
         }
         int mine = (kontor_actors(s) >> k->seat) & 1;
-        if (cmd == 9 && !(s->phase == KONTOR_PHASE_CHOOSE && mine && k->nchosen == 0)) {
+        int choosing = s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE;
+        if (cmd == 9 && !(choosing && mine && k->nchosen == 0)) {
             fail(r, id, KONTOR_PE_NOT_YOUR_TURN,
-                 s->phase == KONTOR_PHASE_CHOOSE ? "the choice is made" : "the seats are not choosing cards");
+                 choosing ? "the choice is made" : "the seats are not choosing cards");
             return 0;
         }
-        if (cmd == 10 && !(s->phase != KONTOR_PHASE_CHOOSE && mine && (want < 0 || want == s->phase))) {
-            snprintf(msg, sizeof msg, "%s", s->phase == KONTOR_PHASE_CHOOSE ? "the seats are choosing cards"
+        if (cmd == 10 && !(!choosing && mine && (want < 0 || want == s->phase))) {
+            snprintf(msg, sizeof msg, "%s", choosing ? "the seats are choosing cards"
                                             : !mine ? "another seat is to act"
                                                     : "the decision now is another one");
             fail(r, id, KONTOR_PE_NOT_YOUR_TURN, msg);
@@ -380,6 +382,7 @@ static int run_command(kontor_engine *e, const kontor_command *c, reply *r) {
         char b[8];
         if (cmd == 9) {
             if (v == KONTOR_PASS) put(r, "=%s pass", id);
+            else if (v == KONTOR_PLAY) put(r, "=%s play", id);
             else put(r, "=%s %d", id, s->cfg.cards.card[v].number);
         } else {
             put(r, "=%s %s %s", id, kinds[KONTOR_MOVE_KIND(m) - 1], kontor_format_cell(v == KONTOR_NONE ? -1 : v, b));

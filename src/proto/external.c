@@ -42,6 +42,7 @@ typedef struct ext {
     unsigned next_id;
     int in_game;        /* the deal has been sent */
     int failed;         /* the engine failed in this game: forfeit */
+    int version;        /* the protocol version it speaks: 1 (no declarations, R1) or 2 */
     kontor_view last;   /* the last view seen (the state before the next decision) */
     int tops[PROTO_NPILES];
     char reason[256];   /* why it failed: drivers clear a->error before decide */
@@ -269,8 +270,9 @@ static int ext_start(kontor_agent *a, char *msg, size_t cap) {
         ext_kill(x);
         return -1;
     }
-    if (atoi(x->reply) != KONTOR_PROTO_VERSION) {
-        snprintf(msg, cap, "engine '%s' speaks protocol version '%.20s', kontor speaks %d", x->label, x->reply,
+    x->version = atoi(x->reply);
+    if (x->version != KONTOR_PROTO_VERSION && x->version != 1) {
+        snprintf(msg, cap, "engine '%s' speaks protocol version '%.20s', kontor speaks 1 and %d", x->label, x->reply,
                  KONTOR_PROTO_VERSION);
         ext_kill(x);
         return -1;
@@ -280,6 +282,8 @@ static int ext_start(kontor_agent *a, char *msg, size_t cap) {
 
 static int emit_observe(void *ctx, const char *ev) {
     char line[KONTOR_PROTO_LINE_MAX];
+    /* version 1 has no 'play' event: its engine declares by choosing (R1) */
+    if (((ext *)((kontor_agent *)ctx)->impl)->version == 1 && strncmp(ev, "play ", 5) == 0) return 0;
     snprintf(line, sizeof line, "observe %s", ev);
     return ext_must(ctx, line);
 }
@@ -290,7 +294,8 @@ static int ext_setup(kontor_agent *a, const kontor_view *v) {
     const kontor_state *s = &v->s;
     char line[KONTOR_PROTO_LINE_MAX], opts[512];
     x->in_game = 0;
-    if (!(s->round == 1 && s->phase == KONTOR_PHASE_CHOOSE && s->ncards_board == 9)) {
+    if (!(s->round == 1 && (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE) &&
+          s->ncards_board == 9)) {
         set_reason(a, "engine '%s' cannot join a game after its deal", x->label);
         return -1;
     }
@@ -336,7 +341,7 @@ static kontor_move ext_decide(kontor_agent *a, const kontor_view *v) {
         return KONTOR_FORFEIT;
     }
     static const char *const commands[] = {"genchoice", "genplace ship", "genplace remove", "genplace place"};
-    const char *command = commands[v->s.phase < 4 ? v->s.phase : 0];
+    const char *command = commands[v->s.phase < 4 ? v->s.phase : 0]; /* the declaration too: genchoice */
     x->last = *v;
     int r = ext_call(a, command);
     if (r < 0) return KONTOR_FORFEIT;

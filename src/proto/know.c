@@ -522,8 +522,8 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
 
     /* a decision */
     int seat = argc >= 2 ? seat_index(k, argv[1]) : -1;
-    static const char *const decisions[] = {"pass", "reveal", "ship", "remove", "place", "takeback"};
-    int which = proto_word_index(ev, decisions, 6);
+    static const char *const decisions[] = {"pass", "reveal", "ship", "remove", "place", "takeback", "play"};
+    int which = proto_word_index(ev, decisions, 7);
     static const char *const derived[] = {"round", "tax", "sitout", "score", "draw", "coin", "end"};
     if (which < 0) {
         if (proto_word_index(ev, derived, 7) >= 0) {
@@ -538,6 +538,65 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
         return KONTOR_PE_SYNTAX;
     }
     char rep[KONTOR_MAX_SEATS][160];
+    if (s->phase == KONTOR_PHASE_DECLARE) {
+        /* R1: the declarations, told together once all are made, each a pass
+         * (with its coin) or a play, in seat order */
+        int ok = (which == 0 && argc == 3 && parse_int(argv[2], 0, 1) >= 0) || (which == 6 && argc == 2);
+        if (which != 0 && which != 6) {
+            MSG("'%s': the seats are declaring (pass or play)", canon);
+            return KONTOR_PE_BAD_EVENT;
+        }
+        if (!ok) {
+            MSG(which == 0 ? "usage: pass SEAT COIN" : "usage: play SEAT");
+            return KONTOR_PE_SYNTAX;
+        }
+        for (int i = 0; i < k->nchosen; i++)
+            if (k->chosen[i].seat == seat) {
+                MSG("%s has already declared this round", kontor_seat_name(s, seat));
+                return KONTOR_PE_BAD_EVENT;
+            }
+        if (!((kontor_actors(s) >> seat) & 1)) {
+            MSG("%s has already declared this round", kontor_seat_name(s, seat));
+            return KONTOR_PE_BAD_EVENT;
+        }
+        kontor_move dm = KONTOR_MOVE(KONTOR_MOVE_DECLARE, which == 0 ? KONTOR_PASS : KONTOR_PLAY);
+        if (!kontor_is_legal(s, seat, dm)) {
+            char why[160];
+            MSG("%s", kontor_why_illegal(s, seat, dm, why, sizeof why));
+            return KONTOR_PE_ILLEGAL;
+        }
+        kontor_event *e = &k->chosen[k->nchosen++];
+        memset(e, 0, sizeof *e);
+        e->kind = which == 0 ? KONTOR_EV_PASS : KONTOR_EV_PLAY;
+        e->seat = (uint8_t)seat;
+        e->card = KONTOR_NONE;
+        e->a = which == 0 ? (uint16_t)parse_int(argv[2], 0, 1) : 0;
+        unsigned owe = kontor_actors(s);
+        int nowe = 0;
+        for (int q = 0; q < s->cfg.nseats; q++) nowe += (owe >> q) & 1;
+        if (k->nchosen < nowe) return KONTOR_PE_OK;
+        int seats[KONTOR_MAX_SEATS];
+        kontor_move moves[KONTOR_MAX_SEATS];
+        int n = 0;
+        for (int q = 0; q < s->cfg.nseats; q++)
+            for (int i = 0; i < k->nchosen; i++)
+                if (k->chosen[i].seat == q) {
+                    seats[n] = q;
+                    moves[n] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, k->chosen[i].kind == KONTOR_EV_PASS ? KONTOR_PASS : KONTOR_PLAY);
+                    kontor_proto_format_event(s, &k->chosen[i], rep[n], sizeof rep[n]);
+                    n++;
+                }
+        k->nchosen = 0;
+        return apply_decisions(k, seats, moves, n, rep, n, msg, cap);
+    }
+    if (which == 6) {
+        MSG("'%s': nobody is declaring now", canon);
+        return KONTOR_PE_BAD_EVENT;
+    }
+    if (s->phase == KONTOR_PHASE_CHOOSE && which == 0 && !s->cfg.pass_hidden) {
+        MSG("'%s': the passes were declared before the cards (R1)", canon);
+        return KONTOR_PE_BAD_EVENT;
+    }
     if (s->phase == KONTOR_PHASE_CHOOSE) {
         int ok = (which == 0 && argc == 3 && parse_int(argv[2], 0, 1) >= 0) ||
                  (which == 1 && argc == 3 && card_id(cs, argv[2]) >= 0);

@@ -156,6 +156,7 @@ size_t kontor_proto_format_event(const kontor_state *s, const kontor_event *e, c
     switch (e->kind) {
     case KONTOR_EV_ROUND: n = snprintf(buf, cap, "round %u", (unsigned)e->a); break;
     case KONTOR_EV_PASS: n = snprintf(buf, cap, "pass %s %u", who, (unsigned)e->a); break;
+    case KONTOR_EV_PLAY: n = snprintf(buf, cap, "play %s", who); break;
     case KONTOR_EV_REVEAL: n = snprintf(buf, cap, "reveal %s %s", who, card_number(s, e->card, c1)); break;
     case KONTOR_EV_TAX: n = snprintf(buf, cap, "tax %s", who); break;
     case KONTOR_EV_TAKEBACK:
@@ -249,12 +250,25 @@ int proto_decision_events(const kontor_view *prev, const kontor_view *v, const k
     return 0;
 }
 
-/* Read a decision from the engine's answer: a card number or "pass" for a
+/* Read a decision from the engine's answer: "pass" or "play" for a
+ * declaration (R1; a card number counts as "play", so that an engine of
+ * protocol version 1 can declare by choosing); a card number or "pass" for a
  * choice; "ship|remove|place CELL|-" (or a bare cell for a placement). */
 int proto_parse_answer(const kontor_state *s, const char *ans, kontor_move *m) {
     char w1[32] = "", w2[32] = "", extra[8] = "";
     int nw = sscanf(ans, "%31s %31s %7s", w1, w2, extra);
     if (nw < 1 || nw > 2) return -1;
+    if (s->phase == KONTOR_PHASE_DECLARE) {
+        if (nw != 1) return -1;
+        if (strcmp(w1, "pass") == 0) return *m = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), 0;
+        if (strcmp(w1, "play") == 0) return *m = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), 0;
+        char *end;
+        long num = strtol(w1, &end, 10);
+        if (*end || end == w1) return -1;
+        for (int id = 0; id < s->cfg.cards.ncards; id++)
+            if (s->cfg.cards.card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), 0;
+        return -1;
+    }
     if (s->phase == KONTOR_PHASE_CHOOSE) {
         if (nw != 1) return -1;
         if (strcmp(w1, "pass") == 0) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), 0;

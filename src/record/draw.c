@@ -174,11 +174,18 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
         else put(&o, "a draw\n");
     } else if (s->phase == KONTOR_PHASE_BUY) {
         put(&o, "round %d: buying special cards\n", s->round);
+    } else if (s->phase == KONTOR_PHASE_DECLARE) {
+        put(&o, "round %d: declaring who passes", s->round);
+        for (int p = 0; p < ns; p++)
+            if (s->choice[p] != KONTOR_NONE) put(&o, "; %s has declared", kontor_seat_name(s, p));
+        if (s->no_pass) put(&o, "; nobody may pass this round");
+        put(&o, "\n");
     } else if (s->phase == KONTOR_PHASE_CHOOSE) {
         put(&o, "round %d: choosing", s->round);
         for (int p = 0; p < ns; p++)
-            if (s->choice[p] != KONTOR_NONE) put(&o, "; %s has chosen", kontor_seat_name(s, p));
-        if (s->no_pass) put(&o, "; nobody may pass (both passed last round)");
+            if (s->choice[p] == KONTOR_PASS && !s->cfg.pass_hidden) put(&o, "; %s passes", kontor_seat_name(s, p));
+            else if (s->choice[p] != KONTOR_NONE) put(&o, "; %s has chosen", kontor_seat_name(s, p));
+        if (s->no_pass && s->cfg.pass_hidden) put(&o, "; nobody may pass this round");
         put(&o, "\n");
     } else {
         int seat = s->order[s->turn < KONTOR_MAX_SEATS ? s->turn : 0];

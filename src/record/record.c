@@ -3,8 +3,9 @@
  * The text format is specified in docs/records.md; this file is its reference
  * reader and writer. A record stores the decisions exactly as the engine took
  * them (kontor_record.ply[]), so the writer needs no rules: it groups the
- * plies into rounds by one fact only, that every seat makes exactly one
- * choice per round and the choices come before the round's other decisions.
+ * plies into rounds by one fact only, that every seat makes at most one
+ * declaration and one choice per round and these come before the round's
+ * other decisions.
  * The parser likewise checks only the grammar and the card set (every number
  * must name a card, the deal must be a permutation); whether each decision
  * was legal is the replay's question, answered by the engine itself
@@ -35,9 +36,10 @@
 #define TOKEN_MAX 48
 /* Rounds: the safety rule (option max_rounds) allows at most 10000. */
 #define ROUND_MAX 10000
-/* Decisions: per round 2 choices and, per seat, at most a ship move, a
- * removal and a placement: 8 a round, so 10 a round is a generous ceiling. */
-#define PLY_MAX (ROUND_MAX * 10)
+/* Decisions: per round 2 declarations, 2 choices and, per seat, at most a
+ * ship move, a removal and a placement: 10 a round for two; with four seats
+ * and the scenarios' decisions more, so 16 a round is a generous ceiling. */
+#define PLY_MAX (ROUND_MAX * 16)
 
 /* dst = a b c, cut short to fit cap (a message cut short is still a message). */
 static void join(char *dst, size_t cap, const char *a, const char *b, const char *c) {
@@ -165,6 +167,11 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
         if (v == KONTOR_NONE) return -1;
         sb_printf(b, " water %s", kontor_format_cell(v, cs));
         return 0;
+    case KONTOR_MOVE_DECLARE:
+        if (v == KONTOR_PASS) sb_printf(b, " pass");
+        else if (v == KONTOR_PLAY) sb_printf(b, " play");
+        else return -1;
+        return 0;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) sb_printf(b, " pass");
         else if (v < cfg->cards.ncards) sb_printf(b, " %d", cfg->cards.card[v].number);
@@ -231,6 +238,9 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     write_tag(&b, "Event", r->event);
     write_tag(&b, "Date", r->date);
     write_tag(&b, "Variant", kontor_variant_name(cfg->variant));
+    char rulings[8];
+    snprintf(rulings, sizeof rulings, "%d", KONTOR_RULINGS);
+    write_tag(&b, "Rulings", rulings);
     kontor_config_describe(cfg, opts, sizeof opts);
     if (opts[0]) write_tag(&b, "Options", opts);
     write_tag(&b, "Cards", cfg->cards.name);
@@ -263,13 +273,16 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
      * seat, '-' for a seat not asked), its choices (one per seat, written in
      * seat order, '?' for a seat whose choice is not in the record) and then
      * the other decisions in order, in runs headed by the seat that takes
-     * them. A buy or a choice by a seat that has already made one, or after
-     * the round's other decisions, begins the next round. */
+     * them. A buy, a declaration or a choice by a seat that has already made
+     * one, or after the round's other decisions, begins the next round. With
+     * declarations (R1) a seat's word says both: 'pass' (declared a pass), a
+     * card (declared to play and chose it), 'play' (declared to play, the
+     * card not in the record), '?' (no declaration in the record). */
     int i = 0, round = 0;
     kontor_status st = KONTOR_OK;
     while (i < r->nply && st == KONTOR_OK) {
-        kontor_move choice[KONTOR_MAX_SEATS] = {0}, buy[KONTOR_MAX_SEATS] = {0};
-        int have[KONTOR_MAX_SEATS] = {0}, bought[KONTOR_MAX_SEATS] = {0}, anybuy = 0;
+        kontor_move choice[KONTOR_MAX_SEATS] = {0}, buy[KONTOR_MAX_SEATS] = {0}, decl[KONTOR_MAX_SEATS] = {0};
+        int have[KONTOR_MAX_SEATS] = {0}, bought[KONTOR_MAX_SEATS] = {0}, anybuy = 0, declared[KONTOR_MAX_SEATS] = {0};
         while (i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) == KONTOR_MOVE_BUY) {
             int seat = r->ply[i].seat;
             if (seat >= ns) {
@@ -279,6 +292,17 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
             if (bought[seat]) break;
             bought[seat] = anybuy = 1;
             buy[seat] = r->ply[i].move;
+            i++;
+        }
+        while (!st && i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) == KONTOR_MOVE_DECLARE) {
+            int seat = r->ply[i].seat;
+            if (seat >= ns || cfg->pass_hidden) {
+                st = KONTOR_E_INVALID;
+                break;
+            }
+            if (declared[seat]) break;
+            declared[seat] = 1;
+            decl[seat] = r->ply[i].move;
             i++;
         }
         while (!st && i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) == KONTOR_MOVE_CHOOSE) {
@@ -302,12 +326,22 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
             }
         }
         for (int p = 0; p < ns; p++) {
-            if (!have[p]) sb_printf(&b, " ?");
-            else if (write_value(&b, cfg, choice[p])) st = KONTOR_E_INVALID;
+            if (!cfg->pass_hidden) {
+                /* a choice needs a declaration to play before it */
+                int plays = declared[p] && KONTOR_MOVE_VALUE(decl[p]) == KONTOR_PLAY;
+                if (have[p] && (!plays || KONTOR_MOVE_VALUE(choice[p]) == KONTOR_PASS)) st = KONTOR_E_INVALID;
+                else if (!declared[p]) sb_printf(&b, " ?");
+                else if (write_value(&b, cfg, have[p] ? choice[p] : decl[p])) st = KONTOR_E_INVALID;
+            } else if (!have[p]) {
+                sb_printf(&b, " ?");
+            } else if (write_value(&b, cfg, choice[p])) {
+                st = KONTOR_E_INVALID;
+            }
         }
         int last = -1;
         while (i < r->nply && KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_CHOOSE &&
-               KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_BUY) {
+               KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_BUY &&
+               KONTOR_MOVE_KIND(r->ply[i].move) != KONTOR_MOVE_DECLARE) {
             int seat = r->ply[i].seat;
             if (seat >= ns) {
                 st = KONTOR_E_INVALID;
@@ -481,10 +515,10 @@ static int seat_of(const char *tok, int nseats) {
 /* ---- tags ---- */
 
 enum { TAG_EVENT, TAG_DATE, TAG_VARIANT, TAG_OPTIONS, TAG_CARDS, TAG_RED, TAG_BLACK,
-       TAG_SEED, TAG_RESULT, TAG_TERMINATION, TAG_RED1, TAG_RED2, TAG_BLACK1, TAG_BLACK2, NTAGS };
+       TAG_SEED, TAG_RESULT, TAG_TERMINATION, TAG_RED1, TAG_RED2, TAG_BLACK1, TAG_BLACK2, TAG_RULINGS, NTAGS };
 static const char *const tag_names[NTAGS] = {"Event", "Date", "Variant", "Options", "Cards",
                                              "Red", "Black", "Seed", "Result", "Termination",
-                                             "Red1", "Red2", "Black1", "Black2"};
+                                             "Red1", "Red2", "Black1", "Black2", "Rulings"};
 
 typedef struct tags {
     char value[NTAGS][KONTOR_TAG_MAX];
@@ -548,6 +582,16 @@ static kontor_status apply_tags(parser *ps, const tags *t) {
     if (kontor_config_init(&r->cfg, variant, &e))
         return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "%s", e.msg);
     r->cfg.cards = *ps->cs;
+    /* The Options are relative to the defaults of the record's rulings: a
+     * record without the tag was written before the rulebook's R1 and R2 became
+     * the defaults (KONTOR_RULINGS). */
+    if (!t->line[TAG_RULINGS] || strcmp(t->value[TAG_RULINGS], "1") == 0) {
+        kontor_config_options(&r->cfg, KONTOR_RULINGS_1_OPTIONS, &e);
+    } else if (strcmp(t->value[TAG_RULINGS], "2") != 0) {
+        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_RULINGS],
+                       "tag 'Rulings' is '1' or '2' (this kontor's), not '%s': a newer kontor wrote the record",
+                       t->value[TAG_RULINGS]);
+    }
     if (t->line[TAG_OPTIONS] && kontor_config_options(&r->cfg, t->value[TAG_OPTIONS], &e))
         return fail_at(ps->err, e.code, t->line[TAG_OPTIONS], "tag 'Options': %s", e.msg);
     const char *cards = t->line[TAG_CARDS] ? t->value[TAG_CARDS] : "default";
@@ -769,8 +813,11 @@ static kontor_status read_round(parser *ps, long number) {
     } else if (st) {
         return st;
     }
-    /* the choices, seat order */
+    /* the choices, seat order; with declarations (R1) every seat's
+     * declaration first, then the cards of those who play */
+    int declare = !ps->r->cfg.pass_hidden, card[KONTOR_MAX_SEATS];
     for (int seat = 0; seat < ns; seat++) {
+        card[seat] = -1;
         if (!read_word(ps, tok, &st)) {
             if (st) return st;
             return fail_at(ps->err, KONTOR_E_PARSE, line, "round %ld wants %s's choice, but the record ends", number,
@@ -778,18 +825,29 @@ static kontor_status read_round(parser *ps, long number) {
         }
         if (strcmp(tok, "?") == 0) continue;
         if (strcmp(tok, "pass") == 0) {
-            if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS)))) return st;
+            if ((st = push(ps, seat, KONTOR_MOVE(declare ? KONTOR_MOVE_DECLARE : KONTOR_MOVE_CHOOSE, KONTOR_PASS)))) return st;
+            continue;
+        }
+        if (declare && strcmp(tok, "play") == 0) {
+            if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY)))) return st;
             continue;
         }
         long v = number_of(tok, 3);
         if (v < 0)
-            return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: %s's choice is a card number, 'pass' or '?', not '%s'",
-                           number, seat_name(ns, seat), tok);
+            return fail_at(ps->err, KONTOR_E_PARSE, ps->line, "round %ld: %s's choice is a card number, 'pass'%s or '?', not '%s'",
+                           number, seat_name(ns, seat), declare ? ", 'play'" : "", tok);
         if (v > 255 || ps->num2id[v] < 0)
             return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "round %ld: there is no card %ld in card set '%s'", number, v,
                            ps->cs->name);
-        if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, ps->num2id[v])))) return st;
+        if (declare) {
+            if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY)))) return st;
+            card[seat] = ps->num2id[v];
+        } else if ((st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, ps->num2id[v])))) {
+            return st;
+        }
     }
+    for (int seat = 0; seat < ns; seat++)
+        if (card[seat] >= 0 && (st = push(ps, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, card[seat])))) return st;
     /* then runs of decisions, each headed by its seat */
     int seat = -1;
     for (;;) {
@@ -965,6 +1023,9 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     int v = KONTOR_MOVE_VALUE(m);
     char cs[8];
     switch (KONTOR_MOVE_KIND(m)) {
+    case KONTOR_MOVE_DECLARE:
+        snprintf(buf, cap, "%s declares %s", who, v == KONTOR_PASS ? "a pass" : "to play a card");
+        break;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) snprintf(buf, cap, "%s passes", who);
         else if (v < s->cfg.cards.ncards) snprintf(buf, cap, "%s plays %d", who, s->cfg.cards.card[v].number);

@@ -1306,8 +1306,9 @@ static int api_create(hx *c) {
     if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
     json_t *vj = json_object_get(req, "variant"), *oj = json_object_get(req, "options");
     if ((vj && !json_is_string(vj)) || (oj && !json_is_string(oj))) {
+        const char *field = vj && !json_is_string(vj) ? "variant" : "options";
         json_decref(req);
-        return reply_code(c, 400, "bad_request", "'%s' must be a string", vj && !json_is_string(vj) ? "variant" : "options");
+        return reply_code(c, 400, "bad_request", "'%s' must be a string", field);
     }
     const char *variant = json_string_value(vj);
     const char *options = json_string_value(oj);

@@ -16,17 +16,17 @@ static const char *kind_names[] = {"goods", "crane", "tavern", "water", "centre"
 static const char *colour_names[] = {"red", "black", "neutral"};
 /* Names by enum value (kontor.h); the _Static_asserts keep them in step with the engine. */
 static const char *phase_names[] = {"choose", "ship", "remove", "place",  "over",   "buy",  "pile",
-                                    "bribe",  "select", "tavern", "export", "event", "tile"};
-_Static_assert(sizeof phase_names / sizeof *phase_names == KONTOR_PHASE_TILE + 1, "a phase without a name");
+                                    "bribe",  "select", "tavern", "export", "event", "tile", "declare"};
+_Static_assert(sizeof phase_names / sizeof *phase_names == KONTOR_PHASE_DECLARE + 1, "a phase without a name");
 static const char *end_names[] = {"none", "full", "max_rounds", "stuck", "row", "bankrupt"};
 _Static_assert(sizeof end_names / sizeof *end_names == KONTOR_END_BANKRUPT + 1, "an end without a name");
 static const char *event_names[] = {"?",      "round",  "pass",  "reveal", "tax",       "takeback", "sitout", "ship",
                                     "remove", "place",  "score", "draw",   "coin",      "end",      "buy",    "overbuild",
-                                    "bribe",  "select", "tavern", "export", "event",    "tile"};
-_Static_assert(sizeof event_names / sizeof *event_names == KONTOR_EV_TILE + 1, "an event without a name");
+                                    "bribe",  "select", "tavern", "export", "event",    "tile",     "play"};
+_Static_assert(sizeof event_names / sizeof *event_names == KONTOR_EV_PLAY + 1, "an event without a name");
 static const char *move_names[] = {"?",    "choose", "ship",   "remove",  "place",  "buy",   "pile", "place_water",
-                                   "bribe", "keep",  "discard", "tavern", "export", "event", "tile"};
-_Static_assert(sizeof move_names / sizeof *move_names == KONTOR_MOVE_TILE + 1, "a move kind without a name");
+                                   "bribe", "keep",  "discard", "tavern", "export", "event", "tile", "declare"};
+_Static_assert(sizeof move_names / sizeof *move_names == KONTOR_MOVE_DECLARE + 1, "a move kind without a name");
 #define NAME_OF(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")
 
 const char *sj_move_kind(int kind) { return kind > 0 ? NAME_OF(move_names, kind) : "?"; }
@@ -165,7 +165,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     json_object_set_new(o, "actors", actors);
     /* the one seat to act, in the phases where seats act in turn */
     if (act && !(act & (act - 1)) && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
-        s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT) {
+        s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT && s->phase != KONTOR_PHASE_DECLARE) {
         int cur = 0;
         while (!(act & (1u << cur))) cur++;
         json_object_set_new(o, "current", json_integer(cur));
@@ -233,6 +233,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         json_t *cj;
         if (ch == KONTOR_NONE) cj = json_null();
         else if (ch == KONTOR_PASS) cj = json_string("pass");
+        else if (ch == KONTOR_PLAY) cj = json_string("play"); /* the seat's own declaration (R1) */
         else if (ch == KONTOR_HIDDEN || ch >= KONTOR_UNKNOWN_BASE) cj = json_string("hidden");
         else cj = json_integer(ch);
         json_object_set_new(so, "choice", cj);
@@ -277,6 +278,9 @@ json_t *sj_legal(const kontor_state *s, int seat) {
         case KONTOR_MOVE_CHOOSE:
             if (val == KONTOR_PASS) json_object_set_new(o, "pass", json_true());
             else json_object_set_new(o, "card", json_integer(val));
+            break;
+        case KONTOR_MOVE_DECLARE: /* R1: pass this round, or play a card */
+            json_object_set_new(o, val == KONTOR_PASS ? "pass" : "play", json_true());
             break;
         case KONTOR_MOVE_KEEP:
         case KONTOR_MOVE_DISCARD: json_object_set_new(o, "card", json_integer(val)); break;
