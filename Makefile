@@ -55,10 +55,13 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # The game server (src/server/) goes into the kontor binary only, with its
 # libraries: libuv (the event loop), wslay (WebSocket frames; Debian ships
 # no .pc file for it), nettle (SHA-1 and base64 of the WebSocket handshake),
-# jansson (JSON) and SQLite. tests/test_server links it too.
+# jansson (JSON), SQLite and libpq (PostgreSQL: several nodes on one database,
+# store_pg.c and nodesync.c). tests/test_server links it too.
 SERVER_SRC := $(wildcard src/server/*.c)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
-SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv nettle jansson sqlite3 2>/dev/null || echo -luv -lnettle -ljansson -lsqlite3)
+SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv nettle jansson sqlite3 libpq 2>/dev/null || echo -luv -lnettle -ljansson -lsqlite3 -lpq)
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+$(BUILD)/src/server/store_pg.o $(BUILD)/src/server/nodesync.o: CFLAGS_BASE += $(PQ_CFLAGS)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
@@ -142,6 +145,12 @@ $(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server
 # tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
 $(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# tests/test_store.c: the store suite, on SQLite and on a PostgreSQL it starts (tests/pgtmp.h)
+$(BUILD)/tests/test_store: tests/pgtmp.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# tests/test_cluster.c: three nodes on that PostgreSQL behind nginx (deploy/nginx.conf), one killed
+$(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # so do the security tests and the leak oracle (tests/srvutil.h)
 SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
@@ -163,7 +172,7 @@ build-fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/kontor/*.h src/*/*.h) \
 # the server's handlers, in process (fuzz/fuzz_server.c), with its libraries
 build-fuzz/fuzz_server: fuzz/fuzz_server.c $(LIB_SRC) $(SERVER_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
 	@mkdir -p build-fuzz
-	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc $(PQ_CFLAGS) -fsanitize=fuzzer,address,undefined \
 	    -o $@ $< $(LIB_SRC) $(filter-out src/server/wsclient.c,$(SERVER_SRC)) $(BUILD)/gen/cards_default.c \
 	    $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c $(SERVER_LIBS) -lm -pthread
 

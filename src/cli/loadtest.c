@@ -65,6 +65,7 @@ typedef struct client {
     double due;
     long got;         /* this round's wsc_fill */
     double read_at;   /* when it returned */
+    json_t *state;    /* the newest state (several nodes: a move refused as stale is retried on it) */
 } client;
 
 static int cmp_double(const void *a, const void *b) {
@@ -177,7 +178,7 @@ int cmd_loadtest(int argc, char **argv) {
     struct epoll_event *evs = calloc((size_t)nclients, sizeof *evs);
     int *ready = calloc((size_t)nclients, sizeof *ready);
     int ep = epoll_create1(0);
-    long nlat = 0, errors = 0, done = 0;
+    long nlat = 0, errors = 0, done = 0, stale = 0;
     kontor_rng rng;
     kontor_rng_seed(&rng, seed);
     if (!cl || !lat || !evs || !ready || ep < 0) goto out;
@@ -247,6 +248,9 @@ int cmd_loadtest(int argc, char **argv) {
     }
     double t1 = cli_now();
     long rss1 = server_stat(p, "rss_kib"), cpu1 = server_stat(p, "cpu_ms");
+    /* several nodes (behind a proxy): a move can be refused because the
+     * player's node had not yet heard of another node's move */
+    int stale_ok = server_stat(p, "shared") == 1;
     printf("loadtest: %d games created and %d sockets joined in %.1f s (%d players, %d spectators, %d idle)\n",
            (int)games, nclients, t1 - t0, nplayers, (int)nspect, (int)nidle);
     fflush(stdout);
@@ -313,6 +317,7 @@ int cmd_loadtest(int argc, char **argv) {
             char *m;
             size_t len;
             json_t *last = NULL;
+            int refused = 0;
             while (wsc_take(&c->w, &op, &m, &len) == 1) {
                 json_t *o = json_loadb(m, len, 0, NULL);
                 free(m);
@@ -323,19 +328,34 @@ int cmd_loadtest(int argc, char **argv) {
                         lat[nlat < 4000000 ? nlat++ : nlat - 1] = c->read_at - c->sent_at;
                         c->pending = 0;
                     }
+                    json_decref(c->state);
+                    c->state = json_incref(o);
                     json_decref(last);
                     last = o;
                 } else {
-                    if (type && strcmp(type, "error") == 0) {
+                    const char *code = json_string_value(json_object_get(o, "code"));
+                    if (type && strcmp(type, "error") == 0 && code && strcmp(code, "illegal") == 0 &&
+                        json_is_integer(json_object_get(o, "id")) && stale_ok) {
+                        /* several nodes: the player's node was behind another
+                         * node's move; the newer state came first */
+                        stale++;
+                        c->pending = 0;
+                        refused = 1;
+                    } else if (type && strcmp(type, "error") == 0) {
                         errors++;
                         if (errors < 5) fprintf(stderr, "loadtest: server error: %s\n",
                                                 json_string_value(json_object_get(o, "error")));
-                        if (json_is_integer(json_object_get(o, "id"))) c->pending = 0;
+                        if (json_is_integer(json_object_get(o, "id"))) {
+                            c->pending = 0;
+                            refused = 1;
+                        }
                     }
                     json_decref(o);
                 }
             }
-            /* act on the newest state only */
+            /* act on the newest state only (after a refused move: the one
+             * already received, which a node that was behind sent first) */
+            if (!last && refused && c->state) last = json_incref(c->state);
             if (last) {
                 if (json_is_true(json_object_get(last, "over"))) {
                     if (!c->over) {
@@ -389,12 +409,15 @@ int cmd_loadtest(int argc, char **argv) {
                (double)(rss3 - rss0) / (double)games);
     if (nspect) printf("loadtest: %ld of %d spectators dropped before their game ended\n", spect_dropped, (int)nspect);
     if (nidle) printf("loadtest: %ld of %d idle sockets closed by the server\n", idle_closed, (int)nidle);
+    if (stale) printf("loadtest: %ld moves refused because another node had moved first (each retried on the newer state)\n", stale);
     printf("loadtest: %ld of %d seats saw their game end; %ld errors\n", done, nplayers, errors);
     rc = (done == nplayers && errors == 0) ? 0 : 1;
 out:
     if (cl)
-        for (int i = 0; i < nclients; i++)
+        for (int i = 0; i < nclients; i++) {
             if (cl[i].w.fd > 0) wsc_close(&cl[i].w);
+            json_decref(cl[i].state);
+        }
     free(cl);
     free(gids);
     free(lat);

@@ -14,7 +14,7 @@
 #include "server/server.h"
 
 static const char *help =
-    "usage: kontor serve [--port N] [--host ADDR] [--db FILE] [--web DIR]\n"
+    "usage: kontor serve [--port N] [--host ADDR] [--db FILE|URL] [--web DIR]\n"
     "                    [--ai-threads N] [--quiet] [LIMITS]\n"
     "\n"
     "Serves the browser client and the game API (HTTP and WebSocket, one\n"
@@ -25,6 +25,10 @@ static const char *help =
     "  --host ADDR     address to bind (default 127.0.0.1; 0.0.0.0 for every interface)\n"
     "  --db FILE       SQLite database of games (default kontor.db); every\n"
     "                  unfinished game in it is resumed at start\n"
+    "  --db URL        PostgreSQL instead (postgresql://USER@HOST:PORT/DB, libpq's\n"
+    "                  syntax): several nodes may serve one database behind a\n"
+    "                  load balancer (docs/deploy.md); games come into a node's\n"
+    "                  memory when a client asks for them\n"
     "  --web DIR       the browser client (default: web/ of this checkout or install)\n"
     "  --ai-threads N  threads playing the computer's seats (default 1)\n"
     "  --threads N     ignored (connections no longer take a thread each)\n"

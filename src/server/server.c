@@ -52,6 +52,7 @@
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
+#include "server/nodesync.h"
 #include "server/server.h"
 #include "server/sjson.h"
 #include "server/store.h"
@@ -127,6 +128,7 @@ struct sgame {
     char timing_text[160];
     int bots_only;     /* every seat a computer: behind games with people in the AI queue */
     double born, left; /* when it entered memory; when its last connection left (0: never had one) */
+    int pins;          /* the node-sync thread holds it (under S.reg_mu): it stays in memory */
     sgame *hnext;      /* hash chain */
 };
 
@@ -155,7 +157,15 @@ static struct {
      * whole record of a running game and the last decision of /view as
      * before issue 13, so that tests/test_leak.c proves it catches them */
     int leaky;
+    /* several nodes on one database (a shared store, PostgreSQL): this
+     * node's name for its computer-seat leases (docs/server.md) */
+    int shared;
+    char node[17];
 } S;
+
+/* How long a node's lease on a game's computer seats lasts; renewed every
+ * second, so a node that died hands them over within this. */
+#define LEASE_MS 3000
 
 static double now_s(void) {
     struct timespec ts;
@@ -235,6 +245,23 @@ static sgame *find_game(const char *id) {
     while (g && strcmp(g->id, id) != 0) g = g->hnext;
     pthread_mutex_unlock(&S.reg_mu);
     return g;
+}
+
+/* g by id, kept in memory (pinned) until unpin(): for the node-sync
+ * thread, which is not the loop's. */
+static sgame *find_pinned(const char *id) {
+    pthread_mutex_lock(&S.reg_mu);
+    sgame *g = S.bucket[hash_id(id)];
+    while (g && strcmp(g->id, id) != 0) g = g->hnext;
+    if (g) g->pins++;
+    pthread_mutex_unlock(&S.reg_mu);
+    return g;
+}
+
+static void unpin(sgame *g) {
+    pthread_mutex_lock(&S.reg_mu);
+    g->pins--;
+    pthread_mutex_unlock(&S.reg_mu);
 }
 
 /* Register g; returns g, or the game already registered under its id (then
@@ -477,9 +504,12 @@ static kontor_status save_game(sgame *g, kontor_error *err) {
     return st;
 }
 
+static void catch_up(sgame *g);
+
 /* The one way a game changes: check, apply, store, then tell everyone.
- * Call with g->mu held. On failure nothing changed and err says why. */
-static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_error *err) {
+ * Call with g->mu held. On failure nothing changed and err says why;
+ * *late: a shared store had the decision's number taken by another node. */
+static kontor_status apply_once(sgame *g, int seat, kontor_move m, kontor_error *err, int *late) {
     err->code = KONTOR_OK;
     err->msg[0] = 0;
     if (kontor_over(&g->s)) {
@@ -505,9 +535,16 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     else snprintf(err->msg, sizeof err->msg, "game '%s': the engine refused a legal decision", g->id);
     if (st == KONTOR_OK) {
         /* a running game stores just this decision; the last one stores the
-         * whole record with its result */
-        st = kontor_over(&g->s) ? save_game(g, err)
-                                : store_add_ply(S.st, g->id, g->rec.nply - 1, seat, (int)m, err);
+         * whole record with its result (several nodes: the decision first,
+         * under the game's row lock, so that it is stored once) */
+        if (kontor_over(&g->s) && !S.shared) {
+            st = save_game(g, err);
+        } else {
+            st = store_add_ply(S.st, g->id, g->rec.nply - 1, seat, (int)m, err);
+            if (st == KONTOR_E_ILLEGAL) *late = 1;
+            if (st == KONTOR_OK && kontor_over(&g->s) && save_game(g, err) != KONTOR_OK)
+                logf_("%s (its decisions are stored)", err->msg);
+        }
         if (st != KONTOR_OK) g->rec.nply--;
     }
     if (st == KONTOR_OK && push_events(g, &log) != 0) {
@@ -518,13 +555,108 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     if (st != KONTOR_OK) {
         g->s = before;
         kontor_record_set_result(&g->rec, &g->s);
-        logf_("%s", err->msg);
+        if (!*late) logf_("%s", err->msg);
         return err->code = st;
     }
     update_deadline(g);
     broadcast(g);
     schedule_ai(g);
     return KONTOR_OK;
+}
+
+/* apply_once; when another node stored a decision first (this node's copy
+ * was behind), catch up from the store and try again: the decision still
+ * stands if the rules still allow it. */
+static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_error *err) {
+    for (int tries = 0;; tries++) {
+        int late = 0;
+        kontor_status st = apply_once(g, seat, m, err, &late);
+        if (!late || tries == 5) return st;
+        catch_up(g);
+    }
+}
+
+/* ---- several nodes: catching up a cached game from the store ------------------------ */
+
+/* Bring g (cached in this node's memory) up to what the store holds:
+ * decisions stored by other nodes are applied in order, seats claimed
+ * elsewhere are marked, and the clients of g here are told. Call with g->mu
+ * held. */
+static void catch_up(sgame *g) {
+    store_ply *p = NULL;
+    long n = 0;
+    char *meta = NULL;
+    kontor_error err;
+    if (store_since(S.st, g->id, g->rec.nply, &p, &n, &meta, &err) != KONTOR_OK) {
+        logf_("game '%s': catching up: %s", g->id, err.msg);
+        return;
+    }
+    int changed = 0;
+    for (long i = 0; i < n; i++) {
+        if (p[i].ply < g->rec.nply) continue;
+        int seat = p[i].seat;
+        kontor_move m = (kontor_move)p[i].move;
+        kontor_log log;
+        log.n = 0;
+        if (p[i].ply != g->rec.nply || seat < 0 || seat >= g->s.cfg.nseats || !kontor_is_legal(&g->s, seat, m) ||
+            kontor_apply(&g->s, seat, m, &log) != KONTOR_OK || kontor_record_push(&g->rec, seat, m) != KONTOR_OK) {
+            logf_("game '%s': stored decision %d does not follow this node's copy", g->id, p[i].ply + 1);
+            break;
+        }
+        push_events(g, &log);
+        changed = 1;
+    }
+    kontor_record_set_result(&g->rec, &g->s);
+    free(p);
+    json_t *m = json_loads(meta, 0, NULL);
+    json_t *seats = json_object_get(m, "seats");
+    for (int i = 0; i < g->s.cfg.nseats && i < (int)json_array_size(seats); i++)
+        if (!g->seat[i].claimed && json_is_true(json_object_get(json_array_get(seats, (size_t)i), "claimed"))) {
+            g->seat[i].claimed = 1;
+            changed = 1;
+        }
+    json_decref(m);
+    free(meta);
+    if (changed) {
+        char *nm = make_meta(g);
+        if (nm) {
+            free(g->meta);
+            g->meta = nm;
+        }
+        /* the node that stored the last decision saves the finished game;
+         * if it died in between, the game's row still says running: every
+         * node that sees the end saves it (the same record, harmless twice) */
+        if (kontor_over(&g->s) && save_game(g, &err) != KONTOR_OK) logf_("%s", err.msg);
+        update_deadline(g);
+        broadcast(g);
+        schedule_ai(g);
+    }
+}
+
+/* A notice from another node (nodesync.c's thread): catch up the game if
+ * this node caches it and is behind (or a save changed its seats); id NULL:
+ * every cached game. */
+static void on_node_change(const char *id, int nply, int saved) {
+    if (!id) {
+        long n;
+        sgame **all = snapshot(&n);
+        for (long i = 0; all && i < n; i++) {
+            sgame *g = find_pinned(all[i]->id);
+            if (!g) continue;
+            pthread_mutex_lock(&g->mu);
+            catch_up(g);
+            pthread_mutex_unlock(&g->mu);
+            unpin(g);
+        }
+        free(all);
+        return;
+    }
+    sgame *g = find_pinned(id);
+    if (!g) return;
+    pthread_mutex_lock(&g->mu);
+    if (g->rec.nply < nply || saved) catch_up(g);
+    pthread_mutex_unlock(&g->mu);
+    unpin(g);
 }
 
 /* arg: non-NULL for the worker kept for games with people (with two or
@@ -554,6 +686,13 @@ static void *ai_worker(void *arg) {
         for (int i = 0; i < g->s.cfg.nseats && seat < 0; i++)
             if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") != 0) seat = i;
         if (seat < 0) {
+            pthread_mutex_unlock(&g->mu);
+            continue;
+        }
+        /* several nodes: the node holding the game's lease plays its
+         * computer seats (it hears of every move; another node takes the
+         * lease over if it dies) */
+        if (S.shared && store_lease(S.st, g->id, S.node, LEASE_MS) != 1) {
             pthread_mutex_unlock(&g->mu);
             continue;
         }
@@ -829,6 +968,9 @@ static sgame *get_game(const char *id) {
         return have;
     }
     pthread_mutex_lock(&g->mu);
+    if (S.shared) catch_up(g); /* decisions stored while it was being loaded */
+    if (S.shared && !over && kontor_over(&g->s) && save_game(g, &err) != KONTOR_OK) /* (see catch_up) */
+        logf_("%s", err.msg);
     update_deadline(g);
     schedule_ai(g);
     pthread_mutex_unlock(&g->mu);
@@ -868,6 +1010,9 @@ static int player_name_ok(const char *n) {
 static void attach(wsconn *w, sgame *g, int seat, const char *name) {
     if (S.joined) S.joined(w->tx); /* ends its --join-timeout */
     pthread_mutex_lock(&g->mu);
+    /* several nodes: a seat claimed here saves the meta; take the seats
+     * claimed through other nodes first, so that it does not unclaim them */
+    if (S.shared && seat >= 0 && !g->seat[seat].claimed) catch_up(g);
     w->g = g;
     w->seat = seat;
     w->sent = 0;
@@ -1135,6 +1280,47 @@ static int stored_summary(void *ctx, const char *id, int over, const char *meta,
     return 0;
 }
 
+/* Several nodes: an unfinished game of the database that this node does
+ * not hold, summed up from its stored meta and record (ctx: the open and
+ * running lists). */
+static int stored_unfinished(void *ctx, const char *id, int over, const char *meta, const char *record) {
+    json_t **lists = ctx;
+    (void)over;
+    if (find_game(id)) return 0; /* already listed from memory */
+    kontor_record r;
+    kontor_error err;
+    if (kontor_record_parse(&r, record, strlen(record), &err) != KONTOR_OK) return 0;
+    kontor_state *s = malloc(sizeof *s);
+    json_t *m = json_loads(meta, 0, NULL);
+    json_t *mseats = json_object_get(m, "seats");
+    if (s && kontor_record_replay(&r, -1, s, NULL, NULL, &err) == KONTOR_OK &&
+        json_array_size(mseats) == (size_t)s->cfg.nseats) {
+        int open = 0;
+        json_t *seats = json_array();
+        for (int i = 0; i < s->cfg.nseats; i++) {
+            json_t *so = json_array_get(mseats, (size_t)i);
+            const char *kind = json_string_value(json_object_get(so, "kind"));
+            int claimed = json_is_true(json_object_get(so, "claimed"));
+            int human = kind && strcmp(kind, "human") == 0;
+            open |= human && !claimed;
+            json_array_append_new(seats, json_pack("{s:s, s:i, s:s, s:b, s:b}", "name", kontor_seat_name(s, i), "team",
+                                                   kontor_team(s, i), "kind", kind && is_level(kind) ? kind : "human",
+                                                   "claimed", claimed, "connected", 0));
+        }
+        json_t *dst = open ? lists[0] : lists[1];
+        json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", id, "variant",
+                              kontor_variant_name(s->cfg.variant), "status", open ? "open" : "running", "round",
+                              s->round, "ply", r.nply, "seats", seats, "result", "*", "timeout",
+                              (int)json_integer_value(json_object_get(m, "timeout")), "spectators", 0);
+        if (json_array_size(dst) < 50) json_array_append_new(dst, o);
+        else json_decref(o);
+    }
+    json_decref(m);
+    free(s);
+    kontor_record_release(&r);
+    return 0;
+}
+
 static int api_list(hx *c) {
     long n;
     sgame **all = snapshot(&n);
@@ -1151,6 +1337,8 @@ static int api_list(hx *c) {
     free(all);
     kontor_error err;
     if (json_array_size(over) < 20) store_recent(S.st, 20, stored_summary, over, &err);
+    json_t *lists[2] = {open, running};
+    if (S.shared) store_unfinished(S.st, 100, stored_unfinished, lists, &err); /* the other nodes' games */
     return reply_json(c, 200, json_pack("{s:o, s:o, s:o, s:I}", "open", open, "running", running, "finished", over,
                                         "total", (json_int_t)n));
 }
@@ -1503,8 +1691,9 @@ static int api_handler(hx *c) {
         getrusage(RUSAGE_SELF, &ru);
         json_int_t cpu_ms = (json_int_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
                             (json_int_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000;
-        return reply_json(c, 200, json_pack("{s:I, s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib(),
-                                            "cpu_ms", cpu_ms));
+        /* shared: 1 when this node is one of several on one database */
+        return reply_json(c, 200, json_pack("{s:I, s:I, s:I, s:i}", "games", (json_int_t)n, "rss_kib",
+                                            (json_int_t)rss_kib(), "cpu_ms", cpu_ms, "shared", S.shared));
     }
     if (strncmp(uri, "/api/games/", 11) == 0) {
         char id[40] = "", rest[40] = "", arg[16] = "";
@@ -1613,9 +1802,14 @@ static void t_api(treq *r) {
 
 /* ---- housekeeping: games leave memory ------------------------------------------------ */
 
-/* Take g out of the registry (loop thread). */
-static void unregister_game(sgame *g) {
+/* Take g out of the registry (loop thread); 0 (and g stays) while the
+ * node-sync thread holds it. */
+static int unregister_game(sgame *g) {
     pthread_mutex_lock(&S.reg_mu);
+    if (g->pins) {
+        pthread_mutex_unlock(&S.reg_mu);
+        return 0;
+    }
     for (long i = 0; i < S.nall; i++)
         if (S.all[i] == g) {
             memmove(S.all + i, S.all + i + 1, (size_t)(S.nall - i - 1) * sizeof *S.all);
@@ -1628,6 +1822,7 @@ static void unregister_game(sgame *g) {
             break;
         }
     pthread_mutex_unlock(&S.reg_mu);
+    return 1;
 }
 
 /* Once a second on the loop's thread: a finished game leaves memory --linger
@@ -1658,7 +1853,7 @@ static void evict_games(void) {
         int expired = idle && !over && people && !joined && t - g->born >= S.lim.open_ttl_s;
         pthread_mutex_unlock(&g->mu);
         if (!finished && !expired) continue;
-        unregister_game(g);
+        if (!unregister_game(g)) continue;
         if (expired) {
             kontor_error err;
             if (store_delete(S.st, g->id, &err) != KONTOR_OK) logf_("%s", err.msg);
@@ -1674,9 +1869,34 @@ static void evict_games(void) {
 #endif
 }
 
+/* Several nodes, once a second: renew this node's leases, and adopt the
+ * games whose node died (their lease ran out): load them and play their
+ * computer seats. */
+static int adopt(void *ctx, const char *id) {
+    (void)ctx;
+    sgame *g = get_game(id);
+    if (g) {
+        logf_("game '%s': its node's lease ran out; this node plays its computer seats", id);
+        pthread_mutex_lock(&g->mu);
+        catch_up(g);
+        schedule_ai(g);
+        pthread_mutex_unlock(&g->mu);
+    }
+    return 0;
+}
+
+static void leases_tick(void) {
+    kontor_error err;
+    store_renew(S.st, S.node, LEASE_MS);
+    if (store_orphans(S.st, S.node, LEASE_MS, 16, adopt, NULL, &err) != KONTOR_OK) logf_("%s", err.msg);
+}
+
 static void server_tick(void) {
     play_timeouts();
-    if (++S.ticks % 5 == 0) evict_games();
+    if (++S.ticks % 5 == 0) {
+        evict_games();
+        if (S.shared) leases_tick();
+    }
 }
 
 static const char *run_db;
@@ -1684,7 +1904,12 @@ static int run_resumed;
 static const char *run_host;
 
 static void on_ready(int port) {
-    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, run_db,
+    /* a PostgreSQL URL may carry a password: show it up to its '@' as "..." */
+    char shown[200];
+    const char *at = strrchr(run_db, '@'), *scheme = strstr(run_db, "://");
+    if (at && scheme && scheme < at) snprintf(shown, sizeof shown, "%.*s...%s", (int)(scheme + 3 - run_db), run_db, at);
+    else snprintf(shown, sizeof shown, "%s", run_db);
+    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, shown,
            run_resumed, run_resumed == 1 ? "" : "s");
     fflush(stdout);
 }
@@ -1706,7 +1931,11 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     S.st = store_open(db, err);
     if (!S.st) return 1;
     resumed_games = 0;
-    if (store_load(S.st, 1, load_one, &resumed_games, err) != KONTOR_OK) {
+    S.shared = store_shared(S.st);
+    /* several nodes: games come into memory when a client asks for one,
+     * or when their node died (leases_tick), not all at start */
+    if (S.shared) random_hex(S.node, 16);
+    if (!S.shared && store_load(S.st, 1, load_one, &resumed_games, err) != KONTOR_OK) {
         store_close(S.st);
         S.st = NULL;
         return 1;
@@ -1753,6 +1982,15 @@ int server_run(const server_opts *o, kontor_error *err) {
     for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, i == 0 && nai > 1 ? &S : NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 
+    if (S.shared && nodesync_start(o->db, on_node_change, err) != 0) {
+        pthread_mutex_lock(&S.q_mu);
+        S.stop = 1;
+        pthread_cond_broadcast(&S.q_cv);
+        pthread_mutex_unlock(&S.q_mu);
+        for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
+        server_shutdown();
+        return 1;
+    }
     run_db = o->db;
     run_host = o->host;
     run_resumed = resumed_games;
@@ -1767,6 +2005,7 @@ int server_run(const server_opts *o, kontor_error *err) {
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
+    nodesync_stop();
     server_shutdown();
     return rc;
 }

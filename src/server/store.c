@@ -1,418 +1,123 @@
-/* store.c: the SQLite backend of store.h: a row a game plus an append-only table of decisions, WAL.
+/* store.c: store.h's one interface over its backends (SQLite, PostgreSQL), chosen by --db.
  *
- * A game's row holds its whole record (a plain record that `kontor replay`
- * reads) as of its last full save: creation, a seat claimed, the end. Each
- * decision in between is one small row of `plies` (game, ply, seat, move),
- * inserted in a transaction of its own, so a decision costs a page or two of
- * WAL instead of rewriting a record of several kilobytes and its overflow
- * pages. A full save deletes the game's plies in the same transaction, so the
- * row plus the plies after it is always the game as of the last acknowledged
- * decision; readers (store_load, store_get) get it back as one record text.
- * WAL with synchronous=NORMAL makes each commit durable against the death of
- * the process (SIGKILL, crash) without an fsync per decision; a power failure
- * can lose the last commits (the SQLite documentation, "WAL mode":
- * synchronous=FULL would cost an fsync per decision). Checkpoints (copying
- * the WAL into the database file, with its fsyncs) run on a thread of their
- * own with a second connection instead of inside whichever decision's commit
- * crosses SQLite's automatic threshold, so no decision waits for them. One
- * writing connection is shared behind a mutex: SQLite serializes writers
- * anyway, and statements are prepared once.
+ * `--db FILE` opens SQLite (store_sqlite.c), `--db postgresql://...` (or
+ * postgres://) opens PostgreSQL (store_pg.c). Each call goes to the backend's
+ * table of functions (store_backend.h). What both backends share lives here
+ * too: folding a game's stored decisions into its record's text.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "kontor/record.h"
-#include "server/store.h"
+#include "server/store_backend.h"
 
-/* How often the checkpoint thread copies the WAL into the database, and the
- * WAL size (frames of 4 KiB: 4 MiB) at which it waits for writers once and
- * truncates the WAL file to nothing (a TRUNCATE checkpoint) rather than let it
- * grow: the WAL reached 70.7 MB after 60k decisions when only a RESTART at
- * 64 MiB reset it and only the shutdown truncated it. journal_size_limit
- * truncates the file too whenever SQLite itself resets the WAL. */
-#define CKPT_MS 250
-#define CKPT_TRUNCATE_FRAMES 1024
-
-struct store {
-    sqlite3 *db, *ckdb;
-    pthread_mutex_t mu;
-    sqlite3_stmt *save, *load_all, *load_open, *recent, *get, *add_ply, *del_plies, *plies, *begin, *commit,
-        *rollback;
-    pthread_t ckpt;
-    int ckpt_running;
-    pthread_mutex_t ck_mu;
-    pthread_cond_t ck_cv;
-    int stopping, kicked;
-};
-
-static kontor_status db_fail(kontor_error *err, sqlite3 *db, const char *what) {
-    if (err) {
-        err->code = KONTOR_E_IO;
-        err->line = err->round = 0;
-        snprintf(err->msg, sizeof err->msg, "store: %s: %s", what, db ? sqlite3_errmsg(db) : "out of memory");
-    }
-    return KONTOR_E_IO;
-}
-
-static const char *schema =
-    "PRAGMA journal_mode=WAL;"
-    "PRAGMA synchronous=NORMAL;"
-    "CREATE TABLE IF NOT EXISTS games ("
-    "  id TEXT PRIMARY KEY,"
-    "  over INTEGER NOT NULL,"
-    "  meta TEXT NOT NULL,"
-    "  record TEXT NOT NULL,"
-    "  created INTEGER NOT NULL DEFAULT (strftime('%s','now')),"
-    "  updated INTEGER NOT NULL DEFAULT (strftime('%s','now')));"
-    "CREATE INDEX IF NOT EXISTS games_over ON games(over, updated);"
-    "CREATE TABLE IF NOT EXISTS plies ("
-    "  game TEXT NOT NULL,"
-    "  ply INTEGER NOT NULL,"
-    "  seat INTEGER NOT NULL,"
-    "  move INTEGER NOT NULL,"
-    "  PRIMARY KEY(game, ply)) WITHOUT ROWID;"
-    "PRAGMA wal_autocheckpoint=0;"
-    "PRAGMA journal_size_limit=4194304;";
-
-/* Copy the WAL into the database every CKPT_MS, or at once when a commit
- * has taken the WAL past CKPT_TRUNCATE_FRAMES (wal_hook), without blocking
- * writers (PASSIVE); past CKPT_TRUNCATE_FRAMES, a TRUNCATE checkpoint with
- * the writers' mutex held (so that no writer of ours starves it: under a
- * burst of moves it otherwise waited out its busy timeout while the WAL
- * grew) empties the WAL file. */
-static void *ckpt_thread(void *arg) {
-    store *st = arg;
-    pthread_mutex_lock(&st->ck_mu);
-    while (!st->stopping) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += (long)CKPT_MS * 1000000L;
-        ts.tv_sec += ts.tv_nsec / 1000000000L;
-        ts.tv_nsec %= 1000000000L;
-        if (!st->kicked) pthread_cond_timedwait(&st->ck_cv, &st->ck_mu, &ts);
-        st->kicked = 0;
-        if (st->stopping) break;
-        pthread_mutex_unlock(&st->ck_mu);
-        int nlog = 0, nckpt = 0;
-        sqlite3_wal_checkpoint_v2(st->ckdb, NULL, SQLITE_CHECKPOINT_PASSIVE, &nlog, &nckpt);
-        if (nlog > CKPT_TRUNCATE_FRAMES) {
-            pthread_mutex_lock(&st->mu);
-            sqlite3_wal_checkpoint_v2(st->ckdb, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-            pthread_mutex_unlock(&st->mu);
-        }
-        pthread_mutex_lock(&st->ck_mu);
-    }
-    pthread_mutex_unlock(&st->ck_mu);
-    return NULL;
-}
-
-/* After each commit of the writing connection (st->mu held): a WAL past
- * CKPT_TRUNCATE_FRAMES wakes the checkpointer now rather than at its next
- * tick. */
-static int wal_hook(void *arg, sqlite3 *db, const char *name, int nframes) {
-    (void)db;
-    (void)name;
-    store *st = arg;
-    if (nframes > CKPT_TRUNCATE_FRAMES) {
-        pthread_mutex_lock(&st->ck_mu);
-        st->kicked = 1;
-        pthread_cond_signal(&st->ck_cv);
-        pthread_mutex_unlock(&st->ck_mu);
-    }
-    return SQLITE_OK;
+static int is_pg_url(const char *s) {
+    return strncmp(s, "postgresql://", 13) == 0 || strncmp(s, "postgres://", 11) == 0;
 }
 
 store *store_open(const char *path, kontor_error *err) {
-    store *st = calloc(1, sizeof *st);
-    if (!st) {
-        db_fail(err, NULL, path);
-        return NULL;
-    }
-    char what[200];
-    snprintf(what, sizeof what, "'%s'", path);
-    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) !=
-            SQLITE_OK ||
-        sqlite3_busy_timeout(st->db, 5000) != SQLITE_OK || sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
-        db_fail(err, st->db, what);
-        store_close(st);
-        return NULL;
-    }
-    struct {
-        sqlite3_stmt **stmt;
-        const char *sql;
-    } prep[] = {
-        {&st->save,
-         "INSERT INTO games(id, over, meta, record) VALUES(?1, ?2, ?3, ?4) "
-         "ON CONFLICT(id) DO UPDATE SET over=?2, meta=?3, record=?4, updated=strftime('%s','now')"},
-        {&st->load_all, "SELECT id, over, meta, record FROM games ORDER BY created, rowid"},
-        {&st->load_open, "SELECT id, over, meta, record FROM games WHERE over = 0 ORDER BY created, rowid"},
-        {&st->recent, "SELECT id, over, meta, record FROM games WHERE over = 1 ORDER BY updated DESC, rowid DESC LIMIT ?1"},
-        {&st->get, "SELECT over, meta, record FROM games WHERE id = ?1"},
-        {&st->add_ply, "INSERT OR REPLACE INTO plies(game, ply, seat, move) VALUES(?1, ?2, ?3, ?4)"},
-        {&st->del_plies, "DELETE FROM plies WHERE game = ?1"},
-        {&st->plies, "SELECT ply, seat, move FROM plies WHERE game = ?1 ORDER BY ply"},
-        {&st->begin, "BEGIN IMMEDIATE"},
-        {&st->commit, "COMMIT"},
-        {&st->rollback, "ROLLBACK"},
-    };
-    for (size_t i = 0; i < sizeof prep / sizeof *prep; i++)
-        if (sqlite3_prepare_v2(st->db, prep[i].sql, -1, prep[i].stmt, NULL) != SQLITE_OK) {
-            db_fail(err, st->db, what);
-            store_close(st);
-            return NULL;
-        }
-    pthread_mutex_init(&st->mu, NULL);
-    pthread_mutex_init(&st->ck_mu, NULL);
-    pthread_cond_init(&st->ck_cv, NULL);
-    /* the checkpointer's own connection; without it (":memory:", or it
-     * fails) checkpoints stay SQLite's automatic ones */
-    if (strcmp(path, ":memory:") != 0 && /* (a second ":memory:" would be another database) */
-        sqlite3_open_v2(path, &st->ckdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) == SQLITE_OK &&
-        sqlite3_busy_timeout(st->ckdb, 5000) == SQLITE_OK &&
-        sqlite3_exec(st->ckdb, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL) == SQLITE_OK &&
-        pthread_create(&st->ckpt, NULL, ckpt_thread, st) == 0) {
-        st->ckpt_running = 1;
-        sqlite3_wal_hook(st->db, wal_hook, st);
-    } else {
-        sqlite3_exec(st->db, "PRAGMA wal_autocheckpoint=1000", NULL, NULL, NULL);
-    }
-    return st;
+    return is_pg_url(path) ? store_pg_open(path, err) : store_sqlite_open(path, err);
 }
 
 void store_close(store *st) {
-    if (!st) return;
-    if (st->ckpt_running) {
-        pthread_mutex_lock(&st->ck_mu);
-        st->stopping = 1;
-        pthread_cond_signal(&st->ck_cv);
-        pthread_mutex_unlock(&st->ck_mu);
-        pthread_join(st->ckpt, NULL);
-        pthread_mutex_destroy(&st->ck_mu);
-        pthread_cond_destroy(&st->ck_cv);
-    }
-    sqlite3_close(st->ckdb);
-    sqlite3_finalize(st->add_ply);
-    sqlite3_finalize(st->del_plies);
-    sqlite3_finalize(st->plies);
-    sqlite3_finalize(st->begin);
-    sqlite3_finalize(st->commit);
-    sqlite3_finalize(st->rollback);
-    sqlite3_finalize(st->save);
-    sqlite3_finalize(st->load_all);
-    sqlite3_finalize(st->load_open);
-    sqlite3_finalize(st->recent);
-    sqlite3_finalize(st->get);
-    sqlite3_close(st->db);
-    pthread_mutex_destroy(&st->mu);
-    free(st);
-}
-
-static int step_done(sqlite3_stmt *q) {
-    int rc = sqlite3_step(q);
-    sqlite3_reset(q);
-    sqlite3_clear_bindings(q);
-    return rc == SQLITE_DONE;
+    if (st) st->ops->close(st);
 }
 
 kontor_status store_save(store *st, const char *id, int over, const char *meta, const char *record,
                          kontor_error *err) {
-    pthread_mutex_lock(&st->mu);
-    kontor_status ret = KONTOR_OK;
-    int ok = step_done(st->begin);
-    if (ok) {
-        sqlite3_stmt *q = st->save;
-        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(q, 2, over ? 1 : 0);
-        sqlite3_bind_text(q, 3, meta, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 4, record, -1, SQLITE_STATIC);
-        ok = step_done(q);
-    }
-    if (ok) {
-        /* the record now holds every decision: the game's plies are spent */
-        sqlite3_bind_text(st->del_plies, 1, id, -1, SQLITE_STATIC);
-        ok = step_done(st->del_plies);
-    }
-    if (ok) ok = step_done(st->commit);
-    if (!ok) {
-        char what[64];
-        snprintf(what, sizeof what, "saving game '%.32s'", id);
-        ret = db_fail(err, st->db, what);
-        if (!sqlite3_get_autocommit(st->db)) step_done(st->rollback);
-    }
-    pthread_mutex_unlock(&st->mu);
-    return ret;
+    return st->ops->save(st, id, over, meta, record, err);
 }
 
 kontor_status store_add_ply(store *st, const char *id, int ply, int seat, int move, kontor_error *err) {
-    pthread_mutex_lock(&st->mu);
-    sqlite3_stmt *q = st->add_ply;
-    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 2, ply);
-    sqlite3_bind_int(q, 3, seat);
-    sqlite3_bind_int(q, 4, move);
-    /* one statement outside BEGIN is one transaction of its own */
-    kontor_status ret = KONTOR_OK;
-    if (!step_done(q)) {
-        char what[80];
-        snprintf(what, sizeof what, "saving game '%.32s' decision %d", id, ply + 1);
-        ret = db_fail(err, st->db, what);
-    }
-    pthread_mutex_unlock(&st->mu);
-    return ret;
+    return st->ops->add_ply(st, id, ply, seat, move, err);
 }
 
-kontor_status store_delete(store *st, const char *id, kontor_error *err) {
-    pthread_mutex_lock(&st->mu);
-    kontor_status ret = KONTOR_OK;
-    char *msg = NULL;
-    char *sql = sqlite3_mprintf("BEGIN IMMEDIATE; DELETE FROM plies WHERE game = %Q; DELETE FROM games WHERE id = %Q; COMMIT;",
-                                id, id);
-    if (!sql || sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-        char what[80];
-        snprintf(what, sizeof what, "forgetting game '%.32s'", id);
-        ret = db_fail(err, st->db, what);
-    }
-    sqlite3_free(msg);
-    sqlite3_free(sql);
-    pthread_mutex_unlock(&st->mu);
-    return ret;
-}
-
-/* The record of game id as stored: its row's record followed by the
- * decisions of its plies after it, as one malloc'd text (NULL with err
- * filled when they do not fit together). Call with st->mu held. */
-static char *full_record(store *st, const char *id, const char *record, kontor_error *err) {
-    /* err is never NULL here */
-    sqlite3_stmt *q = st->plies;
-    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    kontor_record r;
-    int parsed = 0, bad = 0, rc;
-    char *out = NULL;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && !bad) {
-        if (!parsed) {
-            if (kontor_record_parse(&r, record, strlen(record), err) != KONTOR_OK) {
-                bad = 1;
-                break;
-            }
-            parsed = 1;
-        }
-        int ply = sqlite3_column_int(q, 0), seat = sqlite3_column_int(q, 1), move = sqlite3_column_int(q, 2);
-        if (ply < r.nply) continue; /* already in the record */
-        if (ply != r.nply || seat < 0 || seat >= KONTOR_MAX_SEATS || move < 0 || move > 0xFFFF) {
-            snprintf(err->msg, sizeof err->msg, "game '%.32s': stored decision %d follows decision %d", id, ply + 1,
-                     r.nply);
-            err->code = KONTOR_E_INVALID;
-            bad = 1;
-        } else if (kontor_record_push(&r, seat, (kontor_move)move) != KONTOR_OK) {
-            db_fail(err, NULL, "reading a game");
-            bad = 1;
-        }
-    }
-    if (!bad && rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        db_fail(err, st->db, "reading a game's decisions");
-        bad = 1;
-    }
-    sqlite3_reset(q);
-    sqlite3_clear_bindings(q);
-    if (!bad && parsed) {
-        size_t len;
-        if (kontor_record_write(&r, &out, &len) != KONTOR_OK) {
-            db_fail(err, NULL, "writing a game's record");
-            out = NULL;
-        }
-    } else if (!bad) {
-        size_t n = strlen(record);
-        out = malloc(n + 1);
-        if (out) memcpy(out, record, n + 1);
-        else db_fail(err, NULL, "reading a game");
-    }
-    if (parsed) kontor_record_release(&r);
-    return out;
-}
-
-static kontor_status each_row(store *st, sqlite3_stmt *q, store_each_fn fn, void *ctx, kontor_error *err) {
-    kontor_status ret = KONTOR_OK;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        const char *id = (const char *)sqlite3_column_text(q, 0);
-        int over = sqlite3_column_int(q, 1);
-        const char *meta = (const char *)sqlite3_column_text(q, 2);
-        const char *rec = (const char *)sqlite3_column_text(q, 3);
-        kontor_error e = {0};
-        char *full = over ? NULL : full_record(st, id ? id : "", rec ? rec : "", &e);
-        if (!over && !full) {
-            /* a game whose decisions do not fit its record: hand over the
-             * record alone (the caller replays what it can) */
-            fprintf(stderr, "kontor serve: %s\n", e.msg);
-        }
-        int stop = fn(ctx, id ? id : "", over, meta ? meta : "", full ? full : rec ? rec : "");
-        free(full);
-        if (stop) break;
-    }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) ret = db_fail(err, st->db, "reading games");
-    sqlite3_reset(q);
-    sqlite3_clear_bindings(q);
-    return ret;
-}
+kontor_status store_delete(store *st, const char *id, kontor_error *err) { return st->ops->del(st, id, err); }
 
 kontor_status store_load(store *st, int unfinished_only, store_each_fn fn, void *ctx, kontor_error *err) {
-    pthread_mutex_lock(&st->mu);
-    kontor_status ret = each_row(st, unfinished_only ? st->load_open : st->load_all, fn, ctx, err);
-    pthread_mutex_unlock(&st->mu);
-    return ret;
+    return st->ops->load(st, unfinished_only, fn, ctx, err);
 }
 
 kontor_status store_recent(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err) {
-    pthread_mutex_lock(&st->mu);
-    sqlite3_bind_int(st->recent, 1, limit);
-    kontor_status ret = each_row(st, st->recent, fn, ctx, err);
-    pthread_mutex_unlock(&st->mu);
-    return ret;
+    return st->ops->recent(st, limit, fn, ctx, err);
 }
 
-static char *dup_text(const unsigned char *t) {
-    const char *s = t ? (const char *)t : "";
-    size_t n = strlen(s);
-    char *d = malloc(n + 1);
-    if (d) memcpy(d, s, n + 1);
-    return d;
+kontor_status store_unfinished(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err) {
+    return st->ops->unfinished ? st->ops->unfinished(st, limit, fn, ctx, err) : KONTOR_OK;
 }
 
 kontor_status store_get(store *st, const char *id, int *over, char **meta, char **record, kontor_error *err) {
-    pthread_mutex_lock(&st->mu);
-    sqlite3_stmt *q = st->get;
-    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(q);
-    kontor_status ret = KONTOR_OK;
-    if (rc == SQLITE_ROW) {
-        *over = sqlite3_column_int(q, 0);
-        *meta = dup_text(sqlite3_column_text(q, 1));
-        kontor_error e = {0};
-        const char *rec = (const char *)sqlite3_column_text(q, 2);
-        *record = *over ? dup_text(sqlite3_column_text(q, 2)) : full_record(st, id, rec ? rec : "", &e);
-        if (!*meta || !*record) {
-            free(*meta);
-            free(*record);
-            if (e.msg[0] && err) *err = e;
-            ret = e.msg[0] ? (e.code ? e.code : KONTOR_E_IO) : db_fail(err, NULL, "reading a game");
-        }
-    } else if (rc == SQLITE_DONE) {
-        if (err) {
-            err->code = KONTOR_E_INVALID;
-            err->line = err->round = 0;
-            snprintf(err->msg, sizeof err->msg, "game '%.32s' does not exist", id);
-        }
-        ret = KONTOR_E_INVALID;
-    } else {
-        ret = db_fail(err, st->db, "reading a game");
+    return st->ops->get(st, id, over, meta, record, err);
+}
+
+int store_shared(const store *st) { return st->ops->shared; }
+const char *store_backend(const store *st) { return st->ops->name; }
+
+int store_lease(store *st, const char *id, const char *node, int ttl_ms) {
+    return st->ops->lease ? st->ops->lease(st, id, node, ttl_ms) : 1;
+}
+
+int store_renew(store *st, const char *node, int ttl_ms) {
+    return st->ops->renew ? st->ops->renew(st, node, ttl_ms) : 0;
+}
+
+kontor_status store_orphans(store *st, const char *node, int ttl_ms, int limit, store_id_fn fn, void *ctx,
+                            kontor_error *err) {
+    return st->ops->orphans ? st->ops->orphans(st, node, ttl_ms, limit, fn, ctx, err) : KONTOR_OK;
+}
+
+kontor_status store_since(store *st, const char *id, int from, store_ply **p, long *n, char **meta, kontor_error *err) {
+    *p = NULL;
+    *n = 0;
+    *meta = NULL;
+    if (st->ops->since) return st->ops->since(st, id, from, p, n, meta, err);
+    if (err) {
+        err->code = KONTOR_E_RANGE;
+        snprintf(err->msg, sizeof err->msg, "store '%s' keeps no decisions one by one", st->ops->name);
     }
-    sqlite3_reset(q);
-    sqlite3_clear_bindings(q);
-    pthread_mutex_unlock(&st->mu);
-    return ret;
+    return KONTOR_E_RANGE;
+}
+
+kontor_status store_io_error(kontor_error *err, const char *what, const char *why) {
+    if (err) {
+        err->code = KONTOR_E_IO;
+        err->line = err->round = 0;
+        snprintf(err->msg, sizeof err->msg, "store: %s: %s", what, why);
+    }
+    return KONTOR_E_IO;
+}
+
+char *store_fold_plies(const char *id, const char *record, const store_ply *p, long n, kontor_error *err) {
+    if (n == 0) {
+        size_t len = strlen(record);
+        char *out = malloc(len + 1);
+        if (out) memcpy(out, record, len + 1);
+        else store_io_error(err, "reading a game", "out of memory");
+        return out;
+    }
+    kontor_record r;
+    if (kontor_record_parse(&r, record, strlen(record), err) != KONTOR_OK) return NULL;
+    char *out = NULL;
+    int bad = 0;
+    for (long i = 0; i < n && !bad; i++) {
+        if (p[i].ply < r.nply) continue; /* already in the record */
+        if (p[i].ply != r.nply || p[i].seat < 0 || p[i].seat >= KONTOR_MAX_SEATS || p[i].move < 0 ||
+            p[i].move > 0xFFFF) {
+            snprintf(err->msg, sizeof err->msg, "game '%.32s': stored decision %d follows decision %d", id,
+                     p[i].ply + 1, r.nply);
+            err->code = KONTOR_E_INVALID;
+            bad = 1;
+        } else if (kontor_record_push(&r, p[i].seat, (kontor_move)p[i].move) != KONTOR_OK) {
+            store_io_error(err, "reading a game", "out of memory");
+            bad = 1;
+        }
+    }
+    size_t len;
+    if (!bad && kontor_record_write(&r, &out, &len) != KONTOR_OK) {
+        store_io_error(err, "writing a game's record", "out of memory");
+        out = NULL;
+    }
+    kontor_record_release(&r);
+    return out;
 }
