@@ -118,7 +118,11 @@ typedef struct kontor_cardset {
     uint64_t class_ids[KONTOR_NCLASSES][2];
 } kontor_cardset;
 
-/* The built-in card set (data/cards.txt compiled in). Never fails. */
+/* The built-in card set (data/cards.txt compiled in), parsed once per
+ * process and shared: never fails, never changes, lives as long as the
+ * process. Safe to call from several threads. */
+const kontor_cardset *kontor_cards_builtin(void);
+/* A copy of the built-in card set, for a caller that wants to change it. */
 void kontor_cards_default(kontor_cardset *cs);
 /* Parse and validate a card file. On failure fills err (line and constraint)
  * and returns its code; cs is then unspecified. */

@@ -196,7 +196,7 @@ kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor
     int v = variant_index(variant);
     if (v < 0) return fail(err, KONTOR_E_INVALID, "unknown variant '%s' (kontor variants lists them)", variant ? variant : "");
     memset(cfg, 0, sizeof *cfg);
-    kontor_cards_default(&cfg->cards);
+    memcpy(&cfg->cards, kontor_cards_builtin(), sizeof cfg->cards);
     defaults(cfg, v);
     return KONTOR_OK;
 }

@@ -999,16 +999,7 @@ static kontor_status parse_common(kontor_record *r, const kontor_cardset *cs, co
 
 kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
                                        kontor_error *err) {
-    if (cards) return parse_common(r, cards, text, len, err);
-    kontor_cardset *def = malloc(sizeof *def);
-    if (!def) {
-        memset(r, 0, sizeof *r);
-        return fail_at(err, KONTOR_E_RANGE, 0, "out of memory");
-    }
-    kontor_cards_default(def);
-    kontor_status st = parse_common(r, def, text, len, err);
-    free(def);
-    return st;
+    return parse_common(r, cards ? cards : kontor_cards_builtin(), text, len, err);
 }
 
 kontor_status kontor_record_parse(kontor_record *r, const char *text, size_t len, kontor_error *err) {
