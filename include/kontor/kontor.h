@@ -241,7 +241,12 @@ typedef struct kontor_config {
     uint8_t event_action[KONTOR_EVENTS_MAX];
     int8_t event_arg[KONTOR_EVENTS_MAX];
     kontor_bb inner;        /* with inner_value */
-    kontor_cardset cards;
+    /* The card set: shared and immutable, never owned by the config (so that
+     * a state stays a plain value that copies with memcpy and a quarter of
+     * its old size). kontor_config_init points it at kontor_cards_builtin();
+     * a caller that points it at its own set keeps that set unchanged and
+     * alive as long as any config, state, view or record refers to it. */
+    const kontor_cardset *cards;
 } kontor_config;
 
 /* Fill cfg with a named variant ("basic", "advanced", "four", "specials", or a

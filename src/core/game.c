@@ -31,7 +31,7 @@
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards.card[id]; }
+static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
 /* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
 static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
 static inline int is_dock(const kontor_card *k) {
@@ -320,7 +320,7 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
     kontor_rng rng;
     kontor_rng_seed(&rng, seed);
     memset(d, 0, sizeof *d);
-    const kontor_cardset *cs = &cfg->cards;
+    const kontor_cardset *cs = cfg->cards;
     uint8_t team[2][KONTOR_MAX_CARDS];
     int nteam[2] = {0, 0}, nwater = 0, nspecial = 0, specials = cfg->specials, ncards = cs->ncards;
     /* the cards out of the game, once (locals: the byte stores below may alias cfg) */
@@ -405,7 +405,7 @@ static void begin_round(kontor_state *s, kontor_log *log);
 
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
-    const kontor_cardset *cs = &cfg->cards;
+    const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
     if (ns != 2 && ns != 4) return deal_error(err, "a game is for 2 or 4 players");
     /* the deal must hold every card in play of its class exactly once */
@@ -466,7 +466,7 @@ void kontor_layout_cross(kontor_config *cfg) {
 
 /* Lay out a deal known to be valid. */
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
-    const kontor_cardset *cs = &cfg->cards;
+    const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
@@ -1472,9 +1472,9 @@ __attribute__((always_inline)) static inline void after_scoring(kontor_state *s,
 
 /* The centre card's cell now (tile 1 can move it). */
 static int centre_cell(const kontor_state *s) {
-    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards.centre) return KONTOR_CENTRE_CELL;
+    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards->centre) return KONTOR_CENTRE_CELL;
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] == s->cfg.cards.centre) return c;
+        if (s->cell_card[c] == s->cfg.cards->centre) return c;
     return KONTOR_CENTRE_CELL;
 }
 
@@ -1484,7 +1484,7 @@ static bb_t centre_targets(const kontor_state *s, int seat) {
     kontor_state t = *s;
     int from = centre_cell(s);
     remove_raw(&t, from);
-    bb_t r = legal_cells(&t, seat, s->cfg.cards.centre);
+    bb_t r = legal_cells(&t, seat, s->cfg.cards->centre);
     bb_clear(&r, from);
     return r;
 }
@@ -1517,7 +1517,7 @@ static void do_tile(kontor_state *s, int value, kontor_log *log) {
     if (value != KONTOR_NONE && tile == 0) {
         int from = centre_cell(s);
         remove_raw(s, from);
-        place_as(s, value, s->cfg.cards.centre, 1);
+        place_as(s, value, s->cfg.cards->centre, 1);
         if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
         check_enclosures(s, s->dock, log);
         if (row_ends_game(s, log)) return;
@@ -1880,7 +1880,7 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         int kind = s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD;
         const kontor_pile *pl = &s->dock_pile[seat];
         /* in card order, not pile order: the order of the pile is hidden */
-        for (int id = 0; id < s->cfg.cards.ncards; id++)
+        for (int id = 0; id < s->cfg.cards->ncards; id++)
             if (pile_has(pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
         break;
     }
@@ -2228,7 +2228,7 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
             snprintf(buf, cap, "%s declared to play this round: a pass is declared before the cards (R1)", who);
         else if (v == KONTOR_PASS)
             snprintf(buf, cap, "%s", "nobody may pass this round (after a round that all passed, with pass=rest; or by the event)");
-        else if (v < s->cfg.cards.ncards)
+        else if (v < s->cfg.cards->ncards)
             snprintf(buf, cap, "card %d is not in %s's hand", card_of(s, v)->number, who);
         else snprintf(buf, cap, "there is no such card");
         return buf;
@@ -2286,7 +2286,7 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
     case KONTOR_PHASE_SELECT:
-        if (v < s->cfg.cards.ncards) snprintf(buf, cap, "card %d is not in %s's pile", card_of(s, v)->number, who);
+        if (v < s->cfg.cards->ncards) snprintf(buf, cap, "card %d is not in %s's pile", card_of(s, v)->number, who);
         else snprintf(buf, cap, "there is no such card");
         return buf;
     case KONTOR_PHASE_EXPORT:
@@ -2330,15 +2330,15 @@ void kontor__put(kontor_state *s, int cell, int id) { place_raw(s, cell, id); }
 void kontor__score_enclosed(kontor_state *s, kontor_log *log) { check_enclosures(s, s->dock, log); }
 
 int kontor__card_id(const kontor_state *s, int number) {
-    for (int id = 0; id < s->cfg.cards.ncards; id++)
-        if (s->cfg.cards.card[id].number == number) return id;
+    for (int id = 0; id < s->cfg.cards->ncards; id++)
+        if (s->cfg.cards->card[id].number == number) return id;
     return -1;
 }
 
 /* ---- decisions in words ------------------------------------------------------- */
 
 static void card_words(const kontor_state *s, int id, char *buf, size_t cap) {
-    if (id >= s->cfg.cards.ncards) {
+    if (id >= s->cfg.cards->ncards) {
         snprintf(buf, cap, "a card");
         return;
     }
@@ -2398,7 +2398,7 @@ const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, 
         else {
             int id = s->cell_card[v];
             card_words(s, id, cw, sizeof cw);
-            int cost = id < s->cfg.cards.ncards ? card_of(s, id)->goods[0] + card_of(s, id)->goods[1] + card_of(s, id)->goods[2] : 0;
+            int cost = id < s->cfg.cards->ncards ? card_of(s, id)->goods[0] + card_of(s, id)->goods[1] + card_of(s, id)->goods[2] : 0;
             snprintf(buf, cap, "buy out %s on %s (%d coin%s)", cw, kontor_format_cell(v, cs), cost, cost == 1 ? "" : "s");
         }
         break;

@@ -28,7 +28,7 @@ static inline int is_pub(const kontor_state *s, int id) {
 static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
     if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
     if (seat >= 0 && seat < KONTOR_MAX_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1)) return (uint8_t)id;
-    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[id]));
+    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[id]));
 }
 
 static void mask_pile(const kontor_state *s, int seat, kontor_pile *p) {
@@ -81,7 +81,7 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
 
 void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
     *out = v->s;
-    const kontor_cardset *cs = &out->cfg.cards;
+    const kontor_cardset *cs = out->cfg.cards;
     uint8_t present[KONTOR_MAX_CARDS];
     memset(present, 0, sizeof present);
     uint8_t *slot[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
