@@ -204,6 +204,28 @@ static void test_command_parse(void **state) {
 
 /* ---- the engine end, in-process: what golden transcripts cannot reach ------ */
 
+/* Finding 4 of issue 13: `setoption level cmd:/bin/sh` made the engine start
+ * a program named in the stream. The factory is asked for no cmd: spec. */
+static int asked_for_a_program;
+static kontor_agent *spy_factory(const char *spec, uint64_t seed, kontor_error *err) {
+    if (strncmp(spec, "cmd:", 4) == 0) asked_for_a_program = 1;
+    return test_factory(spec, seed, err);
+}
+
+static void test_engine_runs_no_program_named_in_the_stream(void **state) {
+    (void)state;
+    kontor_error err;
+    kontor_engine *e = kontor_engine_new(spy_factory, "random", 1, &err);
+    assert_non_null(e);
+    asked_for_a_program = 0;
+    const char *r = say(e, "5 setoption level cmd:/bin/sh");
+    assert_true(strncmp(r, "?5 bad option: level 'cmd:...' is refused", 41) == 0);
+    assert_false(asked_for_a_program);
+    /* the old player stays */
+    assert_string_equal(say(e, "6 setoption level random"), "=6\n\n");
+    kontor_engine_free(e);
+}
+
 static void test_engine_failure_token(void **state) {
     (void)state;
     kontor_error err;
@@ -508,6 +530,7 @@ int main(void) {
         cmocka_unit_test(test_command_parse),
         cmocka_unit_test(test_engine_views_match_truth),
         cmocka_unit_test(test_engine_failure_token),
+        cmocka_unit_test(test_engine_runs_no_program_named_in_the_stream),
         cmocka_unit_test(test_golden_transcripts),
         cmocka_unit_test(test_a_declaration_is_pass_play_or_a_card),
         cmocka_unit_test(test_example_bot_plays_whole_games),
