@@ -54,10 +54,11 @@ LAYOUTS := $(sort $(wildcard data/layouts/*.txt))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # The game server (src/server/) goes into the kontor binary only, with its
 # libraries: libuv (the event loop), wslay (WebSocket frames; Debian ships
-# no .pc file for it), jansson (JSON) and SQLite. tests/test_server links it too.
+# no .pc file for it), nettle (SHA-1 and base64 of the WebSocket handshake),
+# jansson (JSON) and SQLite. tests/test_server links it too.
 SERVER_SRC := $(wildcard src/server/*.c)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
-SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv jansson sqlite3 2>/dev/null || echo -luv -ljansson -lsqlite3)
+SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv nettle jansson sqlite3 2>/dev/null || echo -luv -lnettle -ljansson -lsqlite3)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a

@@ -355,7 +355,7 @@ static void test_a_declaration_is_pass_play_or_a_card(void **state) {
 static void test_example_bot_plays_whole_games(void **state) {
     (void)state;
     kontor_error err;
-    kontor_agent *bot = kontor_external_agent_new("./examples/randombot.py --seed 3", 5000, &err);
+    kontor_agent *bot = kontor_external_agent_new("./examples/randombot.py --seed 3", 30000, &err);
     if (!bot) fprintf(stderr, "%s\n", err.msg);
     assert_non_null(bot);
     kontor_agent *ours = kontor_agent_new("greedy", 1, &err);
@@ -385,7 +385,7 @@ static void test_kontor_engine_as_external_agent(void **state) {
     char cmd[300];
     snprintf(cmd, sizeof cmd, "%s engine --agent greedy --seed 5", kontor_bin());
     kontor_error err;
-    kontor_agent *ext = kontor_external_agent_new(cmd, 5000, &err);
+    kontor_agent *ext = kontor_external_agent_new(cmd, 30000, &err);
     assert_non_null(ext);
     kontor_agent *ours = kontor_agent_new("random", 2, &err);
     for (int g = 0; g < 2; g++) {
@@ -427,7 +427,7 @@ static double now_s(void) {
 static void test_engine_killed_mid_game(void **state) {
     (void)state;
     kontor_error err;
-    kontor_agent *bot = kontor_external_agent_new("./examples/randombot.py", 5000, &err);
+    kontor_agent *bot = kontor_external_agent_new("./examples/randombot.py", 30000, &err);
     assert_non_null(bot);
     kontor_agent *ours = kontor_agent_new("random", 1, &err);
     kontor_state s = deal("basic", NULL, 11);
@@ -472,7 +472,7 @@ static void test_engine_hangs(void **state) {
     double t0 = now_s();
     kontor_match_play(&s, agents, NULL, NULL, NULL, &res);
     double took = now_s() - t0;
-    assert_true(took >= 0.25 && took < 2.0);
+    assert_true(took >= 0.25 && took < 10.0); /* well under the engine's 30 s sleep; a loaded machine is slow */
     assert_int_equal(res.forfeit, 0);
     assert_non_null(strstr(res.reason, "did not answer 'newgame basic red' within 300 ms"));
     assert_true(reaped(pid));

@@ -14,6 +14,7 @@ packages=(
     python3             # the example engine-protocol bot (examples/randombot.py)
     libuv1-dev          # kontor serve: the event loop (epoll) for every socket and timer
     libwslay-dev        # kontor serve: WebSocket frames (frame-header size checks, no threads)
+    nettle-dev          # kontor serve: SHA-1 and base64 of the WebSocket handshake (no hand-written crypto)
     libjansson-dev      # kontor serve: the JSON messages
     libsqlite3-dev      # kontor serve: every game stored as its record (WAL)
     chromium            # the browser end-to-end tests of the server
