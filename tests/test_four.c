@@ -33,10 +33,10 @@ static void give(kontor_state *s, int seat, int n) {
     int c = id(s, n);
     for (int i = 0; i < s->hand_n[seat]; i++)
         if (s->hand[seat][i] == c) return;
-    int cl = kontor_card_class(&s->cfg.cards.card[c]);
+    int cl = kontor_card_class(&s->cfg.cards->card[c]);
     int slot = -1;
     for (int i = 0; i < s->hand_n[seat]; i++) {
-        int hc = kontor_card_class(&s->cfg.cards.card[s->hand[seat][i]]);
+        int hc = kontor_card_class(&s->cfg.cards->card[s->hand[seat][i]]);
         if (hc == cl || (cl <= KONTOR_CLASS_BLACK && hc <= KONTOR_CLASS_BLACK)) slot = i;
     }
     assert_true(slot >= 0);
@@ -73,7 +73,7 @@ static void act(kontor_state *s, int seat, kontor_move m) {
 
 static void bare(kontor_state *s) {
     kontor__clear_board(s);
-    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg.cards.centre);
+    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg.cards->centre);
 }
 
 static void four_setup_two_teams_each_with_own_piles_coins_and_a_special_card(void **st) {
@@ -88,7 +88,7 @@ static void four_setup_two_teams_each_with_own_piles_coins_and_a_special_card(vo
         assert_int_equal(s.dock_pile[p].n, 8); /* 11 each, 3 in the hand */
         int special = 0, dock = 0;
         for (int i = 0; i < 6; i++) {
-            int cl = kontor_card_class(&s.cfg.cards.card[s.hand[p][i]]);
+            int cl = kontor_card_class(&s.cfg.cards->card[s.hand[p][i]]);
             special += cl == KONTOR_CLASS_SPECIAL;
             dock += cl == (p < 2 ? KONTOR_CLASS_RED : KONTOR_CLASS_BLACK);
         }
@@ -375,7 +375,7 @@ static void ruling_R20_a_short_pile_goes_first_to_the_higher_hand_card(void **st
     setup(&s, "specials", NULL);
     s.special_pile.n = 3;
     give(&s, 1, 86);
-    for (int i = 0; i < s.hand_n[0]; i++) assert_true(s.cfg.cards.card[s.hand[0][i]].number < 86);
+    for (int i = 0; i < s.hand_n[0]; i++) assert_true(s.cfg.cards->card[s.hand[0][i]].number < 86);
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
     assert_int_equal(s.coins[1], 0);
@@ -394,7 +394,7 @@ static void specials_for_two_the_last_card_goes_to_the_higher_hand_card(void **s
     give(&s, 0, 1);
     int red_best = 0;
     for (int i = 0; i < s.hand_n[0]; i++)
-        if (s.cfg.cards.card[s.hand[0][i]].number > red_best) red_best = s.cfg.cards.card[s.hand[0][i]].number;
+        if (s.cfg.cards->card[s.hand[0][i]].number > red_best) red_best = s.cfg.cards->card[s.hand[0][i]].number;
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 1));
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 1));
     int winner = red_best > 86 ? 0 : 1;

@@ -132,15 +132,15 @@ static void add_seq(secrets *x, const char *s) {
 static void masked_run(secrets *x, const kontor_state *s, const uint8_t *full, const uint8_t *seen, int n) {
     int ids[KONTOR_MAX_CARDS], k = 0;
     for (int i = 0; i < n; i++)
-        if (full[i] < s->cfg.cards.ncards && seen[i] >= KONTOR_UNKNOWN_BASE) {
+        if (full[i] < s->cfg.cards->ncards && seen[i] >= KONTOR_UNKNOWN_BASE) {
             x->card[full[i]] = 1;
             ids[k++] = full[i];
         }
     for (int i = 0; i + 4 <= k; i++) {
         char a[48], b[48];
         snprintf(a, sizeof a, "%d,%d,%d,%d", ids[i], ids[i + 1], ids[i + 2], ids[i + 3]);
-        snprintf(b, sizeof b, " %d %d %d %d", s->cfg.cards.card[ids[i]].number, s->cfg.cards.card[ids[i + 1]].number,
-                 s->cfg.cards.card[ids[i + 2]].number, s->cfg.cards.card[ids[i + 3]].number);
+        snprintf(b, sizeof b, " %d %d %d %d", s->cfg.cards->card[ids[i]].number, s->cfg.cards->card[ids[i + 1]].number,
+                 s->cfg.cards->card[ids[i + 2]].number, s->cfg.cards->card[ids[i + 3]].number);
         add_seq(x, a);
         add_seq(x, b);
     }
@@ -185,7 +185,7 @@ static void secrets_of(secrets *x, kontor_state *const *states, const kontor_rec
     for (int q = 0; q < s->cfg.nseats; q++) {
         if (q == party) continue;
         int hidden = w->choice[q] == KONTOR_HIDDEN || w->buy[q] == KONTOR_HIDDEN || w->bribe[q] == KONTOR_HIDDEN;
-        if (hidden && s->choice[q] < s->cfg.cards.ncards) x->chosen[s->choice[q]] = 1;
+        if (hidden && s->choice[q] < s->cfg.cards->ncards) x->chosen[s->choice[q]] = 1;
         for (int j = n - 1; j >= 0; j--) {
             if (s->phase != KONTOR_PHASE_SELECT &&
                 (!hidden || states[j]->phase != s->phase || states[j]->round != s->round))

@@ -15,7 +15,7 @@
 
 static void check_cards(const kontor_state *s) {
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
-    const kontor_cardset *cs = &s->cfg.cards;
+    const kontor_cardset *cs = s->cfg.cards;
     for (int c = 0; c < KONTOR_CELLS; c++)
         if (s->cell_card[c] != KONTOR_NONE) {
             assert_true(s->cell_card[c] < cs->ncards);
@@ -56,7 +56,7 @@ static void check_coins_and_supply(const kontor_state *s) {
     for (int c = 0; c < KONTOR_CELLS; c++) {
         int id = s->cell_card[c];
         if (id == KONTOR_NONE || ((s->enclosed.w[c >> 6] >> (c & 63)) & 1)) continue;
-        const kontor_card *k = &s->cfg.cards.card[id];
+        const kontor_card *k = &s->cfg.cards->card[id];
         if (k->kind == KONTOR_KIND_GOODS)
             for (int g = 0; g < 3; g++) used[g] += k->goods[g];
     }
@@ -120,12 +120,12 @@ static int swap_hidden(kontor_state *s, int seat) {
     for (int i = 0; i < s->hand_n[q]; i++) {
         int a = s->hand[q][i];
         if (is_pub(s, a)) continue;
-        int cl = kontor_card_class(&s->cfg.cards.card[a]);
+        int cl = kontor_card_class(&s->cfg.cards->card[a]);
         kontor_pile *piles[3] = {&s->dock_pile[0], &s->dock_pile[1], &s->water_pile};
         for (int k = 0; k < 3; k++)
             for (int j = 0; j < piles[k]->n; j++) {
                 uint8_t *b = &piles[k]->card[(piles[k]->head + j) & (KONTOR_PILE_MAX - 1)];
-                if (is_pub(s, *b) || kontor_card_class(&s->cfg.cards.card[*b]) != cl) continue;
+                if (is_pub(s, *b) || kontor_card_class(&s->cfg.cards->card[*b]) != cl) continue;
                 uint8_t t = *b;
                 *b = (uint8_t)a;
                 s->hand[q][i] = t;

@@ -337,7 +337,7 @@ static void test_a_declaration_is_pass_play_or_a_card(void **state) {
     assert_int_equal(proto_parse_answer(&s, "play", &m), 0);
     assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
     char num[8];
-    snprintf(num, sizeof num, "%d", s.cfg.cards.card[s.hand[0][0]].number);
+    snprintf(num, sizeof num, "%d", s.cfg.cards->card[s.hand[0][0]].number);
     assert_int_equal(proto_parse_answer(&s, num, &m), 0);
     assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
     assert_int_equal(proto_parse_answer(&s, "ship -", &m), -1);

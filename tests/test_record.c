@@ -448,7 +448,7 @@ static void a_card_not_in_hand_is_named(void **state) {
     assert_int_equal(r.ply[1].seat, 1);
     r.ply[1].move = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, red_card);
     assert_int_equal(kontor_record_replay(&r, -1, &s, NULL, NULL, &err), KONTOR_E_ILLEGAL);
-    int num = start.cfg.cards.card[red_card].number;
+    int num = start.cfg.cards->card[red_card].number;
     char want[128];
     snprintf(want, sizeof want, "round 1: black plays %d, but card %d is not in black's hand", num, num);
     assert_string_equal(err.msg, want);
@@ -519,7 +519,7 @@ static void another_card_set_is_read_with_its_numbers(void **state) {
     kontor_state s, s2;
     kontor_config cfg;
     kontor_config_init(&cfg, "basic", NULL);
-    cfg.cards = cs;
+    cfg.cards = &cs;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, 5);
     kontor_new_from_deal(&s, &cfg, &d, NULL);
@@ -533,7 +533,7 @@ static void another_card_set_is_read_with_its_numbers(void **state) {
     assert_non_null(strstr(err.msg, "card set 'other', but card set 'default' is loaded"));
     assert_int_equal(kontor_record_parse_with(&back, &cs, t, strlen(t), &err), KONTOR_OK);
     assert_int_equal(kontor_record_replay(&back, -1, &s2, NULL, NULL, &err), KONTOR_OK);
-    assert_string_equal(s2.cfg.cards.name, "other");
+    assert_string_equal(s2.cfg.cards->name, "other");
     free(t);
     free(text);
     kontor_record_release(&r);
@@ -667,13 +667,13 @@ static void the_drawing_shows_cards_ship_and_table(void **state) {
     assert_non_null(strstr(buf, "(@)"));
     assert_non_null(strstr(buf, "ship")); /* the ship starts on the centre */
     char top[16];
-    snprintf(top, sizeof top, "~%d", cfg.cards.card[s.cell_card[kontor_cell(0, -1)]].number);
+    snprintf(top, sizeof top, "~%d", cfg.cards->card[s.cell_card[kontor_cell(0, -1)]].number);
     assert_non_null(strstr(buf, top));
     assert_non_null(strstr(buf, "round 1: declaring who passes"));
     assert_non_null(strstr(buf, "black   coins 4, keepers 0 (0 points), hand of 5 cards"));
     /* red's hand is shown card by card */
     char hand[64];
-    snprintf(hand, sizeof hand, "hand %d %d", cfg.cards.card[s.hand[0][0]].number, cfg.cards.card[s.hand[0][1]].number);
+    snprintf(hand, sizeof hand, "hand %d %d", cfg.cards->card[s.hand[0][0]].number, cfg.cards->card[s.hand[0][1]].number);
     assert_non_null(strstr(buf, hand));
     assert_non_null(strstr(buf, "treasury 12;"));
     assert_non_null(strstr(buf, "ship on 0,0"));
@@ -700,7 +700,7 @@ static void the_drawing_marks_enclosed_areas_with_their_keeper(void **state) {
             if (s.area[i].keeper) {
                 static char buf[8192];
                 kontor_draw_board(&s, buf, sizeof buf, KONTOR_DRAW_ALL_HANDS);
-                const kontor_card *c = &s.cfg.cards.card[s.cell_card[s.area[i].cell]];
+                const kontor_card *c = &s.cfg.cards->card[s.cell_card[s.area[i].cell]];
                 char want[16];
                 snprintf(want, sizeof want, "%c%d[%c]", c->colour ? 'b' : 'r', c->number, s.area[i].winner ? 'B' : 'R');
                 if (!strstr(buf, want)) fail_msg("'%s' not in\n%s", want, buf);

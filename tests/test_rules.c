@@ -37,10 +37,10 @@ static void give(kontor_state *s, int seat, int n) {
     int c = id(s, n);
     for (int i = 0; i < s->hand_n[seat]; i++)
         if (s->hand[seat][i] == c) return;
-    int water = kontor_card_is_water(&s->cfg.cards.card[c]);
+    int water = kontor_card_is_water(&s->cfg.cards->card[c]);
     int slot = -1;
     for (int i = 0; i < s->hand_n[seat]; i++)
-        if (kontor_card_is_water(&s->cfg.cards.card[s->hand[seat][i]]) == water) slot = i;
+        if (kontor_card_is_water(&s->cfg.cards->card[s->hand[seat][i]]) == water) slot = i;
     assert_true(slot >= 0);
     uint8_t *where = NULL;
     for (int q = 0; q < 2 && !where; q++)
@@ -104,7 +104,7 @@ static void expect_why(const kontor_state *s, int seat, kontor_move m, const cha
 /* An empty board with only the harbour centre. */
 static void bare(kontor_state *s) {
     kontor__clear_board(s);
-    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg.cards.centre);
+    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg.cards->centre);
 }
 
 /* ---- set-up -------------------------------------------------------------------- */
@@ -117,7 +117,7 @@ static void setup_lays_centre_and_cross_from_the_top_of_the_water_pile(void **st
     kontor_config_init(&cfg, "basic", NULL);
     kontor_deal_shuffle(&d, &cfg, 11);
     assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
-    assert_int_equal(s.cell_card[C(0, 0)], cfg.cards.centre);
+    assert_int_equal(s.cell_card[C(0, 0)], cfg.cards->centre);
     /* R13: N1 N2 E1 E2 S1 S2 W1 W2 */
     int cells[8] = {C(0, -1), C(0, -2), C(1, 0), C(2, 0), C(0, 1), C(0, 2), C(-1, 0), C(-2, 0)};
     for (int i = 0; i < 8; i++) assert_int_equal(s.cell_card[cells[i]], d.water[i]);
@@ -704,12 +704,12 @@ static void draw_the_same_kind_and_water_earns_a_coin(void **st) {
     int wtop = s.water_pile.card[s.water_pile.head];
     int dtop = s.dock_pile[1].card[s.dock_pile[1].head];
     place(&s, 0, C(1, 1), NULL); /* 38 is higher: red first */
-    assert_true(in_hand(&s, 0, s.cfg.cards.card[wtop].number));
+    assert_true(in_hand(&s, 0, s.cfg.cards->card[wtop].number));
     assert_int_equal(s.hand_n[0], 5);
     assert_int_equal(s.coins[0], 5);
     assert_int_equal(s.treasury, 11);
     place(&s, 1, C(-1, 1), NULL);
-    assert_true(in_hand(&s, 1, s.cfg.cards.card[dtop].number));
+    assert_true(in_hand(&s, 1, s.cfg.cards->card[dtop].number));
     assert_int_equal(s.coins[1], 4);
     /* the new tops are public */
     kontor_view v;

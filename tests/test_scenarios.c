@@ -240,9 +240,9 @@ static void kleinen_areas_under_four_score_their_size(void **st) {
             int next = 0;
             for (int k = 0; k < 4; k++) {
                 int n = c + (k == 0 ? 1 : k == 1 ? -1 : k == 2 ? 16 : -16);
-                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg.cards.card[s.cell_card[n]])) next = 1;
+                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg.cards->card[s.cell_card[n]])) next = 1;
             }
-            while (water <= 85 && s.cfg.cards.card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
+            while (water <= 85 && s.cfg.cards->card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
             if (next && water <= 85) kontor__put(&s, c, id(&s, water++));
         }
     kontor__score_enclosed(&s, NULL);
@@ -777,7 +777,7 @@ static void armut_a_broke_player_with_an_empty_treasury_loses_at_once(void **st)
 static int water_off_board(const kontor_state *s, int coin, int nth) {
     for (int n = 37; n <= 85; n++) {
         int c = id(s, n);
-        const kontor_card *k = &s->cfg.cards.card[c];
+        const kontor_card *k = &s->cfg.cards->card[c];
         if (k->kind != KONTOR_KIND_WATER || k->coin != coin) continue;
         int on = 0;
         for (int cell = 0; cell < KONTOR_CELLS; cell++) on |= s->cell_card[cell] == c;

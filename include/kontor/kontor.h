@@ -118,7 +118,11 @@ typedef struct kontor_cardset {
     uint64_t class_ids[KONTOR_NCLASSES][2];
 } kontor_cardset;
 
-/* The built-in card set (data/cards.txt compiled in). Never fails. */
+/* The built-in card set (data/cards.txt compiled in), parsed once per
+ * process and shared: never fails, never changes, lives as long as the
+ * process. Safe to call from several threads. */
+const kontor_cardset *kontor_cards_builtin(void);
+/* A copy of the built-in card set, for a caller that wants to change it. */
 void kontor_cards_default(kontor_cardset *cs);
 /* Parse and validate a card file. On failure fills err (line and constraint)
  * and returns its code; cs is then unspecified. */
@@ -237,7 +241,12 @@ typedef struct kontor_config {
     uint8_t event_action[KONTOR_EVENTS_MAX];
     int8_t event_arg[KONTOR_EVENTS_MAX];
     kontor_bb inner;        /* with inner_value */
-    kontor_cardset cards;
+    /* The card set: shared and immutable, never owned by the config (so that
+     * a state stays a plain value that copies with memcpy and a quarter of
+     * its old size). kontor_config_init points it at kontor_cards_builtin();
+     * a caller that points it at its own set keeps that set unchanged and
+     * alive as long as any config, state, view or record refers to it. */
+    const kontor_cardset *cards;
 } kontor_config;
 
 /* Fill cfg with a named variant ("basic", "advanced", "four", "specials", or a

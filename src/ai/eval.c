@@ -56,7 +56,7 @@ static void area_goods_of(const kontor_state *s, bb_t cells, uint8_t goods[2][3]
     memset(goods, 0, 6);
     while (bb_any(cells)) {
         int c = bb_pop(&cells);
-        const kontor_card *k = &s->cfg.cards.card[s->cell_card[c]];
+        const kontor_card *k = &s->cfg.cards->card[s->cell_card[c]];
         if (k->kind != KONTOR_KIND_GOODS || k->colour > 1) continue;
         for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] + k->goods[g]);
     }

@@ -116,7 +116,7 @@ static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng)
  * o->place (when there is such a cell), elsewhere uniformly. */
 static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
     int id = s->choice[seat];
-    const kontor_card *k = id < s->cfg.cards.ncards ? &s->cfg.cards.card[id] : NULL;
+    const kontor_card *k = id < s->cfg.cards->ncards ? &s->cfg.cards->card[id] : NULL;
     if (k && kontor_card_is_dock(k) && k->colour <= 1) {
         bb_t t = bb_and(s->cells, bb_neighbours(s->team_dock[kontor_team(s, seat)]));
         if (bb_any(t) && unit(rng) < o->place)
@@ -136,7 +136,7 @@ static int mast_key(const kontor_state *s, int seat, kontor_move m) {
     int dock = 0;
     if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE) {
         int id = s->choice[seat];
-        dock = id < s->cfg.cards.ncards && kontor_card_is_dock(&s->cfg.cards.card[id]);
+        dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
     }
     return ((kontor_team(s, seat) * 2 + dock) << 12) | (m & 0xFFF);
 }

@@ -138,7 +138,7 @@ static int known_game(void *ctx, const kontor_arena_game *g, kontor_match_result
     if (cli_read_file(path, &text, &len)) return 0;
     kontor_record rec;
     kontor_error err;
-    int ok = kontor_record_parse_with(&rec, &c->cfg->cards, text, len, &err) == KONTOR_OK;
+    int ok = kontor_record_parse_with(&rec, c->cfg->cards, text, len, &err) == KONTOR_OK;
     free(text);
     if (!ok) return 0;
     kontor_deal deal;

@@ -46,6 +46,9 @@ int cli_mkdirs(const char *path);
 
 /* Build a configuration from --variant, --options and --cards values (each may
  * be NULL). Prints "kontor: ..." to stderr and returns non-zero on error. */
+/* The card set in file path, read once and kept for the process (configs and
+ * records point at it); NULL after printing why it cannot be read. */
+const kontor_cardset *cli_cards(const char *path);
 int cli_config(kontor_config *cfg, const char *variant, const char *options, const char *cards_file);
 
 /* Parse an unsigned number for option opt; prints an error and returns -1 on

@@ -34,34 +34,17 @@ static const char *help =
     "  --quiet        print only the summary line of each record\n";
 
 int cli_load_record(const char *path, const char *cards_file, kontor_record *r) {
-    kontor_cardset *cs = NULL;
+    const kontor_cardset *cs = NULL;
     kontor_error err;
-    if (cards_file) {
-        char *text;
-        size_t len;
-        if (cli_read_file(cards_file, &text, &len)) {
-            cli_error("cannot read card file '%s': %s", cards_file, strerror(errno));
-            return 1;
-        }
-        cs = malloc(sizeof *cs);
-        kontor_status st = cs ? kontor_cards_parse(cs, text, len, &err) : KONTOR_E_RANGE;
-        free(text);
-        if (st) {
-            cli_error("card file '%s': %s", cards_file, cs ? err.msg : "out of memory");
-            free(cs);
-            return 1;
-        }
-    }
+    if (cards_file && !(cs = cli_cards(cards_file))) return 1;
     char *text;
     size_t len;
     if (cli_read_file(path, &text, &len)) {
         cli_error("cannot read record '%s': %s", path, strerror(errno));
-        free(cs);
         return 1;
     }
     kontor_status st = kontor_record_parse_with(r, cs, text, len, &err);
     free(text);
-    free(cs);
     if (st) {
         cli_error("record '%s' %s", path, err.msg);
         return 1;

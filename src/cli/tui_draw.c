@@ -148,8 +148,8 @@ static const int good_pair[3] = {P_TEA, P_WINE, P_SPICE};
 
 const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) {
     if (id == KONTOR_PASS) return snprintf(buf, cap, "pass"), buf;
-    if (is_unknown(id) || id >= s->cfg.cards.ncards) return snprintf(buf, cap, "?"), buf;
-    const kontor_card *k = &s->cfg.cards.card[id];
+    if (is_unknown(id) || id >= s->cfg.cards->ncards) return snprintf(buf, cap, "?"), buf;
+    const kontor_card *k = &s->cfg.cards->card[id];
     if (k->kind == KONTOR_KIND_CENTRE) return snprintf(buf, cap, "centre"), buf;
     char what[16] = "";
     if (k->kind == KONTOR_KIND_GOODS) {
@@ -168,8 +168,8 @@ const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) 
  * theirs, '$' and '^' in theirs. */
 static int put_card(const tui *t, int y, int x, int xmax, const kontor_state *s, int id, attr_t extra) {
     if (id == KONTOR_PASS) return put(t, y, x, xmax, 0, extra, "pass");
-    if (is_unknown(id) || id >= s->cfg.cards.ncards) return put(t, y, x, xmax, 0, extra, "?");
-    const kontor_card *k = &s->cfg.cards.card[id];
+    if (is_unknown(id) || id >= s->cfg.cards->ncards) return put(t, y, x, xmax, 0, extra, "?");
+    const kontor_card *k = &s->cfg.cards->card[id];
     if (k->kind == KONTOR_KIND_CENTRE) return put(t, y, x, xmax, 0, extra, "centre");
     int np = k->colour == KONTOR_RED ? P_RED : k->colour == KONTOR_BLACK ? P_BLACK : P_SHIP;
     x = putf(t, y, x, xmax, np, A_BOLD | extra, "%d", k->number);
@@ -255,7 +255,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
             int id = d->cell_card[c];
             int is_target = tui_bb_test(&bm->target, c), is_cursor = c == bm->cursor;
             attr_t cur = is_cursor ? A_REVERSE : 0;
-            if (id == KONTOR_NONE || id >= d->cfg.cards.ncards) {
+            if (id == KONTOR_NONE || id >= d->cfg.cards->ncards) {
                 if (is_target) {
                     put(t, sy, sx, xmax, P_LEGAL, cur, " ++ ");
                     put(t, sy + 1, sx, xmax, P_LEGAL, cur, "    ");
@@ -267,7 +267,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                     put(t, sy + 1, sx, xmax, 0, cur, "    ");
                 }
             } else {
-                const kontor_card *k = &d->cfg.cards.card[id];
+                const kontor_card *k = &d->cfg.cards->card[id];
                 attr_t last = 0;
                 for (int p = 0; p < t->nseats; p++)
                     if (c == t->last_cell[p]) last = A_UNDERLINE;

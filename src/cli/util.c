@@ -55,6 +55,36 @@ fail:
     return -1;
 }
 
+/* Configs and records only point at their card set (kontor_config.cards), so
+ * a set read from a file lives as long as the process: the last one read is
+ * kept and given again for the same path (replay reads one per record). */
+const kontor_cardset *cli_cards(const char *path) {
+    static kontor_cardset *kept;
+    static char *kept_path;
+    if (kept && strcmp(kept_path, path) == 0) return kept;
+    char *text;
+    size_t len;
+    if (cli_read_file(path, &text, &len)) {
+        cli_error("cannot read card file '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    kontor_cardset *cs = malloc(sizeof *cs);
+    char *p = strdup(path);
+    kontor_error err;
+    kontor_status st = cs && p ? kontor_cards_parse(cs, text, len, &err) : KONTOR_E_RANGE;
+    free(text);
+    if (st) {
+        cli_error("card file '%s': %s", path, cs && p ? err.msg : "out of memory");
+        free(cs);
+        free(p);
+        return NULL;
+    }
+    /* the previous set may still be referred to: it is not freed */
+    kept = cs;
+    kept_path = p;
+    return kept;
+}
+
 int cli_config(kontor_config *cfg, const char *variant, const char *options, const char *cards_file) {
     kontor_error err;
     if (kontor_config_init(cfg, variant ? variant : "basic", &err)) {
@@ -62,18 +92,8 @@ int cli_config(kontor_config *cfg, const char *variant, const char *options, con
         return 1;
     }
     if (cards_file) {
-        char *text;
-        size_t len;
-        if (cli_read_file(cards_file, &text, &len)) {
-            cli_error("cannot read card file '%s': %s", cards_file, strerror(errno));
-            return 1;
-        }
-        kontor_status st = kontor_cards_parse(&cfg->cards, text, len, &err);
-        free(text);
-        if (st) {
-            cli_error("card file '%s': %s", cards_file, err.msg);
-            return 1;
-        }
+        cfg->cards = cli_cards(cards_file);
+        if (!cfg->cards) return 1;
     }
     if (options && kontor_config_options(cfg, options, &err)) {
         cli_error("%s", err.msg);

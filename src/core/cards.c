@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "kontor/kontor.h"
 
@@ -427,14 +428,32 @@ void kontor_cards_index(kontor_cardset *cs)
         cs->class_ids[kontor_card_class(&cs->card[id])][id >> 6] |= 1ULL << (id & 63);
 }
 
-void kontor_cards_default(kontor_cardset *cs)
+/* The built-in set is parsed once per process (replay and every new config
+ * used to parse it again: 63% of a record's replay) and then shared,
+ * immutable, by every config that points at it. call_once makes the first
+ * use safe from several threads (the server). */
+static kontor_cardset builtin;
+static once_flag builtin_once = ONCE_FLAG_INIT;
+
+static void parse_builtin(void)
 {
     const char *text = kontor_cards_default_text();
     kontor_error err;
     /* The built-in text is tested (tests/test_cards.c); failing here is a
      * build defect, not a run-time condition, and the core does no I/O. */
-    if (kontor_cards_parse(cs, text, strlen(text), &err) != KONTOR_OK)
+    if (kontor_cards_parse(&builtin, text, strlen(text), &err) != KONTOR_OK)
         abort();
+}
+
+const kontor_cardset *kontor_cards_builtin(void)
+{
+    call_once(&builtin_once, parse_builtin);
+    return &builtin;
+}
+
+void kontor_cards_default(kontor_cardset *cs)
+{
+    memcpy(cs, kontor_cards_builtin(), sizeof *cs);
 }
 
 int kontor_card_is_dock(const kontor_card *c)

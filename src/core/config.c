@@ -71,8 +71,8 @@ const char *kontor_variant_describe(int variant) {
 int kontor_card_removed(const kontor_config *cfg, int id) {
     if (id < 0 || id >= KONTOR_MAX_CARDS) return 0;
     if ((cfg->removed[id >> 6] >> (id & 63)) & 1) return 1;
-    if (!cfg->remove_kinds || id >= cfg->cards.ncards) return 0;
-    const kontor_card *k = &cfg->cards.card[id];
+    if (!cfg->remove_kinds || id >= cfg->cards->ncards) return 0;
+    const kontor_card *k = &cfg->cards->card[id];
     if (k->kind == KONTOR_KIND_CRANE && (cfg->remove_kinds & KONTOR_REMOVE_CRANES)) return 1;
     if (k->kind == KONTOR_KIND_CRANE && !k->ship && (cfg->remove_kinds & KONTOR_REMOVE_PLAIN_CRANES)) return 1;
     if (k->kind == KONTOR_KIND_TAVERN && (cfg->remove_kinds & KONTOR_REMOVE_TAVERNS)) return 1;
@@ -80,7 +80,7 @@ int kontor_card_removed(const kontor_config *cfg, int id) {
 }
 
 static void base_defaults(kontor_config *cfg, int variant) {
-    kontor_cardset cards = cfg->cards;
+    const kontor_cardset *cards = cfg->cards;
     memset(cfg, 0, sizeof *cfg);
     cfg->cards = cards;
     cfg->variant = (uint8_t)variant;
@@ -196,7 +196,7 @@ kontor_status kontor_config_init(kontor_config *cfg, const char *variant, kontor
     int v = variant_index(variant);
     if (v < 0) return fail(err, KONTOR_E_INVALID, "unknown variant '%s' (kontor variants lists them)", variant ? variant : "");
     memset(cfg, 0, sizeof *cfg);
-    kontor_cards_default(&cfg->cards);
+    cfg->cards = kontor_cards_builtin();
     defaults(cfg, v);
     return KONTOR_OK;
 }

@@ -28,7 +28,7 @@ static inline int is_pub(const kontor_state *s, int id) {
 static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
     if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
     if (seat >= 0 && seat < KONTOR_MAX_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1)) return (uint8_t)id;
-    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[id]));
+    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[id]));
 }
 
 static void mask_pile(const kontor_state *s, int seat, kontor_pile *p) {
@@ -79,32 +79,51 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     }
 }
 
+/* Determinization runs once per search iteration, so it works on bit sets:
+ * the cards the view shows (present) are collected as bits, the board's from
+ * its occupied cells, and each class's unseen cards are the class's bits
+ * (kontor_cardset.class_ids) minus present and minus the cards out of the
+ * game, taken in ascending id order as a scan over the ids would. */
+static inline void bit_set(uint64_t b[2], int id) { b[id >> 6] |= 1ULL << (id & 63); }
+
+/* The cards out of the game (kontor_card_removed) as bits. */
+static void removed_bits(const kontor_config *cfg, uint64_t out[2]) {
+    out[0] = cfg->removed[0];
+    out[1] = cfg->removed[1];
+    if (!cfg->remove_kinds) return;
+    for (int id = 0; id < cfg->cards->ncards && id < KONTOR_MAX_CARDS; id++)
+        if (kontor_card_removed(cfg, id)) bit_set(out, id);
+}
+
 void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
     *out = v->s;
-    const kontor_cardset *cs = &out->cfg.cards;
-    uint8_t present[KONTOR_MAX_CARDS];
-    memset(present, 0, sizeof present);
+    const kontor_cardset *cs = out->cfg.cards;
+    uint64_t present[2] = {0, 0};
     uint8_t *slot[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
     int nslot[KONTOR_NCLASSES] = {0};
 
 #define VISIT(ptr)                                                             \
     do {                                                                       \
         uint8_t *p_ = (ptr);                                                   \
-        if (*p_ < KONTOR_MAX_CARDS) present[*p_] = 1;                          \
+        if (*p_ < KONTOR_MAX_CARDS) bit_set(present, *p_);                     \
         else if (*p_ >= KONTOR_UNKNOWN_BASE && *p_ < KONTOR_UNKNOWN_BASE + KONTOR_NCLASSES) { \
             int cl_ = *p_ - KONTOR_UNKNOWN_BASE;                               \
             if (nslot[cl_] < KONTOR_MAX_CARDS) slot[cl_][nslot[cl_]++] = p_;   \
         }                                                                      \
     } while (0)
 
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (out->cell_card[c] < KONTOR_MAX_CARDS) present[out->cell_card[c]] = 1;
+    /* the board: cell_card holds a card exactly on the occupied cells */
+    for (int w = 0; w < 4; w++)
+        for (uint64_t b = out->occ.w[w]; b; b &= b - 1) {
+            int id = out->cell_card[w * 64 + __builtin_ctzll(b)];
+            if (id < KONTOR_MAX_CARDS) bit_set(present, id);
+        }
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
         for (int i = 0; i < out->hand_n[q]; i++) VISIT(&out->hand[q][i]);
         kontor_pile *p = &out->dock_pile[q];
         for (int i = 0; i < p->n; i++) VISIT(&p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
         /* a card in play (revealed, being placed) is out of the hand */
-        if (out->phase != KONTOR_PHASE_CHOOSE && out->choice[q] < KONTOR_MAX_CARDS) present[out->choice[q]] = 1;
+        if (out->phase != KONTOR_PHASE_CHOOSE && out->choice[q] < KONTOR_MAX_CARDS) bit_set(present, out->choice[q]);
         if ((out->phase == KONTOR_PHASE_CHOOSE || out->phase == KONTOR_PHASE_DECLARE) && q != v->seat &&
             out->choice[q] == KONTOR_HIDDEN)
             out->choice[q] = KONTOR_NONE;
@@ -114,8 +133,9 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
     kontor_pile *piles[3] = {&out->water_pile, &out->aside, &out->special_pile};
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < piles[k]->n; i++) VISIT(&piles[k]->card[(piles[k]->head + i) & (KONTOR_PILE_MAX - 1)]);
-    for (int i = 0; i < out->nunder; i++) present[out->under_card[i]] = 1;
-    if (out->phase == KONTOR_PHASE_PILE && out->removed_card < KONTOR_MAX_CARDS) present[out->removed_card] = 1;
+    for (int i = 0; i < out->nunder; i++)
+        if (out->under_card[i] < KONTOR_MAX_CARDS) bit_set(present, out->under_card[i]);
+    if (out->phase == KONTOR_PHASE_PILE && out->removed_card < KONTOR_MAX_CARDS) bit_set(present, out->removed_card);
 #undef VISIT
 
     /* the event cards still face down: the ones not turned up, in a random order */
@@ -133,13 +153,18 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         }
         for (int i = 0; i < n; i++) out->event_deck[out->event_next + i] = rest[i];
     }
+    uint64_t gone[2];
+    int removed_done = 0;
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
         if (!nslot[cl]) continue;
+        if (!removed_done) removed_bits(&out->cfg, gone), removed_done = 1;
         uint8_t unseen[KONTOR_MAX_CARDS];
         int n = 0;
-        for (int id = 0; id < cs->ncards; id++)
-            if (!present[id] && kontor_card_class(&cs->card[id]) == cl && !kontor_card_removed(&out->cfg, id))
-                unseen[n++] = (uint8_t)id;
+        for (int w = 0; w < 2; w++)
+            for (uint64_t b = cs->class_ids[cl][w] & ~present[w] & ~gone[w]; b; b &= b - 1) {
+                int id = w * 64 + __builtin_ctzll(b);
+                if (id < cs->ncards) unseen[n++] = (uint8_t)id;
+            }
         for (int i = n - 1; i > 0; i--) {
             int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
             uint8_t t = unseen[i];

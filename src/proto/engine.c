@@ -150,7 +150,7 @@ static void draw_board(reply *r, const kontor_engine *e) {
     kontor_view v;
     kontor_view_of(&k->s, k->seat, &v);
     const kontor_state *s = &v.s;
-    const kontor_cardset *cs = &s->cfg.cards;
+    const kontor_cardset *cs = s->cfg.cards;
     static const char *const phases[] = {"choose", "ship", "remove", "place", "over"};
     put(r, "%s game, %s to play, round %d, phase %s", kontor_variant_name(s->cfg.variant),
         kontor_seat_name(s, k->seat), s->round,
@@ -383,7 +383,7 @@ static int run_command(kontor_engine *e, const kontor_command *c, reply *r) {
         if (cmd == 9) {
             if (v == KONTOR_PASS) put(r, "=%s pass", id);
             else if (v == KONTOR_PLAY) put(r, "=%s play", id);
-            else put(r, "=%s %d", id, s->cfg.cards.card[v].number);
+            else put(r, "=%s %d", id, s->cfg.cards->card[v].number);
         } else {
             put(r, "=%s %s %s", id, kinds[KONTOR_MOVE_KIND(m) - 1], kontor_format_cell(v == KONTOR_NONE ? -1 : v, b));
         }

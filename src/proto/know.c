@@ -164,12 +164,14 @@ static kontor_proto_err cards_ready(know *k, char *msg, size_t cap) {
         /* no card events: the built-in set (kontor_config_init put it there) */
     } else {
         kontor_error err;
-        kontor_cardset cs;
-        if (kontor_cards_parse(&cs, k->cardtext, k->cardlen, &err) != KONTOR_OK) {
+        if (kontor_cards_parse(&k->cardset, k->cardtext, k->cardlen, &err) != KONTOR_OK) {
             MSG("the card events do not make a card set: %s", err.msg);
             return KONTOR_PE_BAD_EVENT;
         }
-        k->cfg.cards = cs;
+        /* the built-in set told card by card is the built-in set: the same
+         * pointer, so that views compare byte for byte with the truth's */
+        const kontor_cardset *def = kontor_cards_builtin();
+        k->cfg.cards = memcmp(&k->cardset, def, sizeof *def) == 0 ? def : &k->cardset;
     }
     k->cards_ready = 1;
     return KONTOR_PE_OK;
@@ -192,7 +194,7 @@ kontor_proto_err know_start(know *k, char *msg, size_t cap) {
     if (k->started) return KONTOR_PE_OK;
     kontor_proto_err pe = cards_ready(k, msg, cap);
     if (pe) return pe;
-    const kontor_cardset *cs = &k->cfg.cards;
+    const kontor_cardset *cs = k->cfg.cards;
     static const int8_t cross[8][2] = {{0, -1}, {0, -2}, {1, 0}, {2, 0}, {0, 1}, {0, 2}, {-1, 0}, {-2, 0}};
     uint8_t used[KONTOR_MAX_CARDS] = {0};
     kontor_deal d;
@@ -319,7 +321,7 @@ static uint8_t *hidden_slot(kontor_state *s, int me, int id) {
 /* Make s hold card x in seat q's hand (q reveals it). */
 static kontor_proto_err swap_into_hand(know *k, int q, int x, char *msg, size_t cap) {
     kontor_state *s = &k->s;
-    const kontor_cardset *cs = &s->cfg.cards;
+    const kontor_cardset *cs = s->cfg.cards;
     for (int i = 0; i < s->hand_n[q]; i++)
         if (s->hand[q][i] == x) return KONTOR_PE_OK;
     if (q == k->seat) return KONTOR_PE_OK; /* own hand: kontor_is_legal says no */
@@ -339,7 +341,7 @@ static kontor_proto_err swap_into_hand(know *k, int q, int x, char *msg, size_t 
 /* Make s show card x (or no card) on top of pile p. */
 static kontor_proto_err fix_top(know *k, int p, int x, const uint64_t known[2], char *msg, size_t cap) {
     kontor_state *s = &k->s;
-    const kontor_cardset *cs = &s->cfg.cards;
+    const kontor_cardset *cs = s->cfg.cards;
     kontor_pile *pl = pile_of(s, p);
     int y = pl->n ? pl->card[pl->head] : KONTOR_NONE;
     if (x == KONTOR_NONE || y == KONTOR_NONE) {
@@ -445,7 +447,7 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
         return add_card_line(k, line, msg, cap);
     }
     if ((pe = cards_ready(k, msg, cap))) return pe;
-    const kontor_cardset *cs = &k->cfg.cards;
+    const kontor_cardset *cs = k->cfg.cards;
 
     if (strcmp(ev, "board") == 0 || strcmp(ev, "hand") == 0 || (strcmp(ev, "top") == 0 && !k->started)) {
         if (k->started) {

@@ -66,7 +66,8 @@ typedef struct know {
     char *cardtext;         /* the "card" events, as a card file (malloc'd) */
     size_t cardlen, cardcap;
     int ncardlines;
-    int cards_ready;        /* cfg.cards holds the set */
+    int cards_ready;        /* cfg.cards points at the set */
+    kontor_cardset cardset; /* the set the card events made (cfg.cards points here) */
     uint8_t board_at[KONTOR_CELLS]; /* card ids on the board at the deal */
     uint8_t hand[KONTOR_HAND_MAX];
     int hand_n, have_hand;

@@ -42,9 +42,9 @@ static int bit(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> 
 
 /* A card as people name it: its number, '?' when unseen, "centre". */
 static void card_name(const kontor_state *s, int id, char *buf, size_t cap) {
-    if (id >= KONTOR_UNKNOWN_BASE || id >= s->cfg.cards.ncards) snprintf(buf, cap, "?");
-    else if (s->cfg.cards.card[id].kind == KONTOR_KIND_CENTRE) snprintf(buf, cap, "centre");
-    else snprintf(buf, cap, "%d", s->cfg.cards.card[id].number);
+    if (id >= KONTOR_UNKNOWN_BASE || id >= s->cfg.cards->ncards) snprintf(buf, cap, "?");
+    else if (s->cfg.cards->card[id].kind == KONTOR_KIND_CENTRE) snprintf(buf, cap, "centre");
+    else snprintf(buf, cap, "%d", s->cfg.cards->card[id].number);
 }
 
 /* The keeper letter of the enclosed area holding cell: 'R', 'B', or '-'
@@ -65,14 +65,14 @@ static char keeper_at(const kontor_state *s, int cell) {
 static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[8]) {
     top[0] = bottom[0] = 0;
     int id = s->cell_card[cell];
-    if (id == KONTOR_NONE || id >= s->cfg.cards.ncards) {
+    if (id == KONTOR_NONE || id >= s->cfg.cards->ncards) {
         kontor_bb dead;
         kontor_dead_cells(s, &dead);
         if (bit(&dead, cell)) snprintf(top, 8, "  x"); /* Die grosse Insel: no card can ever go here */
         else if (bit(&s->mask, cell)) snprintf(top, 8, "  .");
         return;
     }
-    const kontor_card *c = &s->cfg.cards.card[id];
+    const kontor_card *c = &s->cfg.cards->card[id];
     int ship_here = s->ship_cell == cell;
     if (c->kind == KONTOR_KIND_CENTRE) {
         snprintf(top, 8, "(@)");

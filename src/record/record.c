@@ -174,7 +174,7 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
         return 0;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) sb_printf(b, " pass");
-        else if (v < cfg->cards.ncards) sb_printf(b, " %d", cfg->cards.card[v].number);
+        else if (v < cfg->cards->ncards) sb_printf(b, " %d", cfg->cards->card[v].number);
         else return -1;
         return 0;
     case KONTOR_MOVE_SHIP:
@@ -198,8 +198,8 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
         return 0;
     case KONTOR_MOVE_KEEP:
     case KONTOR_MOVE_DISCARD:
-        if (v >= cfg->cards.ncards) return -1;
-        sb_printf(b, " %s %d", KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keep" : "discard", cfg->cards.card[v].number);
+        if (v >= cfg->cards->ncards) return -1;
+        sb_printf(b, " %s %d", KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keep" : "discard", cfg->cards->card[v].number);
         return 0;
     case KONTOR_MOVE_TAVERN:
         sb_printf(b, " tavern %s", v ? "yes" : "no");
@@ -215,7 +215,7 @@ static int write_value(sbuf *b, const kontor_config *cfg, kontor_move m) {
 
 static void write_pile(sbuf *b, const kontor_config *cfg, const char *name, const uint8_t *ids, int n) {
     sb_printf(b, "deal %s", name);
-    for (int i = 0; i < n; i++) sb_printf(b, " %d", cfg->cards.card[ids[i]].number);
+    for (int i = 0; i < n; i++) sb_printf(b, " %d", cfg->cards->card[ids[i]].number);
     sb_printf(b, "\n");
 }
 
@@ -228,12 +228,12 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     if (len) *len = 0;
     if (ns != 2 && ns != 4) return KONTOR_E_RANGE;
     for (int i = 0; i < r->deal.nwater; i++)
-        if (r->deal.water[i] >= cfg->cards.ncards) return KONTOR_E_INVALID;
+        if (r->deal.water[i] >= cfg->cards->ncards) return KONTOR_E_INVALID;
     for (int p = 0; p < ns; p++)
         for (int i = 0; i < r->deal.ndock[p]; i++)
-            if (r->deal.dock[p][i] >= cfg->cards.ncards) return KONTOR_E_INVALID;
+            if (r->deal.dock[p][i] >= cfg->cards->ncards) return KONTOR_E_INVALID;
     for (int i = 0; i < r->deal.nspecial; i++)
-        if (r->deal.special[i] >= cfg->cards.ncards) return KONTOR_E_INVALID;
+        if (r->deal.special[i] >= cfg->cards->ncards) return KONTOR_E_INVALID;
 
     write_tag(&b, "Event", r->event);
     write_tag(&b, "Date", r->date);
@@ -243,7 +243,7 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
     write_tag(&b, "Rulings", rulings);
     kontor_config_describe(cfg, opts, sizeof opts);
     if (opts[0]) write_tag(&b, "Options", opts);
-    write_tag(&b, "Cards", cfg->cards.name);
+    write_tag(&b, "Cards", cfg->cards->name);
     for (int p = 0; p < ns; p++) write_tag(&b, ns == 4 ? tag_seat4[p] : tag_seat2[p], r->players[p]);
     if (r->has_seed) {
         char seed[24];
@@ -581,7 +581,7 @@ static kontor_status apply_tags(parser *ps, const tags *t) {
     const char *variant = t->line[TAG_VARIANT] ? t->value[TAG_VARIANT] : "basic";
     if (kontor_config_init(&r->cfg, variant, &e))
         return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "%s", e.msg);
-    r->cfg.cards = *ps->cs;
+    r->cfg.cards = ps->cs;
     /* The Options are relative to the defaults of the record's rulings: a
      * record without the tag was written before the rulebook's R1 and R2 became
      * the defaults (KONTOR_RULINGS). */
@@ -999,16 +999,7 @@ static kontor_status parse_common(kontor_record *r, const kontor_cardset *cs, co
 
 kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
                                        kontor_error *err) {
-    if (cards) return parse_common(r, cards, text, len, err);
-    kontor_cardset *def = malloc(sizeof *def);
-    if (!def) {
-        memset(r, 0, sizeof *r);
-        return fail_at(err, KONTOR_E_RANGE, 0, "out of memory");
-    }
-    kontor_cards_default(def);
-    kontor_status st = parse_common(r, def, text, len, err);
-    free(def);
-    return st;
+    return parse_common(r, cards ? cards : kontor_cards_builtin(), text, len, err);
 }
 
 kontor_status kontor_record_parse(kontor_record *r, const char *text, size_t len, kontor_error *err) {
@@ -1028,7 +1019,7 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
         break;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) snprintf(buf, cap, "%s passes", who);
-        else if (v < s->cfg.cards.ncards) snprintf(buf, cap, "%s plays %d", who, s->cfg.cards.card[v].number);
+        else if (v < s->cfg.cards->ncards) snprintf(buf, cap, "%s plays %d", who, s->cfg.cards->card[v].number);
         else snprintf(buf, cap, "%s plays an unknown card", who);
         break;
     case KONTOR_MOVE_SHIP:
@@ -1058,7 +1049,7 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     case KONTOR_MOVE_KEEP:
     case KONTOR_MOVE_DISCARD:
         snprintf(buf, cap, "%s %s %d", who, KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keeps" : "discards",
-                 v < s->cfg.cards.ncards ? s->cfg.cards.card[v].number : -1);
+                 v < s->cfg.cards->ncards ? s->cfg.cards->card[v].number : -1);
         break;
     case KONTOR_MOVE_TAVERN: snprintf(buf, cap, "%s says the tavern's area %s", who, v ? "scores" : "does not score"); break;
     case KONTOR_MOVE_EXPORT:

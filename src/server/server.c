@@ -1041,7 +1041,7 @@ static void attach(wsconn *w, sgame *g, int seat, const char *name) {
     }
     json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i}", "type", "welcome", "game", g->id, "seat",
                             seat >= 0 ? json_integer(seat) : json_null(), "variant",
-                            kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(&g->s.cfg.cards), "timeout",
+                            kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(g->s.cfg.cards), "timeout",
                             g->timeout_s);
     send_json(w, wel);
     /* everyone sees who is connected now; the newcomer also gets every event so far */
@@ -1610,7 +1610,7 @@ static int api_view(hx *c, const char *id) {
     json_object_set_new(o, "ply", json_integer(ply));
     json_object_set_new(o, "plies", json_integer(r.nply));
     json_object_set_new(o, "events", rc.events);
-    json_object_set_new(o, "cards", sj_cards(&r.cfg.cards));
+    json_object_set_new(o, "cards", sj_cards(r.cfg.cards));
     json_t *pl = json_array();
     for (int i = 0; i < r.cfg.nseats; i++) json_array_append_new(pl, json_string(r.players[i]));
     json_object_set_new(o, "players", pl);

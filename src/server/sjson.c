@@ -380,7 +380,7 @@ json_t *sj_legal(const kontor_state *s, int seat) {
  * Cards on the board, revealed or drawn from a face-up pile are public
  * (pub); a seat also knows its own hand and what only it has seen (known). */
 static int card_visible(const kontor_state *s, int viewer, int id) {
-    if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg.cards.ncards) return 1;
+    if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg.cards->ncards) return 1;
     if ((s->pub[id >> 6] >> (id & 63)) & 1) return 1;
     if (viewer < 0 || viewer >= s->cfg.nseats) return 0;
     if ((s->known[viewer][id >> 6] >> (id & 63)) & 1) return 1;
@@ -397,7 +397,7 @@ json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int vie
          * unseen) goes as its back, like the cards of a view */
         int card = e->card;
         if (e->kind != KONTOR_EV_TAVERN && !card_visible(s, viewer, card))
-            card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards.card[card]);
+            card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[card]);
         json_object_set_new(o, "card", json_integer(card));
     }
     if (e->cell != KONTOR_NONE) {

@@ -1,0 +1,366 @@
+/* area.c: the board: placing and removing cards, the cells a card may take,
+ * the open areas and the test that closes them in.
+ *
+ * Areas are not stored while open: they are the connected components of the
+ * dock bitboard, found by flood fill when needed (see rules.h). This file
+ * holds everything that touches the board's bitboards, so that the hot path
+ * of a placement (place_as, compute_cells, check_enclosures) is one
+ * translation unit and the compiler inlines across it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rules.h"
+
+/* R5: the cells where a card may still ever lie: every cell of some W x H
+ * board that contains everything placed so far. The extent is the bounding
+ * box of every cell that ever held a card, so it never shrinks (R6). */
+static void update_mask(kontor_state *s) {
+    if (s->cfg.fixed_board) { /* scenarios with a fixed board: the mask never changes */
+        s->mask = s->cfg.board_mask;
+        return;
+    }
+    int w = s->cfg.width, h = s->cfg.height;
+    s->mask = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
+}
+
+/* R7: do the cells that can never hold a card close areas yet? As soon as
+ * their own direction's extent is fixed (default), or only once both are
+ * (edge=both). */
+static inline int edges_close(const kontor_state *s) {
+    if (!s->cfg.edge_both || s->cfg.fixed_board) return 1;
+    return s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
+}
+
+/* Die grosse Insel: the free cells of the island that can never hold a card
+ * (ruling V15). No water may go on the island ("Dort darf kein Wasser gelegt
+ * werden"); a free cell next to a red and a black crane keeps every dock card
+ * off; and a free cell next to an enclosed area takes none either
+ * ("Abgeschlossene Gebiete sind tabu": a card there would join it), which
+ * keeps such a cell closed when the ship later removes one of its cranes.
+ * Like the cells beyond the board's edge, they close the areas next to them. */
+static inline bb_t dead_cells(const kontor_state *s) {
+    bb_t both = bb_and(bb_neighbours(s->crane[0]), bb_neighbours(s->crane[1]));
+    return bb_andnot(bb_and(s->cfg.inner, bb_or(both, bb_neighbours(s->enclosed))), s->occ);
+}
+
+void kontor_dead_cells(const kontor_state *s, kontor_bb *out) {
+    *out = s->cfg.inner_value ? dead_cells(s) : bb_empty();
+}
+
+/* Cells that close an area from outside: water, the unplayable cells
+ * (edges_close), and on the island the cells no card can fill. */
+static inline bb_t closing_cells(const kontor_state *s) {
+    bb_t c = edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
+    return s->cfg.inner_value ? bb_or(c, dead_cells(s)) : c;
+}
+
+/* The cells that keep an area open: neither water, nor dock, nor closing
+ * (every occupied cell is water or dock, so: the free cells that count). */
+static inline bb_t gap_cells(const kontor_state *s) {
+    return edges_close(s) ? bb_andnot(s->mask, s->occ) : bb_andnot(bb_all(), s->occ);
+}
+
+void kontor_gap_cells(const kontor_state *s, kontor_bb *out) { *out = gap_cells(s); }
+
+/* Warehouses per team and good in a set of dock cells. */
+void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
+    memset(goods, 0, 6);
+    const int exported = s->cfg.export_store;
+    if (s->cfg.tiles) /* Aktionstafeln: a tile's extra warehouse in this area */
+        for (int g = 0; g < 3; g++)
+            if (s->tile_bonus[g] != KONTOR_NONE && bb_test(&cells, s->tile_bonus[g])) {
+                int t = card_of(s, s->cell_card[s->tile_bonus[g]])->colour;
+                if (t < 2) goods[t][g]++;
+            }
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        const kontor_card *k = card_of(s, s->cell_card[c]);
+        if (k->kind != KONTOR_KIND_GOODS || k->colour > 1) continue;
+        goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
+        goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
+        goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
+        if (exported && s->export_mark[c]) /* Exportlager: warehouses this card sent to the export store */
+            for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((s->export_mark[c] >> (2 * g)) & 3));
+    }
+}
+
+/* The rulebook's comparison: largest single superiority, then more
+ * superiorities, then the value of the goods (wine > spice > tea > wine). */
+int kontor_compare_goods(const uint8_t g[2][3]) {
+    int max[2] = {0, 0}, cnt[2] = {0, 0}, lead[2] = {-1, -1};
+    for (int k = 0; k < 3; k++) {
+        int d = (int)g[0][k] - (int)g[1][k];
+        int who = d > 0 ? 0 : 1;
+        if (d < 0) d = -d;
+        if (d == 0) continue;
+        cnt[who]++;
+        if (d > max[who]) max[who] = d, lead[who] = k;
+    }
+    if (max[0] != max[1]) return max[0] > max[1] ? 0 : 1;
+    if (max[0] == 0) return -1; /* no superiority at all: exact tie, or no warehouses */
+    if (cnt[0] != cnt[1]) return cnt[0] > cnt[1] ? 0 : 1;
+    /* one superiority each, of equal size, in different goods: good a beats
+     * good b when b == (a + 1) % 3 (wine 1 > spice 2 > tea 0 > wine 1). */
+    if (cnt[0] == 1 && lead[0] != lead[1]) return (lead[0] + 1) % 3 == lead[1] ? 0 : 1;
+    return -1;
+}
+
+static int manhattan_to_centre(bb_t cells) {
+    int best = 99;
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        int dx = gx(c) - 7, dy = gy(c) - 7;
+        int d = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+/* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
+ * and freeze it. */
+static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
+    if (s->nareas >= KONTOR_MAX_AREAS) return; /* cannot happen on a 12x12 board */
+    kontor_area *a = &s->area[s->nareas];
+    memset(a, 0, sizeof *a);
+    a->cell = (uint8_t)bb_first(cells);
+    a->size = (uint8_t)bb_count(cells);
+    a->dist = (uint8_t)manhattan_to_centre(cells);
+    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
+    area_goods(s, cells, a->goods);
+    int base = 1;
+    if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
+    if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
+    a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
+    int w = kontor_compare_goods(a->goods);
+    a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
+    if (w >= 0) {
+        /* R11: keepers are unlimited unless keeper_limit=1 */
+        if (!s->cfg.keeper_limit || s->keepers[w] < 5) {
+            a->keeper = 1;
+            s->keepers[w]++;
+        }
+    }
+    s->enclosed = bb_or(s->enclosed, cells);
+    s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
+    log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
+    s->nareas++;
+}
+
+/* Score every open area that is now enclosed; candidates limits the search
+ * to the areas touching those cells.
+ * Die grosse Insel: the island's dead cells (V15) close areas like water.
+ * They count as occupied for the test (s->occ, restored after), and every
+ * open area is a candidate, because a crane can make a cell dead and so
+ * close areas that are not its own. The inner call finds no dead cell left
+ * and runs the usual test, which thus stays as it was for every other game. */
+
+__attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log *log) {
+    bb_t dead = dead_cells(s);
+    if (!bb_any(dead)) return 0;
+    bb_t occ = s->occ;
+    s->occ = bb_or(occ, dead);
+    check_enclosures(s, s->dock, log);
+    s->occ = occ;
+    return 1;
+}
+
+void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
+    if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
+    bb_t open = bb_andnot(s->dock, s->enclosed);
+    bb_t todo = bb_and(candidates, open);
+    if (!bb_any(todo)) return;
+    bb_t gaps = gap_cells(s);
+    while (bb_any(todo)) {
+        int c = bb_first(todo);
+        /* most cards that could close an area have a free cell next to
+         * them: four bit tests settle it */
+        if (((c & 15) > 0 && bb_test(&gaps, c - 1)) || ((c & 15) < 15 && bb_test(&gaps, c + 1)) ||
+            (c >= 16 && bb_test(&gaps, c - 16)) || (c < KONTOR_CELLS - 16 && bb_test(&gaps, c + 16))) {
+            bb_clear(&todo, c);
+            continue;
+        }
+        /* grow the area from that cell; stop as soon as it touches a gap,
+         * which is how most areas end: still open */
+        bb_t area = bb_cell(c), grown;
+        int enclosed = 1;
+        for (;;) {
+            bb_t around = bb_neighbours(area);
+            if (bb_any(bb_and(around, gaps))) {
+                enclosed = 0;
+                break;
+            }
+            grown = bb_and(bb_or(area, around), open);
+            if (bb_eq(grown, area)) break;
+            area = grown;
+        }
+        todo = bb_andnot(todo, area);
+        if (enclosed) score_area(s, area, log);
+    }
+}
+
+
+/* ---- placing and removing cards ---------------------------------------------- */
+
+/* Put a card on a cell: bitboards, extent, mask. No scoring. */
+/* Put a card on a cell, as water or as a dock card (special cards: a flood
+ * is water, a bridge a dock card, a customs house either). */
+void place_as(kontor_state *s, int cell, int id, int as_water) {
+    const kontor_card *k = card_of(s, id);
+    s->cell_card[cell] = (uint8_t)id;
+    bb_set(&s->occ, cell);
+    if (k->kind == KONTOR_KIND_CUSTOMS) bb_set(&s->customs, cell);
+    if (as_water) {
+        bb_set(&s->water, cell);
+    } else {
+        bb_set(&s->dock, cell);
+        if (k->colour < 2) {
+            bb_set(&s->team_dock[k->colour], cell);
+            if (k->kind == KONTOR_KIND_CRANE) bb_set(&s->crane[k->colour], cell);
+        }
+        if (k->ship) bb_set(&s->shipsym, cell);
+    }
+    s->ncards_board++;
+    pub_set(s, id);
+    int x = gx(cell), y = gy(cell);
+    int changed = 0;
+    if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
+    if (x > s->maxx) s->maxx = (uint8_t)x, changed = 1;
+    if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
+    if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
+    if (changed) update_mask(s);
+}
+
+void place_raw(kontor_state *s, int cell, int id) { place_as(s, cell, id, is_water(card_of(s, id))); }
+
+void remove_raw(kontor_state *s, int cell) {
+    int id = s->cell_card[cell];
+    const kontor_card *k = card_of(s, id);
+    s->cell_card[cell] = KONTOR_NONE;
+    bb_clear(&s->occ, cell);
+    bb_clear(&s->dock, cell);
+    bb_clear(&s->water, cell);
+    bb_clear(&s->customs, cell);
+    bb_clear(&s->shipsym, cell);
+    if (k->colour < 2) {
+        bb_clear(&s->team_dock[k->colour], cell);
+        bb_clear(&s->crane[k->colour], cell);
+    }
+    s->ncards_board--;
+}
+
+/* Tic Tac Toe: "Wasserkarten ... duerfen aber keine neuen Gebiete abtrennen".
+ * Ruling V4: a water card may go only where it does not cut the cells of the
+ * board that are not water (an island's land) into more pieces: every land
+ * cell next to it must stay connected to the others through land. */
+bb_t no_split(const kontor_state *s, bb_t cand) {
+    bb_t r = bb_empty();
+    while (bb_any(cand)) {
+        int c = bb_pop(&cand);
+        bb_t land = bb_andnot(s->mask, bb_or(s->water, bb_cell(c)));
+        bb_t nb = bb_and(bb_neighbours(bb_cell(c)), land);
+        if (bb_count(nb) <= 1 || bb_eq(bb_and(bb_flood(bb_cell(bb_first(nb)), land), nb), nb)) bb_set(&r, c);
+    }
+    return r;
+}
+
+int count_goods(const kontor_card *k) { return k->goods[0] + k->goods[1] + k->goods[2]; }
+
+/* Would laying card id on cell (as water or as dock) enclose an area? The
+ * customs house may not be the card that does (rulebook).
+ *
+ * Asked for every free cell while a customs house is placed (38% of a game
+ * for four), so it does not copy the state to place the card: it computes
+ * only what the test reads after place_as, the water, the dock cards and the
+ * board's mask (grown as update_mask would). Die grosse Insel's dead cells
+ * read more of the state: there the card is placed on a copy. */
+static int would_enclose(const kontor_state *s, int cell, int id, int as_water) {
+    bb_t water = s->water, dock = s->dock, closing;
+    if (s->cfg.inner_value) {
+        kontor_state t = *s;
+        place_as(&t, cell, id, as_water);
+        water = t.water;
+        dock = t.dock;
+        closing = closing_cells(&t);
+    } else {
+        if (as_water) bb_set(&water, cell);
+        else bb_set(&dock, cell);
+        int x = gx(cell), y = gy(cell);
+        int minx = x < s->minx ? x : s->minx, maxx = x > s->maxx ? x : s->maxx;
+        int miny = y < s->miny ? y : s->miny, maxy = y > s->maxy ? y : s->maxy;
+        bb_t mask = s->mask;
+        int w = s->cfg.width, h = s->cfg.height;
+        if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy)
+            mask = s->cfg.fixed_board ? s->cfg.board_mask
+                                      : bb_rect(maxx - (w - 1), minx + (w - 1), maxy - (h - 1), miny + (h - 1));
+        int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
+        closing = edges ? bb_or(water, bb_andnot(bb_all(), mask)) : water;
+    }
+    bb_t open = bb_andnot(dock, s->enclosed);
+    bb_t todo = open;
+    while (bb_any(todo)) {
+        bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
+        todo = bb_andnot(todo, area);
+        if (!bb_any(bb_andnot(bb_andnot(bb_neighbours(area), area), closing))) return 1;
+    }
+    return 0; /* placing scores nothing (place_as), so no area was added */
+}
+
+/* Where seat may lay special card id: a flood on a bridge or on a dock card
+ * with exactly one good; a bridge on a water card or a flood (not the harbour
+ * centre, not under the ship, not next to an enclosed area: it would join
+ * it); a customs house on a free cell as water (as_water) or as a dock card,
+ * never as the card that encloses an area. Never on or in an enclosed area. */
+bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
+    const kontor_card *k = card_of(s, id);
+    bb_t r = bb_empty();
+    if (k->kind == KONTOR_KIND_FLOOD) {
+        bb_t t = bb_andnot(s->dock, s->enclosed);
+        while (bb_any(t)) {
+            int c = bb_pop(&t);
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            if (u->kind == KONTOR_KIND_BRIDGE || (u->kind == KONTOR_KIND_GOODS && count_goods(u) == 1)) bb_set(&r, c);
+        }
+    } else if (k->kind == KONTOR_KIND_BRIDGE) {
+        r = bb_andnot(bb_andnot(s->water, s->customs), bb_neighbours(s->enclosed));
+        bb_clear(&r, KONTOR_CENTRE_CELL);
+        if (s->ship_cell != KONTOR_NONE) bb_clear(&r, s->ship_cell);
+    } else if (k->kind == KONTOR_KIND_CUSTOMS) {
+        bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
+        if (!as_water) cand = bb_andnot(cand, bb_neighbours(s->crane[1 - kontor_team(s, seat)]));
+        while (bb_any(cand)) {
+            int c = bb_pop(&cand);
+            if (!would_enclose(s, c, id, as_water)) bb_set(&r, c);
+        }
+    }
+    return r;
+}
+
+int is_special(const kontor_card *k) {
+    return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
+}
+
+/* The cells for the place phase, in s->cells (and s->cells_water for a
+ * customs house placed as water). */
+void compute_cells(kontor_state *s, int seat, int id) {
+    const kontor_card *k = card_of(s, id);
+    if (is_special(k)) {
+        s->cells = special_cells(s, seat, id, k->kind == KONTOR_KIND_FLOOD);
+        s->cells_water = k->kind == KONTOR_KIND_CUSTOMS ? special_cells(s, seat, id, 1) : bb_empty();
+    } else {
+        s->cells = legal_cells(s, seat, id);
+        s->cells_water = bb_empty();
+    }
+}
+
+bb_t ship_targets(const kontor_state *s) {
+    bb_t t = s->water;
+    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
+    return t;
+}
+
+bb_t removable(const kontor_state *s) {
+    if (s->ship_cell == KONTOR_NONE) return bb_empty();
+    return bb_andnot(bb_and(bb_neighbours(bb_cell(s->ship_cell)), s->shipsym), s->enclosed);
+}
+
+int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg.width * s->cfg.height; }

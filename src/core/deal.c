@@ -1,0 +1,252 @@
+/* deal.c: the set-up: shuffling a deal, checking a written one, laying out
+ * the start (the water cross, the hands, the piles, the scenarios' extras).
+ *
+ * All randomness of a game is here: after kontor_new the game is a pure
+ * function of the decisions. A deal can be written down (kontor_deal) and
+ * replayed, which is how records carry it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rules.h"
+
+/* ---- set-up --------------------------------------------------------------------- */
+
+/* The class of a card (validation of a deal only: the dealer reads cs->class_ids). */
+static inline int class_of(const kontor_cardset *cs, int id) { return kontor_card_class(&cs->card[id]); }
+
+static inline int is_removed(const kontor_config *cfg, int id) {
+    if (cfg->remove_kinds) return kontor_card_removed(cfg, id); /* scenarios: by kind too */
+    return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1);
+}
+
+static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local: the byte stores below may alias *rng, which would be reloaded each time */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(&r, (uint32_t)i + 1);
+        uint8_t t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+    *rng = r;
+}
+
+void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
+    kontor_rng rng;
+    kontor_rng_seed(&rng, seed);
+    memset(d, 0, sizeof *d);
+    const kontor_cardset *cs = cfg->cards;
+    uint8_t team[2][KONTOR_MAX_CARDS];
+    int nteam[2] = {0, 0}, nwater = 0, nspecial = 0, specials = cfg->specials, ncards = cs->ncards;
+    /* the cards out of the game, once (locals: the byte stores below may alias cfg) */
+    uint64_t out[2] = {cfg->removed[0], cfg->removed[1]};
+    if (cfg->remove_kinds)
+        for (int id = 0; id < ncards; id++)
+            if (kontor_card_removed(cfg, id)) out[id >> 6] |= 1ULL << (id & 63);
+    /* each class in order of id (cs->class_ids, kontor_cards_index) */
+    for (int w = 0; w < 2; w++) {
+        for (uint64_t m = cs->class_ids[KONTOR_CLASS_WATER][w] & ~out[w]; m; m &= m - 1)
+            d->water[nwater++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
+        for (int t = 0; t < 2; t++)
+            for (uint64_t m = cs->class_ids[t][w] & ~out[w]; m; m &= m - 1)
+                team[t][nteam[t]++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
+        for (uint64_t m = specials ? cs->class_ids[KONTOR_CLASS_SPECIAL][w] & ~out[w] : 0; m && nspecial < 8; m &= m - 1)
+            d->special[nspecial++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
+    }
+    d->nwater = (uint8_t)nwater;
+    d->nspecial = (uint8_t)nspecial;
+    /* Fisher-Yates: the water pile, then each colour, then the special cards */
+    shuffle(d->water, d->nwater, &rng);
+    for (int t = 0; t < 2; t++) {
+        shuffle(team[t], nteam[t], &rng);
+        if (cfg->nseats == 4) { /* the team's cards split into two equal piles */
+            int half = nteam[t] / 2;
+            for (int i = 0; i < nteam[t]; i++) {
+                int seat = t * 2 + (i >= half);
+                d->dock[seat][d->ndock[seat]++] = team[t][i];
+            }
+        } else {
+            memcpy(d->dock[t], team[t], (size_t)nteam[t]);
+            d->ndock[t] = (uint8_t)nteam[t];
+        }
+    }
+    shuffle(d->special, d->nspecial, &rng);
+    /* the expansions' decks, after everything else: other deals stay as they were */
+    if (cfg->events) {
+        d->nevents = cfg->nevent_cards;
+        for (int i = 0; i < d->nevents; i++) d->events[i] = (uint8_t)i;
+        shuffle(d->events, d->nevents, &rng);
+    }
+    if (cfg->tiles) {
+        for (int i = 0; i < KONTOR_TILES; i++) d->tiles[i] = (uint8_t)i;
+        shuffle(d->tiles, KONTOR_TILES, &rng);
+    }
+}
+
+/* The ends of the water cross (N2 E2 S2 W2), where the action tiles lie. */
+
+/* Is the start layout the water cross, which the action tiles need? */
+static int has_cross(const kontor_config *cfg) {
+    if (cfg->layout_n != 8 || cfg->fixed_board) return 0;
+    for (int k = 0; k < 4; k++) {
+        int found = 0;
+        for (int i = 0; i < 8; i++) found |= cfg->layout[i] == kontor_cell(cross_end[k][0], cross_end[k][1]);
+        if (!found) return 0;
+    }
+    return 1;
+}
+
+/* Is a[0..n) a permutation of 0..n-1? */
+static int is_perm(const uint8_t *a, int n) {
+    uint8_t seen[32] = {0};
+    for (int i = 0; i < n; i++)
+        if (a[i] >= n || a[i] >= 32 || seen[a[i]]++) return 0;
+    return 1;
+}
+
+static kontor_status deal_error(kontor_error *err, const char *msg) {
+    if (err) {
+        memset(err, 0, sizeof *err);
+        err->code = KONTOR_E_INVALID;
+        snprintf(err->msg, sizeof err->msg, "deal: %s", msg);
+    }
+    return KONTOR_E_INVALID;
+}
+
+static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d);
+
+kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
+                                   kontor_error *err) {
+    const kontor_cardset *cs = cfg->cards;
+    int ns = cfg->nseats;
+    if (ns != 2 && ns != 4) return deal_error(err, "a game is for 2 or 4 players");
+    /* the deal must hold every card in play of its class exactly once */
+    uint8_t seen[KONTOR_MAX_CARDS] = {0};
+    int want[KONTOR_NCLASSES] = {0};
+    for (int id = 0; id < cs->ncards; id++)
+        if (!is_removed(cfg, id)) want[class_of(cs, id)]++;
+    if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
+    for (int i = 0; i < d->nwater; i++) {
+        int id = d->water[i];
+        if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_WATER || is_removed(cfg, id) || seen[id]++)
+            return deal_error(err, "the water pile is not a permutation of the water cards");
+    }
+    int got[2] = {0, 0};
+    for (int p = 0; p < ns; p++) {
+        int t = ns == 4 ? p / 2 : p;
+        if (d->ndock[p] < 3) return deal_error(err, "a dock pile has fewer than 3 cards");
+        for (int i = 0; i < d->ndock[p]; i++) {
+            int id = d->dock[p][i];
+            if (id >= cs->ncards || class_of(cs, id) != t || is_removed(cfg, id) || seen[id]++)
+                return deal_error(err, "a dock pile is not a permutation of its colour's cards");
+        }
+        got[t] += d->ndock[p];
+    }
+    if (got[0] != want[KONTOR_CLASS_RED] || got[1] != want[KONTOR_CLASS_BLACK])
+        return deal_error(err, "the dock piles do not hold every dock card");
+    if (cfg->specials) {
+        if (d->nspecial != want[KONTOR_CLASS_SPECIAL] || d->nspecial < (cfg->specials == 1 ? ns : 0))
+            return deal_error(err, "the special cards are not all dealt");
+        for (int i = 0; i < d->nspecial; i++) {
+            int id = d->special[i];
+            if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_SPECIAL || seen[id]++)
+                return deal_error(err, "the special cards are not a permutation of the special cards");
+        }
+    } else if (d->nspecial) {
+        return deal_error(err, "special cards are dealt in a game without them");
+    }
+    if (d->nwater < cfg->layout_n + 2 * ns + cfg->water_aside)
+        return deal_error(err, "too few water cards for the start, the hands and the cards set aside");
+    if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
+    if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
+    if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))
+        return deal_error(err, "the event deck is not a permutation of the event cards");
+    if (!cfg->events && d->nevents) return deal_error(err, "event cards are dealt in a game without them");
+    if (cfg->tiles && !has_cross(cfg)) return deal_error(err, "the action tiles need the water cross of the usual start");
+    if (cfg->tiles && !is_perm(d->tiles, KONTOR_TILES)) return deal_error(err, "the action tiles are not a permutation of the eight tiles");
+    deal_onto(s, cfg, d);
+    return KONTOR_OK;
+}
+
+/* The cross of the standard start: N1 N2 E1 E2 S1 S2 W1 W2 (R13). */
+static const int8_t cross[8][2] = {{0, -1}, {0, -2}, {1, 0}, {2, 0}, {0, 1}, {0, 2}, {-1, 0}, {-2, 0}};
+
+void kontor_layout_cross(kontor_config *cfg) {
+    cfg->layout_n = 8;
+    for (int i = 0; i < 8; i++) cfg->layout[i] = (uint8_t)kontor_cell(cross[i][0], cross[i][1]);
+}
+
+/* Lay out a deal known to be valid. */
+static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
+    const kontor_cardset *cs = cfg->cards;
+    int ns = cfg->nseats;
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
+    for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = s->buy[i] = KONTOR_NONE;
+    s->minx = s->miny = 255;
+    s->ship_cell = KONTOR_NONE;
+    s->removed_card = KONTOR_NONE;
+
+    /* the centre, then the start layout from the top of the water pile */
+    place_raw(s, KONTOR_CENTRE_CELL, cs->centre);
+    int wi = 0;
+    for (int i = 0; i < cfg->layout_n; i++) place_raw(s, cfg->layout[i], d->water[wi++]);
+    for (int p = 0; p < ns; p++)
+        for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
+    for (int k = 0; k < cfg->water_aside; k++) pile_put_under(&s->aside, d->water[wi++]);
+    pile_fill(&s->water_pile, &d->water[wi], d->nwater - wi);
+    for (int p = 0; p < ns; p++) {
+        uint8_t water[2] = {s->hand[p][0], s->hand[p][1]};
+        s->hand_n[p] = 0;
+        /* hands read dock cards first, then water, then a special card */
+        if (!cfg->select_keep) {
+            int k = d->ndock[p] < 3 ? d->ndock[p] : 3;
+            for (int i = 0; i < k; i++) hand_add(s, p, d->dock[p][i]);
+            pile_fill(&s->dock_pile[p], &d->dock[p][k], d->ndock[p] - k);
+        } else {
+            /* Justizia: the player looks through his dock cards and picks */
+            pile_fill(&s->dock_pile[p], d->dock[p], d->ndock[p]);
+            for (int i = 0; i < d->ndock[p]; i++) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
+        }
+        hand_add(s, p, water[0]);
+        hand_add(s, p, water[1]);
+        s->coins[p] = cfg->start_coins;
+        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE && !cfg->select_keep) pub_set(s, pile_top(&s->dock_pile[p]));
+    }
+    if (cfg->specials == 1) {
+        for (int i = 0; i < d->nspecial; i++) {
+            if (i < ns) hand_add(s, i, d->special[i]);
+            else pile_put_under(&s->aside, d->special[i]);
+        }
+    } else if (cfg->specials == 2) {
+        for (int i = 0; i < d->nspecial; i++) pile_put_under(&s->special_pile, d->special[i]);
+    }
+    if (pile_top(&s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(&s->water_pile));
+    s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * ns);
+    if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
+    s->round = 1;
+    s->phase = KONTOR_PHASE_CHOOSE;
+    s->tavern_area = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    /* the expansions */
+    s->event_n = cfg->events ? d->nevents : 0;
+    memcpy(s->event_deck, d->events, sizeof s->event_deck);
+    s->event_cur = s->last_layer = s->tile_cur = s->ship_owner = KONTOR_NONE;
+    for (int k = 0; k < 4; k++) s->tile_at[k] = cfg->tiles ? d->tiles[k] : KONTOR_NONE;
+    for (int g = 0; g < 3; g++) s->tile_bonus[g] = KONTOR_NONE;
+    if (cfg->select_keep) s->phase = KONTOR_PHASE_SELECT; /* Justizia: hands first */
+    else begin_round(s, NULL);
+}
+
+kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
+    kontor_deal d;
+    kontor_deal_shuffle(&d, cfg, seed);
+    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && !cfg->select_keep && !cfg->events && !cfg->tiles &&
+        cfg->total_coins >= cfg->start_coins * 2 &&
+        d.nwater >= cfg->layout_n + 4 && d.ndock[0] >= 3 && d.ndock[1] >= 3) {
+        deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
+        return KONTOR_OK;
+    }
+    return kontor_new_from_deal(s, cfg, &d, err);
+}

@@ -1,0 +1,359 @@
+/* decide.c: the decision interface: who acts, the legal decisions, applying
+ * one (checked for everything from outside; unchecked inside the playout,
+ * which only applies moves it generated), the random playout and queries.
+ *
+ * This is the engine's public entry for play; the rules themselves are in
+ * deal.c, round.c, area.c, score.c and variants.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rules.h"
+
+int kontor_team(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat / 2 : seat; }
+int kontor_over(const kontor_state *s) { return s->phase == KONTOR_PHASE_OVER; }
+
+/* ---- the decision interface ------------------------------------------------------ */
+
+unsigned kontor_actors(const kontor_state *s) {
+    unsigned m = 0;
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE:
+    case KONTOR_PHASE_DECLARE:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->choice[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_BUY:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->buy[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_BRIBE:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->bribe[p] == KONTOR_NONE) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_SELECT:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->selected[p] < select_total(s)) m |= 1u << p;
+        return m;
+    case KONTOR_PHASE_TAVERN: return 1u << tavern_seat(s);
+    case KONTOR_PHASE_EVENT: return 1u << event_seat(s);
+    case KONTOR_PHASE_TILE:
+    case KONTOR_PHASE_EXPORT:
+    case KONTOR_PHASE_SHIP:
+    case KONTOR_PHASE_REMOVE:
+    case KONTOR_PHASE_PLACE:
+    case KONTOR_PHASE_PILE:
+        return 1u << s->order[s->turn];
+    default:
+        return 0;
+    }
+}
+
+int kontor_current(const kontor_state *s) {
+    if (s->phase == KONTOR_PHASE_OVER || s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY ||
+        s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT || s->phase == KONTOR_PHASE_DECLARE)
+        return -1;
+    if (s->phase == KONTOR_PHASE_TAVERN) return tavern_seat(s);
+    if (s->phase == KONTOR_PHASE_EVENT) return event_seat(s);
+    return s->order[s->turn];
+}
+
+/* The goods of the card just placed, for the export phase (bit g: good g). */
+static unsigned export_goods(const kontor_state *s) {
+    const kontor_card *k = card_of(s, s->cell_card[s->placed_cell]);
+    return (k->goods[0] ? 1u : 0) | (k->goods[1] ? 2u : 0) | (k->goods[2] ? 4u : 0);
+}
+
+/* R2: passing is always allowed, unless the house rule (pass=rest) or an
+ * event forbids it this round; a seat with no card in hand may always pass. */
+static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
+/* In the choice phase a pass is a choice only with declare=hidden (R1). */
+static int may_pass_in_choice(const kontor_state *s, int seat) { return s->cfg.pass_hidden && may_pass(s, seat); }
+
+/* The two seats of the removed card's team, in the pile phase. */
+static int pile_seats(const kontor_state *s, int out[2]) {
+    int team = card_of(s, s->removed_card)->colour;
+    out[0] = owner_seat(s, team);
+    out[1] = owner_seat(s, team) + 1;
+    return 2;
+}
+
+int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
+    int n = 0;
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    switch (s->phase) {
+    case KONTOR_PHASE_DECLARE:
+        if (s->hand_n[seat]) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
+        if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS);
+        break;
+    case KONTOR_PHASE_CHOOSE:
+        for (int i = 0; i < s->hand_n[seat]; i++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s->hand[seat][i]);
+        if (may_pass_in_choice(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
+        break;
+    case KONTOR_PHASE_BUY:
+        for (int k = 0, m = buy_max(s, seat); k <= m; k++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, k);
+        break;
+    case KONTOR_PHASE_BRIBE: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, KONTOR_NONE);
+        bb_t t = bribe_targets(s, seat);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BRIBE, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_SELECT: {
+        int kind = s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD;
+        const kontor_pile *pl = &s->dock_pile[seat];
+        /* in card order, not pile order: the order of the pile is hidden */
+        for (int id = 0; id < s->cfg.cards->ncards; id++)
+            if (pile_has(pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
+        break;
+    }
+    case KONTOR_PHASE_TAVERN:
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 1);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TAVERN, 0);
+        break;
+    case KONTOR_PHASE_EVENT: n = event_options(s, seat, moves); break;
+    case KONTOR_PHASE_TILE: n = tile_options(s, seat, s->tile_cur, moves); break;
+    case KONTOR_PHASE_EXPORT: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, KONTOR_NONE);
+        unsigned g = export_goods(s);
+        for (int k = 0; k < 3; k++)
+            if ((g >> k) & 1) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EXPORT, k);
+        break;
+    }
+    case KONTOR_PHASE_SHIP: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
+        bb_t t = ship_targets(s);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_SHIP, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_REMOVE: {
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
+        bb_t t = removable(s);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_pop(&t));
+        break;
+    }
+    case KONTOR_PHASE_PILE: {
+        int ps[2];
+        pile_seats(s, ps);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PILE, ps[0]);
+        moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PILE, ps[1]);
+        break;
+    }
+    case KONTOR_PHASE_PLACE: {
+        bb_t t = s->cells;
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_pop(&t));
+        t = s->cells_water;
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bb_pop(&t));
+        if (s->cfg.optional_place) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
+        break;
+    }
+    default:
+        break;
+    }
+    return n;
+}
+
+int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    int v = KONTOR_MOVE_VALUE(move), kind = KONTOR_MOVE_KIND(move);
+    if (move >> 12) return 0;
+    switch (s->phase) {
+    case KONTOR_PHASE_DECLARE:
+        if (kind != KONTOR_MOVE_DECLARE) return 0;
+        if (v == KONTOR_PASS) return may_pass(s, seat);
+        return v == KONTOR_PLAY && s->hand_n[seat] > 0;
+    case KONTOR_PHASE_CHOOSE:
+        if (kind != KONTOR_MOVE_CHOOSE) return 0;
+        if (v == KONTOR_PASS) return may_pass_in_choice(s, seat);
+        for (int i = 0; i < s->hand_n[seat]; i++)
+            if (s->hand[seat][i] == v) return 1;
+        return 0;
+    case KONTOR_PHASE_BUY:
+        return kind == KONTOR_MOVE_BUY && v <= buy_max(s, seat);
+    case KONTOR_PHASE_BRIBE: {
+        if (kind != KONTOR_MOVE_BRIBE) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = bribe_targets(s, seat);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_SELECT:
+        if (kind != (s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD)) return 0;
+        return pile_has(&s->dock_pile[seat], v);
+    case KONTOR_PHASE_TAVERN:
+        return kind == KONTOR_MOVE_TAVERN && v <= 1;
+    case KONTOR_PHASE_EVENT:
+    case KONTOR_PHASE_TILE: {
+        if (kind != (s->phase == KONTOR_PHASE_EVENT ? KONTOR_MOVE_EVENT : KONTOR_MOVE_TILE)) return 0;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = s->phase == KONTOR_PHASE_EVENT ? event_options(s, seat, m) : tile_options(s, seat, s->tile_cur, m);
+        for (int i = 0; i < n; i++)
+            if (m[i] == move) return 1;
+        return 0;
+    }
+    case KONTOR_PHASE_EXPORT:
+        if (kind != KONTOR_MOVE_EXPORT) return 0;
+        return v == KONTOR_NONE || (v < 3 && ((export_goods(s) >> v) & 1));
+    case KONTOR_PHASE_SHIP: {
+        if (kind != KONTOR_MOVE_SHIP) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = ship_targets(s);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_REMOVE: {
+        if (kind != KONTOR_MOVE_REMOVE) return 0;
+        if (v == KONTOR_NONE) return 1;
+        bb_t t = removable(s);
+        return bb_test(&t, v);
+    }
+    case KONTOR_PHASE_PILE: {
+        int ps[2];
+        pile_seats(s, ps);
+        return kind == KONTOR_MOVE_PILE && (v == ps[0] || v == ps[1]);
+    }
+    case KONTOR_PHASE_PLACE:
+        if (kind == KONTOR_MOVE_PLACE_WATER) return v != KONTOR_NONE && bb_test(&s->cells_water, v);
+        if (kind != KONTOR_MOVE_PLACE) return 0;
+        if (v == KONTOR_NONE) return s->cfg.optional_place;
+        return bb_test(&s->cells, v);
+    default:
+        return 0;
+    }
+}
+
+static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+    int v = KONTOR_MOVE_VALUE(move);
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE: do_choose(s, seat, v, log); break;
+    case KONTOR_PHASE_DECLARE: do_declare(s, seat, v, log); break;
+    case KONTOR_PHASE_BUY: do_buy(s, seat, v, log); break;
+    case KONTOR_PHASE_SHIP: do_ship(s, v, log); break;
+    case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
+    case KONTOR_PHASE_PILE: do_pile(s, v, log); break;
+    case KONTOR_PHASE_PLACE: do_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER, log); break;
+    case KONTOR_PHASE_BRIBE: do_bribe(s, seat, v, log); break;
+    case KONTOR_PHASE_SELECT: do_select(s, seat, v, log); break;
+    case KONTOR_PHASE_TAVERN: do_tavern(s, v, log); break;
+    case KONTOR_PHASE_EXPORT: do_export(s, v, log); break;
+    case KONTOR_PHASE_EVENT: do_event(s, v, log); break;
+    case KONTOR_PHASE_TILE: do_tile(s, v, log); break;
+    default: break;
+    }
+    if (s->cfg.bankrupt) check_bankrupt(s, log);
+}
+
+kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+    if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
+    apply_unchecked(s, seat, move, log);
+    return KONTOR_OK;
+}
+
+/* Random playouts pick straight from bitboards and hands, without building
+ * move lists: this is the loop that kontor bench and search measure. Each
+ * decision is uniform over the same legal set kontor_legal lists. */
+void kontor_playout(kontor_state *s, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
+    while (s->phase != KONTOR_PHASE_OVER) {
+        switch (s->phase) {
+        case KONTOR_PHASE_DECLARE:
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_DECLARE; p++) {
+                if (s->choice[p] != KONTOR_NONE) continue;
+                int play = s->hand_n[p] > 0, n = play + may_pass(s, p);
+                int i = (int)rng_below(&r, (uint32_t)n);
+                do_declare(s, p, i < play ? KONTOR_PLAY : KONTOR_PASS, NULL);
+            }
+            break;
+        case KONTOR_PHASE_CHOOSE:
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
+                if (s->choice[p] != KONTOR_NONE) continue;
+                int n = s->hand_n[p] + may_pass_in_choice(s, p);
+                int i = (int)rng_below(&r, (uint32_t)n);
+                do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
+            }
+            break;
+        case KONTOR_PHASE_BUY:
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
+                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
+            break;
+        case KONTOR_PHASE_SHIP: {
+            bb_t t = ship_targets(s);
+            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
+            do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            break;
+        }
+        case KONTOR_PHASE_REMOVE: {
+            bb_t t = removable(s);
+            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
+            do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            break;
+        }
+        case KONTOR_PHASE_PILE: {
+            int ps[2];
+            pile_seats(s, ps);
+            do_pile(s, ps[rng_below(&r, 2)], NULL);
+            break;
+        }
+        case KONTOR_PHASE_PLACE: {
+            int a = bb_count(s->cells), b = bb_count(s->cells_water);
+            int n = a + b + (s->cfg.optional_place ? 1 : 0);
+            int i = (int)rng_below(&r, (uint32_t)n);
+            if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
+            else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
+            else do_place(s, KONTOR_NONE, 0, NULL);
+            break;
+        }
+        default: {
+            /* the scenarios' decisions: through the move list (not the hot path) */
+            int seat = __builtin_ctz(kontor_actors(s));
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(s, seat, m);
+            if (!n) goto out; /* nobody can act: cannot happen in a game that is not over */
+            apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
+            continue; /* apply_unchecked checked bankruptcy */
+        }
+        }
+        if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+    }
+out:
+    *rng = r;
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+int kontor_area_at(const kontor_state *s, int cell, kontor_bb *cells, uint8_t goods[2][3]) {
+    if (cell < 0 || cell >= KONTOR_CELLS || !bb_test(&s->dock, cell)) {
+        if (cells) *cells = bb_empty();
+        if (goods) memset(goods, 0, 6);
+        return 0;
+    }
+    bb_t a = bb_flood(bb_cell(cell), s->dock);
+    if (cells) *cells = a;
+    if (goods) area_goods(s, a, goods);
+    return bb_count(a);
+}
+
+int kontor_parse_cell(const char *t) {
+    int v[2];
+    for (int k = 0; k < 2; k++) {
+        int sign = 1, n = 0, digits = 0;
+        if (*t == '+' || *t == '-') sign = *t++ == '-' ? -1 : 1;
+        while (*t >= '0' && *t <= '9' && digits < 3) n = n * 10 + (*t++ - '0'), digits++;
+        if (!digits) return -1;
+        v[k] = sign * n;
+        if (k == 0 && *t++ != ',') return -1;
+    }
+    if (*t) return -1;
+    if (v[0] < -7 || v[0] > 8 || v[1] < -7 || v[1] > 8) return -1;
+    return kontor_cell(v[0], v[1]);
+}
+
+const char *kontor_format_cell(int cell, char *buf) {
+    if (cell < 0 || cell >= KONTOR_CELLS) {
+        snprintf(buf, 8, "-");
+        return buf;
+    }
+    int dx = kontor_cell_dx(cell), dy = kontor_cell_dy(cell);
+    char a[4], b[4];
+    snprintf(a, sizeof a, dx > 0 ? "+%d" : "%d", dx);
+    snprintf(b, sizeof b, dy > 0 ? "+%d" : "%d", dy);
+    snprintf(buf, 8, "%s,%s", a, b);
+    return buf;
+}

@@ -1,0 +1,692 @@
+/* round.c: the round and its phases: declarations (R1), hidden choices and
+ * their reveal, taxes, the ship, placing, drawing and paying out, the special
+ * cards, Aktionstafeln's tiles and the end of a turn.
+ *
+ * Each phase is a do_* function that takes one decision and then runs the
+ * rules forward until some seat owes the next one; decide.c dispatches to
+ * them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rules.h"
+
+/* ---- the round ------------------------------------------------------------------ */
+
+static void start_turn(kontor_state *s, kontor_log *log);
+
+/* A round opens with the buy phase when special cards are for sale (the
+ * scenario for two) and somebody can pay; else with the choice. */
+
+/* Bakschisch: the opposing goods cards seat may buy out now: not in an
+ * enclosed area, and costing (1 coin a good) no more than it has. */
+bb_t bribe_targets(const kontor_state *s, int seat) {
+    bb_t t = bb_andnot(s->team_dock[1 - kontor_team(s, seat)], s->enclosed), r = bb_empty();
+    while (bb_any(t)) {
+        int c = bb_pop(&t);
+        const kontor_card *k = card_of(s, s->cell_card[c]);
+        if (k->kind == KONTOR_KIND_GOODS && count_goods(k) <= s->coins[seat]) bb_set(&r, c);
+    }
+    return r;
+}
+
+
+
+/* A round opens with an event card (Ereigniskarten) after a round in which an
+ * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
+ * then the buy phase when special cards are for sale, then the choice. */
+void begin_round(kontor_state *s, kontor_log *log) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    int due = s->event_due;
+    s->event_due = 0;
+    if (s->cfg.events && due && s->event_next < s->event_n && start_event(s, log)) return;
+    begin_bribe(s);
+}
+
+void begin_bribe(kontor_state *s) {
+    s->phase = KONTOR_PHASE_CHOOSE;
+    if (s->cfg.bribe) {
+        int any = 0;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+            int can = bb_any(bribe_targets(s, p));
+            s->bribe[p] = can ? KONTOR_NONE : KONTOR_PASS;
+            any |= can;
+        }
+        if (any) {
+            s->phase = KONTOR_PHASE_BRIBE;
+            return;
+        }
+        for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    }
+    begin_buy(s);
+}
+
+/* R20: how many special cards seat may buy now: "darf man Sonderkarten
+ * kaufen. Jede Karte kostet 2 Münzen" -- as many as its coins pay for, the
+ * pile holds and its hand has room for. */
+int buy_max(const kontor_state *s, int seat) {
+    int n = s->coins[seat] / 2;
+    if (n > s->special_pile.n) n = s->special_pile.n;
+    if (n > KONTOR_HAND_MAX - s->hand_n[seat]) n = KONTOR_HAND_MAX - s->hand_n[seat];
+    return n;
+}
+
+/* The choice opens with the declarations (R1: "gleich zu Anfang einer
+ * Aktionsrunde, noch bevor Karten gespielt werden"), unless a pass is one of
+ * the hidden choices (option declare=hidden). */
+static void open_choice(kontor_state *s) {
+    s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+}
+
+void begin_buy(kontor_state *s) {
+    open_choice(s);
+    if (s->cfg.specials != 2 || !s->special_pile.n) return;
+    int any = 0;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        /* R20: 2 coins a card, with room in the hand */
+        int can = buy_max(s, p) > 0;
+        s->buy[p] = can ? KONTOR_NONE : 0;
+        any |= can;
+    }
+    if (any) s->phase = KONTOR_PHASE_BUY;
+}
+
+/* Scenarios that forbid cells to some cards (Wasserspiele, Die grosse Insel,
+ * Tic Tac Toe) can reach a board where nobody holds a card that fits
+ * anywhere: ruling V10 ends the game then, at the start of a round, as when
+ * nobody holds a card at all, instead of rounds of passing until the safety
+ * rule. */
+static int any_placeable(const kontor_state *s) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int i = 0; i < s->hand_n[p]; i++) {
+            int id = s->hand[p][i];
+            if (is_special(card_of(s, id))) {
+                if (bb_any(special_cells(s, p, id, 0)) || bb_any(special_cells(s, p, id, 1))) return 1;
+            } else if (bb_any(legal_cells(s, p, id))) {
+                return 1;
+            }
+        }
+    return 0;
+}
+
+static void new_round(kontor_state *s, kontor_log *log) {
+    s->round++;
+    s->phase = KONTOR_PHASE_CHOOSE;
+    s->norder = 0;
+    s->turn = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    if (s->round > s->cfg.max_rounds) {
+        s->round--;
+        end_game(s, KONTOR_END_MAX_ROUNDS, log);
+        return;
+    }
+    int any = 0;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) any |= s->hand_n[p] > 0;
+    if (!any || ((s->cfg.water_touch || s->cfg.inner_value || s->cfg.tictactoe) && !any_placeable(s))) {
+        end_game(s, KONTOR_END_STUCK, log);
+        return;
+    }
+    log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+    begin_round(s, log);
+}
+
+static void next_turn(kontor_state *s, kontor_log *log) {
+    s->choice[s->order[s->turn]] = KONTOR_NONE;
+    s->turn++;
+    s->ship_moved = 0;
+    if (s->turn >= s->norder) new_round(s, log);
+    else start_turn(s, log);
+}
+
+static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
+    int id = s->choice[seat];
+    hand_add(s, seat, id);
+    log_ev(log, KONTOR_EV_TAKEBACK, seat, id, KONTOR_NONE, reason);
+}
+
+/* The seat at order[turn] begins its actions: the ship if its card shows one,
+ * else placing. */
+static void start_turn(kontor_state *s, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int id = s->choice[seat];
+    s->ship_moved = 0;
+    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
+        (s->ship_owner == KONTOR_NONE || s->ship_owner == kontor_team(s, seat))) { /* tile 7: only its owner */
+        s->phase = KONTOR_PHASE_SHIP;
+        return;
+    }
+    s->phase = KONTOR_PHASE_PLACE;
+    compute_cells(s, seat, id);
+    if (!bb_any(s->cells) && !bb_any(s->cells_water)) {
+        /* R3: a revealed card with no legal cell goes back to the hand */
+        take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
+        next_turn(s, log);
+    }
+}
+
+/* Pay one coin from the treasury to each seat in want (a mask), all at the
+ * same moment. R12: when the treasury cannot pay them all, the poorer are paid
+ * first; among equally poor seats that cannot all be paid, none is. */
+void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
+    memset(got, 0, KONTOR_MAX_SEATS);
+    while (want && s->treasury) {
+        int least = 256, n = 0;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if ((want >> p) & 1) {
+                if (s->coins[p] < least) least = s->coins[p], n = 0;
+                if (s->coins[p] == least) n++;
+            }
+        if (n > s->treasury) break;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (((want >> p) & 1) && s->coins[p] == least) {
+                s->coins[p]++;
+                s->treasury--;
+                got[p] = 1;
+                want &= ~(1u << p);
+            }
+    }
+}
+
+/* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
+ * seats (and without a log for playouts), so the loops over seats unroll. */
+__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns) {
+    unsigned passers = 0, playing = 0;
+    for (int p = 0; p < ns; p++) {
+        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
+        else playing |= 1u << p;
+    }
+    uint8_t got[KONTOR_MAX_SEATS];
+    if (s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
+        pay_out(s, passers, got);
+        for (int p = 0; p < ns; p++)
+            if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+    }
+    for (int p = 0; p < ns; p++)
+        if ((playing >> p) & 1) {
+            hand_remove(s, p, s->choice[p]);
+            pub_set(s, s->choice[p]);
+            log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
+        }
+    /* R2, option pass=rest: after a double pass nobody may pass in the next round */
+    s->no_pass = (uint8_t)(s->cfg.pass_rest && passers == (1u << ns) - 1);
+
+    /* Taxes, per opposing pair. A seat owes a coin when the seat opposite
+     * plays a card with a coin symbol and it plays a card itself. */
+    unsigned out = 0, sitout = 0;
+    for (int a = 0; a < ns; a++) {
+        int b = ns == 4 ? (a + 2) & 3 : a ^ 1; /* opposite(s, a) */
+        if (b < a) continue;
+        int pa = (playing >> a) & 1, pb = (playing >> b) & 1;
+        int owe_a = pa && pb && card_of(s, s->choice[b])->coin;
+        int owe_b = pa && pb && card_of(s, s->choice[a])->coin;
+        int can_a = s->coins[a] >= 1, can_b = s->coins[b] >= 1;
+        if (owe_a && owe_b && !can_a && !can_b) {
+            sitout |= (1u << a) | (1u << b);
+        } else if (owe_a && !can_a) {
+            out |= 1u << a; /* b's tax falls away with a's card */
+        } else if (owe_b && !can_b) {
+            out |= 1u << b;
+        } else {
+            if (owe_a) s->coins[a]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, a, KONTOR_NONE, KONTOR_NONE, 1);
+            if (owe_b) s->coins[b]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, b, KONTOR_NONE, KONTOR_NONE, 1);
+        }
+    }
+    for (int p = 0; p < ns; p++)
+        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
+    if (sitout) {
+        pay_out(s, sitout, got);
+        for (int p = 0; p < ns; p++)
+            if ((sitout >> p) & 1) {
+                hand_add(s, p, s->choice[p]);
+                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
+            }
+    }
+    playing &= ~(out | sitout);
+    /* the higher number goes first */
+    s->norder = 0;
+    for (int p = 0; p < ns; p++)
+        if ((playing >> p) & 1) {
+            int j = s->norder++;
+            while (j > 0 && card_of(s, s->choice[s->order[j - 1]])->number < card_of(s, s->choice[p])->number) {
+                s->order[j] = s->order[j - 1];
+                j--;
+            }
+            s->order[j] = (uint8_t)p;
+        }
+    for (int p = 0; p < ns; p++)
+        if (!((playing >> p) & 1)) s->choice[p] = KONTOR_NONE;
+    s->turn = 0;
+    if (s->norder == 0) new_round(s, log);
+    else start_turn(s, log);
+}
+
+static void resolve_choices(kontor_state *s, kontor_log *log) {
+    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2);
+    else if (s->cfg.nseats == 2) resolve_n(s, log, 2);
+    else resolve_n(s, log, s->cfg.nseats);
+}
+
+void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->choice[seat] = (uint8_t)value;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->choice[p] == KONTOR_NONE) return;
+    resolve_choices(s, log);
+}
+
+/* R1: every seat has declared; the declarations are revealed together. The
+ * passers take their coin at once ("Dann bekommt er sofort eine Münze", R12
+ * when the treasury cannot pay them all); those who play choose their cards
+ * next, knowing who passed. When nobody plays the round is over. */
+void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->choice[seat] = (uint8_t)value;
+    int ns = s->cfg.nseats;
+    unsigned passers = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
+        if (s->choice[p] == KONTOR_NONE) return;
+        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
+    }
+    uint8_t got[KONTOR_MAX_SEATS];
+    pay_out(s, passers, got);
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
+        if ((passers >> p) & 1) {
+            log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
+        } else {
+            log_ev(log, KONTOR_EV_PLAY, p, KONTOR_NONE, KONTOR_NONE, 0);
+            s->choice[p] = KONTOR_NONE;
+        }
+    }
+    s->phase = KONTOR_PHASE_CHOOSE;
+    if (passers == (1u << ns) - 1) resolve_choices(s, log);
+}
+
+static void enter_place(kontor_state *s, kontor_log *log);
+
+void do_ship(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    if (value != KONTOR_NONE) {
+        s->ship_cell = (uint8_t)value;
+        s->ship_moved = 1;
+        log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);
+        if (bb_any(removable(s))) {
+            s->phase = KONTOR_PHASE_REMOVE;
+            return;
+        }
+    }
+    enter_place(s, log);
+}
+
+static void enter_place(kontor_state *s, kontor_log *log) {
+    int seat = s->order[s->turn];
+    s->phase = KONTOR_PHASE_PLACE;
+    compute_cells(s, seat, s->choice[seat]);
+    if (!bb_any(s->cells) && !bb_any(s->cells_water)) {
+        take_back(s, seat, KONTOR_TAKEBACK_NOCELL, log);
+        next_turn(s, log);
+    }
+}
+
+static void put_under_pile(kontor_state *s, int to, int id, kontor_log *log) {
+    pile_put_under(&s->dock_pile[to], id); /* a public card: it was on the board */
+    if (log && log->n && log->ev[log->n - 1].kind == KONTOR_EV_REMOVE) log->ev[log->n - 1].a = (uint16_t)to;
+}
+
+/* Exportlager: a card that sent warehouses to the export store leaves the
+ * board (ship or bribe). Its owner takes its warehouses out of the area;
+ * "hat kein Lagerhaus fuer die entsprechende Ware in dem Gebiet, so muss er
+ * das Lagerhaus aus seinem Exportlager nehmen" (and only then). Warehouses
+ * belong to cards here, so one taken from the area instead of the export
+ * store is a mark that moves to another card of the same good (ruling E2). */
+static void export_on_remove(kontor_state *s, int cell) {
+    const kontor_card *k = card_of(s, s->cell_card[cell]);
+    int t = k->colour;
+    bb_t area = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t]);
+    for (int g = 0; g < 3; g++) {
+        int kx = (s->export_mark[cell] >> (2 * g)) & 3;
+        if (!kx) continue;
+        int net = 0; /* the player's warehouses of g in the area's store */
+        for (bb_t a = area; bb_any(a);) {
+            int c = bb_pop(&a);
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[c] >> (2 * g)) & 3);
+        }
+        int need = k->goods[g];
+        int from_export = need > net ? need - net : 0;
+        int left = net >= need ? net - need : 0;
+        int others = net - (need - kx); /* what the other cards hold now */
+        int add = others - left;        /* marks that move to other cards */
+        s->export_n[t][g] = (uint8_t)(s->export_n[t][g] - from_export);
+        for (bb_t a = area; bb_any(a) && add > 0;) {
+            int c = bb_pop(&a);
+            if (c == cell) continue;
+            const kontor_card *u = card_of(s, s->cell_card[c]);
+            int m = (s->export_mark[c] >> (2 * g)) & 3;
+            while (u->kind == KONTOR_KIND_GOODS && m < u->goods[g] && add > 0) {
+                s->export_mark[c] = (uint8_t)(s->export_mark[c] + (1 << (2 * g)));
+                m++, add--;
+            }
+        }
+    }
+    s->export_mark[cell] = 0;
+}
+
+/* Aktionstafeln: the dock card on cell, which holds a tile's extra warehouse
+ * for its area, leaves the board: the warehouse stays in the area with
+ * another card of the same player there, or is lost (ruling E5). */
+static void tile_bonus_moves(kontor_state *s, int cell) {
+    for (int g = 0; g < 3; g++) {
+        if (s->tile_bonus[g] != cell) continue;
+        int t = card_of(s, s->cell_card[cell])->colour;
+        bb_t rest = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t < 2 ? t : 0]);
+        bb_clear(&rest, cell);
+        s->tile_bonus[g] = bb_any(rest) ? (uint8_t)bb_first(rest) : KONTOR_NONE;
+    }
+}
+
+/* A dock card is about to leave the board (ship, bribe, event). */
+void before_remove(kontor_state *s, int cell) {
+    if (s->export_mark[cell]) export_on_remove(s, cell);
+    if (s->cfg.tiles) tile_bonus_moves(s, cell);
+}
+
+void do_remove(kontor_state *s, int value, kontor_log *log) {
+    int seat = s->order[s->turn];
+    if (value != KONTOR_NONE) {
+        int id = s->cell_card[value];
+        int team = card_of(s, id)->colour;
+        before_remove(s, value);
+        remove_raw(s, value);
+        log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner_seat(s, team));
+        if (s->cfg.nseats == 4) {
+            /* the remover chooses which player of the card's team takes it (R21) */
+            s->removed_card = (uint8_t)id;
+            s->phase = KONTOR_PHASE_PILE;
+            return;
+        }
+        put_under_pile(s, owner_seat(s, team), id, log);
+    }
+    enter_place(s, log);
+}
+
+void do_pile(kontor_state *s, int value, kontor_log *log) {
+    int id = s->removed_card;
+    s->removed_card = KONTOR_NONE;
+    pile_put_under(&s->dock_pile[value], id);
+    log_ev(log, KONTOR_EV_REMOVE, s->order[s->turn], id, KONTOR_NONE, value);
+    enter_place(s, log);
+}
+
+/* The highest hand card of seat p, -1 for an empty hand. */
+static int highest_in_hand(const kontor_state *s, int p) {
+    int best = -1;
+    for (int i = 0; i < s->hand_n[p]; i++)
+        if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number;
+    return best;
+}
+
+/* Every seat has said how many special cards it buys (R20). "Wollen beide
+ * kaufen und es sind nicht mehr genügend Sonderkarten da, darf der Spieler
+ * kaufen, der die höchste Karte aus seiner Hand vorweist": when they want
+ * more than the pile holds, the seat showing the highest hand card buys
+ * first, as many as it said; the other then buys what is left, up to his
+ * number. Otherwise seat order (it changes nothing: everybody gets all). */
+static void resolve_buys(kontor_state *s, kontor_log *log) {
+    int ns = s->cfg.nseats, want = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p];
+    int order[KONTOR_MAX_SEATS], no = 0;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) order[no++] = p;
+    if (want > s->special_pile.n) /* not enough for everybody: highest hand card first */
+        for (int i = 1; i < no; i++)
+            for (int j = i; j > 0 && highest_in_hand(s, order[j]) > highest_in_hand(s, order[j - 1]); j--) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+    for (int i = 0; i < no; i++) {
+        int p = order[i];
+        for (int k = 0; k < s->buy[p] && s->special_pile.n; k++) {
+            int id = pile_draw(&s->special_pile);
+            s->coins[p] = (uint8_t)(s->coins[p] - 2);
+            s->treasury = (uint8_t)(s->treasury + 2);
+            hand_add(s, p, id);
+            log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
+        }
+    }
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->buy[p] = KONTOR_NONE;
+    open_choice(s);
+}
+
+void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
+    s->buy[seat] = (uint8_t)value;
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if (s->buy[p] == KONTOR_NONE) return;
+    resolve_buys(s, log);
+}
+
+/* Lay a special card; as_water only matters for a customs house. */
+static void place_special(kontor_state *s, int seat, int cell, int id, int as_water, kontor_log *log) {
+    const kontor_card *k = card_of(s, id);
+    if (k->kind == KONTOR_KIND_CUSTOMS) {
+        place_as(s, cell, id, as_water);
+        log_ev(log, KONTOR_EV_PLACE, seat, id, cell, as_water);
+        return;
+    }
+    /* a flood or a bridge covers the card on cell, which stays under it
+     * (with the Exportlager, its exported warehouses stay exported) */
+    int under = s->cell_card[cell];
+    s->export_mark[cell] = 0;
+    if (s->cfg.tiles) tile_bonus_moves(s, cell);
+    if (s->nunder < KONTOR_UNDER_MAX) {
+        s->under_cell[s->nunder] = (uint8_t)cell;
+        s->under_card[s->nunder] = (uint8_t)under;
+        s->nunder++;
+    }
+    remove_raw(s, cell);
+    place_as(s, cell, id, k->kind == KONTOR_KIND_FLOOD);
+    log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
+}
+
+void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int id = s->choice[seat];
+    if (value == KONTOR_NONE) { /* optional_place: declined */
+        take_back(s, seat, KONTOR_TAKEBACK_DECLINED, log);
+        next_turn(s, log);
+        return;
+    }
+    const kontor_card *k = card_of(s, id);
+    int special = is_special(k);
+    bb_t mask_before = s->mask;
+    s->last_layer = (uint8_t)seat;
+    int water;
+    if (special) {
+        place_special(s, seat, value, id, as_water, log);
+        water = bb_test(&s->water, value);
+    } else {
+        place_raw(s, value, id);
+        log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
+        water = is_water(k);
+        if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
+            /* Exportlager: the warehouses go in after the player says whether
+             * one goes to his export store; the area is scored after that */
+            s->placed_cell = (uint8_t)value;
+            s->phase = KONTOR_PHASE_EXPORT;
+            return;
+        }
+    }
+    /* Scoring: the area of a dock card, the areas next to a water card; and
+     * when the extent grew, the areas next to cells that just became
+     * unplayable (only they can have been closed by the new edge). */
+    bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
+    if (!bb_eq(mask_before, s->mask)) {
+        /* with edge=both every unplayable cell may have begun to close areas */
+        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
+        candidates = bb_or(candidates, bb_neighbours(newly));
+    }
+    check_enclosures(s, candidates, log);
+    after_scoring(s, seat, water, special, log);
+}
+
+/* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
+ * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
+static int island_of(const kontor_state *s, int cell) {
+    int first = bb_first(s->cfg.board_mask);
+    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
+    if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
+    return (y / 3) * 3 + x / 3;
+}
+
+/* Which teams own three islands in a row: bit t for team t (0 none, 3 both).
+ * An island is owned by the team whose keeper stands on its (enclosed) area. */
+static unsigned three_in_a_row(const kontor_state *s) {
+    static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    unsigned owned[2] = {0, 0}, rows = 0;
+    for (int i = 0; i < s->nareas; i++) {
+        int is = island_of(s, s->area[i].cell);
+        if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
+    }
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 8; l++)
+            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
+    return rows;
+}
+
+/* Tic Tac Toe: "Erreicht ein Spieler dies, ist das Spiel sofort beendet".
+ * Checked after every scoring, whatever laid the card (a card from a hand,
+ * an event's water card, the moved harbour centre); returns 1 when the game
+ * ended. Ruling V14: when one scoring completes a row for both players at
+ * once, neither was first; the game ends at once all the same and is decided
+ * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
+ * meisten Gebiete besitzt"): by points, then coins. */
+int row_ends_game(kontor_state *s, kontor_log *log) {
+    if (!s->cfg.tictactoe) return 0;
+    unsigned rows = three_in_a_row(s);
+    if (!rows) return 0;
+    end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
+    return 1;
+}
+
+/* The rest of a placement after the areas are scored: the end checks, the
+ * draw and the coin, the next turn. */
+
+/* Aktionstafeln: a water card with a tile has just been closed in on all four
+ * sides by a placement: its tile goes to the player who laid that card. One
+ * placement can close at most one (no cell touches two ends of the cross).
+ * Coins, the ship and the point take effect at once; the centre and the
+ * warehouses are decisions, taken after the draw (s->tile_cur). */
+static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
+    for (int k = 0; k < 4; k++) {
+        if (s->tile_at[k] == KONTOR_NONE) continue;
+        int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
+        bb_t around = bb_neighbours(bb_cell(c));
+        if (!bb_eq(bb_and(around, s->occ), around)) continue;
+        int tile = s->tile_at[k], team = kontor_team(s, seat);
+        s->tile_at[k] = KONTOR_NONE;
+        log_ev(log, KONTOR_EV_TILE, seat, KONTOR_NONE, c, tile);
+        uint8_t got[KONTOR_MAX_SEATS];
+        if (tile == 4 || tile == 5) /* one or two coins from the bank, as far as it goes */
+            for (int i = 0; i < tile - 3; i++) pay_out(s, 1u << seat, got);
+        else if (tile == 6) s->ship_owner = (uint8_t)team;
+        else if (tile == 7) s->bonus_points[team]++;
+        else s->tile_cur = (uint8_t)tile; /* "muss sofort ausfuehren, sonst verfallen sie" */
+    }
+}
+
+__attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
+                                                                kontor_log *log) {
+    if (s->cfg.tiles) check_tiles(s, seat, log);
+    if (s->cfg.tictactoe && row_ends_game(s, log)) return;
+    if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    if (!special) {
+        /* draw the same kind, from the top of the pile (a public card);
+         * no card is drawn after a special card, and it earns no coin */
+        kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[seat];
+        int drawn = pile_draw(pile);
+        if (drawn != KONTOR_NONE) {
+            hand_add(s, seat, drawn);
+            log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
+            if (pile->n) pub_set(s, pile_top(pile));
+        }
+        if (water && s->treasury) {
+            s->treasury--;
+            s->coins[seat]++;
+            log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
+        }
+    }
+    if (board_full(s)) {
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    if (s->tile_cur != KONTOR_NONE) {
+        kontor_move m[KONTOR_MAX_MOVES];
+        if (tile_options(s, seat, s->tile_cur, m) > 1) {
+            s->phase = KONTOR_PHASE_TILE;
+            return;
+        }
+        s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
+    }
+    next_turn(s, log);
+}
+
+/* The centre card's cell now (tile 1 can move it). */
+int centre_cell(const kontor_state *s) {
+    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards->centre) return KONTOR_CENTRE_CELL;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (s->cell_card[c] == s->cfg.cards->centre) return c;
+    return KONTOR_CENTRE_CELL;
+}
+
+/* Where the harbour centre may go (tile 1): a free cell where a water card
+ * could be laid once the centre has left its cell, not that cell itself. */
+static bb_t centre_targets(const kontor_state *s, int seat) {
+    kontor_state t = *s;
+    int from = centre_cell(s);
+    remove_raw(&t, from);
+    bb_t r = legal_cells(&t, seat, s->cfg.cards->centre);
+    bb_clear(&r, from);
+    return r;
+}
+
+/* The decisions of a tile for seat, KONTOR_NONE (forgo) first. */
+int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves) {
+    int n = 0;
+    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, KONTOR_NONE);
+    if (tile == 0) {
+        bb_t t = centre_targets(s, seat);
+        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, bb_pop(&t));
+    } else if (tile >= 1 && tile <= 3) {
+        /* one of his central stores: an open area where he has goods; named
+         * by its lowest cell holding one of his goods cards */
+        int team = kontor_team(s, seat);
+        bb_t mine = bb_andnot(s->team_dock[team], s->enclosed), done = bb_empty();
+        while (bb_any(mine)) {
+            int c = bb_pop(&mine);
+            if (bb_test(&done, c) || card_of(s, s->cell_card[c])->kind != KONTOR_KIND_GOODS) continue;
+            done = bb_or(done, bb_flood(bb_cell(c), s->dock));
+            moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, c);
+        }
+    }
+    return n;
+}
+
+void do_tile(kontor_state *s, int value, kontor_log *log) {
+    int tile = s->tile_cur;
+    s->tile_cur = KONTOR_NONE;
+    if (value != KONTOR_NONE && tile == 0) {
+        int from = centre_cell(s);
+        remove_raw(s, from);
+        place_as(s, value, s->cfg.cards->centre, 1);
+        if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
+        check_enclosures(s, s->dock, log);
+        if (row_ends_game(s, log)) return;
+    } else if (value != KONTOR_NONE) {
+        s->tile_bonus[tile - 1] = (uint8_t)value;
+    }
+    s->phase = KONTOR_PHASE_PLACE;
+    if (board_full(s)) {
+        end_game(s, KONTOR_END_FULL, log);
+        return;
+    }
+    next_turn(s, log);
+}

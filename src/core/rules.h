@@ -1,0 +1,199 @@
+/* rules.h: what the rule files of the core share: the small inline helpers of
+ * the state and the functions one rule file calls in another.
+ *
+ * The rules were one file (game.c); they are split along the rulebook:
+ * deal.c (the set-up), round.c (the round and its phases), area.c (placing
+ * cards and closing areas), score.c (the end), variants.c (the scenarios'
+ * and expansions' own decisions), decide.c (the decision interface) and
+ * explain.c (words for people). Not a public header.
+ *
+ * The state is a plain value (see kontor.h) and every rule here is a pure
+ * function of it. Areas are not stored while they are open: they are the
+ * connected components of the dock bitboard, found by flood fill when needed,
+ * and a player's warehouses in an area are the goods of that player's cards
+ * in it. That one choice makes merging areas, splitting them after the ship
+ * removes a card, and "warehouses follow their cards" all true by
+ * construction instead of by bookkeeping. Only enclosed areas, which never
+ * change again, are written down (kontor_area), with the warehouses they held
+ * when scored.
+ *
+ * The rulebook's scenarios and the designer's expansions (docs/variants.md)
+ * are configuration, not forks: each changes a rule through a field of
+ * kontor_config (a fixed board, cards out of the game, a scoring mode, a cell
+ * restriction, an extra decision phase), and the code branches on that field
+ * where the rule lives. The basic game's hot path (random playouts) sees only
+ * a few untaken branches. Warehouses that leave their cards (exported, or a
+ * tile's extra one) are still tied to a card, so the by-construction property
+ * above survives: export_mark and tile_bonus move with their cards.
+ *
+ * Rulings (docs/rules.md) are cited as R<n> next to the code that makes them;
+ * the scenarios' as V<n>, the expansions' as E<n> (docs/variants.md).
+ */
+#ifndef KONTOR_RULES_H
+#define KONTOR_RULES_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/bb.h"
+#include "core/rng.h"
+#include "kontor/kontor.h"
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
+/* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
+static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
+static inline int is_dock(const kontor_card *k) {
+    return k->kind == KONTOR_KIND_GOODS || k->kind == KONTOR_KIND_CRANE || k->kind == KONTOR_KIND_TAVERN;
+}
+
+static inline void log_ev(kontor_log *log, int kind, int seat, int card, int cell, int a) {
+    if (!log || log->n >= KONTOR_LOG_MAX) return;
+    kontor_event *e = &log->ev[log->n++];
+    e->kind = (uint8_t)kind;
+    e->seat = (uint8_t)seat;
+    e->card = (uint8_t)card;
+    e->cell = (uint8_t)cell;
+    e->a = (uint16_t)a;
+}
+
+static inline void pub_set(kontor_state *s, int id) {
+    if (id < KONTOR_MAX_CARDS) s->pub[id >> 6] |= 1ULL << (id & 63);
+}
+
+
+/* The seat that sits opposite seat (the one it pays taxes to and from). */
+static inline int opposite(const kontor_state *s, int seat) {
+    return s->cfg.nseats == 4 ? (seat + 2) & 3 : seat ^ 1;
+}
+/* The seat whose pile takes back a removed dock card of colour team. */
+static inline int owner_seat(const kontor_state *s, int team) { return s->cfg.nseats == 4 ? team * 2 : team; }
+
+static inline int pile_top(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
+
+static inline int pile_draw(kontor_pile *p) {
+    if (!p->n) return KONTOR_NONE;
+    int c = p->card[p->head];
+    p->head = (uint8_t)((p->head + 1) & (KONTOR_PILE_MAX - 1));
+    p->n--;
+    return c;
+}
+
+static inline void pile_put_under(kontor_pile *p, int id) {
+    p->card[(p->head + p->n) & (KONTOR_PILE_MAX - 1)] = (uint8_t)id;
+    p->n++;
+}
+
+/* Put n cards under an empty pile (at set-up). */
+static inline void pile_fill(kontor_pile *p, const uint8_t *ids, int n) {
+    if (n > KONTOR_PILE_MAX - p->n) n = KONTOR_PILE_MAX - p->n;
+    if (n <= 0) return;
+    if (p->head == 0) {
+        memcpy(&p->card[p->n], ids, (size_t)n);
+        p->n = (uint8_t)(p->n + n);
+    } else {
+        for (int i = 0; i < n; i++) pile_put_under(p, ids[i]);
+    }
+}
+
+static inline void hand_add(kontor_state *s, int seat, int id) {
+    if (s->hand_n[seat] < KONTOR_HAND_MAX) s->hand[seat][s->hand_n[seat]++] = (uint8_t)id;
+}
+
+static inline int hand_remove(kontor_state *s, int seat, int id) {
+    for (int i = 0; i < s->hand_n[seat]; i++)
+        if (s->hand[seat][i] == id) {
+            /* keep the order of the rest: views and records show hands in order */
+            int n = --s->hand_n[seat];
+            for (; i < n; i++) s->hand[seat][i] = s->hand[seat][i + 1]; /* a few bytes: no memmove call */
+            s->hand[seat][n] = 0;
+            return 1;
+        }
+    return 0;
+}
+
+static inline int gx(int cell) { return cell & 15; }
+static inline int gy(int cell) { return cell >> 4; }
+
+static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
+
+/* ---- across the rule files ---- */
+
+void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
+void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
+void place_as(kontor_state *s, int cell, int id, int as_water);
+void place_raw(kontor_state *s, int cell, int id);
+void remove_raw(kontor_state *s, int cell);
+int count_goods(const kontor_card *k);
+bb_t special_cells(const kontor_state *s, int seat, int id, int as_water);
+int is_special(const kontor_card *k);
+void compute_cells(kontor_state *s, int seat, int id);
+bb_t ship_targets(const kontor_state *s);
+bb_t removable(const kontor_state *s);
+int board_full(const kontor_state *s);
+int next_tavern(const kontor_state *s, int from);
+int tavern_seat(const kontor_state *s);
+void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log);
+void end_game(kontor_state *s, int reason, kontor_log *log);
+void finish_game(kontor_state *s, int forced, kontor_log *log);
+bb_t bribe_targets(const kontor_state *s, int seat);
+void begin_round(kontor_state *s, kontor_log *log);
+void begin_bribe(kontor_state *s);
+int buy_max(const kontor_state *s, int seat);
+void begin_buy(kontor_state *s);
+void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]);
+void do_choose(kontor_state *s, int seat, int value, kontor_log *log);
+void do_declare(kontor_state *s, int seat, int value, kontor_log *log);
+void do_ship(kontor_state *s, int value, kontor_log *log);
+void before_remove(kontor_state *s, int cell);
+void do_remove(kontor_state *s, int value, kontor_log *log);
+void do_pile(kontor_state *s, int value, kontor_log *log);
+void do_buy(kontor_state *s, int seat, int value, kontor_log *log);
+void do_place(kontor_state *s, int value, int as_water, kontor_log *log);
+int row_ends_game(kontor_state *s, kontor_log *log);
+int centre_cell(const kontor_state *s);
+int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
+void do_tile(kontor_state *s, int value, kontor_log *log);
+void do_export(kontor_state *s, int value, kontor_log *log);
+void do_bribe(kontor_state *s, int seat, int value, kontor_log *log);
+int pile_has(const kontor_pile *p, int id);
+int select_total(const kontor_state *s);
+void do_select(kontor_state *s, int seat, int id, kontor_log *log);
+void do_tavern(kontor_state *s, int value, kontor_log *log);
+void check_bankrupt(kontor_state *s, kontor_log *log);
+int event_seat(const kontor_state *s);
+int event_options(const kontor_state *s, int seat, kontor_move *moves);
+int start_event(kontor_state *s, kontor_log *log);
+void do_event(kontor_state *s, int value, kontor_log *log);
+bb_t no_split(const kontor_state *s, bb_t cand);
+/* always inlined in round.c, its own file; variants.c calls it */
+void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
+
+/* In rules.h, not area.c, because the placement's hot path inlines it in
+ * more than one rule file. */
+/* Free cells next to the board where seat may put card id. */
+__attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state *s, int seat, int id) {
+    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
+    const kontor_card *k = card_of(s, id);
+    if (is_dock(k)) {
+        /* Crane: an opposing crane keeps the free cells next to it clear of
+         * this player's dock cards; water may still go there. */
+        int other = 1 - kontor_team(s, seat);
+        if (bb_any(s->crane[other])) cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
+        /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
+         * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
+        if (s->cfg.water_touch | s->cfg.inner_value) {
+            if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+            /* Die grosse Insel: no dock card joins an enclosed area (V15;
+             * only there can an enclosed area have a free cell next to it) */
+            if (s->cfg.inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
+        }
+    } else if (s->cfg.inner_value || s->cfg.tictactoe) {
+        cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
+        if (s->cfg.tictactoe) cand = no_split(s, cand);
+    }
+    return cand;
+}
+
+#endif

@@ -1,0 +1,146 @@
+/* score.c: the end of the game: which enclosed areas count (largest-N,
+ * smallest, by size), the points, the taverns' votes (Alte Seilschaften) and
+ * the winner.
+ *
+ * Areas are scored (their warehouses written down) when they are closed in,
+ * in area.c; this file only counts them at the end. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rules.h"
+
+/* ---- the end -------------------------------------------------------------------- */
+
+void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREAS]) {
+    int n = s->nareas;
+    memset(counted, 0, KONTOR_MAX_AREAS);
+    uint8_t cand[KONTOR_MAX_AREAS];
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        if (s->cfg.largest_keepers && !s->area[i].keeper) continue;
+        if (s->area[i].size < s->cfg.min_area_cards) continue;
+        if (s->area[i].out) continue; /* Alte Seilschaften: its tavern's owner took it out */
+        if (s->cfg.scoring == KONTOR_SCORE_SIZE && s->area[i].size >= 4) continue; /* Kleinen: "kleiner als 4" */
+        cand[nc++] = (uint8_t)i;
+    }
+    if (s->cfg.largest == 0 || s->cfg.scoring == KONTOR_SCORE_SIZE) {
+        for (int i = 0; i < nc; i++) counted[cand[i]] = 1;
+        return;
+    }
+    /* sort by size (larger first; smaller first for David und Goliath), then
+     * distance to the centre (nearer first) */
+    int small = s->cfg.scoring == KONTOR_SCORE_SMALLEST;
+    for (int i = 1; i < nc; i++) {
+        uint8_t t = cand[i];
+        int j = i;
+        while (j > 0) {
+            const kontor_area *a = &s->area[cand[j - 1]], *b = &s->area[t];
+            int before = small ? a->size < b->size : a->size > b->size;
+            if (before || (a->size == b->size && a->dist <= b->dist)) break;
+            cand[j] = cand[j - 1];
+            j--;
+        }
+        cand[j] = t;
+    }
+    /* R10: walk groups of equal size and distance; a group that does not fit
+     * in the places left counts not at all, and smaller areas move up. */
+    int left = s->cfg.largest;
+    for (int i = 0; i < nc && left > 0;) {
+        int j = i;
+        while (j < nc && s->area[cand[j]].size == s->area[cand[i]].size &&
+               s->area[cand[j]].dist == s->area[cand[i]].dist)
+            j++;
+        if (j - i <= left) {
+            for (int k = i; k < j; k++) counted[cand[k]] = 1;
+            left -= j - i;
+        }
+        i = j;
+    }
+}
+
+void kontor_points(const kontor_state *s, int points[2]) {
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(s, counted);
+    points[0] = points[1] = 0;
+    for (int i = 0; i < s->nareas; i++)
+        if (counted[i] && s->area[i].keeper) points[s->area[i].winner] += s->area[i].value;
+    /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
+     * Spieler einen Siegpunkt" */
+    if (s->cfg.export_store)
+        for (int g = 0; g < 3; g++)
+            if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
+    points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
+    points[1] += s->bonus_points[1];
+}
+
+/* Alte Seilschaften: the next enclosed area from index `from` with exactly
+ * one tavern in it (two taverns: it scores, no decision); -1 when none. */
+static int tavern_card(const kontor_state *s, int area) {
+    bb_t cells = bb_flood(bb_cell(s->area[area].cell), s->enclosed);
+    int found = -1, n = 0;
+    while (bb_any(cells)) {
+        int c = bb_pop(&cells);
+        if (s->cell_card[c] != KONTOR_NONE && card_of(s, s->cell_card[c])->kind == KONTOR_KIND_TAVERN) found = c, n++;
+    }
+    return n == 1 ? s->cell_card[found] : -1;
+}
+
+int next_tavern(const kontor_state *s, int from) {
+    for (int i = from; i < s->nareas; i++)
+        if (tavern_card(s, i) >= 0) return i;
+    return -1;
+}
+
+/* The seat that decides the area in the tavern phase: the tavern's owner (in
+ * the game for four the first seat of its team, ruling V9). */
+int tavern_seat(const kontor_state *s) {
+    int id = tavern_card(s, s->tavern_area);
+    return owner_seat(s, id >= 0 ? card_of(s, id)->colour : 0);
+}
+
+
+/* The game ends: forced is the winning team when the end decides it (Tic Tac
+ * Toe's row, Armut's bankruptcy), -2 when points decide. */
+void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log) {
+    /* A revealed card that never got placed (the board filled first) goes
+     * back to its player's hand. */
+    if (s->phase == KONTOR_PHASE_PLACE || s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE ||
+        s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_PILE || s->phase == KONTOR_PHASE_TILE) {
+        /* a bankruptcy can end the game before the seat to act has placed */
+        int placed = s->phase == KONTOR_PHASE_EXPORT || s->phase == KONTOR_PHASE_TILE;
+        int from = reason == KONTOR_END_BANKRUPT && !placed ? s->turn : s->turn + 1;
+        for (int t = from; t < s->norder; t++) hand_add(s, s->order[t], s->choice[s->order[t]]);
+    }
+    s->end_reason = (uint8_t)reason;
+    s->norder = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = s->bribe[p] = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    if (forced == -2 && s->cfg.tavern_vote) {
+        int a = next_tavern(s, 0);
+        if (a >= 0) { /* Alte Seilschaften: the owners decide first */
+            s->tavern_area = (uint8_t)a;
+            s->phase = KONTOR_PHASE_TAVERN;
+            return;
+        }
+    }
+    finish_game(s, forced, log);
+}
+
+void end_game(kontor_state *s, int reason, kontor_log *log) { end_game_won(s, reason, -2, log); }
+
+void finish_game(kontor_state *s, int forced, kontor_log *log) {
+    int reason = s->end_reason;
+    int pts[2];
+    kontor_points(s, pts);
+    s->score[0] = (uint8_t)pts[0];
+    s->score[1] = (uint8_t)pts[1];
+    int coins[2] = {0, 0};
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
+    if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
+    else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
+    else s->winner = -1;
+    if (forced >= 0) s->winner = (int8_t)forced;
+    s->phase = KONTOR_PHASE_OVER;
+    s->tavern_area = KONTOR_NONE;
+    log_ev(log, KONTOR_EV_END, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, reason);
+}
