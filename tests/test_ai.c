@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "ai/ai.h"
@@ -349,6 +350,105 @@ static void test_blind_when_moving_the_ship(void **st) {
     check_blind(&s1, &s2);
 }
 
+/* ---- mixed strategies at the simultaneous choice (issue 18) ------------------------- */
+
+/* The sampling itself: a draw in proportion to the visits. */
+static void test_pick_by_visits_follows_the_shares(void **st) {
+    (void)st;
+    ai_choice ch[3] = {{0, 0, 600}, {1, 0, 300}, {2, 0, 100}};
+    kontor_rng r;
+    kontor_rng_seed(&r, 5);
+    int count[3] = {0};
+    for (int i = 0; i < 20000; i++) count[ai_pick_by_visits(ch, 3, &r)]++;
+    assert_in_range(count[0], 11600, 12400);
+    assert_in_range(count[1], 5600, 6400);
+    assert_in_range(count[2], 1700, 2300);
+}
+
+/* The card choice of a basic game after both declared to play. */
+static void choice_view(kontor_view *v, uint64_t seed) {
+    kontor_config cfg;
+    config(&cfg, "basic");
+    kontor_state s;
+    kontor_new(&s, &cfg, seed, NULL);
+    if (s.phase == KONTOR_PHASE_DECLARE)
+        for (int p = 0; p < 2; p++)
+            assert_int_equal(kontor_apply(&s, p, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    kontor_view_of(&s, 0, v);
+}
+
+/* final=visits plays the search's mixed strategy: over many decisions the
+ * card played is not the most visited one about as often as the visit
+ * shares say (with the most visited, final=max, never). Checked for every
+ * selection rule at the simultaneous node. */
+static void test_final_visits_samples_the_visit_shares(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 11);
+    const char *specs[] = {"ismcts:iters=60,final=visits", "ismcts:iters=60,final=visits,sim=rm",
+                           "ismcts:iters=60,final=visits,sim=exp3", "ismcts:iters=60"};
+    for (int k = 0; k < 4; k++) {
+        kontor_agent *a = agent(specs[k], 21);
+        ai_base *b = a->impl;
+        double expect_other = 0;
+        int other = 0, N = 300;
+        for (int i = 0; i < N; i++) {
+            kontor_move m = a->decide(a, &v);
+            assert_true(b->nlast > 1);
+            assert_int_equal(m, b->last[b->picked].move);
+            uint64_t tot = 0;
+            for (int j = 0; j < b->nlast; j++) tot += b->last[j].visits;
+            expect_other += 1.0 - (double)b->last[0].visits / (double)tot;
+            other += b->picked != 0;
+        }
+        if (k == 3) {
+            assert_int_equal(other, 0); /* final=max: always the most visited */
+        } else {
+            /* a binomial-like count: within 4 standard deviations of its mean */
+            double sd = sqrt(expect_other * (1 - expect_other / N));
+            assert_true(expect_other > 30);
+            assert_true(fabs(other - expect_other) < 4 * sd + 1);
+        }
+        kontor_agent_free(a);
+    }
+}
+
+/* Sequential decisions stay the most visited under final=visits; the sampled
+ * choice is reproducible for a seed. */
+static void test_final_visits_deterministic_for_a_seed(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 12);
+    kontor_agent *a = agent("ismcts:iters=80,final=visits,sim=rm", 4), *b = agent("ismcts:iters=80,final=visits,sim=rm", 4);
+    for (int i = 0; i < 30; i++) assert_int_equal(a->decide(a, &v), b->decide(b, &v));
+    kontor_agent_free(a);
+    kontor_agent_free(b);
+}
+
+/* Regret matching and EXP3 still find a clearly better card: over its visits
+ * the search under each rule sums to the iterations at the root and every
+ * legal card is tried. */
+static void test_sim_rules_visit_every_card(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 13);
+    const char *specs[] = {"ismcts:iters=400,sim=rm", "ismcts:iters=400,sim=exp3"};
+    for (int k = 0; k < 2; k++) {
+        kontor_agent *a = agent(specs[k], 2);
+        ai_choice c[KONTOR_MAX_MOVES];
+        int n = kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES);
+        assert_true(n > 1);
+        uint32_t tot = 0;
+        for (int i = 0; i < n; i++) {
+            assert_true(c[i].visits > 0);
+            tot += c[i].visits;
+        }
+        assert_int_equal(tot, 400);
+        kontor_agent_free(a);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_known),
@@ -365,6 +465,10 @@ int main(void) {
         cmocka_unit_test(test_blind_to_hidden_choice),
         cmocka_unit_test(test_blind_when_placing),
         cmocka_unit_test(test_blind_when_moving_the_ship),
+        cmocka_unit_test(test_pick_by_visits_follows_the_shares),
+        cmocka_unit_test(test_final_visits_samples_the_visit_shares),
+        cmocka_unit_test(test_final_visits_deterministic_for_a_seed),
+        cmocka_unit_test(test_sim_rules_visit_every_card),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,7 +34,16 @@ typedef struct ai_base {
      * time spent searching. */
     uint64_t iters;
     double seconds;
+    /* ismcts: the last decision's whole ranking (nlast of them, 0 when the
+     * decision was forced) and the index of the one played: under
+     * final=visits at a simultaneous choice a draw from the visit shares. */
+    ai_choice last[KONTOR_MAX_MOVES];
+    int nlast, picked;
 } ai_base;
+
+/* A draw from ch[0..n) in proportion to the visits (the first when none has
+ * any); the index, -1 when n is 0. */
+int ai_pick_by_visits(const ai_choice *ch, int n, kontor_rng *rng);
 
 /* The release function of every agent of ours: calls base->destroy. */
 void ai_release(kontor_agent *a);
