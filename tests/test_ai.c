@@ -449,6 +449,86 @@ static void test_sim_rules_visit_every_card(void **st) {
     }
 }
 
+/* ---- the exploiter (issue 18) ------------------------------------------------------------ */
+
+/* Against a fully predictable target (`last`: always the last legal
+ * decision, at the declaration a pass), the exploiter answers with the best
+ * response to it: its choice is the one a much bigger search that knows the
+ * opponent's decision in every dealt state prefers, whenever that search
+ * sees a clear gap. Its values follow that search's too, not plain ismcts's
+ * (which assumes the opponent may play). */
+static void test_exploit_best_response_to_a_predictable_target(void **st) {
+    (void)st;
+    int clear = 0;
+    double lift = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        kontor_config cfg;
+        config(&cfg, "basic");
+        kontor_state s;
+        kontor_new(&s, &cfg, seed, NULL);
+        assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+        kontor_view v;
+        kontor_view_of(&s, 0, &v);
+        /* the reference: 32 states, the opponent declaring what `last` declares */
+        static kontor_state states[32];
+        kontor_move opp[32 * KONTOR_MAX_SEATS];
+        kontor_rng r;
+        kontor_rng_seed(&r, seed + 100);
+        for (int k = 0; k < 32; k++) {
+            kontor_determinize(&v, &r, &states[k]);
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&states[k], 1, m);
+            for (int q = 0; q < KONTOR_MAX_SEATS; q++) opp[k * KONTOR_MAX_SEATS + q] = m[n - 1];
+        }
+        kontor_agent *ref = agent("ismcts:iters=20000", seed);
+        ai_choice rc[KONTOR_MAX_MOVES];
+        int rn = ai_ismcts_rank_against(ref, &v, states, opp, 32, rc, KONTOR_MAX_MOVES);
+        assert_true(rn == 2);
+        kontor_agent *x = agent("exploit:last+samples=16,titers=10,iters=6000", seed);
+        kontor_move got = x->decide(x, &v);
+        ai_base *b = x->impl;
+        assert_int_equal(b->nlast, 2);
+        /* the gap between the two declarations, as the exploiter and as the reference see it */
+        double gx = b->last[0].move == rc[0].move ? b->last[0].value - b->last[1].value
+                                                  : b->last[1].value - b->last[0].value;
+        assert_true(fabs(gx - (rc[0].value - rc[1].value)) < 0.04);
+        if (rc[0].value - rc[1].value > 0.05) {
+            clear++;
+            assert_int_equal(got, rc[0].move);
+        }
+        /* the same exploiter (same seed: the same dealt states) against `first`,
+         * which declares to play: declaring to play is worth less when the
+         * opponent plays too than when he passes (ignoring the model, the two
+         * would be equal) */
+        kontor_agent *y = agent("exploit:first+samples=16,titers=10,iters=6000", seed);
+        y->decide(y, &v);
+        ai_base *by = y->impl;
+        kontor_move play = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
+        for (int i = 0; i < b->nlast; i++)
+            for (int j = 0; j < by->nlast; j++)
+                if (b->last[i].move == play && by->last[j].move == play) lift += b->last[i].value - by->last[j].value;
+        kontor_agent_free(y);
+        kontor_agent_free(ref);
+        kontor_agent_free(x);
+    }
+    assert_true(clear >= 1);
+    assert_true(lift > 0.04);
+}
+
+static void test_exploit_spec_errors(void **st) {
+    (void)st;
+    kontor_error err;
+    const char *bad[] = {"exploit", "exploit:", "exploit:nobody", "exploit:exploit:hard", "exploit:hard+depth=2",
+                         "exploit:cmd:foo"};
+    for (int i = 0; i < 6; i++) {
+        kontor_agent *a = kontor_agent_new(bad[i], 1, &err);
+        if (a) fail_msg("'%s' was accepted", bad[i]);
+        assert_true(strlen(err.msg) > 10);
+    }
+    kontor_agent *a = agent("exploit:hard+samples=2,titers=20,iters=50", 1);
+    kontor_agent_free(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_known),
@@ -469,6 +549,8 @@ int main(void) {
         cmocka_unit_test(test_final_visits_samples_the_visit_shares),
         cmocka_unit_test(test_final_visits_deterministic_for_a_seed),
         cmocka_unit_test(test_sim_rules_visit_every_card),
+        cmocka_unit_test(test_exploit_best_response_to_a_predictable_target),
+        cmocka_unit_test(test_exploit_spec_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,6 +102,11 @@ typedef struct tree {
     float gamma;    /* sim=rm|exp3: the share of uniform exploration */
     ai_playout_opts po;
     ai_mast *mast;  /* with po.mast: the move averages of this search */
+    /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
+     * with the view and, per state, every seat's modelled choice at the root */
+    const kontor_state *fixed;
+    const kontor_move *fixed_moves; /* nfixed x KONTOR_MAX_SEATS */
+    int nfixed;
 } tree;
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
@@ -271,7 +276,11 @@ static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
 static void iterate(tree *T) {
     const kontor_view *v = T->v;
     kontor_state st;
-    kontor_determinize(v, &T->rng, &st);
+    int k = -1;
+    if (T->nfixed) {
+        k = (int)kontor_rng_below(&T->rng, (uint32_t)T->nfixed);
+        st = T->fixed[k];
+    } else kontor_determinize(v, &T->rng, &st);
     uint32_t path[MAX_PATH], from[MAX_PATH];
     float prob[MAX_PATH];
     int np = 0;
@@ -287,6 +296,11 @@ static void iterate(tree *T) {
             int full = 0;
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
+                if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
+                    pick[q] = T->fixed_moves[k * KONTOR_MAX_SEATS + q];
+                    key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
+                    continue;
+                }
                 int n = kontor_legal(&st, q, moves);
                 float p = 0;
                 uint32_t e = select_edge(T, cur, N_STAT, q, moves, n, &expanded, &p);
@@ -412,7 +426,21 @@ typedef struct root_stat {
     double reward;
 } root_stat;
 
+static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *fixed, const kontor_move *fmoves,
+                     int nfixed, ai_choice *out, int cap);
+
 static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, int cap) {
+    return rank_with(a, v, NULL, NULL, 0, out, cap);
+}
+
+int ai_ismcts_rank_against(kontor_agent *a, const kontor_view *v, const kontor_state *states,
+                           const kontor_move *moves, int n, ai_choice *out, int cap) {
+    if (!a || a->release != ai_release || ((ai_base *)a->impl)->rank != ismcts_rank || n <= 0) return -1;
+    return rank_with(a, v, states, moves, n, out, cap);
+}
+
+static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *fixed, const kontor_move *fmoves,
+                     int nfixed, ai_choice *out, int cap) {
     ismcts_impl *m = a->impl;
     int seat = v->seat;
     kontor_move moves[KONTOR_MAX_MOVES];
@@ -430,6 +458,9 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
         T->v = v;
         T->c = (float)m->c;
         T->sim = m->sim;
+        T->fixed = fixed;
+        T->fixed_moves = fmoves;
+        T->nfixed = fixed ? nfixed : 0;
         T->gamma = m->gamma;
         T->po = m->po;
         T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
