@@ -85,6 +85,20 @@ static void test_analyse_names_the_placement_that_gives_an_area_away(void **st) 
             if (an.item[i].seat == 0 && an.item[i].loss > topl) topl = an.item[i].loss, top = an.item[i].ply;
         if (top != b) fail_msg("seed %d: the biggest loss is decision %d (%.3f), the blunder was %d", (int)seed, top + 1, topl, b + 1);
         assert_true(topl > 0.1);
+        /* the summary's list of mistakes: biggest first, the blunder at its head,
+         * every other loss of the seat no bigger than the last listed */
+        int idx[3];
+        int nw = ai_analysis_worst(&an, 0, 3, idx);
+        assert_true(nw >= 1 && nw <= 3);
+        assert_int_equal(an.item[idx[0]].ply, b);
+        for (int j = 1; j < nw; j++) assert_true(an.item[idx[j - 1]].loss >= an.item[idx[j]].loss);
+        for (int i = 0, listed; i < an.n; i++) {
+            listed = 0;
+            for (int j = 0; j < nw; j++) listed |= idx[j] == i;
+            if (an.item[i].seat == 0 && !listed) assert_true(an.item[i].loss <= an.item[idx[nw - 1]].loss);
+            if (an.item[i].seat != 0)
+                for (int j = 0; j < nw; j++) assert_int_not_equal(idx[j], i);
+        }
         ai_analysis_release(&an);
         kontor_record_release(&rec);
     }

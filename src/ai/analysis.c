@@ -95,3 +95,18 @@ int ai_analyse(const kontor_record *r, const char *spec, uint64_t seed, ai_analy
     kontor_agent_free(a);
     return 0;
 }
+
+int ai_analysis_worst(const ai_analysis *an, int seat, int k, int *out) {
+    int n = 0;
+    for (int i = 0; i < an->n; i++) {
+        if (an->item[i].seat != seat || an->item[i].loss <= 0) continue;
+        /* insert i into out[0..n), kept sorted by loss, biggest first, at most k */
+        int j = n < k ? n++ : k;
+        while (j > 0 && an->item[out[j - 1]].loss < an->item[i].loss) {
+            if (j < k) out[j] = out[j - 1];
+            j--;
+        }
+        if (j < k) out[j] = i;
+    }
+    return n;
+}

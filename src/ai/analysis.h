@@ -30,5 +30,8 @@ typedef struct ai_analysis {
  * default in the CLI ismcts:iters=3000). 0, or -1 with err. */
 int ai_analyse(const kontor_record *r, const char *spec, uint64_t seed, ai_analysis *an, kontor_error *err);
 void ai_analysis_release(ai_analysis *an);
+/* The k biggest losses (> 0) of seat as indices into an->item, biggest
+ * first; returns how many (at most k). */
+int ai_analysis_worst(const ai_analysis *an, int seat, int k, int *out);
 
 #endif

@@ -47,24 +47,6 @@ static const char *mtext(const kontor_state *s, int seat, kontor_move m, char *b
     return kontor_move_text(s, seat, m, buf, cap);
 }
 
-/* The K biggest losses of seat (indices into an->item), biggest first. */
-static int worst_of(const ai_analysis *an, int seat, int k, int *out) {
-    int n = 0;
-    for (int i = 0; i < an->n; i++) {
-        if (an->item[i].seat != seat || an->item[i].loss <= 0) continue;
-        int j = n < k ? n++ : k - 1;
-        if (j == k - 1 && n == k && an->item[out[j]].loss >= an->item[i].loss) continue;
-        out[j] = i;
-        while (j > 0 && an->item[out[j - 1]].loss < an->item[out[j]].loss) {
-            int t = out[j - 1];
-            out[j - 1] = out[j];
-            out[j] = t;
-            j--;
-        }
-    }
-    return n;
-}
-
 static void print_text(const ai_analysis *an, int worst) {
     char b1[64], b2[64];
     for (int i = 0; i < an->n; i++) {
@@ -98,7 +80,7 @@ static void print_text(const ai_analysis *an, int worst) {
         printf("%s: %d decisions, average loss %.2f%%, total %.1f%%\n", kontor_seat_name(&an->final, seat), n,
                n ? 100 * sum / n : 0, 100 * sum);
         int idx[16];
-        int nw = worst_of(an, seat, worst, idx);
+        int nw = ai_analysis_worst(an, seat, worst, idx);
         for (int k = 0; k < nw; k++) {
             const ai_decision *d = &an->item[idx[k]];
             printf("  mistake %d: decision %d, round %d: %s lost %.1f%% (best %s)\n", k + 1, d->ply + 1, d->round,
@@ -144,7 +126,7 @@ static void print_json(const ai_analysis *an, const char *spec, int worst) {
         json_str(kontor_seat_name(&an->final, seat));
         printf(",\"decisions\":%d,\"average_loss\":%.4f,\"total_loss\":%.4f,\"worst\":[", n, n ? sum / n : 0, sum);
         int idx[16];
-        int nw = worst_of(an, seat, worst, idx);
+        int nw = ai_analysis_worst(an, seat, worst, idx);
         for (int k = 0; k < nw; k++) printf("%s%d", k ? "," : "", an->item[idx[k]].ply + 1);
         printf("]}");
     }
