@@ -414,6 +414,23 @@ static void test_final_visits_samples_the_visit_shares(void **st) {
     }
 }
 
+/* floor=P: a choice with fewer than P x the top visits is never drawn. */
+static void test_final_visits_floor(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 11);
+    kontor_agent *a = agent("ismcts:iters=60,final=visits,floor=0.6", 21);
+    ai_base *b = a->impl;
+    int other = 0;
+    for (int i = 0; i < 200; i++) {
+        a->decide(a, &v);
+        assert_true(b->last[b->picked].visits >= 0.6 * b->last[0].visits);
+        other += b->picked != 0;
+    }
+    assert_true(other > 0); /* still mixed where two are close */
+    kontor_agent_free(a);
+}
+
 /* Sequential decisions stay the most visited under final=visits; the sampled
  * choice is reproducible for a seed. */
 static void test_final_visits_deterministic_for_a_seed(void **st) {
@@ -548,6 +565,7 @@ int main(void) {
         cmocka_unit_test(test_pick_by_visits_follows_the_shares),
         cmocka_unit_test(test_final_visits_samples_the_visit_shares),
         cmocka_unit_test(test_final_visits_deterministic_for_a_seed),
+        cmocka_unit_test(test_final_visits_floor),
         cmocka_unit_test(test_sim_rules_visit_every_card),
         cmocka_unit_test(test_exploit_best_response_to_a_predictable_target),
         cmocka_unit_test(test_exploit_spec_errors),

@@ -46,7 +46,7 @@
  * regret matching or EXP3, Lanctot, Lisy and Winands 2014; gamma=G their
  * uniform exploration, default 0.1) and final=max|visits (the decision: the
  * most visited, or a draw from the visit shares, the mixed strategy; issue
- * 18). Defaults uct and max, today's play. Sequential decisions are always
+ * 18; floor=P keeps only the choices with at least P x the top visits). Defaults uct and max, today's play. Sequential decisions are always
  * the most visited legal one at the root.
  */
 #include <math.h>
@@ -119,6 +119,7 @@ typedef struct ismcts_impl {
     int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
     int sim, final;
     float gamma;
+    double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
     ai_playout_opts po;
     tree *trees; /* threads of them */
@@ -546,7 +547,13 @@ static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
     if (n == 0) return ai_random_move(a, v); /* fills a->error */
     m->base.nlast = n;
     int i = 0;
-    if (m->final == FINAL_VISITS && simultaneous(&v->s)) i = ai_pick_by_visits(m->base.last, n, &a->rng);
+    if (m->final == FINAL_VISITS && simultaneous(&v->s)) {
+        /* floor=P: only the choices with at least P times the top visits
+         * (the rest is mostly exploration, not strategy) */
+        int keep = n;
+        while (keep > 1 && (double)m->base.last[keep - 1].visits < m->floor * m->base.last[0].visits) keep--;
+        i = ai_pick_by_visits(m->base.last, keep, &a->rng);
+    }
     m->base.picked = i;
     return m->base.last[i].move;
 }
@@ -579,6 +586,7 @@ static const ai_opt ismcts_opts[] = {
     {"mast", AI_OPT_FLOAT, offsetof(ismcts_impl, po.mast), 0, 1},
     {"pass", AI_OPT_FLOAT, offsetof(ismcts_impl, po.pass), 0, 1},
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
+    {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
 };
 
 /* The options that take words: sim=uct|rm|exp3, final=max|visits. */
