@@ -145,7 +145,9 @@ test: $(TEST_BIN) $(KONTOR)
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=build-fuzz/%)
 fuzz: $(FUZZ_BIN)
-build-fuzz/%: fuzz/%.c $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
+# (the headers too: a change to a struct in one must rebuild every target)
+build-fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/kontor/*.h src/*/*.h) \
+              $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c -lm

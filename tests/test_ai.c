@@ -109,26 +109,32 @@ static void test_ismcts_legal(void **st) {
 }
 
 /* the game for four (two teams) and the special cards for two (a hidden
- * buying phase before the choice): every agent stays legal */
+ * buying phase before the choice): every agent stays legal in every seat:
+ * each spec plays two games, once on the even seats and once on the odd ones
+ * (with four, one seat of each team), random on the others */
 static void test_all_agents_legal_in_four_and_specials(void **st) {
     (void)st;
     const char *variants[] = {"four", "specials"};
     const char *specs[] = {"random", "greedy", "ismcts:iters=100", "ismcts:iters=100,threads=2"};
     for (int vi = 0; vi < 2; vi++)
-        for (int k = 0; k < 4; k++) {
-            kontor_config cfg;
-            config(&cfg, variants[vi]);
-            kontor_agent *ag[KONTOR_MAX_SEATS];
-            for (int q = 0; q < cfg.nseats; q++) ag[q] = agent(q & 1 ? "random" : specs[k], 50 + (uint64_t)q);
-            kontor_state s;
-            kontor_error err;
-            if (kontor_new(&s, &cfg, 3 + (uint64_t)k, &err)) fail_msg("%s: %s", variants[vi], err.msg);
-            kontor_match_result r;
-            assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
-            if (r.forfeit >= 0) fail_msg("%s in '%s': %s", specs[k], variants[vi], r.reason);
-            assert_true(kontor_over(&s));
-            for (int q = 0; q < cfg.nseats; q++) kontor_agent_free(ag[q]);
-        }
+        for (int k = 0; k < 4; k++)
+            for (int odd = 0; odd < 2; odd++) {
+                kontor_config cfg;
+                config(&cfg, variants[vi]);
+                kontor_agent *ag[KONTOR_MAX_SEATS];
+                for (int q = 0; q < cfg.nseats; q++) ag[q] = agent((q & 1) == odd ? specs[k] : "random", 50 + (uint64_t)q);
+                kontor_state s;
+                kontor_error err;
+                if (kontor_new(&s, &cfg, 3 + (uint64_t)k, &err)) fail_msg("%s: %s", variants[vi], err.msg);
+                kontor_match_result r;
+                assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+                if (r.forfeit >= 0) fail_msg("%s on the %s seats of '%s': %s", specs[k], odd ? "odd" : "even", variants[vi], r.reason);
+                assert_true(kontor_over(&s));
+                for (int q = 0; q < cfg.nseats; q++) {
+                    assert_true(r.seat_decisions[q] > 0);
+                    kontor_agent_free(ag[q]);
+                }
+            }
 }
 
 /* greedy must beat random clearly even in a handful of games: a broken
@@ -144,9 +150,12 @@ static void test_greedy_beats_random(void **st) {
         ag[gs] = agent("greedy", (uint64_t)g);
         ag[1 - gs] = agent("random", 100 + (uint64_t)g);
         kontor_state s;
-        kontor_new(&s, &cfg, 500 + (uint64_t)g / 2, NULL);
+        kontor_error err;
+        if (kontor_new(&s, &cfg, 500 + (uint64_t)g / 2, &err)) fail_msg("deal %d: %s", g, err.msg);
         kontor_match_result r;
-        kontor_match_play(&s, ag, NULL, NULL, NULL, &r);
+        assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+        if (r.forfeit >= 0) fail_msg("game %d: %s", g, r.reason);
+        assert_true(kontor_over(&s));
         won += r.winner == gs;
         kontor_agent_free(ag[0]);
         kontor_agent_free(ag[1]);

@@ -125,17 +125,36 @@ static void export_ship_removal_takes_from_the_store_when_the_area_has_none(void
     assert_int_equal(s.export_mark[C(1, -1)], 0);
 }
 
+/* How often the record's text writes the word " name " (a decision of that
+ * kind: "export tea", "event e2", "tile -"; the tags say "export=1" and the
+ * deals "deal events", "deal tiles", so neither counts). */
+static int words_in(const char *text, const char *name) {
+    char w[24];
+    snprintf(w, sizeof w, " %s ", name);
+    int n = 0;
+    for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) n++;
+    return n;
+}
+
+/* Random games with each expansion on: the record holds every decision of
+ * the expansion the game made, in its words, and replays to the same state.
+ * Over the five games each expansion's decision is taken for real (a good
+ * exported, an event or a tile carried out on a cell), not only let pass. */
 static void expansion_records_replay(void **st) {
     (void)st;
+    static const char *const word[3] = {"export", "event", "tile"};
+    static const int kind[3] = {KONTOR_MOVE_EXPORT, KONTOR_MOVE_EVENT, KONTOR_MOVE_TILE};
     static const struct {
-        const char *variant, *options, *mark;
-    } on[] = {{"basic", "export=1", "export"},       {"advanced", "export=1", "export"},
-              {"bakschisch", "export=1", "export"},  {"advanced", "events=1", "deal events"},
-              {"advanced", "tiles=1", "deal tiles"}, {"advanced", "export=1,events=1,tiles=1", "deal tiles"}};
+        const char *variant, *options;
+        int on[3]; /* export, events, tiles */
+    } on[] = {{"basic", "export=1", {1, 0, 0}},      {"advanced", "export=1", {1, 0, 0}},
+              {"bakschisch", "export=1", {1, 0, 0}}, {"advanced", "events=1", {0, 1, 0}},
+              {"advanced", "tiles=1", {0, 0, 1}},    {"advanced", "export=1,events=1,tiles=1", {1, 1, 1}}};
     for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
         kontor_config cfg;
         kontor_config_init(&cfg, on[v].variant, NULL);
         assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
+        int taken[3] = {0, 0, 0};
         for (int g = 0; g < 5; g++) {
             kontor_deal d;
             kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
@@ -145,21 +164,29 @@ static void expansion_records_replay(void **st) {
             kontor_record_init(&r, &cfg, &d);
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)g);
-            int exports = 0;
-            (void)exports;
+            int made[3] = {0, 0, 0};
             while (!kontor_over(&s)) {
                 int seat = __builtin_ctz(kontor_actors(&s));
                 kontor_move m[KONTOR_MAX_MOVES];
                 int n = kontor_legal(&s, seat, m);
                 kontor_move pick = m[kontor_rng_below(&rng, (uint32_t)n)];
-                exports += KONTOR_MOVE_KIND(pick) >= KONTOR_MOVE_EXPORT;
-                kontor_apply(&s, seat, pick, NULL);
-                kontor_record_push(&r, seat, pick);
+                for (int k = 0; k < 3; k++)
+                    if (KONTOR_MOVE_KIND(pick) == kind[k]) {
+                        made[k]++;
+                        taken[k] += KONTOR_MOVE_VALUE(pick) != KONTOR_NONE;
+                    }
+                assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
+                assert_int_equal(kontor_record_push(&r, seat, pick), KONTOR_OK);
             }
             char *text;
             size_t len;
             assert_int_equal(kontor_record_write(&r, &text, &len), KONTOR_OK);
-            assert_non_null(strstr(text, on[v].mark));
+            for (int k = 0; k < 3; k++) {
+                if (!on[v].on[k]) assert_int_equal(made[k], 0);
+                if (words_in(text, word[k]) != made[k])
+                    fail_msg("%s with %s, game %d: %d %s decisions made, %d in the record", on[v].variant, on[v].options,
+                             g, made[k], word[k], words_in(text, word[k]));
+            }
             kontor_record back;
             kontor_error err;
             if (kontor_record_parse(&back, text, len, &err)) fail_msg("%s", err.msg);
@@ -170,6 +197,9 @@ static void expansion_records_replay(void **st) {
             kontor_record_release(&r);
             kontor_record_release(&back);
         }
+        for (int k = 0; k < 3; k++)
+            if (on[v].on[k] && !taken[k])
+                fail_msg("%s with %s: no %s decision taken in five games", on[v].variant, on[v].options, word[k]);
     }
 }
 

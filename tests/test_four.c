@@ -207,6 +207,30 @@ static void special_flood_covers_a_bridge_or_a_one_good_dock_card_and_is_water(v
     assert_int_equal(s.under_card[0], id(&s, 5));
     assert_int_equal(s.coins[0], coins); /* no coin */
     assert_int_equal(s.hand_n[0], hand); /* no draw (the flood left, nothing came) */
+    /* next round red 2 lays a bridge over the water card at 0,1: a dock card
+     * of nobody, the water card under it */
+    assert_int_equal(s.phase, kt_choice_phase(&s));
+    int bridge[4] = {PASS, 89 /* bridge */, PASS, PASS};
+    choose4(&s, bridge);
+    act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1)));
+    assert_int_equal(s.cell_card[C(0, 1)], id(&s, 89));
+    assert_true(bbt(&s.dock, C(0, 1)));
+    assert_false(bbt(&s.water, C(0, 1)));
+    assert_int_equal(s.nunder, 2);
+    assert_int_equal(s.under_card[1], id(&s, 47));
+    /* the round after, black 1's flood may cover the bridge, which stays
+     * under it, and the cell is water again */
+    assert_int_equal(s.phase, kt_choice_phase(&s));
+    int flood[4] = {PASS, PASS, 91 /* the other flood */, PASS};
+    choose4(&s, flood);
+    assert_true(kontor_is_legal(&s, 2, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1))));
+    assert_false(kontor_is_legal(&s, 2, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0)))); /* still two goods */
+    act(&s, 2, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1)));
+    assert_int_equal(s.cell_card[C(0, 1)], id(&s, 91));
+    assert_true(bbt(&s.water, C(0, 1)));
+    assert_false(bbt(&s.dock, C(0, 1)));
+    assert_int_equal(s.nunder, 3);
+    assert_int_equal(s.under_card[2], id(&s, 89));
 }
 
 static void special_bridge_covers_water_joins_areas_and_counts_as_dock(void **st) {

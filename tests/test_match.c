@@ -256,6 +256,24 @@ static void count_done(void *ctx, const kontor_arena_game *g, const kontor_recor
     p->total = total;
 }
 
+/* The same, and each agent's decisions counted from the records: the seats
+ * of agent a are its team's (seat_a; with four, seats 2t and 2t + 1). */
+typedef struct census {
+    progress p;
+    uint64_t decisions[KONTOR_ARENA_MAX];
+} census;
+
+static void count_done_and_decisions(void *ctx, const kontor_arena_game *g, const kontor_record *rec, int finished,
+                                     int total) {
+    census *c = ctx;
+    count_done(&c->p, g, rec, finished, total);
+    int ns = rec->cfg.nseats;
+    for (int i = 0; i < rec->nply; i++) {
+        int team = ns == 4 ? rec->ply[i].seat / 2 : rec->ply[i].seat;
+        c->decisions[team == g->seat_a ? g->a : g->b]++;
+    }
+}
+
 /* The short tournament of these tests: three agents, two paired deals of the
  * basic game (cfg must outlive o). */
 static const char *const three_specs[] = {"random", "greedy", "ismcts:iters=60"};
@@ -285,8 +303,18 @@ static void run_arena(int jobs, kontor_arena_table *t, progress *p) {
 static void test_arena_totals_add_up(void **st) {
     (void)st;
     kontor_arena_table t;
-    progress p = {0, 0, 0};
-    run_arena(1, &t, &p);
+    census c;
+    memset(&c, 0, sizeof c);
+    {
+        kontor_config cfg;
+        kontor_arena_opts o;
+        three_agents(&o, &cfg, 1);
+        o.done = count_done_and_decisions;
+        o.done_ctx = &c;
+        kontor_error err;
+        if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    }
+    const progress p = c.p;
     assert_int_equal(p.calls, 12);
     assert_int_equal(p.last, 12);
     assert_int_equal(p.total, 12);
@@ -308,6 +336,7 @@ static void test_arena_totals_add_up(void **st) {
     assert_int_equal(games, 2 * 12);
     for (int i = 0; i < 3; i++) {
         assert_true(t.decisions[i] > 0);
+        assert_int_equal(t.decisions[i], c.decisions[i]); /* as many as its games' records hold */
         assert_int_equal(t.forfeits[i], 0);
     }
     /* greedy and the search both beat random on these deals */
@@ -448,19 +477,23 @@ static void test_arena_plays_team_matches_for_four(void **st) {
     o.games = 6;
     o.seed = 3;
     o.records = 1;
-    progress p = {0, 0, 0};
-    o.done = count_done;
-    o.done_ctx = &p;
+    census c;
+    memset(&c, 0, sizeof c);
+    o.done = count_done_and_decisions;
+    o.done_ctx = &c;
     kontor_arena_table t;
     kontor_error err;
     if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
-    assert_int_equal(p.calls, 6);
+    assert_int_equal(c.p.calls, 6);
     const kontor_arena_pair *x = &t.p[1][0];
     assert_int_equal(x->games, 6);
     assert_int_equal(x->wins + x->draws + x->losses, 6);
     assert_int_equal(x->wins, t.p[0][1].losses);
     assert_true(x->wins >= 5);
     assert_true(t.decisions[0] > 0 && t.decisions[1] > 0);
+    /* both seats of a team count for its agent: as many as the records hold */
+    assert_int_equal(t.decisions[0], c.decisions[0]);
+    assert_int_equal(t.decisions[1], c.decisions[1]);
 }
 
 static void test_arena_bad_spec_is_an_error(void **st) {

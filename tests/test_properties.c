@@ -349,36 +349,65 @@ static void property_playout_is_deterministic_for_a_seed(void **st) {
 }
 
 /* Every legal decision of every variant (and the expansions) has words, so a
- * client can always offer it as a menu entry. */
+ * client can always offer it as a menu entry. Every variant configures and
+ * deals; a combination with an expansion may be refused only for the reasons
+ * the rules give (the expansions are for two, the tiles need the water
+ * cross), and every expansion is played in some variant. Each combination
+ * plays WORD_GAMES games, and between them every kind of decision appears
+ * with a value (a card, a cell, a good; not only "none"). */
+#ifndef WORD_GAMES
+#define WORD_GAMES 6
+#endif
 static void property_every_legal_decision_has_words(void **st) {
     (void)st;
     const char *opts[4] = {NULL, "export=1", "events=1", "tiles=1"};
-    int checked = 0;
+    int kinds[16] = {0}, played[4] = {0};
     for (int v = 0; v < KONTOR_NVARIANTS; v++)
         for (int o = 0; o < 4; o++) {
+            const char *name = kontor_variant_name(v);
             kontor_config cfg;
-            if (kontor_config_init(&cfg, kontor_variant_name(v), NULL)) continue;
-            if (opts[o] && kontor_config_options(&cfg, opts[o], NULL)) continue;
+            kontor_error err;
+            if (kontor_config_init(&cfg, name, &err)) fail_msg("variant '%s': %s", name, err.msg);
+            if (opts[o] && kontor_config_options(&cfg, opts[o], &err)) fail_msg("%s with %s: %s", name, opts[o], err.msg);
+            kontor_state s;
+            if (kontor_new(&s, &cfg, 0, &err)) {
+                const char *why = !opts[o]              ? NULL
+                                  : cfg.nseats != 2     ? "the expansions are for two players"
+                                  : strcmp(opts[o], "tiles=1") == 0 ? "the action tiles need the water cross"
+                                                                    : NULL;
+                if (!why || !strstr(err.msg, why)) fail_msg("%s with %s does not deal: %s", name, opts[o] ? opts[o] : "nothing", err.msg);
+                continue;
+            }
+            played[o]++;
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)v * 7 + (uint64_t)o);
-            for (int g = 0; g < 3; g++) {
-                kontor_state s;
-                if (kontor_new(&s, &cfg, (uint64_t)g, NULL)) break;
+            int checked = 0;
+            for (int g = 0; g < WORD_GAMES; g++) {
+                if (kontor_new(&s, &cfg, (uint64_t)g, &err)) fail_msg("%s with %s, deal %d: %s", name, opts[o] ? opts[o] : "nothing", g, err.msg);
                 while (!kontor_over(&s)) {
                     int seat = __builtin_ctz(kontor_actors(&s));
                     kontor_move m[KONTOR_MAX_MOVES];
                     int n = kontor_legal(&s, seat, m);
+                    assert_true(n > 0);
                     for (int i = 0; i < n; i++) {
                         char buf[96];
                         kontor_move_text(&s, seat, m[i], buf, sizeof buf);
-                        if (!buf[0] || strcmp(buf, "?") == 0) fail_msg("no words for move %04x of %s", m[i], kontor_variant_name(v));
+                        if (!buf[0] || strcmp(buf, "?") == 0) fail_msg("no words for move %04x of %s", m[i], name);
+                        int val = KONTOR_MOVE_VALUE(m[i]);
+                        if (val != KONTOR_NONE && val != KONTOR_PASS) kinds[KONTOR_MOVE_KIND(m[i]) & 15]++;
                         checked++;
                     }
-                    kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL);
+                    assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
                 }
             }
+            /* a game has at least its choices of cards: 2 seats x 6 cards */
+            if (checked < 12 * WORD_GAMES) fail_msg("%s with %s: only %d decisions checked", name, opts[o] ? opts[o] : "nothing", checked);
         }
-    assert_true(checked > 1000);
+    assert_int_equal(played[0], KONTOR_NVARIANTS);
+    for (int o = 1; o < 4; o++)
+        if (!played[o]) fail_msg("no variant plays with %s", opts[o]);
+    for (int k = KONTOR_MOVE_CHOOSE; k <= KONTOR_MOVE_TILE; k++)
+        if (!kinds[k]) fail_msg("no decision of kind %d in any game", k);
 }
 
 int main(void) {

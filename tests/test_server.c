@@ -734,8 +734,30 @@ static int play_all(cl *c, const int *seat, int n, int nseats, kontor_rng *rng, 
     return moves;
 }
 
-/* The record of game id, replayed: its final score must equal score. */
-static void record_replays_to(const srv *s, const char *id, json_t *score) {
+/* What a finished game's record holds: the events of its replay by kind,
+ * the decisions by kind (made, and taken for real: a value other than
+ * "none"/"no"), the seats that decided and those that placed a card, and
+ * the coins left in the game (the seats' and the treasury's). */
+typedef struct census {
+    int ev[32];
+    int made[16], taken[16];
+    unsigned seats, placers;
+    int coins;
+} census;
+
+static void count_events(void *ctx, const kontor_state *s, int ply, const kontor_log *log) {
+    census *c = ctx;
+    (void)s;
+    (void)ply;
+    for (int i = 0; i < log->n; i++) {
+        c->ev[log->ev[i].kind & 31]++;
+        if (log->ev[i].kind == KONTOR_EV_PLACE) c->placers |= 1u << (log->ev[i].seat & 7);
+    }
+}
+
+/* The record of game id, replayed: its final score must equal score; what it
+ * holds goes into *c if c is not NULL. */
+static void record_census(const srv *s, const char *id, json_t *score, census *c) {
     char path[64], *resp = NULL;
     snprintf(path, sizeof path, "/api/games/%s/record", id);
     assert_int_equal(http_request("127.0.0.1", s->port, "GET", path, NULL, &resp), 200);
@@ -743,14 +765,27 @@ static void record_replays_to(const srv *s, const char *id, json_t *score) {
     kontor_error err;
     kontor_state *fin = malloc(sizeof *fin);
     assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
-    assert_int_equal(kontor_record_replay(&r, -1, fin, NULL, NULL, &err), KONTOR_OK);
+    if (c) memset(c, 0, sizeof *c);
+    assert_int_equal(kontor_record_replay(&r, -1, fin, c ? count_events : NULL, c, &err), KONTOR_OK);
     assert_true(kontor_over(fin));
     assert_int_equal(fin->score[0], json_integer_value(json_array_get(score, 0)));
     assert_int_equal(fin->score[1], json_integer_value(json_array_get(score, 1)));
+    for (int i = 0; c && i < r.nply; i++) {
+        int kind = KONTOR_MOVE_KIND(r.ply[i].move) & 15, v = KONTOR_MOVE_VALUE(r.ply[i].move);
+        c->made[kind]++;
+        c->taken[kind] += v != KONTOR_NONE && v != KONTOR_PASS && !(kind == KONTOR_MOVE_BUY && v == 0);
+        c->seats |= 1u << r.ply[i].seat;
+    }
+    if (c) {
+        c->coins = fin->treasury;
+        for (int i = 0; i < fin->cfg.nseats; i++) c->coins += fin->coins[i];
+    }
     free(fin);
     kontor_record_release(&r);
     free(resp);
 }
+
+static void record_replays_to(const srv *s, const char *id, json_t *score) { record_census(s, id, score, NULL); }
 
 static void test_variants_lists_every_variant_with_its_seats_and_expansions(void **state) {
     (void)state;
@@ -906,7 +941,22 @@ static void test_seilschaften_tavern_decisions_to_the_end(void **state) {
 
 /* Justizia (picking the hand) with the event cards, and the special cards
  * for two (buying one) with the action tiles, played by two people over the
- * API to the end: the decisions of each reach the players with their words. */
+ * API to the end: the decisions of each reach the players with their words,
+ * and the record shows the rules at work: hands picked, event cards turned
+ * up; special cards bought and laid over cards, action tiles won; in Armut
+ * for four every seat decides and places, with 12 coins in the game (3 a
+ * player). The deals are the server's own (random), so a game that happens
+ * to miss one of these is followed by another, up to three. */
+static int census_shows(int b, const census *c) {
+    switch (b) {
+    case 0: return c->taken[KONTOR_MOVE_KEEP] && c->taken[KONTOR_MOVE_DISCARD] && c->ev[KONTOR_EV_SELECT] >= 2 &&
+                   c->ev[KONTOR_EV_EVENT] > 0;
+    case 1: return c->taken[KONTOR_MOVE_BUY] && c->ev[KONTOR_EV_BUY] > 0 && c->ev[KONTOR_EV_OVERBUILD] > 0 &&
+                   c->ev[KONTOR_EV_TILE] > 0;
+    default: return c->seats == 15 && c->placers == 15;
+    }
+}
+
 static void test_justizia_and_specials_with_expansions_to_the_end(void **state) {
     (void)state;
     srv s = start();
@@ -915,24 +965,39 @@ static void test_justizia_and_specials_with_expansions_to_the_end(void **state) 
         "{\"variant\":\"specials\",\"options\":\"tiles=1\",\"seats\":[\"human\",\"human\"]}",
         "{\"variant\":\"armut4\",\"seats\":[\"human\",\"human\",\"human\",\"human\"]}",
     };
+    static const char *const shows[] = {"hands picked, an event turned up",
+                                        "a special card bought and laid, an action tile won",
+                                        "all four seats decide and place"};
     static const int nseats[] = {2, 2, 4};
     int kinds[3][16] = {{0}};
     kontor_rng rng;
     kontor_rng_seed(&rng, 19);
     for (int b = 0; b < 3; b++) {
-        json_t *g = create(&s, bodies[b]);
-        const char *id = json_string_value(json_object_get(g, "id"));
-        cl c[5];
-        int seat[5] = {0, 1, 2, 3, -1};
-        int n = nseats[b];
-        for (int i = 0; i < n; i++) join(&c[i], &s, id, token_of(g, i));
-        seat[n] = -1;
-        join(&c[n], &s, id, NULL);
-        play_all(c, seat, n + 1, n, &rng, kinds[b], 20000);
-        assert_true(is_over(&c[0]));
-        record_replays_to(&s, id, json_object_get(c[0].state, "score"));
-        for (int i = 0; i <= n; i++) close_cl(&c[i]);
-        json_decref(g);
+        census cs;
+        int games = 0;
+        do {
+            json_t *g = create(&s, bodies[b]);
+            const char *id = json_string_value(json_object_get(g, "id"));
+            cl c[5];
+            int seat[5] = {0, 1, 2, 3, -1};
+            int n = nseats[b];
+            int offered[16] = {0};
+            for (int i = 0; i < n; i++) join(&c[i], &s, id, token_of(g, i));
+            seat[n] = -1;
+            join(&c[n], &s, id, NULL);
+            play_all(c, seat, n + 1, n, &rng, offered, 20000);
+            assert_true(is_over(&c[0]));
+            record_census(&s, id, json_object_get(c[0].state, "score"), &cs);
+            /* an event's or a tile's decision offered (a phase of its own,
+             * "none" included) was made, and is in the record */
+            for (int k = KONTOR_MOVE_EVENT; k <= KONTOR_MOVE_TILE; k++)
+                if (offered[k] && !cs.made[k]) fail_msg("game %d: decisions of kind %d offered, none in the record", b, k);
+            for (int k = 0; k < 16; k++) kinds[b][k] |= offered[k];
+            for (int i = 0; i <= n; i++) close_cl(&c[i]);
+            json_decref(g);
+        } while (!census_shows(b, &cs) && ++games < 3);
+        if (!census_shows(b, &cs)) fail_msg("%s: three games and never %s", bodies[b], shows[b]);
+        if (b == 2) assert_int_equal(cs.coins, 12);
     }
     assert_true(kinds[0][KONTOR_MOVE_KEEP] && kinds[0][KONTOR_MOVE_DISCARD]);
     assert_true(kinds[1][KONTOR_MOVE_BUY]);

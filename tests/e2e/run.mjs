@@ -29,12 +29,26 @@ function startServer() {
   });
 }
 
+// The random picks come from a seeded generator (mulberry32): E2E_SEED=N
+// repeats a run's picks (the server still deals at random, and the timing of
+// the computers' moves is the machine's, so a repeat is close, not exact).
+const SEED = (process.env.E2E_SEED ? Number(process.env.E2E_SEED) : Date.now() ^ (process.pid << 12)) >>> 0;
+console.log(`e2e seed ${SEED} (E2E_SEED=${SEED} repeats these picks)`);
+let rngState = SEED;
+function random() {
+  rngState = (rngState + 0x6D2B79F5) >>> 0;
+  let t = rngState;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 // Make one decision if the page offers one: a hand card, a highlighted cell,
 // or a decision button, picked at random so that every kind gets played.
 async function act(page) {
   const all = await page.$$('.hand-card.playable, rect.legal, #actions button');
   if (!all.length) return false;
-  const e = all[Math.floor(Math.random() * all.length)];
+  const e = all[Math.floor(random() * all.length)];
   // the page re-renders on every message: a handle may go stale, then look again
   try { await e.click({ force: true, timeout: 2000 }); return true; } catch { return false; }
 }
@@ -53,7 +67,7 @@ const results = [];
 async function test(name, fn) {
   const t0 = Date.now();
   try { await fn(); results.push([name, 'ok']); console.log(`ok   ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`); }
-  catch (e) { results.push([name, 'FAIL']); console.log(`FAIL ${name}: ${e.stack || e}`); }
+  catch (e) { results.push([name, 'FAIL']); console.log(`FAIL ${name} (E2E_SEED=${SEED}): ${e.stack || e}`); }
 }
 
 const { p: server, url } = await startServer();
@@ -73,13 +87,20 @@ await test('lobby: play against the computer is one click', async () => {
   assert.match(page.url(), /#play\/[0-9a-z]+\/[0-9a-f]+$/);
   for (let i = 0; i < 10; i++) { await act(page); await page.waitForTimeout(150); }
   await page.screenshot({ path: `${SHOTS}/game-vs-computer.png` });
-  // a reload mid-game resumes with the same round and hand
+  // a reload mid-game resumes with the same round and hand: taken while the
+  // game waits for us (nothing changes until we decide)
+  const decision = '.hand-card.playable, rect.legal, #actions button';
+  await page.waitForSelector(decision);
+  const hand = p => p.$$eval('.hand-card', x => x.map(c => c.getAttribute('data-card')).sort().join(' '));
   const before = await page.$$eval('.log li', l => l.length);
   const round = await page.textContent('.pub');
+  const cards = await hand(page);
+  assert.ok(cards.length > 0, 'a hand before the reload');
   await page.reload();
   await page.waitForSelector('.seat');
-  await page.waitForTimeout(500);
+  await page.waitForSelector(decision);
   assert.equal(await page.textContent('.pub'), round);
+  assert.equal(await hand(page), cards, 'the same hand after the reload');
   assert.ok((await page.$$eval('.log li', l => l.length)) >= before, 'the log came back after the reload');
   await page.screenshot({ path: `${SHOTS}/after-reload.png` });
   assert.ok(await playToEnd([page]), 'the game against the computer ended');
@@ -211,7 +232,8 @@ await test('a scenario with its own decisions (Bakschisch with the export store)
   }
   assert.ok(await page.$('#end:not(.hidden)'), 'the Bakschisch game ended');
   assert.ok(seen.has('kind-bribe'), `the bribe decision was offered as a button (${[...seen]})`);
-  assert.ok(seen.has('cell-bribe') || seen.has('kind-export'), `bribe cells or export buttons were offered (${[...seen]})`);
+  assert.ok(seen.has('cell-bribe'), `the cards to buy out were offered as highlighted cells (${[...seen]})`);
+  assert.ok(seen.has('kind-export'), `the export store's decision was offered as buttons (${[...seen]})`);
   await page.screenshot({ path: `${SHOTS}/bakschisch-end.png` });
   await page.close();
 });
