@@ -235,7 +235,7 @@ kontor_agent *kontor_agent_new(const char *spec, uint64_t seed, kontor_error *er
         }
         return a;
     }
-    ai_fail(err, KONTOR_E_INVALID, "agent '%s' is unknown (known: random, greedy, ismcts, first, last, exploit:TARGET, easy, medium, hard)", spec);
+    ai_fail(err, KONTOR_E_INVALID, "agent '%s' is unknown (known: random, greedy, ismcts, easy, medium, hard)", spec);
     return NULL;
 }
 
