@@ -553,6 +553,8 @@ static void test_exploit_spec_errors(void **st) {
     }
     kontor_agent *a = agent("exploit:hard+samples=2,titers=20,iters=50", 1);
     kontor_agent_free(a);
+    a = agent("exploit:hard+s=2,t=20,i=50", 1); /* the short forms */
+    kontor_agent_free(a);
 }
 
 int main(void) {
