@@ -53,11 +53,12 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/cards_default.o $(BUILD)/gen
 LAYOUTS := $(sort $(wildcard data/layouts/*.txt))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # The game server (src/server/) goes into the kontor binary only, with its
-# libraries: civetweb (HTTP, WebSocket; Debian ships no .pc file for it),
+# libraries: libuv (the event loop), wslay (WebSocket frames; Debian ships
+# no .pc file for it), nettle (SHA-1 and base64 of the WebSocket handshake),
 # jansson (JSON) and SQLite. tests/test_server links it too.
 SERVER_SRC := $(wildcard src/server/*.c)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
-SERVER_LIBS := -lcivetweb $(shell pkg-config --libs jansson sqlite3 2>/dev/null || echo -ljansson -lsqlite3)
+SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv nettle jansson sqlite3 2>/dev/null || echo -luv -lnettle -ljansson -lsqlite3)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
@@ -138,6 +139,13 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 # tests/test_server.c drives a real server over loopback with the C client of src/server/
 $(BUILD)/tests/test_server: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
+$(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# so do the security tests and the leak oracle (tests/srvutil.h)
+SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
+$(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)
@@ -151,6 +159,13 @@ build-fuzz/%: fuzz/%.c $(LIB_SRC) $(wildcard include/kontor/*.h src/*/*.h) \
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
 	    -o $@ $< $(LIB_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c -lm
+
+# the server's handlers, in process (fuzz/fuzz_server.c), with its libraries
+build-fuzz/fuzz_server: fuzz/fuzz_server.c $(LIB_SRC) $(SERVER_SRC) $(BUILD)/gen/cards_default.c $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -Iinclude -Isrc -fsanitize=fuzzer,address,undefined \
+	    -o $@ $< $(LIB_SRC) $(filter-out src/server/wsclient.c,$(SERVER_SRC)) $(BUILD)/gen/cards_default.c \
+	    $(BUILD)/gen/layouts.c $(BUILD)/gen/events_default.c $(SERVER_LIBS) -lm -pthread
 
 check:
 	sh tests/check.sh

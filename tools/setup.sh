@@ -12,7 +12,9 @@ packages=(
     libncurses-dev      # the terminal client (kontor play)
     tmux                # runs kontor play in a real terminal in its tests
     python3             # the example engine-protocol bot (examples/randombot.py)
-    libcivetweb-dev     # kontor serve: HTTP and WebSocket
+    libuv1-dev          # kontor serve: the event loop (epoll) for every socket and timer
+    libwslay-dev        # kontor serve: WebSocket frames (frame-header size checks, no threads)
+    nettle-dev          # kontor serve: SHA-1 and base64 of the WebSocket handshake (no hand-written crypto)
     libjansson-dev      # kontor serve: the JSON messages
     libsqlite3-dev      # kontor serve: every game stored as its record (WAL)
     chromium            # the browser end-to-end tests of the server

@@ -326,7 +326,7 @@ int cmd_arena(int argc, char **argv) {
         }
         c.record_dir = c.resume_dir;
     }
-    if (c.record_dir && mkdir(c.record_dir, 0777) != 0 && errno != EEXIST) {
+    if (c.record_dir && cli_mkdirs(c.record_dir) != 0) {
         cli_error("arena: cannot make directory '%s': %s", c.record_dir, strerror(errno));
         return 1;
     }

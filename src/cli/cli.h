@@ -42,6 +42,8 @@ int cmd_loadtest(int argc, char **argv);
 /* Read a whole file (or "-" for stdin) into a malloc'd, NUL-terminated
  * buffer. Returns 0, or -1 with errno set. */
 int cli_read_file(const char *path, char **buf, size_t *len);
+/* Make directory path and its missing parents (mkdir -p). 0, or -1 with errno. */
+int cli_mkdirs(const char *path);
 
 /* Build a configuration from --variant, --options and --cards values (each may
  * be NULL). Prints "kontor: ..." to stderr and returns non-zero on error. */

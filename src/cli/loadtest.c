@@ -12,7 +12,11 @@
  * work on other sockets does not count as the server's latency. Memory per game is the growth of the server's
  * resident set (its /api/stats) from before the games to when every game is
  * created and both its seats connected, divided by the games: it includes
- * the connections' threads and buffers.
+ * the connections' buffers; it is measured again once every game has ended
+ * (the server started here forgets finished games at once: --linger 0).
+ * Server CPU is its /api/stats cpu_ms over the playing time. --spectators N
+ * watch games (round robin) and read everything; --idle N sockets upgrade
+ * and never join (the server closes them after its --join-timeout).
  */
 #include <errno.h>
 #include <sys/epoll.h>
@@ -21,6 +25,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -29,7 +34,8 @@
 #include "server/wsclient.h"
 
 static const char *help =
-    "usage: kontor loadtest [--games N] [--think MS] [--port P] [--seed S] [--seconds T] [--web DIR]\n"
+    "usage: kontor loadtest [--games N] [--think MS] [--spectators N] [--idle N] [--port P] [--seed S]\n"
+    "                       [--seconds T] [--web DIR]\n"
     "\n"
     "Plays N concurrent games (default 1000; two WebSockets each) against a\n"
     "kontor serve over loopback with random legal moves and prints moves per\n"
@@ -38,10 +44,18 @@ static const char *help =
     "a temporary database) and stops it at the end. --seconds bounds the run\n"
     "(default 300). --think MS: each player waits a random 0..2*MS ms before\n"
     "each decision, as people do (default 0: as fast as possible, which\n"
-    "measures the saturated server and so queueing, not service time).\n";
+    "measures the saturated server and so queueing, not service time).\n"
+    "--spectators N: N more sockets watch the games (round robin) and read\n"
+    "every state. --idle N: N more sockets upgrade to WebSocket and never\n"
+    "join (the server closes them after its --join-timeout). It prints the\n"
+    "server's CPU (its own count) over the playing time and its memory a game\n"
+    "with every game connected and after every game has ended.\n";
+
+enum { PLAYER, SPECTATOR, IDLE };
 
 typedef struct client {
     wsc w;
+    int kind;
     int game, seat;
     int pending;      /* a move sent, not yet acknowledged */
     long id;          /* id of that move */
@@ -58,16 +72,18 @@ static int cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-static long server_rss(int port) {
+/* A field of the server's /api/stats ("rss_kib", "cpu_ms", "games"), or -1. */
+static long server_stat(int port, const char *field) {
     char *resp = NULL;
-    long kib = -1;
+    long v = -1;
     if (http_request("127.0.0.1", port, "GET", "/api/stats", NULL, &resp) == 200) {
         json_t *o = json_loads(resp, 0, NULL);
-        kib = (long)json_integer_value(json_object_get(o, "rss_kib"));
+        json_t *f = json_object_get(o, field);
+        if (json_is_integer(f)) v = (long)json_integer_value(f);
         json_decref(o);
     }
     free(resp);
-    return kib;
+    return v;
 }
 
 /* Start `kontor serve --port 0` and read its port from the first line. */
@@ -83,8 +99,12 @@ static pid_t start_server(const char *dir, const char *web, int threads, int *po
         char db[4200], th[16];
         snprintf(db, sizeof db, "%s/load.db", dir);
         snprintf(th, sizeof th, "%d", threads);
-        const char *argv[16] = {"kontor", "serve", "--port", "0", "--db", db, "--threads", th, "--quiet"};
-        int n = 9;
+        /* the load comes from one address, as fast as it can: lift the
+         * per-address limits; finished games leave memory at once */
+        const char *argv[32] = {"kontor", "serve", "--port", "0", "--db", db, "--threads", th, "--quiet",
+                                "--conns-per-addr", "0", "--create-per-min", "0", "--linger", "0",
+                                "--max-conns", "100000"};
+        int n = 17;
         if (web) {
             argv[n++] = "--web";
             argv[n++] = web;
@@ -115,9 +135,11 @@ static pid_t start_server(const char *dir, const char *web, int threads, int *po
 }
 
 int cmd_loadtest(int argc, char **argv) {
-    uint64_t games = 1000, port = 0, seed = 1, seconds = 300, think = 0;
+    uint64_t games = 1000, port = 0, seed = 1, seconds = 300, think = 0, nspect = 0, nidle = 0;
     const char *web = NULL;
-    const cli_option opts[] = {{"--games", NULL, &games, 1, 5000},
+    const cli_option opts[] = {{"--games", NULL, &games, 1, 20000},
+                               {"--spectators", NULL, &nspect, 0, 20000},
+                               {"--idle", NULL, &nidle, 0, 20000},
                                {"--port", NULL, &port, 0, 65535},
                                {"--seed", NULL, &seed, 0, UINT64_MAX},
                                {"--seconds", NULL, &seconds, 1, 86400},
@@ -126,7 +148,8 @@ int cmd_loadtest(int argc, char **argv) {
                                {NULL, NULL, NULL, 0, 0}};
     int parsed = cli_options("loadtest", argc, argv, help, opts);
     if (parsed) return parsed == 1 ? 0 : 2;
-    int nclients = (int)games * 2;
+    int nplayers = (int)games * 2;
+    int nclients = nplayers + (int)nspect + (int)nidle;
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)nclients + 64) {
         rl.rlim_cur = rl.rlim_max < (rlim_t)nclients + 64 ? rl.rlim_max : (rlim_t)nclients + 64;
@@ -141,10 +164,11 @@ int cmd_loadtest(int argc, char **argv) {
             cli_error("loadtest: cannot make a temporary directory");
             return 1;
         }
-        pid = start_server(dir, web, nclients + 64, &p);
+        pid = start_server(dir, web, nclients + 64 > 20000 ? 20000 : nclients + 64, &p);
         if (pid < 0) return 1;
     }
     int rc = 1;
+    char (*gids)[16] = NULL;
     client *cl = calloc((size_t)nclients, sizeof *cl);
     double *lat = malloc(sizeof(double) * 4000000);
     /* epoll, not poll: poll() over thousands of sockets every few
@@ -158,7 +182,9 @@ int cmd_loadtest(int argc, char **argv) {
     kontor_rng_seed(&rng, seed);
     if (!cl || !lat || !evs || !ready || ep < 0) goto out;
 
-    long rss0 = server_rss(p);
+    long rss0 = server_stat(p, "rss_kib");
+    gids = calloc(games, sizeof *gids);
+    if (!gids) goto out;
     double t0 = cli_now();
     for (int g = 0; g < (int)games; g++) {
         char *resp = NULL;
@@ -168,6 +194,7 @@ int cmd_loadtest(int argc, char **argv) {
         free(resp);
         json_t *seats = json_object_get(o, "seats");
         const char *gid = json_string_value(json_object_get(o, "id"));
+        if (gid) snprintf(gids[g], sizeof gids[g], "%s", gid);
         if (!gid || json_array_size(seats) != 2) {
             cli_error("loadtest: creating game %d failed (HTTP %d)", g, st);
             json_decref(o);
@@ -176,6 +203,7 @@ int cmd_loadtest(int argc, char **argv) {
         for (int s = 0; s < 2; s++) {
             client *c = &cl[2 * g + s];
             char err[128], msg[256];
+            c->kind = PLAYER;
             c->game = g;
             c->seat = s;
             c->next_move = -1;
@@ -196,14 +224,37 @@ int cmd_loadtest(int argc, char **argv) {
         }
         json_decref(o);
     }
+    /* spectators (watch game i mod games) and idle sockets (never join) */
+    for (int i = nplayers; i < nclients; i++) {
+        client *c = &cl[i];
+        char err[128], msg[128];
+        c->kind = i < nplayers + (int)nspect ? SPECTATOR : IDLE;
+        c->game = (i - nplayers) % (int)games;
+        c->next_move = -1;
+        if (wsc_connect(&c->w, "127.0.0.1", p, "/ws", err, sizeof err) != 0) {
+            cli_error("loadtest: socket %d: %s", i, err);
+            goto out;
+        }
+        if (c->kind == SPECTATOR) {
+            snprintf(msg, sizeof msg, "{\"type\":\"watch\",\"game\":\"%s\"}", gids[c->game]);
+            wsc_send(&c->w, 1, msg, strlen(msg));
+        }
+        struct epoll_event ev = {.events = EPOLLIN, .data.u32 = (uint32_t)i};
+        if (epoll_ctl(ep, EPOLL_CTL_ADD, c->w.fd, &ev) != 0) {
+            cli_error("loadtest: socket %d: epoll_ctl failed", i);
+            goto out;
+        }
+    }
     double t1 = cli_now();
-    long rss1 = server_rss(p);
-    printf("loadtest: %d games created and %d sockets joined in %.1f s\n", (int)games, nclients, t1 - t0);
+    long rss1 = server_stat(p, "rss_kib"), cpu1 = server_stat(p, "cpu_ms");
+    printf("loadtest: %d games created and %d sockets joined in %.1f s (%d players, %d spectators, %d idle)\n",
+           (int)games, nclients, t1 - t0, nplayers, (int)nspect, (int)nidle);
     fflush(stdout);
+    long idle_closed = 0, spect_dropped = 0;
 
     long nextid = 1;
     double deadline = t1 + (double)seconds;
-    while (done < nclients && cli_now() < deadline) {
+    while (done < nplayers && cli_now() < deadline) {
         int r = epoll_wait(ep, evs, nclients, think ? 5 : 1000);
         if (r < 0 && errno != EINTR) break;
         long nready = 0;
@@ -212,7 +263,7 @@ int cmd_loadtest(int argc, char **argv) {
             if (!cl[i].over) ready[nready++] = i;
         }
         double tnow = cli_now();
-        for (int i = 0; i < nclients && think; i++) {
+        for (int i = 0; i < nplayers && think; i++) {
             client *c = &cl[i];
             if (c->over || c->next_move < 0 || tnow < c->due) continue;
             char msg[96];
@@ -234,6 +285,22 @@ int cmd_loadtest(int argc, char **argv) {
         for (long k = 0; k < nready; k++) {
             client *c = &cl[ready[k]];
             long got = c->got;
+            if (c->kind != PLAYER) {
+                int op;
+                char *m;
+                size_t len;
+                while (wsc_take(&c->w, &op, &m, &len) == 1) {
+                    if (c->kind == SPECTATOR && !c->over && strstr(m, "\"over\":true")) c->over = 2; /* saw its end */
+                    free(m);
+                }
+                if (got == 0 || got == -1) {
+                    if (c->kind == IDLE) idle_closed++;
+                    else if (c->over != 2) spect_dropped++;
+                    c->over = 1;
+                    epoll_ctl(ep, EPOLL_CTL_DEL, c->w.fd, NULL);
+                }
+                continue;
+            }
             if (got == 0 || got == -1) {
                 if (!c->over) {
                     c->over = 1;
@@ -299,22 +366,37 @@ int cmd_loadtest(int argc, char **argv) {
         }
     }
     double t2 = cli_now();
+    long cpu2 = server_stat(p, "cpu_ms");
     if (nlat > 4000000) nlat = 4000000;
     qsort(lat, (size_t)nlat, sizeof *lat, cmp_double);
     double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(long)(nlat * 0.99)] : 0, mx = nlat ? lat[nlat - 1] : 0;
     printf("loadtest: %d concurrent games, think %d ms, %ld moves in %.1f s: %.0f moves/s\n", (int)games, (int)think,
            nlat, t2 - t1, nlat / (t2 - t1));
     printf("loadtest: latency per move p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", p50 * 1e3, p99 * 1e3, mx * 1e3);
+    if (cpu1 >= 0 && cpu2 >= 0)
+        printf("loadtest: server CPU %.1f s in %.1f s of play: %.2f cores\n", (cpu2 - cpu1) / 1e3, t2 - t1,
+               (cpu2 - cpu1) / 1e3 / (t2 - t1));
     if (rss0 > 0 && rss1 > 0)
         printf("loadtest: server memory %ld KiB before, %ld KiB with every game connected: %.1f KiB per game\n", rss0,
                rss1, (double)(rss1 - rss0) / (double)games);
-    printf("loadtest: %ld of %d seats saw their game end; %ld errors\n", done, nclients, errors);
-    rc = (done == nclients && errors == 0) ? 0 : 1;
+    /* close the players' sockets, give the server a moment to forget the games */
+    for (int i = 0; i < nplayers; i++)
+        if (cl[i].w.fd > 0) wsc_close(&cl[i].w);
+    nanosleep(&(struct timespec){2, 0}, NULL);
+    long rss3 = server_stat(p, "rss_kib"), left = server_stat(p, "games");
+    if (rss0 > 0 && rss3 > 0)
+        printf("loadtest: after the games: %ld KiB, %ld games in memory: %.1f KiB per game played\n", rss3, left,
+               (double)(rss3 - rss0) / (double)games);
+    if (nspect) printf("loadtest: %ld of %d spectators dropped before their game ended\n", spect_dropped, (int)nspect);
+    if (nidle) printf("loadtest: %ld of %d idle sockets closed by the server\n", idle_closed, (int)nidle);
+    printf("loadtest: %ld of %d seats saw their game end; %ld errors\n", done, nplayers, errors);
+    rc = (done == nplayers && errors == 0) ? 0 : 1;
 out:
     if (cl)
         for (int i = 0; i < nclients; i++)
             if (cl[i].w.fd > 0) wsc_close(&cl[i].w);
     free(cl);
+    free(gids);
     free(lat);
     free(evs);
     free(ready);

@@ -63,7 +63,7 @@ int cmd_selfplay(int argc, char **argv) {
     if (parsed) return parsed == 1 ? 0 : 2;
     kontor_config cfg;
     if (cli_config(&cfg, variant, options, cards)) return 2;
-    if (dir && mkdir(dir, 0777) && errno != EEXIST) {
+    if (dir && cli_mkdirs(dir) != 0) {
         cli_error("cannot create directory '%s': %s", dir, strerror(errno));
         return 1;
     }

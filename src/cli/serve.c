@@ -15,21 +15,22 @@
 
 static const char *help =
     "usage: kontor serve [--port N] [--host ADDR] [--db FILE] [--web DIR]\n"
-    "                    [--threads N] [--ai-threads N] [--quiet]\n"
+    "                    [--ai-threads N] [--quiet] [LIMITS]\n"
     "\n"
-    "Serves the browser client and the game API (HTTP and WebSocket) until\n"
-    "interrupted (SIGINT or SIGTERM). Open http://localhost:8080/ to play.\n"
+    "Serves the browser client and the game API (HTTP and WebSocket, one\n"
+    "event loop) until interrupted (SIGINT or SIGTERM). Open\n"
+    "http://localhost:8080/ to play.\n"
     "\n"
     "  --port N        port to listen on (default 8080; 0: any free port, printed)\n"
     "  --host ADDR     address to bind (default 127.0.0.1; 0.0.0.0 for every interface)\n"
     "  --db FILE       SQLite database of games (default kontor.db); every\n"
     "                  unfinished game in it is resumed at start\n"
     "  --web DIR       the browser client (default: web/ of this checkout or install)\n"
-    "  --threads N     connection threads: each open WebSocket holds one (default 256)\n"
     "  --ai-threads N  threads playing the computer's seats (default 1)\n"
+    "  --threads N     ignored (connections no longer take a thread each)\n"
     "  --quiet         no log lines on stderr\n"
     "\n"
-    "See docs/server.md for the API, the storage and the limits.\n";
+    "LIMITS (each refusal names the option that sets it):\n";
 
 static int is_web_dir(const char *dir) {
     char p[PATH_MAX];
@@ -59,12 +60,15 @@ static const char *find_web(char *buf, size_t cap) {
 }
 
 int cmd_serve(int argc, char **argv) {
-    server_opts o = {"127.0.0.1", 8080, "kontor.db", NULL, 256, 1, 0};
+    server_opts o = {"127.0.0.1", 8080, "kontor.db", NULL, 256, 1, 0, {0}};
+    limits_default(&o.lim);
     uint64_t v;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(help, stdout);
+            limits_help(stdout);
+            fputs("\nSee docs/server.md for the API, the storage and the limits.\n", stdout);
             return 0;
         }
         if (strcmp(a, "--quiet") == 0) {
@@ -76,6 +80,13 @@ int cmd_serve(int argc, char **argv) {
             return 2;
         }
         const char *val = argv[++i];
+        char lerr[160];
+        int lr = limits_set(&o.lim, a, val, lerr, sizeof lerr);
+        if (lr < 0) {
+            cli_error("serve: %s", lerr);
+            return 2;
+        }
+        if (lr > 0) continue;
         if (strcmp(a, "--port") == 0) {
             if (cli_number(a, val, 65535, &v)) return 2;
             o.port = (int)v;

@@ -404,6 +404,13 @@ static int run_command(kontor_engine *e, const kontor_command *c, reply *r) {
                 fail(r, id, KONTOR_PE_BAD_OPTION, "the level is too long");
                 return 0;
             }
+            /* a program to run comes from the command line (--agent), never
+             * from the stream: whoever writes to an engine must not get a shell */
+            if (strncmp(val, "cmd:", 4) == 0) {
+                fail(r, id, KONTOR_PE_BAD_OPTION,
+                     "level 'cmd:...' is refused: an external program is named on the command line (--agent), not in the protocol");
+                return 0;
+            }
             snprintf(spec, sizeof spec, "%s", val);
         } else if (strcmp(opt, "ms") == 0 || strcmp(opt, "seed") == 0) {
             char *end;

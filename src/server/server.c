@@ -1,32 +1,36 @@
-/* server.c: kontor serve: games in memory, their records in the store, civetweb for HTTP and WebSocket.
+/* server.c: kontor serve: games in memory, their records in the store, handlers for HTTP and WebSocket.
  *
- * Threads. civetweb gives every connection a worker thread; a WebSocket keeps
- * its thread for its whole life, so --threads bounds the open sockets. Each
- * game has its own mutex, and everything that changes a game (a player's
- * move, a computer's move, a timeout) goes through apply_decision() under
- * that mutex: check, apply, store the record, and only then send the new
- * views. So a move is acknowledged only once it is on disk, and a crash can
- * lose at most a move nobody was told about. Games are never freed while
- * the server runs, so a pointer to a game stays valid without reference
- * counts; a connection is in its game's list only while its socket is open
- * (the close handler removes it under the game's mutex), so sending to the
- * connections of a game under that mutex never touches a closed socket.
+ * Threads. One event loop (transport.c: libuv, epoll) owns every socket and
+ * runs the handlers here for /api/ requests and WebSocket messages, the
+ * 200 ms tick (timeouts, games leaving memory) and the signals. Each game
+ * has its own mutex, and everything that changes a game (a player's move, a
+ * computer's move, a timeout) goes through apply_decision() under that
+ * mutex: check, apply, store the record, and only then queue the new views.
+ * So a move is acknowledged only once it is on disk, and a crash can lose at
+ * most a move nobody was told about. Nothing is written to a socket under a
+ * game's lock: broadcast() only appends to each connection's bounded queue
+ * (tconn_send), and the loop writes. A connection is in its game's list only
+ * while it is open (its close removes it under the game's mutex), so queueing
+ * to the connections of a game under that mutex never touches a freed one.
+ * Only the loop's thread finds games by id; a game leaves memory (finished,
+ * or open and abandoned) on that thread when no computer move is queued or
+ * under way, so no other thread holds it then.
  *
- * Computer seats are played by --ai-threads workers fed by a queue: a worker
- * takes a view under the lock, thinks without it (other moves of the same
- * game wait for it, other games do not), and applies under the lock if the
- * game has not moved on. A timer thread plays a random legal move for a human
- * seat whose per-decision timeout (a game option) has run out.
+ * Computer seats are played by --ai-threads workers fed by two queues, games
+ * with a person first: a worker takes a view under the lock, thinks without
+ * it (other moves of the same game wait for it, other games do not), and
+ * applies under the lock if the game has not moved on.
  *
- * Outside input is distrusted: WebSocket messages are capped at 64 KiB and
- * rate-limited per connection (a token bucket), JSON is parsed by jansson and
- * every field is checked for type and range before use; errors go back as
- * {"type":"error","error":"..."} and change nothing.
+ * Outside input is distrusted: WebSocket messages and bodies are capped
+ * (--msg-max, from the frame header, in transport.c) and rate-limited per
+ * connection (a token bucket), JSON is parsed by jansson and every field is
+ * checked for type and range before use; errors go back as
+ * {"type":"error","error":"..."} and change nothing. limits.h lists every limit.
  */
+#define _DEFAULT_SOURCE /* syscall(SYS_gettid): a thread's own priority */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
-#include <stdatomic.h>
 #include <sys/socket.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,27 +40,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <civetweb.h>
 #include <jansson.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
 #include "server/server.h"
 #include "server/sjson.h"
 #include "server/store.h"
+#include "server/transport.h"
 
-/* A message of the protocol is a few hundred bytes; 64 KiB leaves room for
- * any legitimate one and bounds what a hostile client makes us parse. */
-#define MSG_MAX (64 * 1024)
-/* A person clicks a few times a second, a script playing fast a few hundred
- * times: 200 messages a second sustained with bursts of 400 serves both;
- * a client over the limit gets errors, and one that keeps flooding (1000
- * refused messages) is disconnected. */
-#define RATE_PER_S 200.0
-#define RATE_BURST 400.0
+/* The size of a message and of a request body, and the message rate, are
+ * limits (limits.h: --msg-max, --msg-rate). A person clicks a few times a
+ * second, a script playing fast a few hundred times: 200 messages a second
+ * sustained with bursts of 400 serves both; a client over the limit gets
+ * errors, and one that keeps flooding (1000 refused messages) is
+ * disconnected. */
+#define MSG_MAX (S.lim.msg_max)
+#define RATE_PER_S ((double)S.lim.msg_rate)
+#define RATE_BURST (2.0 * S.lim.msg_rate)
 #define FLOOD_CLOSE 1000
 #define ID_LEN 10
 #define TOKEN_LEN 32
@@ -69,7 +78,10 @@ typedef struct sgame sgame;
 typedef struct wsconn wsconn;
 
 struct wsconn {
-    struct mg_connection *c;
+    /* the transport: how to send a text message, how to close the socket */
+    void (*send)(void *tx, const char *text, size_t len);
+    void (*close)(void *tx, int code);
+    void *tx;
     sgame *g;     /* NULL until join or watch */
     int seat;     /* -1 spectator */
     long sent;    /* events of g already sent */
@@ -96,14 +108,23 @@ struct sgame {
     seatinfo seat[KONTOR_MAX_SEATS];
     int timeout_s;     /* 0: no timeout */
     double deadline;   /* monotonic seconds; 0: none running */
-    uint64_t seed;
+    uint64_t seed;     /* the deal's seed: published with the record when the game is over */
+    uint64_t ai_seed;  /* the computer seats' randomness: a server secret, never sent */
     char *meta;        /* the stored meta JSON (changes when a seat is claimed) */
     kontor_event *ev;  /* every event since the deal */
     long nev, evcap;
     wsconn *conns;
     int ai_queued, ai_busy;
+    int bots_only;     /* every seat a computer: behind games with people in the AI queue */
+    double born, left; /* when it entered memory; when its last connection left (0: never had one) */
     sgame *hnext;      /* hash chain */
 };
+
+/* A queue of games owing a computer move (a ring). */
+typedef struct gqueue {
+    sgame **q;
+    long head, n, cap;
+} gqueue;
 
 static struct {
     store *st;
@@ -113,10 +134,17 @@ static struct {
     long nall, capall;
     pthread_mutex_t q_mu;
     pthread_cond_t q_cv;
-    sgame **q;
-    long qhead, qn, qcap;
+    gqueue people, bots; /* games with a person first: computer-only games wait behind them */
     volatile int stop;
     int quiet;
+    server_limits lim;
+    kontor_rng tick_rng;
+    long ticks;
+    void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
+    /* KONTOR_TEST_LEAKY_RECORD=1 in the environment (tests only): serve the
+     * whole record of a running game and the last decision of /view as
+     * before issue 13, so that tests/test_leak.c proves it catches them */
+    int leaky;
 } S;
 
 static double now_s(void) {
@@ -152,6 +180,12 @@ static void random_hex(char *out, int n) {
     }
     for (int i = 0; i < n; i++) out[i] = hex[buf[i] & 15];
     out[n] = 0;
+}
+
+static uint64_t random_u64(void) {
+    char hex[17];
+    random_hex(hex, 16);
+    return strtoull(hex, NULL, 16);
 }
 
 static int valid_id(const char *id) {
@@ -193,24 +227,31 @@ static sgame *find_game(const char *id) {
     return g;
 }
 
-static int register_game(sgame *g) {
+/* Register g; returns g, or the game already registered under its id (then
+ * g is not registered), or NULL out of memory. */
+static sgame *register_game(sgame *g) {
     pthread_mutex_lock(&S.reg_mu);
+    unsigned h = hash_id(g->id);
+    for (sgame *o = S.bucket[h]; o; o = o->hnext)
+        if (strcmp(o->id, g->id) == 0) {
+            pthread_mutex_unlock(&S.reg_mu);
+            return o;
+        }
     if (S.nall == S.capall) {
         long cap = S.capall ? S.capall * 2 : 256;
         sgame **a = realloc(S.all, (size_t)cap * sizeof *a);
         if (!a) {
             pthread_mutex_unlock(&S.reg_mu);
-            return -1;
+            return NULL;
         }
         S.all = a;
         S.capall = cap;
     }
     S.all[S.nall++] = g;
-    unsigned h = hash_id(g->id);
     g->hnext = S.bucket[h];
     S.bucket[h] = g;
     pthread_mutex_unlock(&S.reg_mu);
-    return 0;
+    return g;
 }
 
 /* A snapshot of the game list (the games themselves live on). */
@@ -243,7 +284,8 @@ static char *make_meta(const sgame *g) {
     for (int i = 0; i < g->s.cfg.nseats; i++)
         json_array_append_new(seats, json_pack("{s:s, s:s, s:b}", "kind", g->seat[i].kind, "token", g->seat[i].token,
                                                "claimed", g->seat[i].claimed));
-    json_t *m = json_pack("{s:o, s:i, s:I}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed);
+    json_t *m = json_pack("{s:o, s:i, s:I, s:I}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed,
+                          "ai_seed", (json_int_t)g->ai_seed);
     char *t = json_dumps(m, JSON_COMPACT);
     json_decref(m);
     return t;
@@ -264,20 +306,17 @@ static int push_events(sgame *g, const kontor_log *log) {
     return 0;
 }
 
-static void send_text(struct mg_connection *c, const char *text) {
-    mg_websocket_write(c, MG_WEBSOCKET_OPCODE_TEXT, text, strlen(text));
-}
+static void send_text(wsconn *c, const char *text) { c->send(c->tx, text, strlen(text)); }
 
-static void send_json(struct mg_connection *c, json_t *o) {
+static void send_json(wsconn *c, json_t *o) {
     char *t = json_dumps(o, JSON_COMPACT);
     if (t) send_text(c, t);
     free(t);
     json_decref(o);
 }
 
-static void send_error(struct mg_connection *c, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void send_error(struct mg_connection *c, const char *code, const char *fmt, ...) {
+static void send_error(wsconn *c, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void send_error(wsconn *c, const char *code, const char *fmt, ...) {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -325,7 +364,7 @@ static char *state_text(sgame *g, wsconn *w) {
 
 static void send_state(sgame *g, wsconn *w) {
     char *t = state_text(g, w);
-    if (t) send_text(w->c, t);
+    if (t) send_text(w, t);
     free(t);
 }
 
@@ -346,7 +385,7 @@ static void broadcast(sgame *g) {
         } else {
             w->sent = g->nev;
         }
-        if (spect) send_text(w->c, spect);
+        if (spect) send_text(w, spect);
     }
     free(spect);
 }
@@ -360,27 +399,38 @@ static int ai_owes(const sgame *g) {
     return 0;
 }
 
+static int gq_push(gqueue *q, sgame *g) {
+    if (q->n == q->cap) {
+        long cap = q->cap ? q->cap * 2 : 256;
+        sgame **a = malloc((size_t)cap * sizeof *a);
+        if (!a) return -1;
+        for (long i = 0; i < q->n; i++) a[i] = q->q[(q->head + i) % q->cap];
+        free(q->q);
+        q->q = a;
+        q->cap = cap;
+        q->head = 0;
+    }
+    q->q[(q->head + q->n) % q->cap] = g;
+    q->n++;
+    return 0;
+}
+
+static sgame *gq_pop(gqueue *q) {
+    if (!q->n) return NULL;
+    sgame *g = q->q[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+    return g;
+}
+
 /* Queue g for a computer move if one is owed. Call with g->mu held. */
 static void schedule_ai(sgame *g) {
     if (g->ai_queued || g->ai_busy || !ai_owes(g)) return;
     pthread_mutex_lock(&S.q_mu);
-    if (S.qn == S.qcap) {
-        long cap = S.qcap ? S.qcap * 2 : 256;
-        sgame **q = malloc((size_t)cap * sizeof *q);
-        if (!q) {
-            pthread_mutex_unlock(&S.q_mu);
-            return;
-        }
-        for (long i = 0; i < S.qn; i++) q[i] = S.q[(S.qhead + i) % S.qcap];
-        free(S.q);
-        S.q = q;
-        S.qcap = cap;
-        S.qhead = 0;
+    if (gq_push(g->bots_only ? &S.bots : &S.people, g) == 0) {
+        g->ai_queued = 1;
+        pthread_cond_broadcast(&S.q_cv); /* (a people-only worker may be the one waiting) */
     }
-    S.q[(S.qhead + S.qn) % S.qcap] = g;
-    S.qn++;
-    g->ai_queued = 1;
-    pthread_cond_signal(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
 }
 
@@ -457,18 +507,24 @@ static kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_er
     return KONTOR_OK;
 }
 
+/* arg: non-NULL for the worker kept for games with people (with two or
+ * more workers, the first never takes a computer-only game, so those can
+ * never hold every worker while a person waits). */
 static void *ai_worker(void *arg) {
-    (void)arg;
+    int people_only = arg != NULL;
+    /* the computer thinks at a lower priority than the event loop (nice 10
+     * for this thread only), so that a machine busy with computer games
+     * still answers people's moves at once */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     for (;;) {
         pthread_mutex_lock(&S.q_mu);
-        while (!S.qn && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
+        while (!S.people.n && (people_only || !S.bots.n) && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
             return NULL;
         }
-        sgame *g = S.q[S.qhead];
-        S.qhead = (S.qhead + 1) % S.qcap;
-        S.qn--;
+        sgame *g = gq_pop(&S.people);
+        if (!g) g = gq_pop(&S.bots);
         pthread_mutex_unlock(&S.q_mu);
 
         pthread_mutex_lock(&g->mu);
@@ -483,7 +539,7 @@ static void *ai_worker(void *arg) {
         }
         kontor_error err;
         if (!g->seat[seat].agent) {
-            g->seat[seat].agent = kontor_agent_new(level_spec(g->seat[seat].kind), g->seed ^ (0x5EA7ull << seat), &err);
+            g->seat[seat].agent = kontor_agent_new(level_spec(g->seat[seat].kind), g->ai_seed ^ (0x5EA7ull << seat), &err);
             if (!g->seat[seat].agent) logf_("game '%s': %s", g->id, err.msg);
         }
         kontor_agent *a = g->seat[seat].agent;
@@ -512,47 +568,58 @@ static void *ai_worker(void *arg) {
     }
 }
 
-static void *timer_thread(void *arg) {
-    (void)arg;
-    kontor_rng rng;
-    kontor_rng_seed(&rng, (uint64_t)(now_s() * 1e6));
-    while (!S.stop) {
-        struct timespec ts = {0, TIMER_TICK_MS * 1000000L};
-        nanosleep(&ts, NULL);
-        long n;
-        sgame **all = snapshot(&n);
-        if (!all) continue;
-        double t = now_s();
-        for (long i = 0; i < n && !S.stop; i++) {
-            sgame *g = all[i];
-            if (g->timeout_s <= 0) continue;
-            pthread_mutex_lock(&g->mu);
-            if (g->deadline > 0 && t >= g->deadline) {
-                unsigned act = kontor_actors(&g->s);
-                for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
-                    if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
-                    if (!(kontor_actors(&g->s) & (1u << seat))) continue;
-                    kontor_move mv[KONTOR_MAX_MOVES];
-                    int k = kontor_legal(&g->s, seat, mv);
-                    if (k <= 0) continue;
-                    kontor_error err;
-                    logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
-                          kontor_seat_name(&g->s, seat));
-                    apply_decision(g, seat, mv[kontor_rng_below(&rng, (uint32_t)k)], &err);
-                }
+/* Every 200 ms on the event loop's thread: a random legal move for each
+ * human seat whose per-decision timeout has run out. */
+static void play_timeouts(void) {
+    long n;
+    sgame **all = snapshot(&n);
+    if (!all) return;
+    double t = now_s();
+    for (long i = 0; i < n; i++) {
+        sgame *g = all[i];
+        if (g->timeout_s <= 0) continue;
+        pthread_mutex_lock(&g->mu);
+        if (g->deadline > 0 && t >= g->deadline) {
+            unsigned act = kontor_actors(&g->s);
+            for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
+                if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
+                if (!(kontor_actors(&g->s) & (1u << seat))) continue;
+                kontor_move mv[KONTOR_MAX_MOVES];
+                int k = kontor_legal(&g->s, seat, mv);
+                if (k <= 0) continue;
+                kontor_error err;
+                logf_("game '%s' round %d: %s ran out of time, a random legal move is played", g->id, g->s.round,
+                      kontor_seat_name(&g->s, seat));
+                apply_decision(g, seat, mv[kontor_rng_below(&S.tick_rng, (uint32_t)k)], &err);
             }
-            pthread_mutex_unlock(&g->mu);
         }
-        free(all);
+        pthread_mutex_unlock(&g->mu);
     }
-    return NULL;
+    free(all);
 }
 
 /* ---- creating and loading games --------------------------------------------- */
 
+/* Computer-only games in memory that are not over. */
+static int bots_running(void) {
+    long n;
+    int k = 0;
+    sgame **all = snapshot(&n);
+    for (long i = 0; all && i < n; i++) {
+        pthread_mutex_lock(&all[i]->mu);
+        k += all[i]->bots_only && !kontor_over(&all[i]->s);
+        pthread_mutex_unlock(&all[i]->mu);
+    }
+    free(all);
+    return k;
+}
+
 static sgame *new_game_struct(void) {
     sgame *g = calloc(1, sizeof *g);
-    if (g) pthread_mutex_init(&g->mu, NULL);
+    if (g) {
+        pthread_mutex_init(&g->mu, NULL);
+        g->born = now_s();
+    }
     return g;
 }
 
@@ -570,6 +637,11 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
         snprintf(err->msg, sizeof err->msg, "'timeout' %d is outside 0..%d seconds", timeout_s, TIMEOUT_MAX);
         err->code = KONTOR_E_RANGE;
         return NULL;
+    }
+    int people = 0;
+    for (size_t i = 0; i < json_array_size(seats); i++) {
+        const char *k = json_string_value(json_array_get(seats, i));
+        people += k && strcmp(k, "human") == 0;
     }
     sgame *g = new_game_struct();
     if (!g) {
@@ -591,10 +663,11 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
     }
     do random_hex(g->id, ID_LEN);
     while (find_game(g->id));
-    uint64_t seed;
-    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)(now_s() * 1e9);
+    uint64_t seed = random_u64();
     g->seed = seed;
+    g->ai_seed = random_u64();
     g->timeout_s = timeout_s;
+    g->bots_only = !people;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
     if (kontor_new_from_deal(&g->s, &cfg, &d, err) != KONTOR_OK) {
@@ -613,7 +686,7 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
     strftime(g->rec.date, sizeof g->rec.date, "%Y-%m-%d", &tmv);
     snprintf(g->rec.event, sizeof g->rec.event, "kontor serve game %s", g->id);
     g->meta = make_meta(g);
-    if (!g->meta || save_game(g, err) != KONTOR_OK || register_game(g) != 0) {
+    if (!g->meta || save_game(g, err) != KONTOR_OK || register_game(g) != g) {
         if (!err->msg[0]) snprintf(err->msg, sizeof err->msg, "out of memory");
         free_game(g);
         return NULL;
@@ -631,13 +704,12 @@ static void collect_events(void *ctx, const kontor_state *s, int ply, const kont
     push_events(ctx, log);
 }
 
-/* Resume one stored game: parse its meta and record, replay every decision. */
-static int load_one(void *ctx, const char *id, int over, const char *meta, const char *record) {
-    int *count = ctx;
-    (void)over;
+/* A stored game in memory: parse its meta and record, replay every decision.
+ * NULL (logged) when the stored row is damaged or memory is short. */
+static sgame *game_from_store(const char *id, const char *meta, const char *record) {
     kontor_error err = {0};
     sgame *g = new_game_struct();
-    if (!g) return 1;
+    if (!g) return NULL;
     json_error_t je;
     json_t *m = json_loads(meta, 0, &je);
     json_t *seats = json_object_get(m, "seats");
@@ -645,7 +717,7 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
         logf_("game '%.32s': its stored meta is damaged; not resumed", id);
         json_decref(m);
         free_game(g);
-        return 0;
+        return NULL;
     }
     snprintf(g->id, sizeof g->id, "%s", id);
     if (kontor_record_parse(&g->rec, record, strlen(record), &err) != KONTOR_OK ||
@@ -654,7 +726,7 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
         logf_("game '%s': its stored record does not replay (%s); not resumed", id, err.msg);
         json_decref(m);
         free_game(g);
-        return 0;
+        return NULL;
     }
     for (size_t i = 0; i < json_array_size(seats); i++) {
         json_t *so = json_array_get(seats, i);
@@ -665,10 +737,35 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
         g->seat[i].claimed = json_is_true(json_object_get(so, "claimed"));
     }
     g->timeout_s = (int)json_integer_value(json_object_get(m, "timeout"));
+    g->bots_only = 1;
+    for (int i = 0; i < g->s.cfg.nseats; i++)
+        if (strcmp(g->seat[i].kind, "human") == 0) g->bots_only = 0;
+    if (g->bots_only && !kontor_over(&g->s) && bots_running() >= S.lim.ai_games) {
+        logf_("game '%s': computer seats only, over --ai-games %d; left in the store, not resumed", id, S.lim.ai_games);
+        json_decref(m);
+        free_game(g);
+        return 0;
+    }
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
+    /* games stored before the secret existed get a new one */
+    json_t *as = json_object_get(m, "ai_seed");
+    g->ai_seed = json_is_integer(as) ? (uint64_t)json_integer_value(as) : random_u64();
     json_decref(m);
     g->meta = make_meta(g);
-    if (!g->meta || register_game(g) != 0) {
+    if (!g->meta) {
+        free_game(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* Resume one stored game (at start: every unfinished one). */
+static int load_one(void *ctx, const char *id, int over, const char *meta, const char *record) {
+    int *count = ctx;
+    (void)over;
+    sgame *g = game_from_store(id, meta, record);
+    if (!g) return 0;
+    if (register_game(g) != g) {
         free_game(g);
         return 1;
     }
@@ -680,27 +777,50 @@ static int load_one(void *ctx, const char *id, int over, const char *meta, const
     return 0;
 }
 
-/* ---- WebSocket ------------------------------------------------------------------ */
-
-static int ws_connect(const struct mg_connection *c, void *ud) {
-    (void)c;
-    (void)ud;
-    return 0;
+/* A game by id: in memory, or else from the store (a finished game after a
+ * restart, including one whose last decision was stored just before the
+ * server died, so that its players still see the result). NULL if none. */
+static sgame *get_game(const char *id) {
+    sgame *g = find_game(id);
+    if (g || !valid_id(id) || strlen(id) > ID_LEN) return g;
+    char *meta = NULL, *text = NULL;
+    int over;
+    kontor_error err;
+    if (store_get(S.st, id, &over, &meta, &text, &err) != KONTOR_OK) return NULL;
+    g = game_from_store(id, meta, text);
+    free(meta);
+    free(text);
+    if (!g) return NULL;
+    sgame *have = register_game(g); /* another thread may have loaded it first */
+    if (have != g) {
+        free_game(g);
+        return have;
+    }
+    pthread_mutex_lock(&g->mu);
+    update_deadline(g);
+    schedule_ai(g);
+    pthread_mutex_unlock(&g->mu);
+    return g;
 }
 
-static void ws_ready(struct mg_connection *c, void *ud) {
-    (void)ud;
+/* ---- WebSocket ------------------------------------------------------------------ */
+
+wsconn *server_conn_open(void (*send)(void *tx, const char *text, size_t len), void (*close)(void *tx, int code),
+                         void *tx) {
     wsconn *w = calloc(1, sizeof *w);
-    if (!w) return;
-    w->c = c;
+    if (!w) return NULL;
+    w->send = send;
+    w->close = close;
+    w->tx = tx;
     w->seat = -1;
     w->tokens = RATE_BURST;
     w->last = now_s();
-    mg_set_user_connection_data(c, w);
-    send_json(c, json_pack("{s:s, s:s}", "type", "hello", "version", KONTOR_VERSION));
+    send_json(w, json_pack("{s:s, s:s}", "type", "hello", "version", KONTOR_VERSION));
+    return w;
 }
 
 static void attach(wsconn *w, sgame *g, int seat) {
+    if (S.joined) S.joined(w->tx); /* ends its --join-timeout */
     pthread_mutex_lock(&g->mu);
     w->g = g;
     w->seat = seat;
@@ -728,7 +848,7 @@ static void attach(wsconn *w, sgame *g, int seat) {
                             seat >= 0 ? json_integer(seat) : json_null(), "variant",
                             kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(&g->s.cfg.cards), "timeout",
                             g->timeout_s);
-    send_json(w->c, wel);
+    send_json(w, wel);
     /* everyone sees who is connected now; the newcomer also gets every event so far */
     broadcast(g);
     pthread_mutex_unlock(&g->mu);
@@ -736,7 +856,7 @@ static void attach(wsconn *w, sgame *g, int seat) {
 
 static void handle_message(wsconn *w, json_t *msg) {
     const char *type = json_string_value(json_object_get(msg, "type"));
-    struct mg_connection *c = w->c;
+    wsconn *c = w;
     if (!type) {
         send_error(c, "bad_request", "message has no \"type\" string");
         return;
@@ -755,7 +875,7 @@ static void handle_message(wsconn *w, json_t *msg) {
             send_error(c, "bad_request", "\"game\" must be a game id (lowercase letters and digits)");
             return;
         }
-        sgame *g = find_game(id);
+        sgame *g = get_game(id);
         if (!g) {
             send_error(c, "no_game", "game '%s' does not exist", id);
             return;
@@ -811,20 +931,11 @@ static void handle_message(wsconn *w, json_t *msg) {
     send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, ping)", type);
 }
 
-static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, void *ud) {
-    (void)ud;
-    wsconn *w = mg_get_user_connection_data(c);
-    int op = bits & 0x0F;
-    if (!w) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE) return 0;
-    if (op == MG_WEBSOCKET_OPCODE_PING) {
-        mg_websocket_write(c, MG_WEBSOCKET_OPCODE_PONG, data, len);
-        return 1;
-    }
-    if (op == MG_WEBSOCKET_OPCODE_PONG) return 1;
-    if (len > MSG_MAX) {
+int server_conn_message(wsconn *w, int text, const char *data, size_t len) {
+    wsconn *c = w;
+    if (len > (size_t)MSG_MAX) {
         send_error(c, "too_large", "message of %zu bytes is over the limit of %d bytes; closing", len, MSG_MAX);
-        mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf1", 2); /* 1009: too big */
+        w->close(w->tx, 1009); /* too big */
         return 0;
     }
     /* token bucket */
@@ -835,23 +946,22 @@ static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, vo
     if (w->tokens < 1.0) {
         if (++w->refused >= FLOOD_CLOSE) {
             send_error(c, "flood", "too many messages; closing");
-            mg_websocket_write(c, MG_WEBSOCKET_OPCODE_CONNECTION_CLOSE, "\x03\xf0", 2); /* 1008: policy */
+            w->close(w->tx, 1008); /* policy */
             return 0;
         }
         if (w->refused % 50 == 1) send_error(c, "rate", "too many messages: at most %.0f a second", RATE_PER_S);
         return 1;
     }
     w->tokens -= 1.0;
-    if (op != MG_WEBSOCKET_OPCODE_TEXT) {
+    if (!text) {
         send_error(c, "bad_request", "only text messages (JSON) are understood");
         return 1;
     }
-    json_error_t je;
-    json_t *msg = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
-    if (!msg || !json_is_object(msg)) {
-        if (msg) send_error(c, "bad_json", "message is JSON but not an object");
-        else send_error(c, "bad_json", "message is not JSON: %s at line %d column %d", je.text, je.line, je.column);
-        json_decref(msg);
+    const char *code;
+    char why[160];
+    json_t *msg = sj_parse_object(data, len, &code, why, sizeof why);
+    if (!msg) {
+        send_error(c, code, "message is %s", why);
         return 1;
     }
     handle_message(w, msg);
@@ -859,9 +969,7 @@ static int ws_data(struct mg_connection *c, int bits, char *data, size_t len, vo
     return 1;
 }
 
-static void ws_close(const struct mg_connection *cc, void *ud) {
-    (void)ud;
-    wsconn *w = mg_get_user_connection_data(cc);
+void server_conn_closed(wsconn *w) {
     if (!w) return;
     sgame *g = w->g;
     if (g) {
@@ -872,6 +980,7 @@ static void ws_close(const struct mg_connection *cc, void *ud) {
                 break;
             }
         if (w->seat >= 0) g->seat[w->seat].connected--;
+        if (!g->conns) g->left = now_s();
         broadcast(g);
         pthread_mutex_unlock(&g->mu);
     }
@@ -880,20 +989,32 @@ static void ws_close(const struct mg_connection *cc, void *ud) {
 
 /* ---- HTTP API ----------------------------------------------------------------------- */
 
-static int reply(struct mg_connection *c, int status, const char *ctype, const char *body, size_t len,
-                 const char *extra) {
-    const char *reason = status == 200 ? "OK" : status == 201 ? "Created" : status == 400 ? "Bad Request"
-                         : status == 404 ? "Not Found" : status == 405 ? "Method Not Allowed"
-                         : status == 409 ? "Conflict" : status == 413 ? "Payload Too Large" : "Internal Server Error";
-    mg_printf(c,
-              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-store\r\n%s"
-              "Connection: close\r\n\r\n",
-              status, reason, ctype, len, extra ? extra : "");
-    mg_write(c, body, len);
+/* A request and its answer while a handler runs (the transport reads the
+ * one and writes the other). */
+typedef struct hx {
+    const server_http_req *rq;
+    server_http_resp *rs;
+} hx;
+
+static int reply(hx *c, int status, const char *ctype, const char *body, size_t len, const char *extra) {
+    server_http_resp *rs = c->rs;
+    free(rs->body);
+    rs->body = malloc(len + 1);
+    if (rs->body) {
+        memcpy(rs->body, body, len);
+        rs->body[len] = 0;
+        rs->len = len;
+    } else {
+        rs->len = 0;
+        status = 500;
+    }
+    rs->status = status;
+    snprintf(rs->ctype, sizeof rs->ctype, "%s", ctype);
+    snprintf(rs->extra, sizeof rs->extra, "%s", extra ? extra : "");
     return status;
 }
 
-static int reply_json(struct mg_connection *c, int status, json_t *o) {
+static int reply_json(hx *c, int status, json_t *o) {
     char *t = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!t) return reply(c, 500, "text/plain", "out of memory\n", 14, NULL);
@@ -902,13 +1023,24 @@ static int reply_json(struct mg_connection *c, int status, json_t *o) {
     return r;
 }
 
-__attribute__((format(printf, 3, 4))) static int reply_error(struct mg_connection *c, int status, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static int reply_error(hx *c, int status, const char *fmt, ...) {
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     return reply_json(c, status, json_pack("{s:s}", "error", msg));
+}
+
+/* The same with a code for programs ("too_deep", "running", ...). */
+__attribute__((format(printf, 4, 5))) static int reply_code(hx *c, int status, const char *code, const char *fmt,
+                                                            ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return reply_json(c, status, json_pack("{s:s, s:s}", "error", msg, "code", code));
 }
 
 static json_t *summary(sgame *g) {
@@ -944,7 +1076,7 @@ static int stored_summary(void *ctx, const char *id, int over, const char *meta,
     return 0;
 }
 
-static int api_list(struct mg_connection *c) {
+static int api_list(hx *c) {
     long n;
     sgame **all = snapshot(&n);
     if (!all) return reply_error(c, 500, "out of memory");
@@ -964,23 +1096,6 @@ static int api_list(struct mg_connection *c) {
                                         "total", (json_int_t)n));
 }
 
-static int read_body(struct mg_connection *c, char **out) {
-    const struct mg_request_info *ri = mg_get_request_info(c);
-    if (ri->content_length > MSG_MAX) return -2;
-    size_t cap = MSG_MAX + 1, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) return -1;
-    int r;
-    while (n < cap - 1 && (r = mg_read(c, buf + n, cap - 1 - n)) > 0) n += (size_t)r;
-    if (n >= cap - 1) {
-        free(buf);
-        return -2;
-    }
-    buf[n] = 0;
-    *out = buf;
-    return (int)n;
-}
-
 static json_t *links_of(sgame *g, int only) {
     json_t *a = json_array();
     for (int i = 0; i < g->s.cfg.nseats; i++) {
@@ -994,26 +1109,44 @@ static json_t *links_of(sgame *g, int only) {
     return a;
 }
 
-static int api_create(struct mg_connection *c) {
-    char *body = NULL;
-    int n = read_body(c, &body);
-    if (n == -2) return reply_error(c, 413, "request body is over %d bytes", MSG_MAX);
-    if (n < 0) return reply_error(c, 500, "out of memory");
-    json_error_t je;
-    json_t *req = json_loadb(body, (size_t)n, JSON_REJECT_DUPLICATES, &je);
-    free(body);
-    if (!json_is_object(req)) {
+static int api_create(hx *c) {
+    if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
+        return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
+    const char *code;
+    char why[160];
+    json_t *req = sj_parse_object(c->rq->body ? c->rq->body : "", c->rq->body_len, &code, why, sizeof why);
+    if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+    json_t *vj = json_object_get(req, "variant"), *oj = json_object_get(req, "options");
+    if ((vj && !json_is_string(vj)) || (oj && !json_is_string(oj))) {
+        const char *field = vj && !json_is_string(vj) ? "variant" : "options";
         json_decref(req);
-        return reply_error(c, 400, "request body is not a JSON object: %s", je.text);
+        return reply_code(c, 400, "bad_request", "'%s' must be a string", field);
     }
-    const char *variant = json_string_value(json_object_get(req, "variant"));
-    const char *options = json_string_value(json_object_get(req, "options"));
+    const char *variant = json_string_value(vj);
+    const char *options = json_string_value(oj);
     json_t *tj = json_object_get(req, "timeout");
     if (tj && !json_is_integer(tj)) {
         json_decref(req);
         return reply_error(c, 400, "'timeout' must be a whole number of seconds");
     }
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
+    /* games of computers only: as many at once as the operator allows */
+    json_t *sj = json_object_get(req, "seats");
+    int people = 0;
+    for (size_t i = 0; i < json_array_size(sj); i++)
+        people += json_is_string(json_array_get(sj, i)) && strcmp(json_string_value(json_array_get(sj, i)), "human") == 0;
+    if (json_array_size(sj) > 0 && !people) {
+        if (S.lim.ai_games <= 0) {
+            json_decref(req);
+            return reply_error(c, 403, "games of computer seats only are off on this server (--ai-games 0)");
+        }
+        if (bots_running() >= S.lim.ai_games) {
+            json_decref(req);
+            return reply_error(c, 429,
+                               "at most %d games of computer seats only at once on this server (--ai-games); "
+                               "try again when one ends", S.lim.ai_games);
+        }
+    }
     kontor_error err = {0};
     sgame *g = NULL;
     if (timeout < 0 || timeout > TIMEOUT_MAX)
@@ -1032,7 +1165,7 @@ static int api_create(struct mg_connection *c) {
 }
 
 /* Claim a free human seat of an open game: its link, once. */
-static int api_claim(struct mg_connection *c, sgame *g, const char *seatstr) {
+static int api_claim(hx *c, sgame *g, const char *seatstr) {
     char *end;
     long seat = strtol(seatstr, &end, 10);
     pthread_mutex_lock(&g->mu);
@@ -1062,27 +1195,48 @@ static int api_claim(struct mg_connection *c, sgame *g, const char *seatstr) {
     return reply_json(c, 200, json_pack("{s:s, s:o}", "id", g->id, "seats", links));
 }
 
-/* The record text of a game, from memory or from the store. */
-static char *record_text(const char *id, int *found) {
-    sgame *g = find_game(id);
+/* The whole record text of a game (deal, seed, every decision), from memory
+ * or from the store, for the server's own use: while the game runs it holds
+ * every secret, so it is sent to nobody (*over says whether it may be). */
+static char *record_text(const char *id, int *found, int *over) {
+    sgame *g = get_game(id);
     char *text = NULL;
     *found = 0;
+    *over = 0;
     if (g) {
         size_t len;
         pthread_mutex_lock(&g->mu);
         kontor_record_set_result(&g->rec, &g->s);
         if (kontor_record_write(&g->rec, &text, &len) != KONTOR_OK) text = NULL;
+        *over = kontor_over(&g->s);
         pthread_mutex_unlock(&g->mu);
         *found = 1;
         return text;
     }
     char *meta = NULL;
-    int over;
     kontor_error err;
-    if (store_get(S.st, id, &over, &meta, &text, &err) != KONTOR_OK) return NULL;
+    if (store_get(S.st, id, over, &meta, &text, &err) != KONTOR_OK) return NULL;
     free(meta);
     *found = 1;
     return text;
+}
+
+/* The value of name=value in a query string (no %-decoding: the values of
+ * this API are numbers); 0 when absent or too long for out. */
+static int query_var(const char *q, const char *name, char *out, size_t cap) {
+    size_t nl = strlen(name);
+    while (q && *q) {
+        size_t k = strcspn(q, "&");
+        if (k > nl && strncmp(q, name, nl) == 0 && q[nl] == '=') {
+            if (k - nl - 1 >= cap) return 0;
+            memcpy(out, q + nl + 1, k - nl - 1);
+            out[k - nl - 1] = 0;
+            return 1;
+        }
+        q += k;
+        if (*q) q++;
+    }
+    return 0;
 }
 
 typedef struct replay_ctx {
@@ -1101,17 +1255,16 @@ static void replay_events(void *ctx, const kontor_state *s, int ply, const konto
 
 /* A position of a game for the replay viewer: after ply plies. Finished
  * games show every hand; running ones only what a spectator sees. */
-static int api_view(struct mg_connection *c, const char *id) {
-    const struct mg_request_info *ri = mg_get_request_info(c);
+static int api_view(hx *c, const char *id) {
     char pbuf[16] = "";
     long ply = -1;
-    if (ri->query_string && mg_get_var(ri->query_string, strlen(ri->query_string), "ply", pbuf, sizeof pbuf) > 0) {
+    if (query_var(c->rq->query, "ply", pbuf, sizeof pbuf)) {
         char *end;
         ply = strtol(pbuf, &end, 10);
-        if (*end || ply < 0) return reply_error(c, 400, "'ply' must be a number from 0");
+        if (!pbuf[0] || *end || ply < 0) return reply_error(c, 400, "'ply' must be a number from 0");
     }
-    int found;
-    char *text = record_text(id, &found);
+    int found, stored_over;
+    char *text = record_text(id, &found, &stored_over);
     if (!text) return found ? reply_error(c, 500, "game '%s': record unavailable", id)
                             : reply_error(c, 404, "game '%s' does not exist", id);
     kontor_record r;
@@ -1152,8 +1305,12 @@ static int api_view(struct mg_connection *c, const char *id) {
     json_object_set_new(o, "players", pl);
     json_object_set_new(o, "result", json_string(r.result));
     if (ply > 0) {
+        /* who decided last; what, only once the game is over: while it runs
+         * the decision may be a hidden one (a chosen card, a bribe), and the
+         * events above already say what of it a spectator may know */
         kontor_ply p = r.ply[ply - 1];
-        json_object_set_new(o, "last", json_pack("{s:i, s:i}", "seat", p.seat, "m", p.move));
+        json_object_set_new(o, "last", over || S.leaky ? json_pack("{s:i, s:i}", "seat", p.seat, "m", p.move)
+                                                       : json_pack("{s:i}", "seat", p.seat));
     }
     free(s);
     free(fin);
@@ -1164,7 +1321,7 @@ static int api_view(struct mg_connection *c, const char *id) {
 /* Every variant of the engine's table with its seats and the expansions
  * (export=1, events=1, tiles=1) it takes: those whose deal succeeds, so the
  * lobby never offers a combination the engine refuses. */
-static int api_variants(struct mg_connection *c) {
+static int api_variants(hx *c) {
     static const char *const exp[] = {"export=1", "events=1", "tiles=1"};
     json_t *a = json_array();
     kontor_state *s = malloc(sizeof *s);
@@ -1202,11 +1359,9 @@ static long rss_kib(void) {
     return kib;
 }
 
-static int api_handler(struct mg_connection *c, void *ud) {
-    (void)ud;
-    const struct mg_request_info *ri = mg_get_request_info(c);
-    const char *uri = ri->local_uri ? ri->local_uri : "";
-    const char *method = ri->request_method;
+static int api_handler(hx *c) {
+    const char *uri = c->rq->uri ? c->rq->uri : "";
+    const char *method = c->rq->method ? c->rq->method : "";
     int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     if (strcmp(uri, "/api/games") == 0) {
         if (get) return api_list(c);
@@ -1221,7 +1376,12 @@ static int api_handler(struct mg_connection *c, void *ud) {
         long n;
         sgame **all = snapshot(&n);
         free(all);
-        return reply_json(c, 200, json_pack("{s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib()));
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        json_int_t cpu_ms = (json_int_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
+                            (json_int_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000;
+        return reply_json(c, 200, json_pack("{s:I, s:I, s:I}", "games", (json_int_t)n, "rss_kib", (json_int_t)rss_kib(),
+                                            "cpu_ms", cpu_ms));
     }
     if (strncmp(uri, "/api/games/", 11) == 0) {
         char id[40] = "", rest[40] = "", arg[16] = "";
@@ -1242,15 +1402,23 @@ static int api_handler(struct mg_connection *c, void *ud) {
         }
         if (!valid_id(id)) return reply_error(c, 404, "'%.40s' is not a game id", id);
         if (rest[0] == 0 && get) {
-            sgame *g = find_game(id);
+            sgame *g = get_game(id);
             if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
             return reply_json(c, 200, summary(g));
         }
         if (strcmp(rest, "record") == 0 && get) {
-            int found;
-            char *text = record_text(id, &found);
+            int found, over;
+            char *text = record_text(id, &found, &over);
             if (!text) return found ? reply_error(c, 500, "game '%s': record unavailable", id)
                                     : reply_error(c, 404, "game '%s' does not exist", id);
+            if (!over && !S.leaky) {
+                /* the record holds the seed, the deal and the hidden choices:
+                 * published when the game ends, when it proves the shuffle */
+                free(text);
+                return reply_code(c, 409, "running",
+                                  "game '%s' is running: its record (with the deal and the seed) is published when it ends",
+                                  id);
+            }
             char extra[128];
             snprintf(extra, sizeof extra, "Content-Disposition: attachment; filename=\"kontor-%s.kgn\"\r\n", id);
             reply(c, 200, "text/plain; charset=utf-8", text, strlen(text), extra);
@@ -1259,7 +1427,7 @@ static int api_handler(struct mg_connection *c, void *ud) {
         }
         if (strcmp(rest, "view") == 0 && get) return api_view(c, id);
         if (strcmp(rest, "seats") == 0 && post && arg[0]) {
-            sgame *g = find_game(id);
+            sgame *g = get_game(id);
             if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
             return api_claim(c, g, arg);
         }
@@ -1267,49 +1435,171 @@ static int api_handler(struct mg_connection *c, void *ud) {
     return reply_error(c, 404, "'%s %.80s' is not an API call", method, uri);
 }
 
-static int log_message(const struct mg_connection *c, const char *msg) {
+int server_http(const server_http_req *rq, server_http_resp *rs) {
+    memset(rs, 0, sizeof *rs);
+    hx c = {rq, rs};
+    return api_handler(&c);
+}
+
+/* ---- the transport's side (transport.c calls these on the loop's thread) ----------------- */
+
+static void t_send(void *tx, const char *text, size_t len) { tconn_send(tx, text, len); }
+static void t_close(void *tx, int code) { tconn_close(tx, code, code == 1009 ? "message too big" : "policy"); }
+static void t_joined(void *tx) { tconn_joined(tx); }
+
+static void *t_ws_open(tconn *c) { return server_conn_open(t_send, t_close, c); }
+
+static void t_ws_message(tconn *c, void *ud, int binary, const char *data, size_t len) {
+    if (ud && !server_conn_message(ud, !binary, data, len)) tconn_close(c, 1008, "closing");
+}
+
+static void t_ws_close(tconn *c, void *ud) {
     (void)c;
-    logf_("civetweb: %s", msg);
-    return 1;
+    server_conn_closed(ud);
+}
+
+static void t_api(treq *r) {
+    /* game creations: a budget per address (--create-per-min); the handlers
+     * do not see addresses, the transport does */
+    if (strcmp(r->method, "POST") == 0 && strcmp(r->path, "/api/games") == 0) {
+        int retry;
+        if (!treq_take_create(r, &retry)) {
+            char hdr[64], msg[200];
+            snprintf(hdr, sizeof hdr, "Retry-After: %d\r\n", retry);
+            snprintf(msg, sizeof msg, "too many games created from your address: at most %d a minute (--create-per-min)",
+                     S.lim.create_per_min);
+            json_t *o = json_pack("{s:s, s:s, s:i}", "error", msg, "code", "rate", "retry_after", retry);
+            char *t = json_dumps(o, JSON_COMPACT);
+            json_decref(o);
+            treply(r, 429, "application/json", t ? t : "{}", t ? strlen(t) : 2, hdr);
+            free(t);
+            return;
+        }
+    }
+    server_http_req rq = {r->method, r->path, r->query[0] ? r->query : NULL, r->body, r->body_len, 0};
+    server_http_resp rs;
+    server_http(&rq, &rs);
+    treply(r, rs.status, rs.ctype, rs.body ? rs.body : "", rs.body ? rs.len : 0, rs.extra[0] ? rs.extra : NULL);
+    free(rs.body);
+}
+
+/* ---- housekeeping: games leave memory ------------------------------------------------ */
+
+/* Take g out of the registry (loop thread). */
+static void unregister_game(sgame *g) {
+    pthread_mutex_lock(&S.reg_mu);
+    for (long i = 0; i < S.nall; i++)
+        if (S.all[i] == g) {
+            memmove(S.all + i, S.all + i + 1, (size_t)(S.nall - i - 1) * sizeof *S.all);
+            S.nall--;
+            break;
+        }
+    for (sgame **p = &S.bucket[hash_id(g->id)]; *p; p = &(*p)->hnext)
+        if (*p == g) {
+            *p = g->hnext;
+            break;
+        }
+    pthread_mutex_unlock(&S.reg_mu);
+}
+
+/* Once a second on the loop's thread: a finished game leaves memory --linger
+ * seconds after its last connection left (the store keeps it: its record and
+ * view are read from there); an open game that no person joined leaves after
+ * --open-ttl seconds, and the store forgets it. Only the loop's thread finds
+ * games by id (HTTP and WebSocket handlers, the timeouts), and a game leaves
+ * only when no computer move is queued or under way, so no other thread
+ * holds it. */
+static void evict_games(void) {
+    long n;
+    sgame **all = snapshot(&n);
+    if (!all) return;
+    double t = now_s();
+    long freed = 0;
+    for (long i = 0; i < n; i++) {
+        sgame *g = all[i];
+        pthread_mutex_lock(&g->mu);
+        int idle = !g->conns && !g->ai_queued && !g->ai_busy;
+        int over = kontor_over(&g->s), joined = 0, people = 0;
+        for (int k = 0; k < g->s.cfg.nseats; k++)
+            if (strcmp(g->seat[k].kind, "human") == 0) {
+                people++;
+                joined += g->seat[k].claimed;
+            }
+        double since = g->left > g->born ? g->left : g->born;
+        int finished = idle && over && t - since >= S.lim.linger_s;
+        int expired = idle && !over && people && !joined && t - g->born >= S.lim.open_ttl_s;
+        pthread_mutex_unlock(&g->mu);
+        if (!finished && !expired) continue;
+        unregister_game(g);
+        if (expired) {
+            kontor_error err;
+            if (store_delete(S.st, g->id, &err) != KONTOR_OK) logf_("%s", err.msg);
+            logf_("game '%s': open for %d s and nobody joined; removed", g->id, S.lim.open_ttl_s);
+        }
+        free_game(g);
+        freed++;
+    }
+    free(all);
+#ifdef __GLIBC__
+    /* give the freed games' pages back (glibc keeps them otherwise) */
+    if (freed) malloc_trim(0);
+#endif
+}
+
+static void server_tick(void) {
+    play_timeouts();
+    if (++S.ticks % 5 == 0) evict_games();
+}
+
+static const char *run_db;
+static int run_resumed;
+static const char *run_host;
+
+static void on_ready(int port) {
+    printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", run_host, port, run_db,
+           run_resumed, run_resumed == 1 ? "" : "s");
+    fflush(stdout);
 }
 
 /* ---- run -------------------------------------------------------------------------- */
 
-/* civetweb's master thread polls its listening socket with a 2 s timeout and
- * mg_stop() waits for it to see the stop flag, so a stop took up to 2 s (and
- * so did every test's server). While mg_stop() runs, this thread connects to
- * the port every 20 ms to wake the poll; the connection is dropped unserved. */
-typedef struct waker {
-    char host[64];
-    int port;
-    atomic_int done;
-} waker;
+static int resumed_games;
 
-static void *waker_thread(void *arg) {
-    waker *w = arg;
-    struct sockaddr_in sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)w->port);
-    if (inet_pton(AF_INET, strcmp(w->host, "0.0.0.0") == 0 ? "127.0.0.1" : w->host, &sa.sin_addr) != 1)
-        return NULL; /* not an IPv4 address: mg_stop() just takes its time */
-    while (!atomic_load(&w->done)) {
-        int fd = socket(AF_INET, SOCK_STREAM, 0);
-        if (fd >= 0) {
-            (void)connect(fd, (struct sockaddr *)&sa, sizeof sa);
-            close(fd);
-        }
-        nanosleep(&(struct timespec){0, 20 * 1000000L}, NULL);
+int server_init(const char *db, int quiet, kontor_error *err) {
+    memset(err, 0, sizeof *err);
+    S.quiet = quiet;
+    const char *leak = getenv("KONTOR_TEST_LEAKY_RECORD");
+    S.leaky = leak && strcmp(leak, "1") == 0;
+    if (!S.lim.msg_max) limits_default(&S.lim); /* (server_run sets them first) */
+    pthread_mutex_init(&S.reg_mu, NULL);
+    pthread_mutex_init(&S.q_mu, NULL);
+    pthread_cond_init(&S.q_cv, NULL);
+    kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
+    S.st = store_open(db, err);
+    if (!S.st) return 1;
+    resumed_games = 0;
+    if (store_load(S.st, 1, load_one, &resumed_games, err) != KONTOR_OK) {
+        store_close(S.st);
+        S.st = NULL;
+        return 1;
     }
-    return NULL;
+    return 0;
+}
+
+void server_shutdown(void) {
+    for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
+    free(S.all);
+    free(S.people.q);
+    free(S.bots.q);
+    if (S.st) store_close(S.st);
+    pthread_mutex_destroy(&S.reg_mu);
+    pthread_mutex_destroy(&S.q_mu);
+    pthread_cond_destroy(&S.q_cv);
+    memset(&S, 0, sizeof S);
 }
 
 int server_run(const server_opts *o, kontor_error *err) {
     memset(err, 0, sizeof *err);
-    S.quiet = o->quiet;
-    pthread_mutex_init(&S.reg_mu, NULL);
-    pthread_mutex_init(&S.q_mu, NULL);
-    pthread_cond_init(&S.q_cv, NULL);
 
     char index[PATH_MAX];
     snprintf(index, sizeof index, "%s/index.html", o->web);
@@ -1318,80 +1608,37 @@ int server_run(const server_opts *o, kontor_error *err) {
         snprintf(err->msg, sizeof err->msg, "web directory '%s' has no index.html (give --web DIR)", o->web);
         return 1;
     }
-    S.st = store_open(o->db, err);
-    if (!S.st) return 1;
+    S.lim = o->lim;
+    if (server_init(o->db, o->quiet, err) != 0) return 1;
 
-    /* signals: every thread blocks them, the main thread waits for them */
-    sigset_t sigs;
+    /* the computer's threads never take SIGINT or SIGTERM: the loop does */
+    sigset_t sigs, old;
     sigemptyset(&sigs);
     sigaddset(&sigs, SIGINT);
     sigaddset(&sigs, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+    pthread_sigmask(SIG_BLOCK, &sigs, &old);
     signal(SIGPIPE, SIG_IGN);
 
-    int resumed = 0;
-    if (store_load(S.st, 1, load_one, &resumed, err) != KONTOR_OK) {
-        store_close(S.st);
-        return 1;
-    }
-
     int nai = o->ai_threads > 0 ? o->ai_threads : 1;
-    pthread_t ai[16], timer;
+    pthread_t ai[16];
     if (nai > 16) nai = 16;
-    for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, NULL);
-    pthread_create(&timer, NULL, timer_thread, NULL);
+    for (int i = 0; i < nai; i++) pthread_create(&ai[i], NULL, ai_worker, i == 0 && nai > 1 ? &S : NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 
-    char ports[96], threads[16], queue[16];
-    snprintf(ports, sizeof ports, "%s:%d", o->host, o->port);
-    snprintf(threads, sizeof threads, "%d", o->threads > 0 ? o->threads : 64);
-    snprintf(queue, sizeof queue, "%d", o->threads > 64 ? o->threads : 64);
-    const char *copts[] = {"listening_ports", ports, "document_root", o->web, "num_threads", threads,
-                           "enable_directory_listing", "no", "listen_backlog", "1024", "connection_queue", queue,
-                           "tcp_nodelay", "1", "request_timeout_ms", "10000", "enable_keep_alive", "no",
-                           "static_file_max_age", "0", "additional_header", "X-Content-Type-Options: nosniff",
-                           NULL};
-    struct mg_callbacks cb;
-    memset(&cb, 0, sizeof cb);
-    cb.log_message = log_message;
-    mg_init_library(MG_FEATURES_WEBSOCKET | MG_FEATURES_FILES);
-    struct mg_context *ctx = mg_start(&cb, NULL, copts);
-    int rc = 0;
-    if (!ctx) {
-        err->code = KONTOR_E_IO;
-        snprintf(err->msg, sizeof err->msg, "cannot listen on '%s' (port taken, or no permission)", ports);
-        rc = 1;
-    } else {
-        mg_set_request_handler(ctx, "/api/", api_handler, NULL);
-        mg_set_websocket_handler(ctx, "/ws", ws_connect, ws_ready, ws_data, ws_close, NULL);
-        struct mg_server_port sp[4];
-        int np = mg_get_server_ports(ctx, 4, sp);
-        int port = np > 0 ? sp[0].port : o->port;
-        printf("kontor: serving http://%s:%d/ (db '%s', %d unfinished game%s resumed)\n", o->host, port, o->db,
-               resumed, resumed == 1 ? "" : "s");
-        fflush(stdout);
-        int sig;
-        sigwait(&sigs, &sig);
-        logf_("stopping on signal %d", sig);
-        waker wk;
-        snprintf(wk.host, sizeof wk.host, "%s", o->host);
-        wk.port = port;
-        atomic_init(&wk.done, 0);
-        pthread_t wt;
-        int have_waker = pthread_create(&wt, NULL, waker_thread, &wk) == 0;
-        mg_stop(ctx);
-        atomic_store(&wk.done, 1);
-        if (have_waker) pthread_join(wt, NULL);
-    }
-    mg_exit_library();
+    run_db = o->db;
+    run_host = o->host;
+    run_resumed = resumed_games;
+    S.joined = t_joined;
+    transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready};
+    transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick};
+    int rc = transport_run(&to, &cb, err);
+    if (rc == 0) logf_("stopped on a signal");
+
     pthread_mutex_lock(&S.q_mu);
     S.stop = 1;
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
-    pthread_join(timer, NULL);
-    for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
-    free(S.all);
-    free(S.q);
-    store_close(S.st);
+    server_shutdown();
     return rc;
 }

@@ -7,6 +7,7 @@
  * same numbers the record uses, so the log in the browser and the record
  * read alike.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "server/sjson.h"
@@ -334,5 +335,52 @@ json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int vie
     json_object_set_new(o, "a", json_integer(e->a));
     if (e->kind == KONTOR_EV_EVENT) json_object_set_new(o, "event", event_card_json(e->a));
     if (e->kind == KONTOR_EV_TILE) json_object_set_new(o, "tile", json_string(kontor_tile_name(e->a)));
+    return o;
+}
+
+/* ---- outside JSON ------------------------------------------------------------ */
+
+int sj_shape_ok(const char *buf, size_t len, const char **code, char *why, size_t whycap) {
+    if (len > SJ_MAX_BYTES) {
+        *code = "too_large";
+        snprintf(why, whycap, "JSON of %zu bytes is over the limit of %d bytes", len, SJ_MAX_BYTES);
+        return -1;
+    }
+    int depth = 0, in_str = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = buf[i];
+        if (in_str) {
+            if (c == '\\') i++; /* the escaped character cannot end the string */
+            else if (c == '"') in_str = 0;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c == '[' || c == '{') {
+            if (++depth > SJ_MAX_DEPTH) {
+                *code = "too_deep";
+                snprintf(why, whycap, "JSON nests deeper than %d arrays and objects (at byte %zu)", SJ_MAX_DEPTH, i);
+                return -1;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return 0;
+}
+
+json_t *sj_parse_object(const char *buf, size_t len, const char **code, char *why, size_t whycap) {
+    if (sj_shape_ok(buf, len, code, why, whycap) != 0) return NULL;
+    json_error_t je;
+    json_t *o = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    if (!o) {
+        *code = "bad_json";
+        snprintf(why, whycap, "not JSON: %s at line %d column %d", je.text, je.line, je.column);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        json_decref(o);
+        *code = "bad_json";
+        snprintf(why, whycap, "JSON but not an object");
+        return NULL;
+    }
     return o;
 }

@@ -29,4 +29,20 @@ json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int vie
 /* "choose", "ship", ..., "tile" for a move kind; "?" for others. */
 const char *sj_move_kind(int kind);
 
+/* Outside JSON is parsed only through here. The shape is checked on the raw
+ * bytes first: at most SJ_MAX_BYTES bytes and SJ_MAX_DEPTH nested arrays and
+ * objects (jansson parses recursively, and a deep document overflows a
+ * thread's stack before it returns). No protocol message or request body
+ * nests deeper than 3. */
+#define SJ_MAX_BYTES (64 * 1024)
+#define SJ_MAX_DEPTH 16
+/* 0 when buf[0..len) is within both limits; otherwise -1 with *code
+ * "too_large" or "too_deep" and why filled. Strings are skipped (a bracket in
+ * a string does not nest). */
+int sj_shape_ok(const char *buf, size_t len, const char **code, char *why, size_t whycap);
+/* sj_shape_ok, then jansson (duplicate keys refused); the value must be an
+ * object. NULL with *code ("too_large", "too_deep", "bad_json") and why
+ * filled otherwise. */
+json_t *sj_parse_object(const char *buf, size_t len, const char **code, char *why, size_t whycap);
+
 #endif

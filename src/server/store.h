@@ -32,6 +32,10 @@ kontor_status store_save(store *st, const char *id, int over, const char *meta, 
  * store_save folds every such decision into its record. */
 kontor_status store_add_ply(store *st, const char *id, int ply, int seat, int move, kontor_error *err);
 
+/* Forget game id (its row and its decisions), in one transaction: an open
+ * game that nobody joined. */
+kontor_status store_delete(store *st, const char *id, kontor_error *err);
+
 /* Called for each stored game; return non-zero to stop. The strings belong
  * to the store and live only during the call. */
 typedef int (*store_each_fn)(void *ctx, const char *id, int over, const char *meta, const char *record);

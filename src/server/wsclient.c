@@ -180,6 +180,8 @@ int wsc_take(wsc *w, int *opcode, char **msg, size_t *len) {
     *len = (size_t)plen;
     memmove(w->buf, w->buf + h + plen, w->n - h - (size_t)plen);
     w->n -= h + (size_t)plen;
+    /* answer the server's keep-alive ping at once (it drops peers that do not) */
+    if (*opcode == 9) wsc_send(w, 10, m, (size_t)plen);
     return 1;
 }
 

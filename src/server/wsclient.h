@@ -29,7 +29,7 @@ int wsc_send_raw(wsc *w, const void *data, size_t len);
 long wsc_fill(wsc *w);
 /* Take one whole frame from the buffer: 1 and *msg (malloc'd,
  * NUL-terminated, caller frees), 0 if none is whole yet, -1 on a protocol
- * error. */
+ * error. A ping is answered with its pong here (and still returned). */
 int wsc_take(wsc *w, int *opcode, char **msg, size_t *len);
 /* Wait up to timeout_ms for one frame. 1, 0 on timeout, -1 on error or end. */
 int wsc_recv(wsc *w, int timeout_ms, int *opcode, char **msg, size_t *len);

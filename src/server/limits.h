@@ -1,0 +1,39 @@
+/* limits.h: every limit of kontor serve, in one place: its option, its default, what it bounds.
+ *
+ * Each limit answers a way one client (or one address) could take more than
+ * its share of a server that many people use: sockets held open and idle, a
+ * frame that announces gigabytes, a reader that never reads, a burst of game
+ * creations, games of computers only. Each is a field of server_limits, set
+ * from the command line by its option (`kontor serve --help` lists them with
+ * their defaults), and each refusal says which limit and how to change it.
+ * docs/server.md, "Limits", gives the reasons for the defaults.
+ */
+#ifndef KONTOR_SERVER_LIMITS_H
+#define KONTOR_SERVER_LIMITS_H
+
+#include <stdio.h>
+
+typedef struct server_limits {
+    int conns_per_addr;   /* open connections from one address; 0: no limit */
+    int max_conns;        /* open connections in all (lowered to fit the open-file limit) */
+    int join_s;           /* seconds for a request to arrive whole, and for a WebSocket to join or watch a game */
+    int ping_s;           /* seconds of silence before a WebSocket is pinged; as long again without an answer drops it */
+    int msg_max;          /* bytes of one WebSocket message or HTTP request body, checked from the header */
+    int msg_rate;         /* WebSocket messages a second per connection (bursts of twice that) */
+    int create_per_min;   /* games created per address per minute; 0: no limit */
+    int open_ttl_s;       /* an open game that no person has joined leaves after this many seconds */
+    int ai_games;         /* games of computer seats only, at once; 0: refused */
+    int out_max;          /* bytes waiting to be sent to one connection; past it the connection is dropped */
+    int linger_s;         /* a finished game stays in memory this long after its last connection left */
+} server_limits;
+
+/* The defaults (docs/server.md says why each). */
+void limits_default(server_limits *l);
+/* If opt is one of the limits' options ("--msg-max"), parse val into it:
+ * returns 1 when it took the option, 0 when opt is not a limit, -1 with
+ * err filled when val is out of range. */
+int limits_set(server_limits *l, const char *opt, const char *val, char *err, size_t errcap);
+/* One help line per limit, with its default. */
+void limits_help(FILE *f);
+
+#endif

@@ -1,0 +1,232 @@
+/* srvutil.h: a real `kontor serve` for the security tests (test_security.c, test_leak.c).
+ *
+ * The same helpers as tests/test_server.c: each test starts the binary
+ * ($KONTOR, set by `make test`; build/kontor otherwise) with `serve --port 0`
+ * on 127.0.0.1 and a fresh database in a temporary directory, and talks to it
+ * with the client of src/server/wsclient.c, as a browser would. start_env()
+ * can set one environment variable for the server (the leak test's switch).
+ */
+#ifndef KONTOR_TESTS_SRVUTIL_H
+#define KONTOR_TESTS_SRVUTIL_H
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "kontor/record.h"
+#include "server/wsclient.h"
+#include "testutil.h"
+
+static char tmpdir[64];
+static char dbpath[128];
+static pid_t running = -1; /* the server of the current test, killed in teardown if a test failed */
+
+typedef struct srv {
+    pid_t pid;
+    int port;
+} srv;
+
+static inline srv start_env(const char *name, const char *value) {
+    srv s = {-1, 0};
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    const char *bin = getenv("KONTOR") ? getenv("KONTOR") : "build/kontor";
+    s.pid = fork();
+    assert_true(s.pid >= 0);
+    if (s.pid == 0) {
+        dup2(pfd[1], 1);
+        if (name) setenv(name, value, 1);
+        close(pfd[0]);
+        close(pfd[1]);
+        execl(bin, "kontor", "serve", "--port", "0", "--db", dbpath, "--web", "web", "--quiet", "--threads", "64",
+              (char *)NULL);
+        _exit(127);
+    }
+    close(pfd[1]);
+    running = s.pid;
+    char line[256];
+    size_t n = 0;
+    while (n < sizeof line - 1 && read(pfd[0], line + n, 1) == 1 && line[n] != '\n') n++;
+    line[n] = 0;
+    close(pfd[0]);
+    char *colon = strrchr(line, ':');
+    s.port = colon ? atoi(colon + 1) : 0;
+    assert_true(s.port > 0);
+    return s;
+}
+
+static inline srv start(void) { return start_env(NULL, NULL); }
+
+static inline void stop(srv *s, int sig) {
+    kill(s->pid, sig);
+    int status;
+    waitpid(s->pid, &status, 0);
+    running = -1;
+    if (sig == SIGTERM) assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static inline int setup(void **state) {
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kontor-test-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    snprintf(dbpath, sizeof dbpath, "%s/games.db", tmpdir);
+    return 0;
+}
+
+static inline int teardown(void **state) {
+    (void)state;
+    if (running > 0) {
+        kill(running, SIGKILL);
+        waitpid(running, NULL, 0);
+        running = -1;
+    }
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static inline json_t *http_json(const srv *s, const char *method, const char *path, const char *body, int *status) {
+    char *resp = NULL;
+    *status = http_request("127.0.0.1", s->port, method, path, body, &resp);
+    json_t *o = resp ? json_loads(resp, 0, NULL) : NULL;
+    free(resp);
+    return o;
+}
+
+/* Create a game; returns its JSON (id, seats with tokens). */
+static inline json_t *create(const srv *s, const char *body) {
+    int st;
+    json_t *g = http_json(s, "POST", "/api/games", body, &st);
+    assert_int_equal(st, 201);
+    assert_non_null(json_string_value(json_object_get(g, "id")));
+    return g;
+}
+
+typedef struct cl {
+    wsc w;
+    json_t *state; /* the newest state */
+    json_t *error; /* the newest error */
+    int closed;
+} cl;
+
+/* Read messages until one of type ("*": any) arrives (or timeout); keeps the
+ * newest state and error. Returns that message (borrowed) or NULL. */
+static inline json_t *until(cl *c, const char *type, int timeout_ms) {
+    for (;;) {
+        int op;
+        char *m;
+        size_t len;
+        int r = wsc_recv(&c->w, timeout_ms, &op, &m, &len);
+        if (r <= 0) {
+            if (r < 0) c->closed = 1;
+            return NULL;
+        }
+        if (op == 8) {
+            free(m);
+            c->closed = 1;
+            return NULL;
+        }
+        json_t *o = json_loadb(m, len, 0, NULL);
+        free(m);
+        const char *t = json_string_value(json_object_get(o, "type"));
+        if (!t) {
+            json_decref(o);
+            continue;
+        }
+        int match = strcmp(t, type) == 0 || strcmp(type, "*") == 0;
+        if (strcmp(t, "state") == 0) {
+            json_decref(c->state);
+            c->state = o;
+        } else if (strcmp(t, "error") == 0) {
+            json_decref(c->error);
+            c->error = o;
+        } else {
+            json_decref(o);
+            o = NULL;
+        }
+        if (match) return o ? o : json_null();
+    }
+}
+
+/* Drain whatever is pending (waits up to ms). */
+static inline void drain(cl *c, int ms) {
+    while (until(c, "-", ms)) {
+    }
+}
+
+static inline void open_cl(cl *c, const srv *s) {
+    char err[128];
+    memset(c, 0, sizeof *c);
+    assert_int_equal(wsc_connect(&c->w, "127.0.0.1", s->port, "/ws", err, sizeof err), 0);
+    until(c, "hello", 2000);
+}
+
+static inline void send_str(cl *c, const char *text) { assert_int_equal(wsc_send(&c->w, 1, text, strlen(text)), 0); }
+
+static inline void join(cl *c, const srv *s, const char *id, const char *token) {
+    char msg[256];
+    open_cl(c, s);
+    if (token) snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", id, token);
+    else snprintf(msg, sizeof msg, "{\"type\":\"watch\",\"game\":\"%s\"}", id);
+    send_str(c, msg);
+    assert_non_null(until(c, "welcome", 2000));
+    assert_non_null(until(c, "state", 2000));
+}
+
+static inline void close_cl(cl *c) {
+    wsc_close(&c->w);
+    json_decref(c->state);
+    json_decref(c->error);
+    memset(c, 0, sizeof *c);
+}
+
+static inline const char *token_of(json_t *g, int seat) {
+    json_t *seats = json_object_get(g, "seats");
+    for (size_t i = 0; i < json_array_size(seats); i++) {
+        json_t *s = json_array_get(seats, i);
+        if (json_integer_value(json_object_get(s, "seat")) == seat) return json_string_value(json_object_get(s, "token"));
+    }
+    return NULL;
+}
+
+static inline int ply_of(cl *c) { return (int)json_integer_value(json_object_get(c->state, "ply")); }
+static inline int is_over(cl *c) { return json_is_true(json_object_get(c->state, "over")); }
+
+/* If c's newest state offers decisions, play the first (or a random one) and
+ * wait for its acknowledgement. Returns 1 if it moved. */
+static inline int play_one(cl *c, kontor_rng *rng) {
+    json_t *legal = json_object_get(c->state, "legal");
+    size_t n = json_array_size(legal);
+    if (!n) return 0;
+    json_int_t m = json_integer_value(json_object_get(json_array_get(legal, rng ? kontor_rng_below(rng, (uint32_t)n) : 0), "m"));
+    static int id = 1;
+    char msg[96];
+    int want = ++id;
+    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
+    send_str(c, msg);
+    for (;;) {
+        json_t *st = until(c, "state", 3000);
+        assert_non_null(st);
+        if (json_integer_value(json_object_get(st, "ack")) == want) return 1;
+    }
+}
+
+/* Both players of a game take turns until it is over (or limit moves). */
+static inline int play_both(cl *a, cl *b, kontor_rng *rng, int limit) {
+    int moves = 0;
+    while (!is_over(a) && moves < limit) {
+        int moved = play_one(a, rng);
+        drain(b, moved ? 5 : 0);
+        moved += play_one(b, rng);
+        drain(a, moved ? 5 : 50);
+        moves += moved;
+    }
+    return moves;
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+#endif

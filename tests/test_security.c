@@ -1,0 +1,269 @@
+/* test_security.c: the attacks of issue 13 against a real `kontor serve`, each a test that failed before its fix.
+ *
+ * 1. the record of a running game (seed, deal, hidden choices) is not served;
+ * 2. /view's "last" never names a hidden decision while the game runs;
+ * 3. deeply nested JSON (WebSocket and HTTP) is refused before jansson's
+ *    recursive parse, and the connection and the games go on;
+ * 5. a finished game is found after a restart (summary, join);
+ * 6. a field of the wrong type is a 400;
+ * 7. `kontor selfplay --record a/b` makes the missing directories;
+ * and the computer seats' randomness does not come from the published seed.
+ * (4, the engine that ran a program named in the protocol, is in test_proto.c.)
+ */
+#include "kontor/agent.h"
+#include "srvutil.h"
+
+static void wait_for_choice_hidden(cl *c, int seat) {
+    for (int i = 0; i < 100; i++) {
+        json_t *ch = json_object_get(json_array_get(json_object_get(c->state, "seats"), (size_t)seat), "choice");
+        if (json_is_string(ch) && strcmp(json_string_value(ch), "hidden") == 0) return;
+        until(c, "state", 100);
+    }
+    fail_msg("seat %d never showed as having chosen", seat);
+}
+
+/* The record of a running game is refused (409, "running") — also in a game
+ * against the computer after the computer has chosen — and served whole,
+ * deal and seed included, once the game is over. */
+static void test_the_record_of_a_running_game_is_not_served(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    wait_for_choice_hidden(&a, 1); /* the computer has chosen its card */
+    char path[80], *resp = NULL;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 409);
+    assert_null(strstr(resp, "deal red"));
+    assert_null(strstr(resp, "[Seed"));
+    json_t *e = json_loads(resp, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "running");
+    json_decref(e);
+    free(resp);
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 5);
+    for (int i = 0; i < 5000 && !is_over(&a); i++)
+        if (!play_one(&a, &rng)) until(&a, "state", 200);
+    assert_true(is_over(&a));
+    resp = NULL;
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
+    assert_non_null(strstr(resp, "[Seed "));
+    assert_non_null(strstr(resp, "deal red"));
+    free(resp);
+    close_cl(&a);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+typedef struct ai_ctx {
+    kontor_agent *a;
+    const kontor_record *r;
+    int seat, decisions, same;
+} ai_ctx;
+
+/* Replaying a finished game against the computer: would an agent seeded from
+ * the record's seed (as the server once seeded it) have played the same? */
+static void ai_guess(void *ctx, const kontor_state *s, int ply, const kontor_log *log) {
+    (void)log;
+    ai_ctx *c = ctx;
+    if (ply + 1 >= c->r->nply || c->r->ply[ply + 1].seat != c->seat) return;
+    kontor_view v;
+    kontor_view_of(s, c->seat, &v);
+    c->decisions++;
+    c->same += c->a->decide(c->a, &v) == c->r->ply[ply + 1].move;
+}
+
+/* The record of a finished game publishes its seed; the computer's seat was
+ * seeded from it, so anyone could replay its choices (and, from the seed of a
+ * running game, predict them). It is seeded from a server secret now. */
+static void test_the_computer_is_not_seeded_from_the_published_seed(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 3);
+    for (int i = 0; i < 5000 && !is_over(&a); i++)
+        if (!play_one(&a, &rng)) until(&a, "state", 200);
+    assert_true(is_over(&a));
+    char path[80], *resp = NULL;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
+    kontor_record r;
+    kontor_error err;
+    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    assert_true(r.has_seed);
+    ai_ctx c = {kontor_agent_new("random", r.seed ^ (0x5EA7ull << 1), &err), &r, 1, 0, 0};
+    assert_non_null(c.a);
+    kontor_state fin, first;
+    /* the first decision (ply 0) too: replay 0 plies, then ask */
+    assert_int_equal(kontor_record_replay(&r, 0, &first, NULL, NULL, &err), KONTOR_OK);
+    if (r.ply[0].seat == 1) ai_guess(&c, &first, -1, NULL);
+    assert_int_equal(kontor_record_replay(&r, -1, &fin, ai_guess, &c, &err), KONTOR_OK);
+    assert_true(c.decisions >= 20);
+    if (c.same == c.decisions) fail_msg("all %d decisions of the computer follow from the published seed", c.same);
+    kontor_agent_free(c.a);
+    kontor_record_release(&r);
+    free(resp);
+    close_cl(&a);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+/* /view of a running game names who decided last, never a hidden choice. */
+static void test_view_last_never_names_a_hidden_choice(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    assert_int_equal(play_one(&a, NULL), 1); /* red chooses a card: hidden until black has chosen */
+    char path[80];
+    snprintf(path, sizeof path, "/api/games/%s/view", id);
+    int st;
+    json_t *v = http_json(&s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    json_t *last = json_object_get(v, "last");
+    assert_non_null(last);
+    assert_int_equal(json_integer_value(json_object_get(last, "seat")), 0);
+    assert_null(json_object_get(last, "m"));
+    json_decref(v);
+    close_cl(&a);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+static char *nested(const char *open, int depth, const char *close) {
+    size_t lo = strlen(open), lc = strlen(close);
+    char *t = malloc((lo + lc) * (size_t)depth + 8);
+    size_t n = 0;
+    for (int i = 0; i < depth; i++, n += lo) memcpy(t + n, open, lo);
+    t[n++] = '1';
+    for (int i = 0; i < depth; i++, n += lc) memcpy(t + n, close, lc);
+    t[n] = 0;
+    return t;
+}
+
+/* Nesting that overflowed a connection thread's stack inside jansson is
+ * refused with "too_deep"; the socket, the server and a running game go on. */
+static void test_deep_json_is_refused_and_stops_nothing(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a, b;
+    join(&a, &s, id, token_of(g, 0));
+    join(&b, &s, id, token_of(g, 1));
+    char *deep[3] = {nested("[", 900, "]"), nested("{\"a\":", 1000, "}"), nested("[", 100000, "]")};
+    for (int k = 0; k < 3; k++) {
+        send_str(&a, deep[k]);
+        json_t *e = until(&a, "error", 3000);
+        assert_non_null(e);
+        assert_string_equal(json_string_value(json_object_get(e, "code")), k < 2 ? "too_deep" : "too_large");
+        if (k == 2) break; /* too_large closes the socket, as documented */
+        send_str(&a, "{\"type\":\"ping\"}");
+        assert_non_null(until(&a, "pong", 2000));
+    }
+    int st;
+    char *body = nested("[", 1000, "]");
+    json_t *e = http_json(&s, "POST", "/api/games", body, &st);
+    assert_int_equal(st, 400);
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "too_deep");
+    json_decref(e);
+    free(body);
+    /* a bracket inside a string does not nest */
+    body = malloc(2000);
+    strcpy(body, "{\"variant\":\"");
+    memset(body + 12, '[', 1000);
+    strcpy(body + 1012, "\",\"seats\":[\"human\",\"human\"]}");
+    e = http_json(&s, "POST", "/api/games", body, &st);
+    assert_int_equal(st, 400); /* no such variant, but parsed */
+    assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "variant"));
+    json_decref(e);
+    free(body);
+    for (int k = 0; k < 3; k++) free(deep[k]);
+    /* the game goes on for the other player */
+    assert_int_equal(play_one(&b, NULL), 1);
+    close_cl(&a);
+    close_cl(&b);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+/* A finished game after a restart: not loaded at start (only unfinished
+ * games are), but found on demand, by its summary and by its players. */
+static void test_a_finished_game_is_found_after_a_restart(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 9);
+    for (int i = 0; i < 5000 && !is_over(&a); i++)
+        if (!play_one(&a, &rng)) until(&a, "state", 200);
+    assert_true(is_over(&a));
+    json_t *score = json_deep_copy(json_object_get(a.state, "score"));
+    close_cl(&a);
+    stop(&s, SIGKILL); /* the last decision is stored; nothing after it */
+    s = start();
+    char path[80];
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    int st;
+    json_t *sum = http_json(&s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    assert_string_equal(json_string_value(json_object_get(sum, "status")), "over");
+    json_decref(sum);
+    join(&a, &s, id, token_of(g, 0));
+    assert_true(is_over(&a));
+    assert_true(json_equal(score, json_object_get(a.state, "score")));
+    close_cl(&a);
+    json_decref(score);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+static void test_a_field_of_the_wrong_type_is_a_400(void **state) {
+    (void)state;
+    srv s = start();
+    const char *bad[] = {"{\"variant\":5,\"seats\":[\"human\",\"human\"]}",
+                         "{\"variant\":[\"basic\"],\"seats\":[\"human\",\"human\"]}",
+                         "{\"variant\":\"basic\",\"options\":7,\"seats\":[\"human\",\"human\"]}",
+                         "{\"variant\":\"basic\",\"seats\":\"human\"}"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int st;
+        json_t *e = http_json(&s, "POST", "/api/games", bad[i], &st);
+        if (st != 400) fail_msg("'%s' answered %d, not 400", bad[i], st);
+        json_decref(e);
+    }
+    stop(&s, SIGTERM);
+}
+
+static void test_selfplay_record_makes_the_missing_directories(void **state) {
+    (void)state;
+    const char *bin = getenv("KONTOR") ? getenv("KONTOR") : "build/kontor";
+    char cmd[512], path[256];
+    snprintf(cmd, sizeof cmd, "'%s' selfplay --games 1 --record '%s/a/b' >/dev/null 2>&1", bin, tmpdir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/a/b/game-000001.kgn", tmpdir);
+    assert_int_equal(access(path, R_OK), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_the_record_of_a_running_game_is_not_served, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_view_last_never_names_a_hidden_choice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_computer_is_not_seeded_from_the_published_seed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_json_is_refused_and_stops_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_finished_game_is_found_after_a_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_field_of_the_wrong_type_is_a_400, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_selfplay_record_makes_the_missing_directories, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

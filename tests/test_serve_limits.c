@@ -1,0 +1,652 @@
+/* test_serve_limits.c: kontor serve under each abuse of issue 15, scaled to CI: a game still moves, memory stays bounded.
+ *
+ * Each test starts the real server ($KONTOR serve --port 0, a fresh database)
+ * with the limit under test set small where that makes the test quick, and
+ * runs one abuse: a thousand idle sockets, frames that announce a gigabyte, a
+ * spectator that never reads, a burst of game creations, a hundred games of
+ * computers only, peers that stop answering. While it runs, a probe (two
+ * people playing a game over two WebSockets) plays moves and measures each
+ * move from sending it to its acknowledgement: the test asserts the p99 is
+ * under PROBE_P99_MS and that the server's resident memory (its /api/stats)
+ * stays under RSS_MAX_KIB. Before the event loop (civetweb, a thread a
+ * connection) the idle sockets stopped every request, the gigabyte frame
+ * was buffered, the silent spectator froze its game for ~45 s and the
+ * computer games made a person's opponent answer after 49 s.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "server/wsclient.h"
+#include "testutil.h"
+
+#define PROBE_P99_MS 100.0
+#define RSS_MAX_KIB (96 * 1024)
+
+static char tmpdir[64];
+static char dbpath[128];
+static pid_t running = -1;
+
+typedef struct srv {
+    pid_t pid;
+    int port;
+} srv;
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void sleep_ms(int ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL); }
+
+/* Start the server with extra options (NULL-terminated). */
+static srv start_with(const char *const *extra) {
+    srv s = {-1, 0};
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    const char *bin = getenv("KONTOR") ? getenv("KONTOR") : "build/kontor";
+    s.pid = fork();
+    assert_true(s.pid >= 0);
+    if (s.pid == 0) {
+        dup2(pfd[1], 1);
+        close(pfd[0]);
+        close(pfd[1]);
+        const char *argv[40] = {"kontor", "serve", "--port", "0", "--db", dbpath, "--web", "web", "--quiet"};
+        int n = 9;
+        for (int i = 0; extra && extra[i] && n < 38; i++) argv[n++] = extra[i];
+        argv[n] = NULL;
+        execv(bin, (char **)argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    running = s.pid;
+    char line[256];
+    size_t n = 0;
+    while (n < sizeof line - 1 && read(pfd[0], line + n, 1) == 1 && line[n] != '\n') n++;
+    line[n] = 0;
+    close(pfd[0]);
+    char *colon = strrchr(line, ':');
+    s.port = colon ? atoi(colon + 1) : 0;
+    assert_true(s.port > 0);
+    return s;
+}
+
+static void stop(srv *s) {
+    kill(s->pid, SIGTERM);
+    int status;
+    waitpid(s->pid, &status, 0);
+    running = -1;
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kontor-limits-XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
+    snprintf(dbpath, sizeof dbpath, "%s/games.db", tmpdir);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    if (running > 0) {
+        kill(running, SIGKILL);
+        waitpid(running, NULL, 0);
+        running = -1;
+    }
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static json_t *http_json(const srv *s, const char *method, const char *path, const char *body, int *status) {
+    char *resp = NULL;
+    *status = http_request("127.0.0.1", s->port, method, path, body, &resp);
+    json_t *o = resp ? json_loads(resp, 0, NULL) : NULL;
+    free(resp);
+    return o;
+}
+
+static long rss_kib(const srv *s) {
+    int st;
+    json_t *o = http_json(s, "GET", "/api/stats", NULL, &st);
+    long k = st == 200 ? (long)json_integer_value(json_object_get(o, "rss_kib")) : -1;
+    json_decref(o);
+    return k;
+}
+
+static long games_in_memory(const srv *s) {
+    int st;
+    json_t *o = http_json(s, "GET", "/api/stats", NULL, &st);
+    long k = st == 200 ? (long)json_integer_value(json_object_get(o, "games")) : -1;
+    json_decref(o);
+    return k;
+}
+
+/* Read frames until a JSON message of type arrives (NULL on timeout or close). */
+static json_t *until(wsc *w, const char *type, int timeout_ms, int *closed) {
+    double end = now_ms() + timeout_ms;
+    for (;;) {
+        int left = (int)(end - now_ms());
+        if (left <= 0) return NULL;
+        int op;
+        char *m;
+        size_t len;
+        int r = wsc_recv(w, left, &op, &m, &len);
+        if (r <= 0) {
+            if (r < 0 && closed) *closed = 1;
+            return NULL;
+        }
+        if (op == 8) {
+            free(m);
+            if (closed) *closed = 1;
+            return NULL;
+        }
+        json_t *o = json_loadb(m, len, 0, NULL);
+        free(m);
+        const char *t = json_string_value(json_object_get(o, "type"));
+        if (t && strcmp(t, type) == 0) return o;
+        json_decref(o);
+    }
+}
+
+/* ---- the probe: two people play; each move timed ----------------------------------------- */
+
+typedef struct probe {
+    wsc p[2];
+    json_t *st[2];
+    double lat[4096];
+    int n;
+    long id;
+} probe;
+
+static void probe_join(probe *pr, const srv *s, json_t *g, int seat) {
+    char err[128], msg[256];
+    assert_int_equal(wsc_connect(&pr->p[seat], "127.0.0.1", s->port, "/ws", err, sizeof err), 0);
+    json_t *seats = json_object_get(g, "seats");
+    snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}",
+             json_string_value(json_object_get(g, "id")),
+             json_string_value(json_object_get(json_array_get(seats, (size_t)seat), "token")));
+    assert_int_equal(wsc_send(&pr->p[seat], 1, msg, strlen(msg)), 0);
+    json_decref(until(&pr->p[seat], "welcome", 5000, NULL));
+    pr->st[seat] = until(&pr->p[seat], "state", 5000, NULL);
+    assert_non_null(pr->st[seat]);
+}
+
+static void probe_start(probe *pr, const srv *s) {
+    memset(pr, 0, sizeof *pr);
+    int st;
+    json_t *g = http_json(s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+    assert_int_equal(st, 201);
+    probe_join(pr, s, g, 0);
+    probe_join(pr, s, g, 1);
+    json_decref(g);
+}
+
+/* Newest state of seat i, reading what is pending (up to ms). */
+static void probe_drain(probe *pr, int i, int ms) {
+    json_t *o;
+    while ((o = until(&pr->p[i], "state", ms, NULL))) {
+        json_decref(pr->st[i]);
+        pr->st[i] = o;
+        ms = 0;
+    }
+}
+
+/* Play up to k moves (whoever owes one), timing each; returns moves made. */
+static int probe_play(probe *pr, int k) {
+    int made = 0;
+    for (int tries = 0; made < k && tries < 4 * k + 8; tries++) {
+        for (int i = 0; i < 2 && made < k; i++) {
+            probe_drain(pr, i, 0);
+            if (json_is_true(json_object_get(pr->st[i], "over"))) return made;
+            json_t *legal = json_object_get(pr->st[i], "legal");
+            if (!json_array_size(legal)) continue;
+            json_int_t m = json_integer_value(json_object_get(json_array_get(legal, 0), "m"));
+            char msg[96];
+            long want = ++pr->id;
+            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%ld}", (long long)m, want);
+            double t0 = now_ms();
+            assert_int_equal(wsc_send(&pr->p[i], 1, msg, strlen(msg)), 0);
+            for (;;) {
+                json_t *o = until(&pr->p[i], "state", 5000, NULL);
+                assert_non_null(o); /* acknowledged within 5 s at all */
+                json_decref(pr->st[i]);
+                pr->st[i] = o;
+                if (json_integer_value(json_object_get(o, "ack")) == want) break;
+            }
+            if (pr->n < 4096) pr->lat[pr->n++] = now_ms() - t0;
+            made++;
+        }
+        probe_drain(pr, 0, 2);
+        probe_drain(pr, 1, 2);
+    }
+    return made;
+}
+
+static int cmp_d(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double probe_p99(probe *pr) {
+    assert_true(pr->n >= 10);
+    double *c = malloc(sizeof(double) * (size_t)pr->n);
+    memcpy(c, pr->lat, sizeof(double) * (size_t)pr->n);
+    qsort(c, (size_t)pr->n, sizeof *c, cmp_d);
+    double p = c[(int)(pr->n * 0.99)];
+    free(c);
+    printf("    probe: %d moves, p99 %.1f ms\n", pr->n, p);
+    return p;
+}
+
+static void probe_end(probe *pr) {
+    for (int i = 0; i < 2; i++) {
+        wsc_close(&pr->p[i]);
+        json_decref(pr->st[i]);
+    }
+}
+
+/* A raw WebSocket that upgrades and then does nothing. */
+static int idle_socket(const srv *s) {
+    wsc w;
+    char err[128];
+    if (wsc_connect(&w, "127.0.0.1", s->port, "/ws", err, sizeof err) != 0) return -1;
+    int fd = w.fd;
+    free(w.buf);
+    return fd;
+}
+
+/* 1 if the server has closed fd (reads to the end, discarding). */
+static int peer_closed(int fd, int wait_ms) {
+    char buf[4096];
+    double end = now_ms() + wait_ms;
+    for (;;) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        int left = (int)(end - now_ms());
+        if (poll(&pf, 1, left > 0 ? left : 0) <= 0) return 0;
+        ssize_t r = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) return 1;
+    }
+}
+
+/* ---- tests ------------------------------------------------------------------- */
+
+/* 1,000 WebSockets that upgrade and never join (civetweb: 255 took every
+ * thread and every request timed out). They cost the loop nothing, the probe
+ * plays, and --join-timeout closes them all with a join_timeout error. */
+static void test_idle_sockets_are_closed_and_do_not_starve_players(void **state) {
+    (void)state;
+    const char *opts[] = {"--conns-per-addr", "0", "--join-timeout", "3", NULL};
+    srv s = start_with(opts);
+    probe pr;
+    probe_start(&pr, &s);
+    enum { N = 1000 };
+    static int fds[N];
+    for (int i = 0; i < N; i++) {
+        fds[i] = idle_socket(&s);
+        assert_true(fds[i] >= 0);
+    }
+    assert_int_equal(probe_play(&pr, 30), 30);
+    int st;
+    json_t *list = http_json(&s, "GET", "/api/games", NULL, &st);
+    assert_int_equal(st, 200); /* HTTP is served too */
+    json_decref(list);
+    assert_true(probe_play(&pr, 20) > 0);
+    assert_true(probe_p99(&pr) < PROBE_P99_MS);
+    long rss = rss_kib(&s);
+    printf("    server memory with %d idle sockets: %ld KiB\n", N, rss);
+    assert_true(rss > 0 && rss < RSS_MAX_KIB);
+    /* within the join timeout (3 s) and the sweep (1 s), every idle one is closed; the players are not */
+    int closed = 0;
+    for (int i = 0; i < N; i++) {
+        int k = peer_closed(fds[i], i == 0 ? 8000 : 3000);
+        if (!k) printf("    idle socket %d was not closed\n", i);
+        closed += k;
+    }
+    assert_int_equal(closed, N);
+    for (int i = 0; i < N; i++) close(fds[i]);
+    assert_true(probe_play(&pr, 5) > 0);
+    probe_end(&pr);
+    stop(&s);
+}
+
+/* One address may hold --conns-per-addr connections; the next is refused
+ * with 429 and a message naming the limit. */
+static void test_connections_per_address_are_capped(void **state) {
+    (void)state;
+    const char *opts[] = {"--conns-per-addr", "20", NULL};
+    srv s = start_with(opts);
+    int fds[20];
+    for (int i = 0; i < 19; i++) fds[i] = idle_socket(&s); /* the 20th: the refused request's own */
+    for (int i = 0; i < 19; i++) assert_true(fds[i] >= 0);
+    sleep_ms(100);
+    char *resp = NULL;
+    int st = http_request("127.0.0.1", s.port, "GET", "/api/games", NULL, &resp);
+    /* 19 idle plus this one: 20, allowed */
+    assert_int_equal(st, 200);
+    free(resp);
+    sleep_ms(100);
+    fds[19] = idle_socket(&s);
+    assert_true(fds[19] >= 0);
+    sleep_ms(100);
+    st = http_request("127.0.0.1", s.port, "GET", "/api/games", NULL, &resp);
+    assert_int_equal(st, 429);
+    assert_non_null(strstr(resp, "--conns-per-addr"));
+    free(resp);
+    for (int i = 0; i < 20; i++) close(fds[i]);
+    sleep_ms(100);
+    st = http_request("127.0.0.1", s.port, "GET", "/api/games", NULL, &resp);
+    assert_int_equal(st, 200);
+    free(resp);
+    stop(&s);
+}
+
+/* Ten sockets each send a frame header announcing 1 GB and some of its
+ * payload (civetweb buffered each to its announced size: 10 sockets, 12 GB
+ * of address space). Each is refused from the header with too_large and
+ * closed; the server's memory does not move; the probe plays. */
+static void test_frames_announcing_a_gigabyte_are_refused_from_the_header(void **state) {
+    (void)state;
+    srv s = start_with(NULL);
+    probe pr;
+    probe_start(&pr, &s);
+    long rss0 = rss_kib(&s);
+    enum { N = 10 };
+    wsc w[N];
+    char *chunk = calloc(1, 256 * 1024);
+    for (int i = 0; i < N; i++) {
+        char err[128];
+        assert_int_equal(wsc_connect(&w[i], "127.0.0.1", s.port, "/ws", err, sizeof err), 0);
+        unsigned char head[14] = {0x81, 0xFF, 0, 0, 0, 0, 0x40, 0, 0, 0, 1, 2, 3, 4}; /* 2^30 bytes, masked */
+        assert_int_equal(wsc_send_raw(&w[i], head, sizeof head), 0);
+        (void)!send(w[i].fd, chunk, 256 * 1024, MSG_DONTWAIT | MSG_NOSIGNAL);
+    }
+    free(chunk);
+    for (int i = 0; i < N; i++) {
+        int closed = 0;
+        json_t *e = until(&w[i], "error", 5000, &closed);
+        assert_non_null(e);
+        assert_string_equal(json_string_value(json_object_get(e, "code")), "too_large");
+        assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "1073741824 bytes"));
+        json_decref(e);
+        json_decref(until(&w[i], "-", 3000, &closed));
+        assert_true(closed);
+        wsc_close(&w[i]);
+    }
+    assert_int_equal(probe_play(&pr, 40), 40);
+    assert_true(probe_p99(&pr) < PROBE_P99_MS);
+    long rss1 = rss_kib(&s);
+    printf("    server memory %ld KiB before, %ld KiB after ten 1 GB frames\n", rss0, rss1);
+    assert_true(rss1 - rss0 < 16 * 1024);
+    probe_end(&pr);
+    stop(&s);
+}
+
+/* A spectator that never reads (civetweb: its blocked write held the game's
+ * lock, freezing the game and the lobby for ~45 s). Its queue passes
+ * --out-max and it is dropped; the players never wait for it. */
+static void test_a_reader_that_never_reads_is_dropped(void **state) {
+    (void)state;
+    const char *opts[] = {"--out-max", "4096", NULL};
+    srv s = start_with(opts);
+    probe pr;
+    probe_start(&pr, &s);
+    int st;
+    json_t *list = http_json(&s, "GET", "/api/games", NULL, &st);
+    const char *id = json_string_value(json_object_get(json_array_get(json_object_get(list, "running"), 0), "id"));
+    assert_non_null(id);
+    char gid[40];
+    snprintf(gid, sizeof gid, "%s", id);
+    json_decref(list);
+    /* a small receive buffer so that the kernel holds little for it */
+    wsc sp;
+    char err[128];
+    assert_int_equal(wsc_connect(&sp, "127.0.0.1", s.port, "/ws", err, sizeof err), 0);
+    int small = 4096;
+    setsockopt(sp.fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    char msg[128];
+    snprintf(msg, sizeof msg, "{\"type\":\"watch\",\"game\":\"%s\"}", gid);
+    assert_int_equal(wsc_send(&sp, 1, msg, strlen(msg)), 0);
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%s", gid);
+    int dropped = 0;
+    for (int round = 0; round < 40 && !dropped; round++) {
+        if (probe_play(&pr, 4) == 0) break;
+        json_t *sum = http_json(&s, "GET", path, NULL, &st);
+        assert_int_equal(st, 200); /* the lobby answers all along */
+        dropped = json_integer_value(json_object_get(sum, "spectators")) == 0;
+        json_decref(sum);
+    }
+    assert_true(dropped);
+    assert_true(probe_play(&pr, 10) > 0);
+    assert_true(probe_p99(&pr) < PROBE_P99_MS);
+    assert_true(peer_closed(sp.fd, 3000));
+    wsc_close(&sp);
+    assert_true(rss_kib(&s) < RSS_MAX_KIB);
+    probe_end(&pr);
+    stop(&s);
+}
+
+/* A burst of creations from one address: --create-per-min pass, then 429
+ * with retry_after (3,000 games in 3.7 s before, none refused). */
+static void test_a_burst_of_creations_is_refused_with_retry_after(void **state) {
+    (void)state;
+    srv s = start_with(NULL); /* the default: 30 a minute */
+    probe pr;
+    probe_start(&pr, &s); /* one of the 30 */
+    int created = 0, refused = 0, retry = 0;
+    double t0 = now_ms();
+    for (int i = 0; i < 100; i++) {
+        int st;
+        json_t *o = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+        if (st == 201) created++;
+        if (st == 429) {
+            refused++;
+            retry = (int)json_integer_value(json_object_get(o, "retry_after"));
+            assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "--create-per-min"));
+        }
+        json_decref(o);
+    }
+    /* 29 of the first 30 (the probe took one), and the bucket refills at
+     * 0.5 a second while the burst lasts */
+    double secs = (now_ms() - t0) / 1000.0;
+    printf("    %d created, %d refused in %.1f s\n", created, refused, secs);
+    assert_true(created >= 29 && created <= 30 + (int)(secs / 2.0) + 1);
+    assert_int_equal(refused, 100 - created);
+    assert_true(retry >= 1 && retry <= 60);
+    assert_int_equal(probe_play(&pr, 30), 30);
+    assert_true(probe_p99(&pr) < PROBE_P99_MS);
+    probe_end(&pr);
+    stop(&s);
+}
+
+/* Games of computers only: refused by default past --ai-games (4), off
+ * with 0; when allowed (here 100 hard games), they wait behind games with a
+ * person in the AI queue: a person's easy opponent still answers at once
+ * (49 s behind 40 such games before). */
+static void test_computer_only_games_are_limited_and_wait_behind_people(void **state) {
+    (void)state;
+    const char *body = "{\"seats\":[\"hard\",\"hard\",\"hard\",\"hard\"],\"variant\":\"four\"}";
+    int st;
+    {
+        srv s = start_with(NULL);
+        for (int i = 0; i < 4; i++) json_decref(http_json(&s, "POST", "/api/games", body, &st)), assert_int_equal(st, 201);
+        json_t *e = http_json(&s, "POST", "/api/games", body, &st);
+        assert_int_equal(st, 429);
+        assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "--ai-games"));
+        json_decref(e);
+        stop(&s);
+    }
+    {
+        const char *off[] = {"--ai-games", "0", NULL};
+        srv s = start_with(off);
+        json_t *e = http_json(&s, "POST", "/api/games", body, &st);
+        assert_int_equal(st, 403);
+        json_decref(e);
+        stop(&s);
+    }
+    const char *opts[] = {"--ai-games", "100", "--create-per-min", "0", "--ai-threads", "2", NULL};
+    snprintf(dbpath, sizeof dbpath, "%s/games2.db", tmpdir); /* not the four games above */
+    srv s = start_with(opts);
+    for (int i = 0; i < 100; i++) {
+        json_t *o = http_json(&s, "POST", "/api/games", body, &st);
+        if (st != 201) printf("    game %d: HTTP %d: %s\n", i, st, json_string_value(json_object_get(o, "error")));
+        json_decref(o);
+        assert_int_equal(st, 201);
+    }
+    probe pr;
+    probe_start(&pr, &s);
+    /* a person against easy: each of the computer's answers comes quickly */
+    json_t *g = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"easy\"]}", &st);
+    assert_int_equal(st, 201);
+    wsc h;
+    char err[128], msg[256];
+    assert_int_equal(wsc_connect(&h, "127.0.0.1", s.port, "/ws", err, sizeof err), 0);
+    snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}",
+             json_string_value(json_object_get(g, "id")),
+             json_string_value(json_object_get(json_array_get(json_object_get(g, "seats"), 0), "token")));
+    wsc_send(&h, 1, msg, strlen(msg));
+    json_decref(g);
+    /* the person makes 10 decisions, each as soon as offered: the time is
+     * the computer's answers in between (and the loop's own work) */
+    int made = 0;
+    double t0 = now_ms();
+    json_t *last = until(&h, "state", 5000, NULL);
+    while (last && made < 10 && !json_is_true(json_object_get(last, "over")) && now_ms() - t0 < 30000) {
+        json_t *legal = json_object_get(last, "legal");
+        if (json_array_size(legal)) {
+            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld}",
+                     (long long)json_integer_value(json_object_get(json_array_get(legal, 0), "m")));
+            wsc_send(&h, 1, msg, strlen(msg));
+            made++;
+        }
+        json_decref(last);
+        last = until(&h, "state", 10000, NULL);
+    }
+    json_decref(last);
+    wsc_close(&h);
+    double took = now_ms() - t0;
+    printf("    a person's 10 decisions against easy, behind 100 hard games: %.0f ms\n", took);
+    assert_int_equal(made, 10);
+    assert_true(took < 5000);
+    assert_int_equal(probe_play(&pr, 30), 30);
+    assert_true(probe_p99(&pr) < PROBE_P99_MS);
+    assert_true(rss_kib(&s) < RSS_MAX_KIB);
+    probe_end(&pr);
+    stop(&s);
+}
+
+/* A finished game leaves memory after --linger (the store keeps its record);
+ * an open game nobody joined leaves after --open-ttl and is forgotten. */
+static void test_finished_and_abandoned_games_leave_memory(void **state) {
+    (void)state;
+    const char *opts[] = {"--linger", "0", "--open-ttl", "2", NULL};
+    srv s = start_with(opts);
+    int st;
+    json_t *fin = http_json(&s, "POST", "/api/games", "{\"seats\":[\"random\",\"random\"]}", &st);
+    assert_int_equal(st, 201);
+    json_t *open = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+    assert_int_equal(st, 201);
+    assert_int_equal(games_in_memory(&s), 2);
+    char rec[96], orec[96];
+    snprintf(rec, sizeof rec, "/api/games/%s/record", json_string_value(json_object_get(fin, "id")));
+    snprintf(orec, sizeof orec, "/api/games/%s/record", json_string_value(json_object_get(open, "id")));
+    long n = -1;
+    for (int i = 0; i < 150 && n != 0; i++) {
+        sleep_ms(200);
+        n = games_in_memory(&s);
+    }
+    assert_int_equal(n, 0);
+    char *resp = NULL;
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", rec, NULL, &resp), 200);
+    assert_non_null(strstr(resp, "[Result"));
+    free(resp);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", orec, NULL, &resp), 404);
+    free(resp);
+    json_decref(fin);
+    json_decref(open);
+    stop(&s);
+}
+
+/* Keep-alive: a WebSocket that stops answering pings is dropped after
+ * --ping seconds more (its seat shows as not connected); one that answers
+ * (wsclient.c pongs) stays. */
+static void test_a_dead_peer_is_dropped_after_an_unanswered_ping(void **state) {
+    (void)state;
+    const char *opts[] = {"--ping", "1", NULL};
+    srv s = start_with(opts);
+    probe pr;
+    probe_start(&pr, &s);
+    /* the probe's black seat goes silent: it reads nothing, answers nothing;
+     * red reads (and so pongs) all along */
+    double t0 = now_ms();
+    while (now_ms() - t0 < 6000) probe_drain(&pr, 0, 100);
+    json_t *players = json_object_get(pr.st[0], "players");
+    assert_true(json_is_true(json_object_get(json_array_get(players, 0), "connected")));
+    assert_false(json_is_true(json_object_get(json_array_get(players, 1), "connected")));
+    probe_end(&pr);
+    stop(&s);
+}
+
+/* The WAL is checkpointed and truncated while the server runs: after a few
+ * thousand decisions (computer games) it stays under 4 MiB plus a margin. */
+static void test_the_wal_stays_small_while_the_server_runs(void **state) {
+    (void)state;
+    const char *opts[] = {"--ai-games", "60", "--create-per-min", "0", "--ai-threads", "2", NULL};
+    srv s = start_with(opts);
+    int st;
+    for (int i = 0; i < 60; i++) {
+        json_decref(http_json(&s, "POST", "/api/games", "{\"seats\":[\"random\",\"random\",\"random\",\"random\"],\"variant\":\"four\"}", &st));
+        assert_int_equal(st, 201);
+    }
+    char wal[160];
+    snprintf(wal, sizeof wal, "%s-wal", dbpath);
+    long biggest = 0;
+    for (int i = 0; i < 100; i++) {
+        struct stat sb;
+        if (stat(wal, &sb) == 0 && sb.st_size > biggest) biggest = (long)sb.st_size;
+        sleep_ms(100);
+    }
+    /* once the burst is over, the WAL file is cut back to journal_size_limit (4 MiB) */
+    sleep_ms(1000);
+    struct stat sb;
+    assert_int_equal(stat(wal, &sb), 0);
+    printf("    largest WAL seen during the burst: %ld KiB; after it: %ld KiB\n", biggest / 1024, (long)sb.st_size / 1024);
+    assert_true(biggest < 64L * 1024 * 1024);
+    assert_true(sb.st_size <= 4L * 1024 * 1024);
+    stop(&s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_idle_sockets_are_closed_and_do_not_starve_players, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_connections_per_address_are_capped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frames_announcing_a_gigabyte_are_refused_from_the_header, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_reader_that_never_reads_is_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_burst_of_creations_is_refused_with_retry_after, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_computer_only_games_are_limited_and_wait_behind_people, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_finished_and_abandoned_games_leave_memory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_dead_peer_is_dropped_after_an_unanswered_ping, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_wal_stays_small_while_the_server_runs, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
