@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "ai/ai.h"
@@ -358,6 +359,204 @@ static void test_blind_when_moving_the_ship(void **st) {
     check_blind(&s1, &s2);
 }
 
+/* ---- mixed strategies at the simultaneous choice (issue 18) ------------------------- */
+
+/* The sampling itself: a draw in proportion to the visits. */
+static void test_pick_by_visits_follows_the_shares(void **st) {
+    (void)st;
+    ai_choice ch[3] = {{0, 0, 600}, {1, 0, 300}, {2, 0, 100}};
+    kontor_rng r;
+    kontor_rng_seed(&r, 5);
+    int count[3] = {0};
+    for (int i = 0; i < 20000; i++) count[ai_pick_by_visits(ch, 3, &r)]++;
+    assert_in_range(count[0], 11600, 12400);
+    assert_in_range(count[1], 5600, 6400);
+    assert_in_range(count[2], 1700, 2300);
+}
+
+/* The card choice of a basic game after both declared to play. */
+static void choice_view(kontor_view *v, uint64_t seed) {
+    kontor_config cfg;
+    config(&cfg, "basic");
+    kontor_state s;
+    kontor_new(&s, &cfg, seed, NULL);
+    if (s.phase == KONTOR_PHASE_DECLARE)
+        for (int p = 0; p < 2; p++)
+            assert_int_equal(kontor_apply(&s, p, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    kontor_view_of(&s, 0, v);
+}
+
+/* final=visits plays the search's mixed strategy: over many decisions the
+ * card played is not the most visited one about as often as the visit
+ * shares say (with the most visited, final=max, never). Checked for every
+ * selection rule at the simultaneous node. */
+static void test_final_visits_samples_the_visit_shares(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 11);
+    const char *specs[] = {"ismcts:iters=60,final=visits", "ismcts:iters=60,final=visits,sim=rm",
+                           "ismcts:iters=60,final=visits,sim=exp3", "ismcts:iters=60"};
+    for (int k = 0; k < 4; k++) {
+        kontor_agent *a = agent(specs[k], 21);
+        ai_base *b = a->impl;
+        double expect_other = 0;
+        int other = 0, N = 300;
+        for (int i = 0; i < N; i++) {
+            kontor_move m = a->decide(a, &v);
+            assert_true(b->nlast > 1);
+            assert_int_equal(m, b->last[b->picked].move);
+            uint64_t tot = 0;
+            for (int j = 0; j < b->nlast; j++) tot += b->last[j].visits;
+            expect_other += 1.0 - (double)b->last[0].visits / (double)tot;
+            other += b->picked != 0;
+        }
+        if (k == 3) {
+            assert_int_equal(other, 0); /* final=max: always the most visited */
+        } else {
+            /* a binomial-like count: within 4 standard deviations of its mean */
+            double sd = sqrt(expect_other * (1 - expect_other / N));
+            assert_true(expect_other > 30);
+            assert_true(fabs(other - expect_other) < 4 * sd + 1);
+        }
+        kontor_agent_free(a);
+    }
+}
+
+/* floor=P: a choice with fewer than P x the top visits is never drawn. */
+static void test_final_visits_floor(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 11);
+    kontor_agent *a = agent("ismcts:iters=60,final=visits,floor=0.6", 21);
+    ai_base *b = a->impl;
+    int other = 0;
+    for (int i = 0; i < 200; i++) {
+        a->decide(a, &v);
+        assert_true(b->last[b->picked].visits >= 0.6 * b->last[0].visits);
+        other += b->picked != 0;
+    }
+    assert_true(other > 0); /* still mixed where two are close */
+    kontor_agent_free(a);
+}
+
+/* Sequential decisions stay the most visited under final=visits; the sampled
+ * choice is reproducible for a seed. */
+static void test_final_visits_deterministic_for_a_seed(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 12);
+    kontor_agent *a = agent("ismcts:iters=80,final=visits,sim=rm", 4), *b = agent("ismcts:iters=80,final=visits,sim=rm", 4);
+    for (int i = 0; i < 30; i++) assert_int_equal(a->decide(a, &v), b->decide(b, &v));
+    kontor_agent_free(a);
+    kontor_agent_free(b);
+}
+
+/* Regret matching and EXP3 still find a clearly better card: over its visits
+ * the search under each rule sums to the iterations at the root and every
+ * legal card is tried. */
+static void test_sim_rules_visit_every_card(void **st) {
+    (void)st;
+    kontor_view v;
+    choice_view(&v, 13);
+    const char *specs[] = {"ismcts:iters=400,sim=rm", "ismcts:iters=400,sim=exp3"};
+    for (int k = 0; k < 2; k++) {
+        kontor_agent *a = agent(specs[k], 2);
+        ai_choice c[KONTOR_MAX_MOVES];
+        int n = kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES);
+        assert_true(n > 1);
+        uint32_t tot = 0;
+        for (int i = 0; i < n; i++) {
+            assert_true(c[i].visits > 0);
+            tot += c[i].visits;
+        }
+        assert_int_equal(tot, 400);
+        kontor_agent_free(a);
+    }
+}
+
+/* ---- the exploiter (issue 18) ------------------------------------------------------------ */
+
+/* Against a fully predictable target (`last`: always the last legal
+ * decision, at the declaration a pass), the exploiter answers with the best
+ * response to it: its choice is the one a much bigger search that knows the
+ * opponent's decision in every dealt state prefers, whenever that search
+ * sees a clear gap. Its values follow that search's too, not plain ismcts's
+ * (which assumes the opponent may play). */
+static void test_exploit_best_response_to_a_predictable_target(void **st) {
+    (void)st;
+    int clear = 0;
+    double lift = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        kontor_config cfg;
+        config(&cfg, "basic");
+        kontor_state s;
+        kontor_new(&s, &cfg, seed, NULL);
+        assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+        kontor_view v;
+        kontor_view_of(&s, 0, &v);
+        /* the reference: 32 states, the opponent declaring what `last` declares */
+        static kontor_state states[32];
+        kontor_move opp[32 * KONTOR_MAX_SEATS];
+        kontor_rng r;
+        kontor_rng_seed(&r, seed + 100);
+        for (int k = 0; k < 32; k++) {
+            kontor_determinize(&v, &r, &states[k]);
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&states[k], 1, m);
+            for (int q = 0; q < KONTOR_MAX_SEATS; q++) opp[k * KONTOR_MAX_SEATS + q] = m[n - 1];
+        }
+        kontor_agent *ref = agent("ismcts:iters=20000", seed);
+        ai_choice rc[KONTOR_MAX_MOVES];
+        int rn = ai_ismcts_rank_against(ref, &v, states, opp, 32, rc, KONTOR_MAX_MOVES);
+        assert_true(rn == 2);
+        kontor_agent *x = agent("exploit:last+samples=16,titers=10,iters=6000", seed);
+        kontor_move got = x->decide(x, &v);
+        ai_base *b = x->impl;
+        assert_int_equal(b->nlast, 2);
+        /* the gap between the two declarations, as the exploiter and as the reference see it */
+        double gx = b->last[0].move == rc[0].move ? b->last[0].value - b->last[1].value
+                                                  : b->last[1].value - b->last[0].value;
+        assert_true(fabs(gx - (rc[0].value - rc[1].value)) < 0.04);
+        if (rc[0].value - rc[1].value > 0.05) {
+            clear++;
+            assert_int_equal(got, rc[0].move);
+        }
+        /* the same exploiter (same seed: the same dealt states) against `first`,
+         * which declares to play: declaring to play is worth less when the
+         * opponent plays too than when he passes (ignoring the model, the two
+         * would be equal) */
+        kontor_agent *y = agent("exploit:first+samples=16,titers=10,iters=6000", seed);
+        y->decide(y, &v);
+        ai_base *by = y->impl;
+        kontor_move play = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
+        for (int i = 0; i < b->nlast; i++)
+            for (int j = 0; j < by->nlast; j++)
+                if (b->last[i].move == play && by->last[j].move == play) lift += b->last[i].value - by->last[j].value;
+        kontor_agent_free(y);
+        kontor_agent_free(ref);
+        kontor_agent_free(x);
+    }
+    assert_true(clear >= 1);
+    assert_true(lift > 0.04);
+}
+
+static void test_exploit_spec_errors(void **st) {
+    (void)st;
+    kontor_error err;
+    const char *bad[] = {"exploit", "exploit:", "exploit:nobody", "exploit:exploit:hard", "exploit:hard+depth=2",
+                         "exploit:cmd:foo"};
+    for (int i = 0; i < 6; i++) {
+        kontor_agent *a = kontor_agent_new(bad[i], 1, &err);
+        if (a) fail_msg("'%s' was accepted", bad[i]);
+        assert_true(strlen(err.msg) > 10);
+    }
+    kontor_agent *a = agent("exploit:hard+samples=2,titers=20,iters=50", 1);
+    kontor_agent_free(a);
+    a = agent("exploit:hard+s=2,t=20,i=50", 1); /* the short forms */
+    kontor_agent_free(a);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_known),
@@ -374,6 +573,13 @@ int main(void) {
         cmocka_unit_test(test_blind_to_hidden_choice),
         cmocka_unit_test(test_blind_when_placing),
         cmocka_unit_test(test_blind_when_moving_the_ship),
+        cmocka_unit_test(test_pick_by_visits_follows_the_shares),
+        cmocka_unit_test(test_final_visits_samples_the_visit_shares),
+        cmocka_unit_test(test_final_visits_deterministic_for_a_seed),
+        cmocka_unit_test(test_final_visits_floor),
+        cmocka_unit_test(test_sim_rules_visit_every_card),
+        cmocka_unit_test(test_exploit_best_response_to_a_predictable_target),
+        cmocka_unit_test(test_exploit_spec_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,37 @@ int ai_random_init(kontor_agent *a, const char *opts, kontor_error *err) {
     return 0;
 }
 
+/* ---- first: the first legal decision ---------------------------------------------- */
+
+/* Fully predictable opponents (for the exploiter's tests and as a floor):
+ * always the first of kontor_legal's decisions (first: declares to play,
+ * plays its first hand card), or the last (last: declares a pass whenever it
+ * may). */
+static kontor_move first_decide(kontor_agent *a, const kontor_view *v) {
+    kontor_move moves[KONTOR_MAX_MOVES];
+    if (kontor_legal(&v->s, v->seat, moves) <= 0) return ai_random_move(a, v); /* fills a->error */
+    return moves[0];
+}
+
+static kontor_move last_decide(kontor_agent *a, const kontor_view *v) {
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&v->s, v->seat, moves);
+    if (n <= 0) return ai_random_move(a, v); /* fills a->error */
+    return moves[n - 1];
+}
+
+int ai_first_init(kontor_agent *a, const char *opts, kontor_error *err) {
+    if (ai_random_init(a, opts, err)) return -1;
+    a->decide = first_decide;
+    return 0;
+}
+
+int ai_last_init(kontor_agent *a, const char *opts, kontor_error *err) {
+    if (ai_random_init(a, opts, err)) return -1;
+    a->decide = last_decide;
+    return 0;
+}
+
 /* ---- by name ---------------------------------------------------------------------- */
 
 /* The levels for people. Why these budgets: docs/ai.md, "Levels". */
@@ -168,7 +199,16 @@ static const struct kind {
     {"random", ai_random_init},
     {"greedy", ai_greedy_init},
     {"ismcts", ai_ismcts_init},
+    {"first", ai_first_init},
+    {"last", ai_last_init},
+    {"exploit", ai_exploit_init},
 };
+
+const char *ai_level_spec(const char *spec) {
+    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
+        if (strcmp(spec, levels[i].name) == 0) return levels[i].spec;
+    return spec;
+}
 
 kontor_agent *kontor_agent_new(const char *spec, uint64_t seed, kontor_error *err) {
     if (!spec) spec = "";
@@ -176,9 +216,7 @@ kontor_agent *kontor_agent_new(const char *spec, uint64_t seed, kontor_error *er
         ai_fail(err, KONTOR_E_PARSE, "agent spec '%.40s...' is too long", spec);
         return NULL;
     }
-    const char *full = spec;
-    for (size_t i = 0; i < sizeof levels / sizeof *levels; i++)
-        if (strcmp(spec, levels[i].name) == 0) full = levels[i].spec;
+    const char *full = ai_level_spec(spec);
     const char *colon = strchr(full, ':');
     size_t nlen = colon ? (size_t)(colon - full) : strlen(full);
     const char *opts = colon ? colon + 1 : "";

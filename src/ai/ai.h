@@ -34,7 +34,31 @@ typedef struct ai_base {
      * time spent searching. */
     uint64_t iters;
     double seconds;
+    /* ismcts: the last decision's whole ranking (nlast of them, 0 when the
+     * decision was forced) and the index of the one played: under
+     * final=visits at a simultaneous choice a draw from the visit shares. */
+    ai_choice last[KONTOR_MAX_MOVES];
+    int nlast, picked;
 } ai_base;
+
+/* ismcts's ranking for v->seat at a simultaneous choice against an opponent
+ * model: each iteration starts from one of states[0..n) (states consistent
+ * with v, e.g. determinizations) and the other seats' choices at the root
+ * are the modelled ones, moves[i * KONTOR_MAX_SEATS + q] for state i and
+ * seat q; below the root the search is as usual. -1 when a is not an ismcts
+ * agent. The exploiter (exploit.c) is its user. */
+int ai_ismcts_rank_against(kontor_agent *a, const kontor_view *v, const kontor_state *states,
+                           const kontor_move *moves, int n, ai_choice *out, int cap);
+int ai_exploit_init(kontor_agent *a, const char *opts, kontor_error *err);
+int ai_first_init(kontor_agent *a, const char *opts, kontor_error *err);
+int ai_last_init(kontor_agent *a, const char *opts, kontor_error *err);
+/* The spec a level name stands for ("hard" -> "ismcts:ms=1000,threads=2"),
+ * or spec itself. */
+const char *ai_level_spec(const char *spec);
+
+/* A draw from ch[0..n) in proportion to the visits (the first when none has
+ * any); the index, -1 when n is 0. */
+int ai_pick_by_visits(const ai_choice *ch, int n, kontor_rng *rng);
 
 /* The release function of every agent of ours: calls base->destroy. */
 void ai_release(kontor_agent *a);

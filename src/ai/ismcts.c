@@ -42,7 +42,12 @@
  * ship policy lifted the score against greedy from ~60% to 73-84% at 4000
  * iterations, in the basic game MAST from 66% to 80%; cut-offs and the
  * placement bias did not help.
- * The final decision is the most visited legal one at the root.
+ * At a simultaneous node: sim=uct|rm|exp3 (the selection: decoupled UCT,
+ * regret matching or EXP3, Lanctot, Lisy and Winands 2014; gamma=G their
+ * uniform exploration, default 0.1) and final=max|visits (the decision: the
+ * most visited, or a draw from the visit shares, the mixed strategy; issue
+ * 18; floor=P keeps only the choices with at least P x the top visits). Defaults uct and max, today's play. Sequential decisions are always
+ * the most visited legal one at the root.
  */
 #include <math.h>
 #include <pthread.h>
@@ -62,6 +67,8 @@ typedef struct node {
     uint32_t visits;
     uint32_t avail;   /* times it was selectable when its parent was visited */
     float reward;     /* sum of the results for the team of seat */
+    float acc;        /* STAT under sim=rm: cumulative regret; sim=exp3: estimated total reward */
+    uint32_t seen;    /* STAT under sim=rm|exp3: the last iteration (1-based) it was selectable in */
     uint16_t move;
     uint8_t kind;
     uint8_t seat;
@@ -91,15 +98,28 @@ typedef struct tree {
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
     float c;
+    int sim;        /* selection at a simultaneous node: SIM_UCT, SIM_RM, SIM_EXP3 */
+    float gamma;    /* sim=rm|exp3: the share of uniform exploration */
     ai_playout_opts po;
     ai_mast *mast;  /* with po.mast: the move averages of this search */
+    /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
+     * with the view and, per state, every seat's modelled choice at the root */
+    const kontor_state *fixed;
+    const kontor_move *fixed_moves; /* nfixed x KONTOR_MAX_SEATS */
+    int nfixed;
 } tree;
+
+enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
+enum { FINAL_MAX = 0, FINAL_VISITS = 1 };
 
 typedef struct ismcts_impl {
     ai_base base;
     uint64_t iters;
     int ms, threads;
     int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
+    int sim, final;
+    float gamma;
+    double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
     ai_playout_opts po;
     tree *trees; /* threads of them */
@@ -121,13 +141,70 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
     return i;
 }
 
+/* Regret matching (Hart and Mas-Colell 2000) or EXP3 (Auer et al. 2002) at
+ * a simultaneous node, as in Lanctot, Lisy and Winands 2014 ("Monte Carlo
+ * tree search in simultaneous move games with applications to Goofspiel"):
+ * the seat's strategy over its selectable edges is the positive regrets
+ * normalised (rm) or exp(eta x estimated reward) normalised (exp3, eta =
+ * gamma / K), mixed with gamma uniform; one edge is drawn from it and its
+ * probability kept for the update (update_sampled). The edges drawn count
+ * visits as under UCT, so the visit shares estimate the average strategy,
+ * which is what final=visits plays. */
+static uint32_t select_sampled(tree *T, const uint32_t *cand, int nc, float *prob) {
+    node *pool = T->pool;
+    double w[KONTOR_MAX_MOVES], sum = 0, top = -1e300;
+    uint32_t it = (uint32_t)T->iters + 1;
+    for (int i = 0; i < nc; i++) {
+        node *x = &pool[cand[i]];
+        x->avail++;
+        x->seen = it;
+        if (x->acc > top) top = x->acc;
+    }
+    double eta = T->gamma / nc;
+    for (int i = 0; i < nc; i++) {
+        const node *x = &pool[cand[i]];
+        w[i] = T->sim == SIM_RM ? (x->acc > 0 ? x->acc : 0) : exp(eta * (x->acc - top));
+        sum += w[i];
+    }
+    double g = T->gamma, r = (double)(kontor_rng_next(&T->rng) >> 11) * 0x1.0p-53, acc = 0;
+    int pick = nc - 1;
+    double p = 0;
+    for (int i = 0; i < nc; i++) {
+        double pi = (1 - g) * (sum > 0 ? w[i] / sum : 1.0 / nc) + g / nc;
+        acc += pi;
+        if (r < acc) {
+            pick = i;
+            p = pi;
+            break;
+        }
+        p = pi;
+    }
+    *prob = (float)p;
+    return cand[pick];
+}
+
+/* The update after the playout for the edge e drawn by select_sampled under
+ * parent with probability p, x the result for its seat: rm adds to every edge
+ * selectable this iteration the sampled regret (x / p for the drawn edge,
+ * 0 for the others, minus x); exp3 adds x / p to the drawn edge. */
+static void update_sampled(tree *T, uint32_t parent, uint32_t e, float p, float x) {
+    node *pool = T->pool;
+    float gain = p > 0 ? x / p : 0;
+    if (T->sim == SIM_RM) {
+        uint32_t it = (uint32_t)T->iters + 1;
+        for (uint32_t f = pool[parent].child; f; f = pool[f].sibling)
+            if (pool[f].kind == N_STAT && pool[f].seat == pool[e].seat && pool[f].seen == it) pool[f].acc -= x;
+    }
+    pool[e].acc += gain;
+}
+
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
  * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
  * missing edges are added and an unvisited one goes first. Otherwise UCB
  * over the available edges. Returns 0 when the pool is full and a new node
  * would be needed. */
 static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const kontor_move *moves, int n,
-                            int *expanded) {
+                            int *expanded, float *prob) {
     node *pool = T->pool;
     uint32_t st = ++T->stamp;
     if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
@@ -164,6 +241,7 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
             if (!e) return 0;
             cand[nc++] = e;
         }
+    if (kind == N_STAT && T->sim != SIM_UCT && nc > 0) return select_sampled(T, cand, nc, prob);
     /* unvisited first (the first in legal order: deterministic), else UCB */
     uint32_t best = 0;
     double bestv = -1.0;
@@ -199,8 +277,13 @@ static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
 static void iterate(tree *T) {
     const kontor_view *v = T->v;
     kontor_state st;
-    kontor_determinize(v, &T->rng, &st);
-    uint32_t path[MAX_PATH];
+    int k = -1;
+    if (T->nfixed) {
+        k = (int)kontor_rng_below(&T->rng, (uint32_t)T->nfixed);
+        st = T->fixed[k];
+    } else kontor_determinize(v, &T->rng, &st);
+    uint32_t path[MAX_PATH], from[MAX_PATH];
+    float prob[MAX_PATH];
     int np = 0;
     uint32_t cur = 1;
     int expanded = 0;
@@ -214,13 +297,21 @@ static void iterate(tree *T) {
             int full = 0;
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
+                if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
+                    pick[q] = T->fixed_moves[k * KONTOR_MAX_SEATS + q];
+                    key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
+                    continue;
+                }
                 int n = kontor_legal(&st, q, moves);
-                uint32_t e = select_edge(T, cur, N_STAT, q, moves, n, &expanded);
+                float p = 0;
+                uint32_t e = select_edge(T, cur, N_STAT, q, moves, n, &expanded, &p);
                 if (!e) {
                     full = 1;
                     pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
+                    from[np] = cur;
+                    prob[np] = p;
                     path[np++] = e;
                 }
                 key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
@@ -242,9 +333,11 @@ static void iterate(tree *T) {
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             int n = kontor_legal(&st, q, moves);
             if (n <= 0) break;
-            uint32_t e = select_edge(T, cur, N_SEQ, q, moves, n, &expanded);
+            uint32_t e = select_edge(T, cur, N_SEQ, q, moves, n, &expanded, NULL);
             if (!e) break;
             kontor_apply(&st, q, T->pool[e].move, NULL);
+            from[np] = cur;
+            prob[np] = 0;
             path[np++] = e;
             cur = e;
         }
@@ -256,6 +349,7 @@ static void iterate(tree *T) {
         node *x = &T->pool[path[i]];
         x->visits++;
         x->reward += r[kontor_team(&st, x->seat)];
+        if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
     }
     T->iters++;
 }
@@ -333,7 +427,21 @@ typedef struct root_stat {
     double reward;
 } root_stat;
 
+static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *fixed, const kontor_move *fmoves,
+                     int nfixed, ai_choice *out, int cap);
+
 static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, int cap) {
+    return rank_with(a, v, NULL, NULL, 0, out, cap);
+}
+
+int ai_ismcts_rank_against(kontor_agent *a, const kontor_view *v, const kontor_state *states,
+                           const kontor_move *moves, int n, ai_choice *out, int cap) {
+    if (!a || a->release != ai_release || ((ai_base *)a->impl)->rank != ismcts_rank || n <= 0) return -1;
+    return rank_with(a, v, states, moves, n, out, cap);
+}
+
+static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *fixed, const kontor_move *fmoves,
+                     int nfixed, ai_choice *out, int cap) {
     ismcts_impl *m = a->impl;
     int seat = v->seat;
     kontor_move moves[KONTOR_MAX_MOVES];
@@ -350,6 +458,11 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
         kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
         T->v = v;
         T->c = (float)m->c;
+        T->sim = m->sim;
+        T->fixed = fixed;
+        T->fixed_moves = fmoves;
+        T->nfixed = fixed ? nfixed : 0;
+        T->gamma = m->gamma;
         T->po = m->po;
         T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
         if (!m->ms && T->budget == 0) T->budget = 1;
@@ -406,14 +519,43 @@ static int ismcts_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
     return n;
 }
 
+int ai_pick_by_visits(const ai_choice *ch, int n, kontor_rng *rng) {
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) total += ch[i].visits;
+    if (n <= 0) return -1;
+    if (total == 0) return 0;
+    uint64_t r = kontor_rng_next(rng) % total, acc = 0;
+    for (int i = 0; i < n; i++) {
+        acc += ch[i].visits;
+        if (r < acc) return i;
+    }
+    return n - 1;
+}
+
+/* The decision: the most visited (final=max), or at a simultaneous choice
+ * under final=visits a draw from the visit shares, the mixed strategy the
+ * search found (sequential decisions stay the most visited: there nobody
+ * guesses). The whole ranking and the pick are kept in the base for tests
+ * and the analysis. */
 static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
+    ismcts_impl *m = a->impl;
     kontor_move only[KONTOR_MAX_MOVES];
+    m->base.nlast = 0;
     if (kontor_legal(&v->s, v->seat, only) == 1) return only[0]; /* nothing to think about */
-    ai_choice best;
-    int n = ismcts_rank(a, v, &best, 1);
+    int n = ismcts_rank(a, v, m->base.last, KONTOR_MAX_MOVES);
     if (n < 0) return KONTOR_FORFEIT;
     if (n == 0) return ai_random_move(a, v); /* fills a->error */
-    return best.move;
+    m->base.nlast = n;
+    int i = 0;
+    if (m->final == FINAL_VISITS && simultaneous(&v->s)) {
+        /* floor=P: only the choices with at least P times the top visits
+         * (the rest is mostly exploration, not strategy) */
+        int keep = n;
+        while (keep > 1 && (double)m->base.last[keep - 1].visits < m->floor * m->base.last[0].visits) keep--;
+        i = ai_pick_by_visits(m->base.last, keep, &a->rng);
+    }
+    m->base.picked = i;
+    return m->base.last[i].move;
 }
 
 static void ismcts_destroy(void *impl) {
@@ -443,11 +585,30 @@ static const ai_opt ismcts_opts[] = {
     {"place", AI_OPT_FLOAT, offsetof(ismcts_impl, po.place), 0, 1},
     {"mast", AI_OPT_FLOAT, offsetof(ismcts_impl, po.mast), 0, 1},
     {"pass", AI_OPT_FLOAT, offsetof(ismcts_impl, po.pass), 0, 1},
+    {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
+    {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
 };
+
+/* The options that take words: sim=uct|rm|exp3, final=max|visits. */
+static int word_opt(kontor_agent *a, const char *key, const char *val, const char *const *words, int nwords,
+                    int *out, kontor_error *err) {
+    for (int i = 0; i < nwords; i++)
+        if (strcmp(val, words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    ai_fail(err, KONTOR_E_PARSE, "agent '%s': option '%s' wants %s%s%s%s%s, not '%s'", a->name, key, words[0],
+            nwords > 1 ? "|" : "", nwords > 1 ? words[1] : "", nwords > 2 ? "|" : "", nwords > 2 ? words[2] : "",
+            val);
+    return -1;
+}
 
 static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
     kontor_agent *a = ctx;
     ismcts_impl *m = a->impl;
+    static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits"};
+    if (strcmp(key, "sim") == 0) return word_opt(a, key, val, sims, 3, &m->sim, err);
+    if (strcmp(key, "final") == 0) return word_opt(a, key, val, finals, 2, &m->final, err);
     if (ai_opt_set(a->name, "ismcts", ismcts_opts, sizeof ismcts_opts / sizeof *ismcts_opts, m, key, val, err))
         return -1;
     if (strcmp(key, "iters") == 0) m->ms = 0; /* the last budget given counts */
@@ -466,6 +627,9 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->threads = 1;
     m->stop = 1;
     m->c = 0.7;
+    m->sim = SIM_UCT;
+    m->final = FINAL_MAX;
+    m->gamma = 0.1f;
     m->po.rounds = 0;
     m->po.place = 0.0f;
     m->po.mast = -1.0f; /* by variant: playout.c */

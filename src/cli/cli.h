@@ -28,6 +28,7 @@ const char *cli_result_of(const kontor_state *s);
 
 int cmd_arena(int argc, char **argv);
 int cmd_hint(int argc, char **argv);
+int cmd_analyse(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 

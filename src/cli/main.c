@@ -18,6 +18,7 @@ static const command commands[] = {
     {"show", cmd_show, "the board of a game record after any round"},
     {"arena", cmd_arena, "round-robin tournament between agents, with Elo"},
     {"hint", cmd_hint, "the computer's advice for the side to move in a record"},
+    {"analyse", cmd_analyse, "every decision of a record judged by the search: losses, mistakes"},
     {"engine", cmd_engine, "speak the engine protocol on stdin/stdout (docs/protocol.md)"},
     {"serve", cmd_serve, "the game server and browser client (http://localhost:8080)"},
     {"loadtest", cmd_loadtest, "load benchmark of kontor serve: many games over loopback"},
