@@ -61,7 +61,10 @@ static int http(const char *method, const char *uri, const char *body, size_t bl
     if (q) *q++ = 0;
     server_http_req rq = {method, path, q, body, blen, 0};
     int st = server_http(&rq, rs);
-    CHECK(st == 200 || st == 201 || st == 400 || st == 404 || st == 405 || st == 409 || st == 413 || st == 500);
+    /* the documented statuses (docs/server.md): 403 a private game's seat or a computer-only game
+     * refused, 429 too many games of computer seats only at once */
+    CHECK(st == 200 || st == 201 || st == 400 || st == 403 || st == 404 || st == 405 || st == 409 || st == 413 ||
+          st == 429 || st == 500);
     CHECK(st == rs->status && rs->body);
     if (strcmp(rs->ctype, "application/json") == 0) check_json_object(rs->body, rs->len);
     return st;
