@@ -141,6 +141,11 @@ static int mast_key(const kontor_state *s, int seat, kontor_move m) {
     return ((kontor_team(s, seat) * 2 + dock) << 12) | (m & 0xFFF);
 }
 
+float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mast *t) {
+    int k = mast_key(s, seat, m);
+    return k < 0 ? 0.5f : (t->sum[k] + 0.5f) / (float)(t->n[k] + 1);
+}
+
 /* With chance o->mast the legal move with the best average so far (an
  * unseen move counts as a draw, 1/2), else uniform. */
 static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_opts *o, const ai_mast *t,
@@ -187,7 +192,10 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     ai_playout_opts eff = *opts;
     const ai_playout_opts *o = &eff;
     if (eff.mast < 0.0f) eff.mast = s->cfg.ship ? 0.0f : MAST_ALL;
-    if (eff.mast <= 0.0f) mast = NULL;
+    /* o->record: keep the averages (for the tree's move ordering, ismcts.c)
+     * even where the playout does not use them */
+    int use = eff.mast > 0.0f && mast;
+    if (!use && !o->record) mast = NULL;
     /* the ship policy changes nothing where there is no ship */
     if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast &&
         (o->pass == 0.0f || s->cfg.pass_hidden)) {
@@ -210,7 +218,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
             for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++) {
                 if (!((actors >> q) & 1)) continue;
                 kontor_move m = phase == KONTOR_PHASE_DECLARE && o->pass != 0.0f ? pick_declare(s, q, o, rng)
-                                 : mast && phase != KONTOR_PHASE_BUY      ? pick_mast(s, q, o, mast, rng)
+                                 : use && phase != KONTOR_PHASE_BUY       ? pick_mast(s, q, o, mast, rng)
                                                                           : pick_uniform(s, q, rng);
                 if (mast && npath < MAST_PATH) {
                     int k = mast_key(s, q, m);
@@ -226,7 +234,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
         if (o->policy && s->phase == KONTOR_PHASE_SHIP) m = pick_ship(s, q, o, rng);
         else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, rng);
         else if (o->place > 0.0f && s->phase == KONTOR_PHASE_PLACE) m = pick_place(s, q, o, rng);
-        else if (mast && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
+        else if (use && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
         else m = pick_uniform(s, q, rng);
         if (mast && npath < MAST_PATH) {
             int k = mast_key(s, q, m);
