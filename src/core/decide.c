@@ -5,8 +5,10 @@
  * This is the engine's public entry for play; the rules themselves are in
  * deal.c, round.c, area.c, score.c and variants.c. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/apply.h"
 #include "core/rules.h"
 
 int kontor_team(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat / 2 : seat; }
@@ -219,7 +221,12 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     }
 }
 
-static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+#ifdef KONTOR_CHECK_UNCHECKED
+    /* sanitizer builds (Makefile): a caller that applies a move it did not
+     * generate stops here instead of corrupting the state */
+    if (!kontor_is_legal(s, seat, move)) abort();
+#endif
     int v = KONTOR_MOVE_VALUE(move);
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: do_choose(s, seat, v, log); break;
@@ -242,7 +249,7 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
 
 kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
     if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
-    apply_unchecked(s, seat, move, log);
+    kontor__apply_unchecked(s, seat, move, log);
     return KONTOR_OK;
 }
 
@@ -306,8 +313,8 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(s, seat, m);
             if (!n) goto out; /* nobody can act: cannot happen in a game that is not over */
-            apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
-            continue; /* apply_unchecked checked bankruptcy */
+            kontor__apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
+            continue; /* kontor__apply_unchecked checked bankruptcy */
         }
         }
         if (s->cfg.bankrupt) check_bankrupt(s, NULL);
