@@ -205,7 +205,7 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
 /* Put a card on a cell: bitboards, extent, mask. No scoring. */
 /* Put a card on a cell, as water or as a dock card (special cards: a flood
  * is water, a bridge a dock card, a customs house either). */
-void place_as(kontor_state *s, int cell, int id, int as_water) {
+int place_as(kontor_state *s, int cell, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     s->cell_card[cell] = (uint8_t)id;
     bb_set(&s->occ, cell);
@@ -229,9 +229,10 @@ void place_as(kontor_state *s, int cell, int id, int as_water) {
     if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
     if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
     if (changed) update_mask(s);
+    return changed;
 }
 
-void place_raw(kontor_state *s, int cell, int id) { place_as(s, cell, id, is_water(card_of(s, id))); }
+int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
 
 void remove_raw(kontor_state *s, int cell) {
     int id = s->cell_card[cell];
@@ -336,9 +337,6 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     return r;
 }
 
-int is_special(const kontor_card *k) {
-    return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
-}
 
 /* The cells for the place phase, in s->cells (and s->cells_water for a
  * customs house placed as water). */
@@ -364,4 +362,3 @@ bb_t removable(const kontor_state *s) {
     return bb_andnot(bb_and(bb_neighbours(bb_cell(s->ship_cell)), s->shipsym), s->enclosed);
 }
 
-int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg.width * s->cfg.height; }

@@ -497,12 +497,13 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     int special = is_special(k);
     bb_t mask_before = s->mask;
     s->last_layer = (uint8_t)seat;
-    int water;
+    int water, grew;
     if (special) {
         place_special(s, seat, value, id, as_water, log);
         water = bb_test(&s->water, value);
+        grew = !bb_eq(mask_before, s->mask);
     } else {
-        place_raw(s, value, id);
+        grew = place_raw(s, value, id) && !bb_eq(mask_before, s->mask); /* the extent grew: did the mask? */
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
@@ -516,8 +517,8 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     /* Scoring: the area of a dock card, the areas next to a water card; and
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
-    bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
-    if (!bb_eq(mask_before, s->mask)) {
+    bb_t candidates = water ? bb_around(value) : bb_cell(value);
+    if (grew) {
         /* with edge=both every unplayable cell may have begun to close areas */
         bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
         candidates = bb_or(candidates, bb_neighbours(newly));
