@@ -35,6 +35,11 @@ bb_t bribe_targets(const kontor_state *s, int seat) {
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
 void begin_round(kontor_state *s, kontor_log *log) {
+    if (!(s->cfg.events | s->cfg.bribe) && s->cfg.specials != 2) { /* the basic and advanced game */
+        s->event_due = 0;
+        s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE; /* open_choice */
+        return;
+    }
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
@@ -284,8 +289,8 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
         if (s->choice[p] == KONTOR_NONE) return;
         if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
     }
-    uint8_t got[KONTOR_MAX_SEATS];
-    pay_out(s, passers, got);
+    uint8_t got[KONTOR_MAX_SEATS] = {0};
+    if (passers) pay_out(s, passers, got);
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
         if ((passers >> p) & 1) {
             log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
