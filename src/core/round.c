@@ -522,6 +522,10 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     /* Scoring: the area of a dock card, the areas next to a water card; and
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
+    if (!grew && !s->cfg.inner_value && !may_enclose(s, value, water)) {
+        after_scoring(s, seat, water, special, log);
+        return;
+    }
     bb_t candidates = water ? bb_around(value) : bb_cell(value);
     if (grew) {
         /* with edge=both every unplayable cell may have begun to close areas */

@@ -176,6 +176,34 @@ bb_t no_split(const kontor_state *s, bb_t cand);
 /* always inlined in round.c, its own file; variants.c calls it */
 void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
+/* Does the free cell c keep areas open (area.c's gap_cells: a free cell,
+ * inside the mask once the edges close)? */
+static inline int is_gap(const kontor_state *s, int c, int edges) {
+    return !bb_test(&s->occ, c) && (!edges || bb_test(&s->mask, c));
+}
+/* Does dock cell c have a gap next to it (then its area is open)? */
+static inline int touches_gap(const kontor_state *s, int c, int edges) {
+    return ((c & 15) > 0 && is_gap(s, c - 1, edges)) || ((c & 15) < 15 && is_gap(s, c + 1, edges)) ||
+           (c >= 16 && is_gap(s, c - 16, edges)) || (c < KONTOR_CELLS - 16 && is_gap(s, c + 16, edges));
+}
+/* After a card on cell whose placement did not move the board's edge: can
+ * it have closed an area? Only if the card (dock) or an open dock card next
+ * to it (water) has no gap beside it. This is check_enclosures' own first
+ * test, made per cell before the bitboards of the full test are built: most
+ * placements close nothing and stop here. Not for Die grosse Insel, whose
+ * dead cells close areas anywhere (check_enclosures). */
+static inline int may_enclose(const kontor_state *s, int cell, int water) {
+    int edges = !s->cfg.edge_both || s->cfg.fixed_board ||
+                (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height); /* edges_close */
+    if (!water) return !touches_gap(s, cell, edges);
+    int nb[4] = {(cell & 15) > 0 ? cell - 1 : -1, (cell & 15) < 15 ? cell + 1 : -1, cell >= 16 ? cell - 16 : -1,
+                 cell < KONTOR_CELLS - 16 ? cell + 16 : -1};
+    for (int i = 0; i < 4; i++)
+        if (nb[i] >= 0 && bb_test(&s->dock, nb[i]) && !bb_test(&s->enclosed, nb[i]) && !touches_gap(s, nb[i], edges))
+            return 1;
+    return 0;
+}
+
 /* In rules.h, not area.c, because the placement's hot path inlines it in
  * more than one rule file. */
 /* Free cells next to the board where seat may put card id. */
