@@ -277,6 +277,7 @@ int count_goods(const kontor_card *k) { return k->goods[0] + k->goods[1] + k->go
  * read more of the state: there the card is placed on a copy. */
 static int would_enclose(const kontor_state *s, int cell, int id, int as_water) {
     bb_t water = s->water, dock = s->dock, closing;
+    int local = 0; /* only the areas the card touches can close */
     if (s->cfg.inner_value) {
         kontor_state t = *s;
         place_as(&t, cell, id, as_water);
@@ -296,9 +297,15 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
                                       : bb_rect(maxx - (w - 1), minx + (w - 1), maxy - (h - 1), miny + (h - 1));
         int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
         closing = edges ? bb_or(water, bb_andnot(bb_all(), mask)) : water;
+        /* When the card leaves the edges as they were, an area it does not
+         * touch has the same surroundings as before, and before it every
+         * open area was open (each placement scores what it closes): only
+         * the areas next to the card (as water), or the one it joins (as a
+         * dock card), can close. The reasoning of do_place's candidates. */
+        local = bb_eq(mask, s->mask) && edges == edges_close(s);
     }
     bb_t open = bb_andnot(dock, s->enclosed);
-    bb_t todo = open;
+    bb_t todo = local ? bb_and(open, as_water ? bb_around(cell) : bb_cell(cell)) : open;
     while (bb_any(todo)) {
         bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
         todo = bb_andnot(todo, area);
