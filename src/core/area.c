@@ -275,7 +275,39 @@ int count_goods(const kontor_card *k) { return k->goods[0] + k->goods[1] + k->go
  * only what the test reads after place_as, the water, the dock cards and the
  * board's mask (grown as update_mask would). Die grosse Insel's dead cells
  * read more of the state: there the card is placed on a copy. */
+/* Is a cell next to dock cell c one that keeps its area open once a card
+ * lies on placed: not placed itself, not water, not an open dock card (an
+ * enclosed one never touches an open area outside the island), and inside
+ * the mask when the edges close? */
+static inline int open_beside(const kontor_state *s, int c, int placed, int edges) {
+    int nb[4] = {(c & 15) > 0 ? c - 1 : -1, (c & 15) < 15 ? c + 1 : -1, c >= 16 ? c - 16 : -1,
+                 c < KONTOR_CELLS - 16 ? c + 16 : -1};
+    for (int i = 0; i < 4; i++) {
+        int m = nb[i];
+        if (m < 0 || m == placed || bb_test(&s->water, m)) continue;
+        if (bb_test(&s->dock, m) && !bb_test(&s->enclosed, m)) continue;
+        if (!edges || bb_test(&s->mask, m)) return 1;
+    }
+    return 0;
+}
+
 static int would_enclose(const kontor_state *s, int cell, int id, int as_water) {
+    int x0 = gx(cell), y0 = gy(cell);
+    if (!s->cfg.inner_value && x0 >= s->minx && x0 <= s->maxx && y0 >= s->miny && y0 <= s->maxy) {
+        /* inside the extent: the edges stay, and only the areas next to the
+         * card can close (see below); a few bit tests settle most cells */
+        int edges = edges_close(s);
+        if (!as_water && open_beside(s, cell, cell, edges)) return 0;
+        if (as_water) {
+            int closes = 0;
+            int nb[4] = {(cell & 15) > 0 ? cell - 1 : -1, (cell & 15) < 15 ? cell + 1 : -1,
+                         cell >= 16 ? cell - 16 : -1, cell < KONTOR_CELLS - 16 ? cell + 16 : -1};
+            for (int i = 0; i < 4 && !closes; i++)
+                closes = nb[i] >= 0 && bb_test(&s->dock, nb[i]) && !bb_test(&s->enclosed, nb[i]) &&
+                         !open_beside(s, nb[i], cell, edges);
+            if (!closes) return 0;
+        }
+    }
     bb_t water = s->water, dock = s->dock, closing;
     int local = 0; /* only the areas the card touches can close */
     if (s->cfg.inner_value) {
@@ -306,10 +338,22 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
     }
     bb_t open = bb_andnot(dock, s->enclosed);
     bb_t todo = local ? bb_and(open, as_water ? bb_around(cell) : bb_cell(cell)) : open;
+    /* An area is enclosed when nothing next to it is outside the closing
+     * cells; next to a whole area lies no other open dock card, so the cells
+     * that keep it open are those neither closing nor open dock. Grow each
+     * area from a cell and stop at the first such cell, as check_enclosures
+     * does: most areas are open, and it shows after a step or two. */
+    bb_t gaps = bb_andnot(bb_all(), bb_or(closing, open));
     while (bb_any(todo)) {
-        bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
+        bb_t area = bb_cell(bb_first(todo));
+        for (;;) {
+            bb_t around = bb_neighbours(area);
+            if (bb_any(bb_and(around, gaps))) break;
+            bb_t grown = bb_and(bb_or(area, around), open);
+            if (bb_eq(grown, area)) return 1;
+            area = grown;
+        }
         todo = bb_andnot(todo, area);
-        if (!bb_any(bb_andnot(bb_andnot(bb_neighbours(area), area), closing))) return 1;
     }
     return 0; /* placing scores nothing (place_as), so no area was added */
 }
