@@ -421,10 +421,46 @@ static void test_policy_playouts_apply_only_legal_decisions(void **st) {
             }
 }
 
+/* kontor_playout picks straight from hands and bitboards, with shortcuts for
+ * two seats; what it must play is a uniform pick among kontor_legal's
+ * decisions, seat by seat in seat order where several decide at once. The
+ * same generator drives both here, so the games must be the same game. */
+static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four", "specials", "canale", "bakschisch", "tictactoe"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (uint64_t seed = 1; seed <= 30; seed++) {
+            kontor_state a, b;
+            assert_int_equal(kontor_new(&a, &cfg, seed, NULL), KONTOR_OK);
+            b = a;
+            kontor_rng r1, r2;
+            kontor_rng_seed(&r1, seed * 13);
+            kontor_rng_seed(&r2, seed * 13);
+            kontor_playout(&a, &r1);
+            while (kontor_actors(&b)) {
+                int phase = b.phase;
+                int together = phase == KONTOR_PHASE_DECLARE || phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY;
+                for (int p = 0; p < b.cfg.nseats && b.phase == phase; p++) {
+                    if (!((kontor_actors(&b) >> p) & 1)) continue;
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&b, p, m);
+                    assert_int_equal(kontor_apply(&b, p, m[kontor_rng_below(&r2, (uint32_t)n)], NULL), KONTOR_OK);
+                    if (!together) break;
+                }
+            }
+            if (memcmp(&a, &b, sizeof a)) fail_msg("%s seed %d: the playout and the legal picks differ", variants[v], (int)seed);
+            assert_memory_equal(&r1, &r2, sizeof r1);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
+        cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),
         cmocka_unit_test(test_default_scale_follows_the_variant),
         cmocka_unit_test(test_playout_is_deterministic_for_a_seed),

@@ -261,6 +261,15 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     while (s->phase != KONTOR_PHASE_OVER) {
         switch (s->phase) {
         case KONTOR_PHASE_DECLARE:
+            if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+                /* both seats at once, in seat order: red's declaration
+                 * changes nothing black's choices depend on */
+                int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
+                int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
+                s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
+                do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
+                break;
+            }
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_DECLARE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int play = s->hand_n[p] > 0, n = play + may_pass(s, p);
@@ -269,6 +278,14 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             }
             break;
         case KONTOR_PHASE_CHOOSE:
+            if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+                /* both seats at once, as for the declarations */
+                int n0 = s->hand_n[0] + may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
+                int n1 = s->hand_n[1] + may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
+                s->choice[0] = i0 < s->hand_n[0] ? s->hand[0][i0] : KONTOR_PASS; /* do_choose(s, 0, ...) */
+                do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
+                break;
+            }
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int n = s->hand_n[p] + may_pass_in_choice(s, p);
