@@ -108,7 +108,7 @@ static kontor_move pick_ship(const kontor_state *s, int seat, const ai_playout_o
 }
 
 static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng) {
-    bb_t t = bb_and(opponent_targets(s, seat), bb_neighbours(bb_cell(s->ship_cell)));
+    bb_t t = bb_and(opponent_targets(s, seat), bb_around(s->ship_cell));
     if (!bb_any(t)) return KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
     return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
 }

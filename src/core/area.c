@@ -259,7 +259,7 @@ bb_t no_split(const kontor_state *s, bb_t cand) {
     while (bb_any(cand)) {
         int c = bb_pop(&cand);
         bb_t land = bb_andnot(s->mask, bb_or(s->water, bb_cell(c)));
-        bb_t nb = bb_and(bb_neighbours(bb_cell(c)), land);
+        bb_t nb = bb_and(bb_around(c), land);
         if (bb_count(nb) <= 1 || bb_eq(bb_and(bb_flood(bb_cell(bb_first(nb)), land), nb), nb)) bb_set(&r, c);
     }
     return r;
@@ -410,6 +410,6 @@ bb_t ship_targets(const kontor_state *s) {
 
 bb_t removable(const kontor_state *s) {
     if (s->ship_cell == KONTOR_NONE) return bb_empty();
-    return bb_andnot(bb_and(bb_neighbours(bb_cell(s->ship_cell)), s->shipsym), s->enclosed);
+    return bb_andnot(bb_and(bb_around(s->ship_cell), s->shipsym), s->enclosed);
 }
 

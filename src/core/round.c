@@ -587,7 +587,7 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
     for (int k = 0; k < 4; k++) {
         if (s->tile_at[k] == KONTOR_NONE) continue;
         int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
-        bb_t around = bb_neighbours(bb_cell(c));
+        bb_t around = bb_around(c);
         if (!bb_eq(bb_and(around, s->occ), around)) continue;
         int tile = s->tile_at[k], team = kontor_team(s, seat);
         s->tile_at[k] = KONTOR_NONE;
