@@ -85,8 +85,9 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
  * bits, the board's from its occupied cells, and each class's unseen cards
  * are the class's bits (kontor_cardset.class_ids) minus present and minus the
  * cards out of the game, taken in ascending id order as a scan over the ids
- * would. The piles are read as at most two runs of their ring buffer, the
- * random numbers drawn inline (rng.h, the stream of kontor_rng_below): the
+ * would. The piles are read as at most two stretches of their ring buffer,
+ * the unknown places kept as runs (found eight bytes at a time, filled by
+ * memcpy), the random numbers drawn inline (rng.h, the stream of kontor_rng_below): the
  * same draws in the same order as the scan of every card through out-of-line
  * calls that this replaced, so a seeded search plays the same moves. */
 static inline void bit_set(uint64_t b[2], int id) { b[id >> 6] |= 1ULL << (id & 63); }
@@ -100,27 +101,60 @@ static void removed_bits(const kontor_config *cfg, uint64_t out[2]) {
         if (kontor_card_removed(cfg, id)) bit_set(out, id);
 }
 
-/* The unknown places of each class, in the order a scan meets them. */
+/* The unknown places of each class, in the order a scan meets them, as runs
+ * of bytes (a hidden pile is one run or two; a card a run of one). */
 typedef struct slots {
     uint8_t *at[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
-    int n[KONTOR_NCLASSES];
+    uint8_t len[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    int nrun[KONTOR_NCLASSES];
+    int n[KONTOR_NCLASSES]; /* places in all, at most KONTOR_MAX_CARDS a class */
 } slots;
 
-/* One run of bytes (a hand, or a stretch of a pile): a card id is present,
- * an unknown card of class X is a place to fill. */
+/* One stretch of bytes (a hand, or a stretch of a pile): a card id is
+ * present, a run of unknown cards of class X is a run of places to fill,
+ * its end found eight bytes at a time. */
 static inline void visit_run(uint8_t *b, int len, uint64_t present[2], slots *sl) {
-    for (int i = 0; i < len; i++) {
+    int i = 0;
+    while (i < len) {
         unsigned c = b[i];
         if (c < KONTOR_MAX_CARDS) {
             present[c >> 6] |= 1ULL << (c & 63);
-        } else {
-            unsigned cl = c - KONTOR_UNKNOWN_BASE;
-            if (cl < KONTOR_NCLASSES && sl->n[cl] < KONTOR_MAX_CARDS) sl->at[cl][sl->n[cl]++] = &b[i];
+            i++;
+            continue;
         }
+        unsigned cl = c - KONTOR_UNKNOWN_BASE;
+        if (cl >= KONTOR_NCLASSES) {
+            i++;
+            continue;
+        }
+        int j = i + 1;
+        uint64_t same = 0x0101010101010101ULL * c;
+        for (;;) {
+            if (len - j >= 8) {
+                uint64_t x;
+                memcpy(&x, b + j, 8);
+                if (x == same) {
+                    j += 8;
+                    continue;
+                }
+                j += __builtin_ctzll(x ^ same) >> 3;
+                break;
+            }
+            while (j < len && b[j] == c) j++;
+            break;
+        }
+        int take = j - i;
+        if (take > KONTOR_MAX_CARDS - sl->n[cl]) take = KONTOR_MAX_CARDS - sl->n[cl];
+        if (take > 0) {
+            sl->at[cl][sl->nrun[cl]] = b + i;
+            sl->len[cl][sl->nrun[cl]++] = (uint8_t)take;
+            sl->n[cl] += take;
+        }
+        i = j;
     }
 }
 
-/* A pile's cards from its top: the ring buffer in at most two runs. */
+/* A pile's cards from its top: the ring buffer in at most two stretches. */
 static inline void visit_pile(kontor_pile *p, uint64_t present[2], slots *sl) {
     int first = KONTOR_PILE_MAX - p->head;
     if (first > p->n) first = p->n;
@@ -134,6 +168,7 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
     uint64_t present[2] = {0, 0};
     slots sl;
     memset(sl.n, 0, sizeof sl.n);
+    memset(sl.nrun, 0, sizeof sl.nrun);
 
     /* the board: cell_card holds a card exactly on the occupied cells */
     for (int w = 0; w < 4; w++)
@@ -193,8 +228,13 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
             unseen[i] = unseen[j];
             unseen[j] = t;
         }
-        uint8_t **at = sl.at[cl];
-        for (int i = 0, k = sl.n[cl] < n ? sl.n[cl] : n; i < k; i++) *at[i] = unseen[i];
+        /* the first min(places, cards) places get the shuffled cards in order */
+        int k = sl.n[cl] < n ? sl.n[cl] : n, done = 0;
+        for (int u = 0; u < sl.nrun[cl] && done < k; u++) {
+            int m = sl.len[cl][u] < k - done ? sl.len[cl][u] : k - done;
+            memcpy(sl.at[cl][u], unseen + done, (size_t)m);
+            done += m;
+        }
     }
     *rng = r;
 }
