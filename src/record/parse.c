@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "kontor/record.h"
-#include "limits.h"
+#include "ceilings.h"
 
 /* A line may be long (a whole game written on one line is still a reasonable
  * record: about 20 characters a round times at most 10000 rounds would not

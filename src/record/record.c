@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "kontor/record.h"
-#include "limits.h"
+#include "ceilings.h"
 
 
 /* dst = a b c, cut short to fit cap (a message cut short is still a message). */

@@ -1,9 +1,9 @@
-/* limits.h: what record.c (building, writing, replaying) and parse.c (reading)
+/* ceilings.h: what record.c (building, writing, replaying) and parse.c (reading)
  * of the game records share: the ceilings on a record's size and the seat
  * words, so that the writer and the reader cannot drift apart. Private to
  * src/record. */
-#ifndef KONTOR_RECORD_LIMITS_H
-#define KONTOR_RECORD_LIMITS_H
+#ifndef KONTOR_RECORD_CEILINGS_H
+#define KONTOR_RECORD_CEILINGS_H
 
 #include "kontor/record.h"
 
