@@ -155,6 +155,21 @@ $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/serve
 SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# The leak oracle's proof that it can fail: a second kontor whose server is
+# compiled with -DKONTOR_TEST_LEAKY_RECORD serves a running game's record and
+# /view's last decision as before issue 13. Only this test binary has the
+# switch; $(KONTOR) cannot leak them, whatever its environment. (Every server
+# file is compiled again for it, so the switch may live in any of them.)
+LEAKY_OBJ := $(SERVER_SRC:%.c=$(BUILD)/leaky/%.o)
+$(BUILD)/leaky/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DKONTOR_TEST_LEAKY_RECORD -c $< -o $@
+$(BUILD)/leaky/src/server/store_pg.o $(BUILD)/leaky/src/server/nodesync.o: CFLAGS_BASE += $(PQ_CFLAGS)
+$(BUILD)/tests/kontor-leaky: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+$(BUILD)/tests/kontor-leaky: $(CLI_OBJ) $(LEAKY_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LEAKY_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
+$(BUILD)/tests/test_leak: $(BUILD)/tests/kontor-leaky
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)

@@ -153,9 +153,10 @@ static struct {
     kontor_rng tick_rng;
     long ticks;
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
-    /* KONTOR_TEST_LEAKY_RECORD=1 in the environment (tests only): serve the
-     * whole record of a running game and the last decision of /view as
-     * before issue 13, so that tests/test_leak.c proves it catches them */
+    /* 1 only in the test build build/tests/kontor-leaky (compiled with
+     * -DKONTOR_TEST_LEAKY_RECORD, Makefile): serve the whole record of a
+     * running game and the last decision of /view as before issue 13, so that
+     * tests/test_leak.c proves it catches them. build/kontor never leaks. */
     int leaky;
     /* several nodes on one database (a shared store, PostgreSQL): this
      * node's name for its computer-seat leases (docs/server.md) */
@@ -1921,8 +1922,9 @@ static int resumed_games;
 int server_init(const char *db, int quiet, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = quiet;
-    const char *leak = getenv("KONTOR_TEST_LEAKY_RECORD");
-    S.leaky = leak && strcmp(leak, "1") == 0;
+#ifdef KONTOR_TEST_LEAKY_RECORD
+    S.leaky = 1;
+#endif
     if (!S.lim.msg_max) limits_default(&S.lim); /* (server_run sets them first) */
     pthread_mutex_init(&S.reg_mu, NULL);
     pthread_mutex_init(&S.q_mu, NULL);
