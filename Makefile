@@ -156,14 +156,15 @@ SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # The leak oracle's proof that it can fail: a second kontor whose server is
-# compiled with -DKONTOR_TEST_LEAKY_RECORD serves a running game's record and
-# /view's last decision as before issue 13. Only this test binary has the
-# switch; $(KONTOR) cannot leak them, whatever its environment. (Every server
-# file is compiled again for it, so the switch may live in any of them.)
+# compiled with -DKONTOR_TEST_LEAKY serves a running game's record and /view's
+# last decision as before issue 13, and names another seat's card in the
+# words of each legal decision. Only this test binary has the switch;
+# $(KONTOR) cannot leak, whatever its environment. (Every server file is
+# compiled again for it, so the switch may live in any of them.)
 LEAKY_OBJ := $(SERVER_SRC:%.c=$(BUILD)/leaky/%.o)
 $(BUILD)/leaky/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -DKONTOR_TEST_LEAKY_RECORD -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -DKONTOR_TEST_LEAKY -c $< -o $@
 $(BUILD)/leaky/src/server/store_pg.o $(BUILD)/leaky/src/server/nodesync.o: CFLAGS_BASE += $(PQ_CFLAGS)
 $(BUILD)/tests/kontor-leaky: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 $(BUILD)/tests/kontor-leaky: $(CLI_OBJ) $(LEAKY_OBJ) $(LIB)

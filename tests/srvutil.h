@@ -34,7 +34,7 @@ typedef struct srv {
 static inline const char *kontor_bin(void) { return getenv("KONTOR") ? getenv("KONTOR") : "build/kontor"; }
 
 /* The test build whose server leaks what issue 13 closed (Makefile,
- * -DKONTOR_TEST_LEAKY_RECORD): $KONTOR_LEAKY, else tests/kontor-leaky in the
+ * -DKONTOR_TEST_LEAKY): $KONTOR_LEAKY, else tests/kontor-leaky in the
  * directory of kontor_bin(). */
 static inline const char *leaky_bin(void) {
     static char path[512];

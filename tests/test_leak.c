@@ -47,9 +47,11 @@
  * After the end nothing is secret any more, so the end is not checked.
  *
  * The oracle is shown to fail: the test build build/tests/kontor-leaky
- * (compiled with -DKONTOR_TEST_LEAKY_RECORD, Makefile) serves the record and
- * /view's last move of a running game as the server did before issue 13, and
- * the oracle must find both; build/kontor must not, whatever its environment.
+ * (compiled with -DKONTOR_TEST_LEAKY, Makefile) serves the record and /view's
+ * last move of a running game as the server did before issue 13, and names
+ * another seat's card in the words of each legal decision; the oracle must
+ * find all three. build/kontor, given the environment variable that switched
+ * the old leaks on (KONTOR_TEST_LEAKY_RECORD=1), must leak nothing.
  */
 #include "server/sjson.h"
 #include "srvutil.h"
@@ -776,16 +778,17 @@ static void test_no_person_beside_computers_learns_a_secret(void **state) {
 
 static const char *const two_humans[] = {"human", "human"};
 
-/* The oracle can fail: the server as it was before issue 13 (the test build
- * build/tests/kontor-leaky) is caught by its record and its /view. */
-static void test_the_oracle_catches_the_old_record_and_last_move(void **state) {
+/* The oracle can fail: the test build build/tests/kontor-leaky is caught by
+ * its record and its /view (the server as it was before issue 13) and by the
+ * words of its legal decisions. */
+static void test_the_oracle_catches_the_leaky_test_build(void **state) {
     (void)state;
     srv s = start_bin(leaky_bin(), NULL, NULL);
     game_run r;
     play_and_check(&s, "basic", "", 2, two_humans, 7, &r);
-    if (!r.f.record || !r.f.last)
-        fail_msg("the oracle missed the old leaks: %d from /record, %d from /view's last (of %d)", r.f.record, r.f.last,
-                 r.f.leaks);
+    if (!r.f.record || !r.f.last || !r.f.words)
+        fail_msg("the oracle missed the test build's leaks: %d from /record, %d from /view's last, %d in words (of %d)",
+                 r.f.record, r.f.last, r.f.words, r.f.leaks);
     free_run(&r);
     stop(&s, SIGTERM);
 }
@@ -805,7 +808,7 @@ static void test_the_production_server_has_no_leaky_switch(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_the_oracle_catches_the_old_record_and_last_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_oracle_catches_the_leaky_test_build, setup, teardown),
         cmocka_unit_test_setup_teardown(test_the_production_server_has_no_leaky_switch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_party_learns_a_secret_in_any_variant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_person_beside_computers_learns_a_secret, setup, teardown),

@@ -154,8 +154,8 @@ static struct {
     long ticks;
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
     /* 1 only in the test build build/tests/kontor-leaky (compiled with
-     * -DKONTOR_TEST_LEAKY_RECORD, Makefile): serve the whole record of a
-     * running game and the last decision of /view as before issue 13, so that
+     * -DKONTOR_TEST_LEAKY, Makefile): serve the whole record of a running
+     * game and the last decision of /view as before issue 13, so that
      * tests/test_leak.c proves it catches them. build/kontor never leaks. */
     int leaky;
     /* several nodes on one database (a shared store, PostgreSQL): this
@@ -1922,7 +1922,7 @@ static int resumed_games;
 int server_init(const char *db, int quiet, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = quiet;
-#ifdef KONTOR_TEST_LEAKY_RECORD
+#ifdef KONTOR_TEST_LEAKY
     S.leaky = 1;
 #endif
     if (!S.lim.msg_max) limits_default(&S.lim); /* (server_run sets them first) */
