@@ -1,10 +1,12 @@
-/* srvutil.h: a real `kontor serve` for the security tests (test_security.c, test_leak.c).
+/* srvutil.h: a real `kontor serve` for the server tests (test_server*.c, test_security.c, test_leak.c).
  *
- * The same helpers as tests/test_server.c: each test starts the binary
- * ($KONTOR, set by `make test`; build/kontor otherwise) with `serve --port 0`
- * on 127.0.0.1 and a fresh database in a temporary directory, and talks to it
- * with the client of src/server/wsclient.c, as a browser would. start_env()
- * can set one environment variable for the server (the leak test's switch).
+ * Each test starts the binary ($KONTOR, set by `make test`; build/kontor
+ * otherwise) with `serve --port 0` on 127.0.0.1 and a fresh database in a
+ * temporary directory (setup/teardown), and talks to it with the client of
+ * src/server/wsclient.c, as a browser would: HTTP requests, WebSocket
+ * clients that keep their newest state and error, and players that take
+ * decisions. start_env() can set one environment variable for the server,
+ * start_bin() start another build of it (the leak oracle's test build).
  */
 #ifndef KONTOR_TESTS_SRVUTIL_H
 #define KONTOR_TESTS_SRVUTIL_H
