@@ -408,7 +408,7 @@ static void walk(finding *f, const got *g, const moment *mo, json_t *v, const ch
 }
 
 /* A refusal of seat's decision m in s, worded as the server words it
- * (src/server/server.c, apply_once). */
+ * (src/server/apply.c, apply_once). */
 static void refusal_words(const kontor_state *s, const char *id, int seat, kontor_move m, char *buf, size_t cap) {
     char why[200];
     if (kontor_over(s)) snprintf(buf, cap, "game '%s' is over", id);

@@ -372,6 +372,30 @@ static kontor_proto_err fix_top(know *k, int p, int x, const uint64_t known[2], 
 
 /* Apply the decisions (seat order for choices) and check that the events they
  * produce begin with the reported ones; queue the rest. */
+/* A secret decision told for seat (a declaration, a choice of a card): the
+ * event word must be one the phase takes (word_ok; the phase's words in
+ * phase), with its arguments (args_ok; else usage), and seat must still owe
+ * it, neither told already this round nor decided. */
+static kontor_proto_err secret_decision_ok(const know *k, int seat, const char *canon, int word_ok, int args_ok,
+                                           const char *phase, const char *usage, const char *decided, char *msg,
+                                           size_t cap) {
+    if (!word_ok) {
+        MSG("'%s': the seats are %s", canon, phase);
+        return KONTOR_PE_BAD_EVENT;
+    }
+    if (!args_ok) {
+        MSG("usage: %s", usage);
+        return KONTOR_PE_SYNTAX;
+    }
+    int owes = (kontor_actors(&k->s) >> seat) & 1;
+    for (int i = 0; i < k->nchosen; i++) owes &= k->chosen[i].seat != seat;
+    if (!owes) {
+        MSG("%s has already %s this round", kontor_seat_name(&k->s, seat), decided);
+        return KONTOR_PE_BAD_EVENT;
+    }
+    return KONTOR_PE_OK;
+}
+
 static kontor_proto_err apply_decisions(know *k, const int *seats, const kontor_move *moves, int n,
                                         char reported[][160], int nrep, char *msg, size_t cap) {
     kontor_state *s = &k->s;
@@ -544,23 +568,9 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
         /* R1: the declarations, told together once all are made, each a pass
          * (with its coin) or a play, in seat order */
         int ok = (which == 0 && argc == 3 && parse_int(argv[2], 0, 1) >= 0) || (which == 6 && argc == 2);
-        if (which != 0 && which != 6) {
-            MSG("'%s': the seats are declaring (pass or play)", canon);
-            return KONTOR_PE_BAD_EVENT;
-        }
-        if (!ok) {
-            MSG(which == 0 ? "usage: pass SEAT COIN" : "usage: play SEAT");
-            return KONTOR_PE_SYNTAX;
-        }
-        for (int i = 0; i < k->nchosen; i++)
-            if (k->chosen[i].seat == seat) {
-                MSG("%s has already declared this round", kontor_seat_name(s, seat));
-                return KONTOR_PE_BAD_EVENT;
-            }
-        if (!((kontor_actors(s) >> seat) & 1)) {
-            MSG("%s has already declared this round", kontor_seat_name(s, seat));
-            return KONTOR_PE_BAD_EVENT;
-        }
+        if ((pe = secret_decision_ok(k, seat, canon, which == 0 || which == 6, ok, "declaring (pass or play)",
+                                     which == 0 ? "pass SEAT COIN" : "play SEAT", "declared", msg, cap)))
+            return pe;
         kontor_move dm = KONTOR_MOVE(KONTOR_MOVE_DECLARE, which == 0 ? KONTOR_PASS : KONTOR_PLAY);
         if (!kontor_is_legal(s, seat, dm)) {
             char why[160];
@@ -602,23 +612,9 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
     if (s->phase == KONTOR_PHASE_CHOOSE) {
         int ok = (which == 0 && argc == 3 && parse_int(argv[2], 0, 1) >= 0) ||
                  (which == 1 && argc == 3 && card_id(cs, argv[2]) >= 0);
-        if (which > 1) {
-            MSG("'%s': the seats are choosing cards (pass or reveal)", canon);
-            return KONTOR_PE_BAD_EVENT;
-        }
-        if (!ok) {
-            MSG(which == 0 ? "usage: pass SEAT COIN" : "usage: reveal SEAT CARD");
-            return KONTOR_PE_SYNTAX;
-        }
-        for (int i = 0; i < k->nchosen; i++)
-            if (k->chosen[i].seat == seat) {
-                MSG("%s has already chosen this round", kontor_seat_name(s, seat));
-                return KONTOR_PE_BAD_EVENT;
-            }
-        if (!((kontor_actors(s) >> seat) & 1)) {
-            MSG("%s has already chosen this round", kontor_seat_name(s, seat));
-            return KONTOR_PE_BAD_EVENT;
-        }
+        if ((pe = secret_decision_ok(k, seat, canon, which <= 1, ok, "choosing cards (pass or reveal)",
+                                     which == 0 ? "pass SEAT COIN" : "reveal SEAT CARD", "chosen", msg, cap)))
+            return pe;
         /* a reveal must be possible now: the seat's own card in its hand;
          * another seat's card one the seat could hold unseen */
         if (which == 1) {
