@@ -213,6 +213,16 @@ static inline const char *token_of(json_t *g, int seat) {
 static inline int ply_of(cl *c) { return (int)json_integer_value(json_object_get(c->state, "ply")); }
 static inline int is_over(cl *c) { return json_is_true(json_object_get(c->state, "over")); }
 
+/* Send decision m as a move with a fresh "id"; returns the id. */
+static inline int send_move(cl *c, json_int_t m) {
+    static int id = 1;
+    char msg[96];
+    int want = ++id;
+    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
+    send_str(c, msg);
+    return want;
+}
+
 /* If c's newest state offers decisions, play the first (or a random one) and
  * wait for its acknowledgement. Returns 1 if it moved. */
 static inline int play_one(cl *c, kontor_rng *rng) {
@@ -220,11 +230,7 @@ static inline int play_one(cl *c, kontor_rng *rng) {
     size_t n = json_array_size(legal);
     if (!n) return 0;
     json_int_t m = json_integer_value(json_object_get(json_array_get(legal, rng ? kontor_rng_below(rng, (uint32_t)n) : 0), "m"));
-    static int id = 1;
-    char msg[96];
-    int want = ++id;
-    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
-    send_str(c, msg);
+    int want = send_move(c, m);
     for (;;) {
         json_t *st = until(c, "state", 3000);
         assert_non_null(st);

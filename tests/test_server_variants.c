@@ -61,11 +61,7 @@ static int play_any_but(cl *c, kontor_rng *rng, int *kinds, int avoid) {
         json_int_t li = json_integer_value(json_object_get(l, "m"));
         if (((li >> 8) & 15) == avoid && json_is_true(json_object_get(l, "none"))) m = li;
     }
-    static int id = 100000;
-    char msg[96];
-    int want = ++id;
-    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
-    send_str(c, msg);
+    int want = send_move(c, m);
     for (;;) {
         json_t *o = until(c, "*", 3000);
         assert_non_null(o);
