@@ -5,7 +5,7 @@
  * to its end through a real `kontor serve` over real sockets: every seat a
  * WebSocket client playing random legal decisions, and a spectator. Then every
  * variant once more with its expansions, one seat a person (a client) and the
- * others the computer ("easy", "random"), with a spectator. Each party also
+ * others the computer ("easy", "random"), with a spectator. Each seat also
  * sends, at every moment, a decision the server must refuse (a random one,
  * often of the kind the phase asks for, often naming a card), so that the
  * engine's refusals are read too. Every byte each party receives is kept with
