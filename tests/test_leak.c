@@ -5,10 +5,10 @@
  * to its end through a real `kontor serve` over real sockets: every seat a
  * WebSocket client playing random legal decisions, and a spectator. Then every
  * variant once more with its expansions, one seat a person (a client) and the
- * others the computer ("easy", "random"), with a spectator. Each seat also
- * sends, at every moment, a decision the server must refuse (a random one,
- * often of the kind the phase asks for, often naming a card), so that the
- * engine's refusals are read too. Every byte each party receives is kept with
+ * others the computer ("easy", "random"), with a spectator. At every moment
+ * a seat at random also sends a decision the server must refuse (a random
+ * one, often of the kind the phase asks for, often naming a card), so that
+ * the engine's refusals are read too. Every byte each party receives is kept with
  * the moments (the number of decisions taken) it can have been written at:
  * every WebSocket frame, and after each decision the unauthenticated HTTP
  * answers — /api/games/ID, /api/games/ID/record, /api/games/ID/view (now, and
@@ -651,10 +651,11 @@ static void play_and_check(const srv *s, const char *variant, const char *option
         now = watcher->ply;
         if (json_is_true(json_object_get(watcher->state, "over"))) break;
         if (now != fetched) {
-            /* every party is at the newest moment: each asks for a decision
-             * it is not offered, then anyone fetches what anyone may */
+            /* every party is at the newest moment: a seat at random asks for
+             * a decision it is not offered, then anyone fetches what anyone may */
             for (int i = 0; i < np - 1; i++) pump(&p[i], r, 3000, now, 0);
-            for (int i = 0; i < np - 1; i++) ask(&p[i], r, refused_one(&rng, &p[i]));
+            client *prober = &p[kontor_rng_below(&rng, (uint32_t)(np - 1))];
+            ask(prober, r, refused_one(&rng, prober));
             fetch_all(r, s, now, bots, &cyc);
             fetched = now;
         }
