@@ -57,7 +57,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # libraries: libuv (the event loop), wslay (WebSocket frames; Debian ships
 # no .pc file for it), nettle (SHA-1 and base64 of the WebSocket handshake),
 # jansson (JSON), SQLite and libpq (PostgreSQL: several nodes on one database,
-# store_pg.c and nodesync.c). tests/test_server links it too.
+# store_pg.c and nodesync.c). The server tests link it too.
 SERVER_SRC := $(wildcard src/server/*.c)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
 SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv nettle jansson sqlite3 libpq 2>/dev/null || echo -luv -lnettle -ljansson -lsqlite3 -lpq)
@@ -140,9 +140,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) -lcmocka $(LDLIBS)
 
-# tests/test_server.c drives a real server over loopback with the C client of src/server/
-$(BUILD)/tests/test_server: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
-$(BUILD)/tests/test_server: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# the scenario tests share their hand-built positions (tests/scenutil.h)
+$(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenutil.h
 # tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
 $(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
@@ -152,10 +151,28 @@ $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.
 # tests/test_cluster.c: three nodes on that PostgreSQL behind nginx (deploy/nginx.conf), one killed
 $(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
-# so do the security tests and the leak oracle (tests/srvutil.h)
-SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
+# tests/test_server*.c, the security tests and the leak oracle drive a real
+# server over loopback with the C client of src/server/ (tests/srvutil.h)
+SERVER_TESTS := $(BUILD)/tests/test_server $(BUILD)/tests/test_server_variants $(BUILD)/tests/test_security \
+                $(BUILD)/tests/test_leak
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# The leak oracle's proof that it can fail: a second kontor whose server is
+# compiled with -DKONTOR_TEST_LEAKY serves a running game's record and /view's
+# last decision as before issue 13, and names another seat's card in the
+# words of each legal decision. Only this test binary has the switch;
+# $(KONTOR) cannot leak, whatever its environment. (Every server file is
+# compiled again for it, so the switch may live in any of them.)
+LEAKY_OBJ := $(SERVER_SRC:%.c=$(BUILD)/leaky/%.o)
+$(BUILD)/leaky/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DKONTOR_TEST_LEAKY -c $< -o $@
+$(BUILD)/leaky/src/server/store_pg.o $(BUILD)/leaky/src/server/nodesync.o: CFLAGS_BASE += $(PQ_CFLAGS)
+$(BUILD)/tests/kontor-leaky: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+$(BUILD)/tests/kontor-leaky: $(CLI_OBJ) $(LEAKY_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LEAKY_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
+$(BUILD)/tests/test_leak: $(BUILD)/tests/kontor-leaky
 
 test: $(TEST_BIN) $(KONTOR)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)

@@ -1,10 +1,12 @@
-/* srvutil.h: a real `kontor serve` for the security tests (test_security.c, test_leak.c).
+/* srvutil.h: a real `kontor serve` for the server tests (test_server*.c, test_security.c, test_leak.c).
  *
- * The same helpers as tests/test_server.c: each test starts the binary
- * ($KONTOR, set by `make test`; build/kontor otherwise) with `serve --port 0`
- * on 127.0.0.1 and a fresh database in a temporary directory, and talks to it
- * with the client of src/server/wsclient.c, as a browser would. start_env()
- * can set one environment variable for the server (the leak test's switch).
+ * Each test starts the binary ($KONTOR, set by `make test`; build/kontor
+ * otherwise) with `serve --port 0` on 127.0.0.1 and a fresh database in a
+ * temporary directory (setup/teardown), and talks to it with the client of
+ * src/server/wsclient.c, as a browser would: HTTP requests, WebSocket
+ * clients that keep their newest state and error, and players that take
+ * decisions. start_env() can set one environment variable for the server,
+ * start_bin() start another build of it (the leak oracle's test build).
  */
 #ifndef KONTOR_TESTS_SRVUTIL_H
 #define KONTOR_TESTS_SRVUTIL_H
@@ -30,11 +32,25 @@ typedef struct srv {
     int port;
 } srv;
 
-static inline srv start_env(const char *name, const char *value) {
+/* The kontor binary under test: $KONTOR, else build/kontor. */
+static inline const char *kontor_bin(void) { return getenv("KONTOR") ? getenv("KONTOR") : "build/kontor"; }
+
+/* The test build whose server leaks what issue 13 closed (Makefile,
+ * -DKONTOR_TEST_LEAKY): $KONTOR_LEAKY, else tests/kontor-leaky in the
+ * directory of kontor_bin(). */
+static inline const char *leaky_bin(void) {
+    static char path[512];
+    if (getenv("KONTOR_LEAKY")) return getenv("KONTOR_LEAKY");
+    const char *k = kontor_bin(), *slash = strrchr(k, '/');
+    snprintf(path, sizeof path, "%.*s/tests/kontor-leaky", slash ? (int)(slash - k) : 1, slash ? k : ".");
+    return path;
+}
+
+/* Start bin's server (with the environment variable name=value if name). */
+static inline srv start_bin(const char *bin, const char *name, const char *value) {
     srv s = {-1, 0};
     int pfd[2];
     assert_int_equal(pipe(pfd), 0);
-    const char *bin = getenv("KONTOR") ? getenv("KONTOR") : "build/kontor";
     s.pid = fork();
     assert_true(s.pid >= 0);
     if (s.pid == 0) {
@@ -55,10 +71,11 @@ static inline srv start_env(const char *name, const char *value) {
     close(pfd[0]);
     char *colon = strrchr(line, ':');
     s.port = colon ? atoi(colon + 1) : 0;
-    assert_true(s.port > 0);
+    if (s.port <= 0) fail_msg("'%s serve' did not start: '%s'", bin, line);
     return s;
 }
 
+static inline srv start_env(const char *name, const char *value) { return start_bin(kontor_bin(), name, value); }
 static inline srv start(void) { return start_env(NULL, NULL); }
 
 static inline void stop(srv *s, int sig) {
@@ -196,6 +213,16 @@ static inline const char *token_of(json_t *g, int seat) {
 static inline int ply_of(cl *c) { return (int)json_integer_value(json_object_get(c->state, "ply")); }
 static inline int is_over(cl *c) { return json_is_true(json_object_get(c->state, "over")); }
 
+/* Send decision m as a move with a fresh "id"; returns the id. */
+static inline int send_move(cl *c, json_int_t m) {
+    static int id = 1;
+    char msg[96];
+    int want = ++id;
+    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
+    send_str(c, msg);
+    return want;
+}
+
 /* If c's newest state offers decisions, play the first (or a random one) and
  * wait for its acknowledgement. Returns 1 if it moved. */
 static inline int play_one(cl *c, kontor_rng *rng) {
@@ -203,11 +230,7 @@ static inline int play_one(cl *c, kontor_rng *rng) {
     size_t n = json_array_size(legal);
     if (!n) return 0;
     json_int_t m = json_integer_value(json_object_get(json_array_get(legal, rng ? kontor_rng_below(rng, (uint32_t)n) : 0), "m"));
-    static int id = 1;
-    char msg[96];
-    int want = ++id;
-    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
-    send_str(c, msg);
+    int want = send_move(c, m);
     for (;;) {
         json_t *st = until(c, "state", 3000);
         assert_non_null(st);

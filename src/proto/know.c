@@ -372,6 +372,58 @@ static kontor_proto_err fix_top(know *k, int p, int x, const uint64_t known[2], 
 
 /* Apply the decisions (seat order for choices) and check that the events they
  * produce begin with the reported ones; queue the rest. */
+/* A secret decision told for seat (a declaration, a choice of a card): the
+ * event word must be one the phase takes (word_ok; the phase's words in
+ * phase), with its arguments (args_ok; else usage), and seat must still owe
+ * it, neither told already this round nor decided. */
+static kontor_proto_err secret_decision_ok(const know *k, int seat, const char *canon, int word_ok, int args_ok,
+                                           const char *phase, const char *usage, const char *decided, char *msg,
+                                           size_t cap) {
+    if (!word_ok) {
+        MSG("'%s': the seats are %s", canon, phase);
+        return KONTOR_PE_BAD_EVENT;
+    }
+    if (!args_ok) {
+        MSG("usage: %s", usage);
+        return KONTOR_PE_SYNTAX;
+    }
+    int owes = (kontor_actors(&k->s) >> seat) & 1;
+    for (int i = 0; i < k->nchosen; i++) owes &= k->chosen[i].seat != seat;
+    if (!owes) {
+        MSG("%s has already %s this round", kontor_seat_name(&k->s, seat), decided);
+        return KONTOR_PE_BAD_EVENT;
+    }
+    return KONTOR_PE_OK;
+}
+
+/* Keep seat's secret decision as told (an event of kind with card and a);
+ * 1 once every seat that owes one has told it. */
+static int tell_secret(know *k, int seat, int kind, int card, int a) {
+    kontor_event *e = &k->chosen[k->nchosen++];
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->seat = (uint8_t)seat;
+    e->card = (uint8_t)card;
+    e->a = (uint16_t)a;
+    unsigned owe = kontor_actors(&k->s);
+    int nowe = 0;
+    for (int q = 0; q < k->s.cfg.nseats; q++) nowe += (owe >> q) & 1;
+    return k->nchosen >= nowe;
+}
+
+/* The secret decisions told (k->chosen) in seat order, their seats in seats;
+ * returns how many. */
+static int told_in_seat_order(const know *k, int *seats, const kontor_event **told) {
+    int n = 0;
+    for (int q = 0; q < k->s.cfg.nseats; q++)
+        for (int i = 0; i < k->nchosen; i++)
+            if (k->chosen[i].seat == q) {
+                seats[n] = q;
+                told[n++] = &k->chosen[i];
+            }
+    return n;
+}
+
 static kontor_proto_err apply_decisions(know *k, const int *seats, const kontor_move *moves, int n,
                                         char reported[][160], int nrep, char *msg, size_t cap) {
     kontor_state *s = &k->s;
@@ -540,54 +592,31 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
         return KONTOR_PE_SYNTAX;
     }
     char rep[KONTOR_MAX_SEATS][160];
+    /* the secret decisions of a round, once all are told, in seat order */
+    int seats[KONTOR_MAX_SEATS];
+    const kontor_event *told[KONTOR_MAX_SEATS];
+    kontor_move moves[KONTOR_MAX_SEATS];
     if (s->phase == KONTOR_PHASE_DECLARE) {
         /* R1: the declarations, told together once all are made, each a pass
          * (with its coin) or a play, in seat order */
         int ok = (which == 0 && argc == 3 && parse_int(argv[2], 0, 1) >= 0) || (which == 6 && argc == 2);
-        if (which != 0 && which != 6) {
-            MSG("'%s': the seats are declaring (pass or play)", canon);
-            return KONTOR_PE_BAD_EVENT;
-        }
-        if (!ok) {
-            MSG(which == 0 ? "usage: pass SEAT COIN" : "usage: play SEAT");
-            return KONTOR_PE_SYNTAX;
-        }
-        for (int i = 0; i < k->nchosen; i++)
-            if (k->chosen[i].seat == seat) {
-                MSG("%s has already declared this round", kontor_seat_name(s, seat));
-                return KONTOR_PE_BAD_EVENT;
-            }
-        if (!((kontor_actors(s) >> seat) & 1)) {
-            MSG("%s has already declared this round", kontor_seat_name(s, seat));
-            return KONTOR_PE_BAD_EVENT;
-        }
+        if ((pe = secret_decision_ok(k, seat, canon, which == 0 || which == 6, ok, "declaring (pass or play)",
+                                     which == 0 ? "pass SEAT COIN" : "play SEAT", "declared", msg, cap)))
+            return pe;
         kontor_move dm = KONTOR_MOVE(KONTOR_MOVE_DECLARE, which == 0 ? KONTOR_PASS : KONTOR_PLAY);
         if (!kontor_is_legal(s, seat, dm)) {
             char why[160];
             MSG("%s", kontor_why_illegal(s, seat, dm, why, sizeof why));
             return KONTOR_PE_ILLEGAL;
         }
-        kontor_event *e = &k->chosen[k->nchosen++];
-        memset(e, 0, sizeof *e);
-        e->kind = which == 0 ? KONTOR_EV_PASS : KONTOR_EV_PLAY;
-        e->seat = (uint8_t)seat;
-        e->card = KONTOR_NONE;
-        e->a = which == 0 ? (uint16_t)parse_int(argv[2], 0, 1) : 0;
-        unsigned owe = kontor_actors(s);
-        int nowe = 0;
-        for (int q = 0; q < s->cfg.nseats; q++) nowe += (owe >> q) & 1;
-        if (k->nchosen < nowe) return KONTOR_PE_OK;
-        int seats[KONTOR_MAX_SEATS];
-        kontor_move moves[KONTOR_MAX_SEATS];
-        int n = 0;
-        for (int q = 0; q < s->cfg.nseats; q++)
-            for (int i = 0; i < k->nchosen; i++)
-                if (k->chosen[i].seat == q) {
-                    seats[n] = q;
-                    moves[n] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, k->chosen[i].kind == KONTOR_EV_PASS ? KONTOR_PASS : KONTOR_PLAY);
-                    kontor_proto_format_event(s, &k->chosen[i], rep[n], sizeof rep[n]);
-                    n++;
-                }
+        if (!tell_secret(k, seat, which == 0 ? KONTOR_EV_PASS : KONTOR_EV_PLAY, KONTOR_NONE,
+                         which == 0 ? parse_int(argv[2], 0, 1) : 0))
+            return KONTOR_PE_OK;
+        int n = told_in_seat_order(k, seats, told);
+        for (int i = 0; i < n; i++) {
+            moves[i] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, told[i]->kind == KONTOR_EV_PASS ? KONTOR_PASS : KONTOR_PLAY);
+            kontor_proto_format_event(s, told[i], rep[i], sizeof rep[i]);
+        }
         k->nchosen = 0;
         return apply_decisions(k, seats, moves, n, rep, n, msg, cap);
     }
@@ -602,23 +631,9 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
     if (s->phase == KONTOR_PHASE_CHOOSE) {
         int ok = (which == 0 && argc == 3 && parse_int(argv[2], 0, 1) >= 0) ||
                  (which == 1 && argc == 3 && card_id(cs, argv[2]) >= 0);
-        if (which > 1) {
-            MSG("'%s': the seats are choosing cards (pass or reveal)", canon);
-            return KONTOR_PE_BAD_EVENT;
-        }
-        if (!ok) {
-            MSG(which == 0 ? "usage: pass SEAT COIN" : "usage: reveal SEAT CARD");
-            return KONTOR_PE_SYNTAX;
-        }
-        for (int i = 0; i < k->nchosen; i++)
-            if (k->chosen[i].seat == seat) {
-                MSG("%s has already chosen this round", kontor_seat_name(s, seat));
-                return KONTOR_PE_BAD_EVENT;
-            }
-        if (!((kontor_actors(s) >> seat) & 1)) {
-            MSG("%s has already chosen this round", kontor_seat_name(s, seat));
-            return KONTOR_PE_BAD_EVENT;
-        }
+        if ((pe = secret_decision_ok(k, seat, canon, which <= 1, ok, "choosing cards (pass or reveal)",
+                                     which == 0 ? "pass SEAT COIN" : "reveal SEAT CARD", "chosen", msg, cap)))
+            return pe;
         /* a reveal must be possible now: the seat's own card in its hand;
          * another seat's card one the seat could hold unseen */
         if (which == 1) {
@@ -641,31 +656,18 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
             MSG("nobody may pass in the round after both passed");
             return KONTOR_PE_ILLEGAL;
         }
-        kontor_event *e = &k->chosen[k->nchosen++];
-        memset(e, 0, sizeof *e);
-        e->kind = which == 0 ? KONTOR_EV_PASS : KONTOR_EV_REVEAL;
-        e->seat = (uint8_t)seat;
-        e->card = which == 0 ? KONTOR_NONE : (uint8_t)card_id(cs, argv[2]);
-        e->a = which == 0 ? (uint16_t)parse_int(argv[2], 0, 1) : 0;
-        unsigned owe = kontor_actors(s);
-        int nowe = 0;
-        for (int q = 0; q < s->cfg.nseats; q++) nowe += (owe >> q) & 1;
-        if (k->nchosen < nowe) return KONTOR_PE_OK;
+        if (!tell_secret(k, seat, which == 0 ? KONTOR_EV_PASS : KONTOR_EV_REVEAL,
+                         which == 0 ? KONTOR_NONE : card_id(cs, argv[2]), which == 0 ? parse_int(argv[2], 0, 1) : 0))
+            return KONTOR_PE_OK;
         /* every seat's choice is known: apply them in seat order */
-        int seats[KONTOR_MAX_SEATS];
-        kontor_move moves[KONTOR_MAX_SEATS];
-        int n = 0;
-        for (int q = 0; q < s->cfg.nseats; q++)
-            for (int i = 0; i < k->nchosen; i++)
-                if (k->chosen[i].seat == q) {
-                    const kontor_event *c = &k->chosen[i];
-                    if (c->kind == KONTOR_EV_REVEAL && (pe = swap_into_hand(k, q, c->card, msg, cap))) {
-                        k->nchosen = 0;
-                        return pe;
-                    }
-                    seats[n] = q;
-                    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, c->kind == KONTOR_EV_PASS ? KONTOR_PASS : c->card);
-                }
+        int n = told_in_seat_order(k, seats, told);
+        for (int i = 0; i < n; i++) {
+            if (told[i]->kind == KONTOR_EV_REVEAL && (pe = swap_into_hand(k, seats[i], told[i]->card, msg, cap))) {
+                k->nchosen = 0;
+                return pe;
+            }
+            moves[i] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, told[i]->kind == KONTOR_EV_PASS ? KONTOR_PASS : told[i]->card);
+        }
         for (int i = 0; i < k->nchosen; i++) kontor_proto_format_event(s, &k->chosen[i], rep[i], sizeof rep[i]);
         int nrep = k->nchosen;
         k->nchosen = 0;
@@ -714,6 +716,6 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
         }
         m = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
     }
-    int seats[1] = {seat};
+    seats[0] = seat;
     return apply_decisions(k, seats, &m, 1, rep, nrep, msg, cap);
 }

@@ -117,8 +117,9 @@ static int resumed_games;
 int server_init(const char *db, int quiet, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = quiet;
-    const char *leak = getenv("KONTOR_TEST_LEAKY_RECORD");
-    S.leaky = leak && strcmp(leak, "1") == 0;
+#ifdef KONTOR_TEST_LEAKY
+    S.leaky = 1;
+#endif
     if (!S.lim.msg_max) limits_default(&S.lim); /* (server_run sets them first) */
     pthread_mutex_init(&S.reg_mu, NULL);
     pthread_mutex_init(&S.q_mu, NULL);

@@ -127,9 +127,10 @@ typedef struct server_state {
     kontor_rng tick_rng;
     long ticks;
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
-    /* KONTOR_TEST_LEAKY_RECORD=1 in the environment (tests only): serve the
-     * whole record of a running game and the last decision of /view as
-     * before issue 13, so that tests/test_leak.c proves it catches them */
+    /* 1 only in the test build build/tests/kontor-leaky (compiled with
+     * -DKONTOR_TEST_LEAKY, Makefile): serve the whole record of a running
+     * game and the last decision of /view as before issue 13, so that
+     * tests/test_leak.c proves it catches them. build/kontor never leaks. */
     int leaky;
     /* several nodes on one database (a shared store, PostgreSQL): this
      * node's name for its computer-seat leases (docs/server.md) */

@@ -344,8 +344,16 @@ json_t *sj_legal(const kontor_state *s, int seat) {
     for (int i = 0; i < n; i++) {
         int kind = KONTOR_MOVE_KIND(mv[i]), val = KONTOR_MOVE_VALUE(mv[i]);
         char text[160];
-        json_t *o = json_pack("{s:i, s:s, s:s}", "m", mv[i], "kind", sj_move_kind(kind), "text",
-                              kontor_move_text(s, seat, mv[i], text, sizeof text));
+        kontor_move_text(s, seat, mv[i], text, sizeof text);
+#ifdef KONTOR_TEST_LEAKY
+        /* the test build build/tests/kontor-leaky (Makefile) names another
+         * seat's first hand card in the words, for tests/test_leak.c to catch */
+        int q = (seat + 1) % s->cfg.nseats;
+        if (s->hand_n[q] && s->hand[q][0] < s->cfg.cards->ncards)
+            snprintf(text + strlen(text), sizeof text - strlen(text), ", beside card %d",
+                     s->cfg.cards->card[s->hand[q][0]].number);
+#endif
+        json_t *o = json_pack("{s:i, s:s, s:s}", "m", mv[i], "kind", sj_move_kind(kind), "text", text);
         switch (kind) {
         case KONTOR_MOVE_CHOOSE:
             if (val == KONTOR_PASS) json_object_set_new(o, "pass", json_true());

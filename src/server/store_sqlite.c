@@ -25,7 +25,6 @@
 
 #include <sqlite3.h>
 
-#include "kontor/record.h"
 #include "server/store_backend.h"
 
 /* How often the checkpoint thread copies the WAL into the database, and the
@@ -296,51 +295,35 @@ static kontor_status sq_delete(store *base, const char *id, kontor_error *err) {
  * decisions of its plies after it, as one malloc'd text (NULL with err
  * filled when they do not fit together). Call with st->mu held. */
 static char *full_record(sq_store *st, const char *id, const char *record, kontor_error *err) {
-    /* err is never NULL here */
+    /* err is never NULL here; the folding is store.c's (store_fold_plies) */
     sqlite3_stmt *q = st->plies;
     sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    kontor_record r;
-    int parsed = 0, bad = 0, rc;
-    char *out = NULL;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW && !bad) {
-        if (!parsed) {
-            if (kontor_record_parse(&r, record, strlen(record), err) != KONTOR_OK) {
-                bad = 1;
+    store_ply *p = NULL;
+    long n = 0, cap = 0;
+    int rc, oom = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (n == cap) {
+            long c = cap ? cap * 2 : 64;
+            store_ply *more = realloc(p, (size_t)c * sizeof *p);
+            if (!more) {
+                oom = 1;
                 break;
             }
-            parsed = 1;
+            p = more;
+            cap = c;
         }
-        int ply = sqlite3_column_int(q, 0), seat = sqlite3_column_int(q, 1), move = sqlite3_column_int(q, 2);
-        if (ply < r.nply) continue; /* already in the record */
-        if (ply != r.nply || seat < 0 || seat >= KONTOR_MAX_SEATS || move < 0 || move > 0xFFFF) {
-            snprintf(err->msg, sizeof err->msg, "game '%.32s': stored decision %d follows decision %d", id, ply + 1,
-                     r.nply);
-            err->code = KONTOR_E_INVALID;
-            bad = 1;
-        } else if (kontor_record_push(&r, seat, (kontor_move)move) != KONTOR_OK) {
-            db_fail(err, NULL, "reading a game");
-            bad = 1;
-        }
+        p[n].ply = sqlite3_column_int(q, 0);
+        p[n].seat = sqlite3_column_int(q, 1);
+        p[n].move = sqlite3_column_int(q, 2);
+        n++;
     }
-    if (!bad && rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        db_fail(err, st->db, "reading a game's decisions");
-        bad = 1;
-    }
+    char *out = NULL;
+    if (oom) db_fail(err, NULL, "reading a game");
+    else if (rc != SQLITE_DONE) db_fail(err, st->db, "reading a game's decisions");
+    else out = store_fold_plies(id, record, p, n, err);
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);
-    if (!bad && parsed) {
-        size_t len;
-        if (kontor_record_write(&r, &out, &len) != KONTOR_OK) {
-            db_fail(err, NULL, "writing a game's record");
-            out = NULL;
-        }
-    } else if (!bad) {
-        size_t n = strlen(record);
-        out = malloc(n + 1);
-        if (out) memcpy(out, record, n + 1);
-        else db_fail(err, NULL, "reading a game");
-    }
-    if (parsed) kontor_record_release(&r);
+    free(p);
     return out;
 }
 
