@@ -27,18 +27,19 @@ ids() {
 case ${1:-} in
 translated)
     lang=${2:?which language}
+    po=${PO:-po/$lang.po}
     xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 --omit-header --no-wrap -o "$tmp/marked.pot" $SRC || exit 2
-    msgmerge --quiet --no-fuzzy-matching -o "$tmp/merged.po" "po/$lang.po" "$tmp/marked.pot" || exit 2
+    msgmerge --quiet --no-fuzzy-matching -o "$tmp/merged.po" "$po" "$tmp/marked.pot" || exit 2
     msgattrib --untranslated --no-obsolete --no-wrap -o "$tmp/untr.po" "$tmp/merged.po" || exit 2
-    msgattrib --only-fuzzy --no-obsolete --no-wrap -o "$tmp/fuzzy.po" "po/$lang.po" || exit 2
+    msgattrib --only-fuzzy --no-obsolete --no-wrap -o "$tmp/fuzzy.po" "$po" || exit 2
     bad=0
     for f in untr fuzzy; do
         [ -s "$tmp/$f.po" ] || continue
-        ids "$tmp/$f.po" | while IFS= read -r id; do printf "%s\n" "po/$lang.po: $f: \"$id\""; done
+        ids "$tmp/$f.po" | while IFS= read -r id; do printf "%s\n" "$po: $f: \"$id\""; done
         [ -n "$(ids "$tmp/$f.po")" ] && bad=1
     done
     # and msgfmt agrees (format strings match their msgids)
-    msgfmt --check --statistics -o /dev/null "po/$lang.po" 2>"$tmp/stat" || { cat "$tmp/stat"; bad=1; }
+    msgfmt --check --statistics -o /dev/null "$po" 2>"$tmp/stat" || { cat "$tmp/stat"; bad=1; }
     grep -q 'untranslated\|fuzzy' "$tmp/stat" && { cat "$tmp/stat"; bad=1; }
     exit $bad ;;
 marked)
