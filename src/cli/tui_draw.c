@@ -864,7 +864,12 @@ int tui_page(tui *t, const char *title, const char *text) {
         mvhline(0, 0, ' ', COLS);
         mvaddnstr(0, 1, title, COLS - 1);
         attroff(ta);
-        for (int i = 0; i < room && top + i < n; i++) mvaddnstr(1 + i, 0, lines[top + i], lens[top + i] < COLS ? lens[top + i] : COLS);
+        for (int i = 0; i < room && top + i < n; i++) {
+            /* clipped by columns, not bytes (a translation has umlauts) */
+            char ln[512];
+            snprintf(ln, sizeof ln, "%.*s", lens[top + i] < (int)sizeof ln ? lens[top + i] : (int)sizeof ln - 1, lines[top + i]);
+            mvaddnstr(1 + i, 0, ln, cli_text_fit(ln, COLS));
+        }
         char foot[128];
         snprintf(foot, sizeof foot, _("lines %d-%d of %d   up/down/PgUp/PgDn scroll, any other key goes back"), n ? top + 1 : 0,
                  top + room < n ? top + room : n, n);
