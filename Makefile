@@ -67,7 +67,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
 # the terminal client's catalogues (see the rules below)
-I18N_SRC := src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c
+I18N_SRC := src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c src/core/explain.c
 PO := $(wildcard po/*.po)
 MO := $(PO:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/kontor.mo)
 KONTOR := $(BUILD)/kontor
@@ -87,7 +87,7 @@ $(BUILD)/locale/%/LC_MESSAGES/kontor.mo: po/%.po
 	msgfmt --check -o $@ $<
 
 pot:
-	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 --add-comments=TRANSLATORS: --package-name=kontor \
+	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kW -kWN --add-comments=TRANSLATORS: --package-name=kontor \
 	    --msgid-bugs-address=dev@kontor.invalid --no-wrap -o po/kontor.pot $(I18N_SRC)
 
 $(BUILD)/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)

@@ -10,9 +10,11 @@
 #                                            listed in po/unmarked.txt (the test
 #                                            script language, option names, files)
 # Each prints what is wrong, one a line, and exits 1 then. SRC overrides the
-# sources (a test hands it a broken copy).
+# sources (a test hands it a broken copy). The engine's words for people
+# (src/core/explain.c, W("...")) are translated too; they are marked by
+# construction, so "marked" reads the client's files only.
 set -u
-SRC=${SRC:-"src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c"}
+CLIENT="src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c"
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # one msgid a line, as the C source spells it (escapes kept), from a .po/.pot
@@ -26,9 +28,10 @@ ids() {
 }
 case ${1:-} in
 translated)
+    SRC=${SRC:-"$CLIENT src/core/explain.c"}
     lang=${2:?which language}
     po=${PO:-po/$lang.po}
-    xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 --omit-header --no-wrap -o "$tmp/marked.pot" $SRC || exit 2
+    xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kW -kWN --omit-header --no-wrap -o "$tmp/marked.pot" $SRC || exit 2
     msgmerge --quiet --no-fuzzy-matching -o "$tmp/merged.po" "$po" "$tmp/marked.pot" || exit 2
     msgattrib --untranslated --no-obsolete --no-wrap -o "$tmp/untr.po" "$tmp/merged.po" || exit 2
     msgattrib --only-fuzzy --no-obsolete --no-wrap -o "$tmp/fuzzy.po" "$po" || exit 2
@@ -43,6 +46,7 @@ translated)
     grep -q 'untranslated\|fuzzy' "$tmp/stat" && { cat "$tmp/stat"; bad=1; }
     exit $bad ;;
 marked)
+    SRC=${SRC:-$CLIENT}
     xgettext -a --from-code=UTF-8 --omit-header --no-location --no-wrap -o "$tmp/all.pot" $SRC || exit 2
     xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 --omit-header --no-location --no-wrap -o "$tmp/marked.pot" $SRC || exit 2
     ids "$tmp/all.pot" | sort -u > "$tmp/all"

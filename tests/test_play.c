@@ -197,7 +197,8 @@ static void test_german_screens_under_lang_de(void **state) {
     check_screens("german", dump);
     char *s = slurp(dump);
     static const char *const english[] = {"your hand", "round ", "keepers", "treasury", "give the keyboard",
-                                          "? help", "legal", "places", "THE RULES", "quit the game"};
+                                          "? help", "legal", "places", "THE RULES", "quit the game",
+                                          "already holds"};
     for (size_t i = 0; i < sizeof english / sizeof *english; i++)
         if (strstr(s, english[i])) fail_msg("English '%s' on the German screens (%s)", english[i], dump);
     free(s);

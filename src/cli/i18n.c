@@ -32,6 +32,8 @@
 
 static int utf8;
 
+static const char *translate(const char *english) { return gettext(english); }
+
 static const char *env(const char *name) {
     const char *v = getenv(name);
     return v && *v ? v : NULL;
@@ -79,6 +81,8 @@ int cli_i18n_init(const char *lang) {
     if (!d) d = dir_beside_exe(dir, sizeof dir) == 0 ? dir : KONTOR_LOCALEDIR_DEFAULT;
     bindtextdomain("kontor", d);
     textdomain("kontor");
+    /* the engine's explanations and decisions in words, too */
+    kontor_set_words(translate);
     return 0;
 }
 
