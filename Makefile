@@ -7,6 +7,7 @@
 #   make fuzz            build the libFuzzer targets (needs clang)
 #   make check           what CI runs: tests, tests under sanitizers, short fuzz runs
 #   make bench           kontor bench
+#   make pot             po/kontor.pot from the marked strings of the terminal client
 
 CC ?= cc
 OPT ?= -O2
@@ -66,13 +67,29 @@ $(BUILD)/src/server/store_pg.o $(BUILD)/src/server/nodesync.o: CFLAGS_BASE += $(
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
+# the terminal client's catalogues (see the rules below)
+I18N_SRC := src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c src/core/explain.c
+PO := $(wildcard po/*.po)
+MO := $(PO:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/kontor.mo)
 KONTOR := $(BUILD)/kontor
 
-.PHONY: all test check fuzz bench clean
-all: $(KONTOR) kontor
+.PHONY: all test check fuzz bench clean pot
+all: $(KONTOR) kontor $(MO)
 
-kontor: $(KONTOR)
+kontor: $(KONTOR) $(MO)
 	@ln -sf $(KONTOR) kontor
+
+# The terminal client's languages (gettext): po/LANG.po compiled into
+# $(BUILD)/locale/LANG/LC_MESSAGES/kontor.mo, where the binary finds it beside
+# itself (src/cli/i18n.c). make pot extracts the marked strings anew;
+# tests/test_i18n.c checks that de.po translates every one of them.
+$(BUILD)/locale/%/LC_MESSAGES/kontor.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+pot:
+	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kW -kWN --add-comments=TRANSLATORS: --package-name=kontor \
+	    --msgid-bugs-address=dev@kontor.invalid --no-wrap -o po/kontor.pot $(I18N_SRC)
 
 $(BUILD)/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
@@ -174,7 +191,7 @@ $(BUILD)/tests/kontor-leaky: $(CLI_OBJ) $(LEAKY_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LEAKY_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
 $(BUILD)/tests/test_leak: $(BUILD)/tests/kontor-leaky
 
-test: $(TEST_BIN) $(KONTOR)
+test: $(TEST_BIN) $(KONTOR) $(MO)
 	@KONTOR=$(KONTOR) sh tests/run.sh $(TEST_BIN)
 
 FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)

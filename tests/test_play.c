@@ -57,7 +57,10 @@ static void spit(const char *path, const char *text) {
  * tmpdir/err. Returns the exit status. */
 static int run_play(const char *args, const char *script, const char *dump) {
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "TERM=xterm %s play %s --script '%s' --dump '%s' </dev/null >/dev/null 2>'%s/err'",
+    /* English unless the test asks for --lang: whatever the locale of the
+     * shell that runs the tests */
+    snprintf(cmd, sizeof cmd,
+             "LC_ALL=C LANGUAGE= TERM=xterm %s play %s --script '%s' --dump '%s' </dev/null >/dev/null 2>'%s/err'",
              kontor_bin(), args, script, dump, tmpdir);
     int st = system(cmd);
     int rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
@@ -179,6 +182,34 @@ static void test_hotseat_round(void **state) {
     assert_null(strstr(part, "1) "));
     free(part);
     free(s);
+}
+
+/* The same hot-seat round in German (--lang de, even under LC_ALL=C: the
+ * client switches to C.UTF-8 for the catalogue, src/cli/i18n.c): prompts,
+ * panel, log, errors of bad input, help and the quit question from
+ * po/de.po, compared with committed German screens; and no English word of
+ * the client's own is left on them. */
+static void test_german_screens_under_lang_de(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "german.out");
+    assert_int_equal(run_play("--lang de --seed 4 --red human --black human", "tests/play/german.txt", dump), 0);
+    check_screens("german", dump);
+    char *s = slurp(dump);
+    static const char *const english[] = {"your hand", "round ", "keepers", "treasury", "give the keyboard",
+                                          "? help", "legal", "places", "THE RULES", "quit the game",
+                                          "already holds"};
+    for (size_t i = 0; i < sizeof english / sizeof *english; i++)
+        if (strstr(s, english[i])) fail_msg("English '%s' on the German screens (%s)", english[i], dump);
+    free(s);
+}
+
+/* A whole game in German to its end screen, against the computer. */
+static void test_german_game_to_the_end(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "german_end.out");
+    assert_int_equal(run_play("--lang de --seed 7 --black easy --hint greedy", "tests/play/german_end.txt", dump), 0);
 }
 
 static void test_illegal_placements_explained(void **state) {
@@ -330,8 +361,9 @@ static void test_undo_against_the_computer(void **state) {
     assert_int_equal(run_play("--seed 3 --red human --black human", script, dump), 0);
 }
 
-static void test_real_terminal_in_tmux(void **state) {
-    (void)state;
+/* Run "ENV kontor play ARGS" in a real terminal (tmux, 80x24) and walk
+ * steps: tmux command (or ""), then the text the pane must show within 10 s. */
+static void in_tmux(const char *env, const char *args, const char *const steps[][2], size_t nsteps) {
     if (system("tmux -V >/dev/null 2>&1") != 0) {
         fprintf(stderr, "tmux is not installed: the real-terminal test is skipped (apt-get install tmux)\n");
         skip();
@@ -343,18 +375,11 @@ static void test_real_terminal_in_tmux(void **state) {
     if (kontor_bin()[0] == '/') snprintf(kabs, sizeof kabs, "%s", kontor_bin());
     else if (getcwd(cwd, sizeof cwd)) snprintf(kabs, sizeof kabs, "%s/%s", cwd, kontor_bin());
     else fail_msg("no working directory");
-    snprintf(cmd, sizeof cmd,
-             "tmux -L %s -f /dev/null new-session -d -x 80 -y 24 \"TERM=xterm %s play --seed 3 --black greedy\"", sock,
-             kabs);
+    snprintf(cmd, sizeof cmd, "tmux -L %s -f /dev/null new-session -d -x 80 -y 24 \"%s %s play %s\"", sock, env, kabs,
+             args);
     assert_int_equal(system(cmd), 0);
-    const char *steps[][2] = {
-        {"", "your hand (red)"},
-        {"send-keys 1 Enter Enter", "red: place"}, /* declare to play (R1), then play card 1 */
-        {"send-keys Enter", "red places"},
-        {"send-keys q", "quit the game? (y/n)"},
-    };
     int ok = 1;
-    for (size_t i = 0; i < sizeof steps / sizeof *steps && ok; i++) {
+    for (size_t i = 0; i < nsteps && ok; i++) {
         if (*steps[i][0]) {
             snprintf(cmd, sizeof cmd, "tmux -L %s %s", sock, steps[i][0]);
             ok = system(cmd) == 0;
@@ -380,6 +405,33 @@ static void test_real_terminal_in_tmux(void **state) {
     if (system(cmd)) { /* already gone */
     }
     assert_true(ok);
+}
+
+static void test_real_terminal_in_tmux(void **state) {
+    (void)state;
+    const char *const steps[][2] = {
+        {"", "your hand (red)"},
+        {"send-keys 1 Enter Enter", "red: place"}, /* declare to play (R1), then play card 1 */
+        {"send-keys Enter", "red places"},
+        {"send-keys q", "quit the game? (y/n)"},
+    };
+    in_tmux("TERM=xterm", "--seed 3 --black greedy", steps, sizeof steps / sizeof *steps);
+}
+
+/* German from a fresh environment (env -i) that asks for it the usual way,
+ * LANG=de_DE.UTF-8, on a machine that may have no such locale (Debian's
+ * default: C.UTF-8 only): the client still speaks German, in a real
+ * terminal, and 'j' answers its yes/no question. */
+static void test_real_terminal_in_german_from_a_fresh_environment(void **state) {
+    (void)state;
+    const char *const steps[][2] = {
+        {"", "deine Hand (Rot)"},
+        {"send-keys 1 Enter Enter", "legen: Pfeile oder +x,y tippen"},
+        {"send-keys Enter", "Rot legt"},
+        {"send-keys q", "das Spiel beenden? (j/n)"},
+    };
+    in_tmux("env -i PATH=/usr/bin:/bin TERM=xterm LANG=de_DE.UTF-8", "--seed 3 --black greedy", steps,
+            sizeof steps / sizeof *steps);
 }
 
 
@@ -627,6 +679,8 @@ int main(void) {
         cmocka_unit_test(test_script_failures_are_reported),
         cmocka_unit_test(test_hotseat_round),
         cmocka_unit_test(test_illegal_placements_explained),
+        cmocka_unit_test(test_german_screens_under_lang_de),
+        cmocka_unit_test(test_german_game_to_the_end),
         cmocka_unit_test(test_full_basic_game_against_the_computer),
         cmocka_unit_test(test_full_advanced_game_against_the_computer),
         cmocka_unit_test(test_resize_and_80x24),
@@ -643,6 +697,7 @@ int main(void) {
         cmocka_unit_test(test_customs_house_as_water),
         cmocka_unit_test(test_seat_options),
         cmocka_unit_test(test_real_terminal_in_tmux),
+        cmocka_unit_test(test_real_terminal_in_german_from_a_fresh_environment),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -11,6 +11,7 @@ packages=(
     libclang-rt-14-dev  # clang's sanitizer and fuzzer runtimes
     libncurses-dev      # the terminal client (kontor play)
     tmux                # runs kontor play in a real terminal in its tests
+    gettext             # kontor play in German: msgfmt builds po/de.po, xgettext checks every shown string is marked
     python3             # the example engine-protocol bot (examples/randombot.py)
     libuv1-dev          # kontor serve: the event loop (epoll) for every socket and timer
     libwslay-dev        # kontor serve: WebSocket frames (frame-header size checks, no threads)

@@ -7,7 +7,7 @@
 // legal decisions) and sends a decision's number; it keeps no rules.
 
 import { drawBoard, drawCard, describe, cardLabel, moveText, seatName, eventName, eventText, tileName, endWords, el, fmt, TEAM, CELL, MARK_GLYPH } from './board.js';
-import { t, tOr, getLang, setLang, LANGS } from './i18n.js';
+import { t, tOr, getLang, setLang, LANGS, errorText } from './i18n.js';
 import { reference } from './reference.js';
 import { notifier } from './notify.js';
 import { activatable, arrows, focusKey, restoreFocus, liveRegion } from './keys.js';
@@ -31,7 +31,11 @@ function h(tag, attrs = {}, ...kids) {
 async function api(method, path, body) {
   const r = await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
   const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+  if (!r.ok) {
+    const e = new Error(errorText(data, r.status));
+    e.code = data.code;
+    throw e;
+  }
   return data;
 }
 
@@ -202,7 +206,7 @@ function game(id, token) {
       const m = JSON.parse(e.data);
       if (m.type === 'welcome') { pace.clear(); cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; logbox.replaceChildren(); }
       else if (m.type === 'state') pace.push(m);
-      else if (m.type === 'error') { err.textContent = m.error; }
+      else if (m.type === 'error') { err.textContent = errorText(m); }
       else if (m.type === 'rematch') { rematchId = m.rematch; if (st && st.over) showEnd(); }
     };
     socket.onclose = () => { status.textContent = t('game.reconnecting'); setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };

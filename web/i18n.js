@@ -41,6 +41,15 @@ export function t(key, p = {}) {
   return v.replace(/\{(\w+)\}/g, (m, k) => (p[k] !== undefined ? String(p[k]) : m));
 }
 
+// An error the server answered with ({code, error}), in the user's language:
+// the catalogue's message for its code ('err.' + code), else the server's
+// own (English) text for a code the catalogue does not know yet.
+export function errorText(data, status) {
+  const code = data && typeof data.code === 'string' ? data.code : '';
+  const server = data && typeof data.error === 'string' ? data.error : `HTTP ${status ?? '?'}`;
+  return code ? tOr(`err.${code}`, server) : server;
+}
+
 // t() only if the catalogue has the key, else the fallback (words that the
 // server sends and the catalogue may not know: a new variant, a new move).
 export function tOr(key, fallback, p = {}) {

@@ -529,6 +529,12 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
  * client can offer any decision of any variant as a menu. Writes into buf and
  * returns it. */
 const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, char *buf, size_t cap);
+/* The words of kontor_why_illegal and kontor_move_text pass through tr when
+ * it is set: kontor play sets gettext, so a player reads them in his
+ * language. NULL (the default) keeps them English, as the server, records,
+ * the engine protocol and every other command want. Set it once, before any
+ * thread uses the library. */
+void kontor_set_words(const char *(*tr)(const char *english));
 /* Name of a seat ("red", "black") and of a card ("15", "centre"). */
 const char *kontor_seat_name(const kontor_state *s, int seat);
 

@@ -44,7 +44,15 @@ __attribute__((format(printf, 2, 3))) void tui_logf(tui *t, const char *fmt, ...
     log_add(t, buf);
 }
 
-static const char *const good_names[3] = {"tea", "wine", "spice"};
+static const char *const good_names[3] = {N_("tea"), N_("wine"), N_("spice")};
+
+/* The engine's seat names (kontor_seat_name) in the user's language. */
+const char *tui_seat_name(const kontor_state *s, int seat) {
+    static const char *const names[] = {N_("red"), N_("black"), N_("red 1"), N_("red 2"), N_("black 1"), N_("black 2"),
+                                        N_("nobody")};
+    (void)names;
+    return _(kontor_seat_name(s, seat));
+}
 
 /* Why the winner won an area, in the rulebook's order of tests. */
 static void explain_area(const kontor_area *a, char *buf, size_t cap) {
@@ -52,7 +60,7 @@ static void explain_area(const kontor_area *a, char *buf, size_t cap) {
     if (w == KONTOR_NONE || w > 1) {
         int any = 0;
         for (int k = 0; k < 3; k++) any |= a->goods[0][k] | a->goods[1][k];
-        snprintf(buf, cap, any ? "a tie, nobody scores" : "no warehouses, nobody scores");
+        snprintf(buf, cap, any ? _("a tie, nobody scores") : _("no warehouses, nobody scores"));
         return;
     }
     int lead[2][3] = {{0}}, max[2] = {0, 0}, at[2] = {-1, -1}, cnt[2] = {0, 0};
@@ -65,16 +73,16 @@ static void explain_area(const kontor_area *a, char *buf, size_t cap) {
         cnt[who]++;
         if (d > max[who]) max[who] = d, at[who] = k;
     }
-    const char *name = w == 0 ? "red" : "black";
+    const char *name = w == 0 ? _("red") : _("black");
     int l = 1 - w;
     if (max[w] > max[l])
-        snprintf(buf, cap, "%s wins with +%d %s", name, max[w], good_names[at[w]]);
+        snprintf(buf, cap, _("%s wins with +%d %s"), name, max[w], _(good_names[at[w]]));
     else if (cnt[w] > cnt[l])
-        snprintf(buf, cap, "%s wins: leads in %d goods against %d", name, cnt[w], cnt[l]);
+        snprintf(buf, cap, _("%s wins: leads in %d goods against %d"), name, cnt[w], cnt[l]);
     else
-        snprintf(buf, cap, "%s wins: +%d %s beats +%d %s", name, max[w], good_names[at[w]], max[l],
-                 good_names[at[l]]);
-    if (!a->keeper) snprintf(buf + strlen(buf), cap - strlen(buf), " (no keeper left)");
+        snprintf(buf, cap, _("%s wins: +%d %s beats +%d %s"), name, max[w], _(good_names[at[w]]), max[l],
+                 _(good_names[at[l]]));
+    if (!a->keeper) snprintf(buf + strlen(buf), cap - strlen(buf), "%s", _(" (no keeper left)"));
     (void)lead;
 }
 
@@ -90,88 +98,88 @@ static void log_events(tui *t, const kontor_log *lg) {
     char c1[24], c2[24], cell[8], why[160];
     for (int i = 0; i < lg->n; i++) {
         const kontor_event *e = &lg->ev[i];
-        const char *who = kontor_seat_name(s, e->seat);
+        const char *who = tui_seat_name(s, e->seat);
         switch (e->kind) {
-        case KONTOR_EV_ROUND: tui_logf(t, "-- round %d --", e->a); break;
+        case KONTOR_EV_ROUND: tui_logf(t, _("-- round %d --"), e->a); break;
         case KONTOR_EV_PASS:
-            tui_logf(t, "%s passes%s", who, e->a ? " and takes a coin" : " (treasury empty: no coin)");
+            tui_logf(t, _("%s passes%s"), who, e->a ? _(" and takes a coin") : _(" (treasury empty: no coin)"));
             break;
-        case KONTOR_EV_PLAY: tui_logf(t, "%s will play a card", who); break;
-        case KONTOR_EV_REVEAL: tui_logf(t, "%s plays %s", who, tui_card_text(s, e->card, c1, sizeof c1)); break;
-        case KONTOR_EV_TAX: tui_logf(t, "%s pays a coin of tax", who); break;
+        case KONTOR_EV_PLAY: tui_logf(t, _("%s will play a card"), who); break;
+        case KONTOR_EV_REVEAL: tui_logf(t, _("%s plays %s"), who, tui_card_text(s, e->card, c1, sizeof c1)); break;
+        case KONTOR_EV_TAX: tui_logf(t, _("%s pays a coin of tax"), who); break;
         case KONTOR_EV_TAKEBACK:
             tui_card_text(s, e->card, c1, sizeof c1);
-            if (e->a == KONTOR_TAKEBACK_TAX) tui_logf(t, "%s cannot pay the tax: takes %s back", who, c1);
-            else if (e->a == KONTOR_TAKEBACK_NOCELL) tui_logf(t, "%s has no cell for %s: takes it back", who, c1);
-            else tui_logf(t, "%s takes %s back", who, c1);
+            if (e->a == KONTOR_TAKEBACK_TAX) tui_logf(t, _("%s cannot pay the tax: takes %s back"), who, c1);
+            else if (e->a == KONTOR_TAKEBACK_NOCELL) tui_logf(t, _("%s has no cell for %s: takes it back"), who, c1);
+            else tui_logf(t, _("%s takes %s back"), who, c1);
             break;
         case KONTOR_EV_SITOUT:
-            tui_logf(t, "both owe tax and are broke: %s sits out%s", who, e->a ? ", takes a coin" : "");
+            tui_logf(t, _("both owe tax and are broke: %s sits out%s"), who, e->a ? _(", takes a coin") : "");
             break;
-        case KONTOR_EV_SHIP: tui_logf(t, "%s moves the ship to %s", who, kontor_format_cell(e->cell, cell)); break;
+        case KONTOR_EV_SHIP: tui_logf(t, _("%s moves the ship to %s"), who, kontor_format_cell(e->cell, cell)); break;
         case KONTOR_EV_REMOVE:
             /* with four the remover names the pile in a decision of its own: two events */
             if (e->cell == KONTOR_NONE)
-                tui_logf(t, "%s puts %s under %s's pile", who, tui_card_text(s, e->card, c1, sizeof c1),
-                         kontor_seat_name(s, e->a));
+                tui_logf(t, _("%s puts %s under %s's pile"), who, tui_card_text(s, e->card, c1, sizeof c1),
+                         tui_seat_name(s, e->a));
             else if (s->cfg.nseats == 4 && s->phase == KONTOR_PHASE_PILE)
-                tui_logf(t, "%s removes %s from %s", who, tui_card_text(s, e->card, c1, sizeof c1),
+                tui_logf(t, _("%s removes %s from %s"), who, tui_card_text(s, e->card, c1, sizeof c1),
                          kontor_format_cell(e->cell, cell));
             else
-                tui_logf(t, "%s removes %s from %s (under %s's pile)", who, tui_card_text(s, e->card, c1, sizeof c1),
-                         kontor_format_cell(e->cell, cell), kontor_seat_name(s, e->a));
+                tui_logf(t, _("%s removes %s from %s (under %s's pile)"), who, tui_card_text(s, e->card, c1, sizeof c1),
+                         kontor_format_cell(e->cell, cell), tui_seat_name(s, e->a));
             break;
         case KONTOR_EV_PLACE:
-            tui_logf(t, "%s places %s on %s", who, tui_card_text(s, e->card, c1, sizeof c1),
+            tui_logf(t, _("%s places %s on %s"), who, tui_card_text(s, e->card, c1, sizeof c1),
                      kontor_format_cell(e->cell, cell));
             if (e->seat < KONTOR_MAX_SEATS) t->last_cell[e->seat] = e->cell;
             break;
         case KONTOR_EV_SCORE: {
             const kontor_area *a = &s->area[e->a];
             explain_area(a, why, sizeof why);
-            tui_logf(t, "area of %d card%s at %s enclosed: %s", a->size, a->size == 1 ? "" : "s",
+            tui_logf(t, P_("area of %d card at %s enclosed: %s", "area of %d cards at %s enclosed: %s", a->size), a->size,
                      kontor_format_cell(a->cell, cell), why);
             break;
         }
         case KONTOR_EV_DRAW:
-            if (is_pub(s, e->card)) tui_logf(t, "%s draws %s", who, tui_card_text(s, e->card, c1, sizeof c1));
-            else tui_logf(t, "%s draws a card", who);
+            if (is_pub(s, e->card)) tui_logf(t, _("%s draws %s"), who, tui_card_text(s, e->card, c1, sizeof c1));
+            else tui_logf(t, _("%s draws a card"), who);
             break;
-        case KONTOR_EV_COIN: tui_logf(t, "%s takes a coin for the water card", who); break;
+        case KONTOR_EV_COIN: tui_logf(t, _("%s takes a coin for the water card"), who); break;
         case KONTOR_EV_END:
-            tui_logf(t, "game over: %s", tui_end_reason(e->a));
-            if (s->winner < 0) tui_logf(t, "a draw, %d:%d", s->score[0], s->score[1]);
-            else tui_logf(t, "%s wins %d:%d", s->winner == 0 ? "red" : "black", s->score[0], s->score[1]);
+            tui_logf(t, _("game over: %s"), tui_end_reason(e->a));
+            if (s->winner < 0) tui_logf(t, _("a draw, %d:%d"), s->score[0], s->score[1]);
+            else tui_logf(t, _("%s wins %d:%d"), s->winner == 0 ? _("red") : _("black"), s->score[0], s->score[1]);
             break;
-        case KONTOR_EV_BUY: tui_logf(t, "%s buys a special card for 2 coins", who); break;
+        case KONTOR_EV_BUY: tui_logf(t, _("%s buys a special card for 2 coins"), who); break;
         case KONTOR_EV_OVERBUILD:
             tui_card_text(s, e->a, c2, sizeof c2);
-            tui_logf(t, "%s lays %s over %s on %s", who, tui_card_text(s, e->card, c1, sizeof c1), c2,
+            tui_logf(t, _("%s lays %s over %s on %s"), who, tui_card_text(s, e->card, c1, sizeof c1), c2,
                      kontor_format_cell(e->cell, cell));
             break;
         case KONTOR_EV_BRIBE:
-            tui_logf(t, "%s buys out %s on %s for %d coin%s (under its owner's pile)", who,
-                     tui_card_text(s, e->card, c1, sizeof c1), kontor_format_cell(e->cell, cell), e->a,
-                     e->a == 1 ? "" : "s");
+            tui_logf(t, P_("%s buys out %s on %s for %d coin (under its owner's pile)",
+                           "%s buys out %s on %s for %d coins (under its owner's pile)", e->a),
+                     who, tui_card_text(s, e->card, c1, sizeof c1), kontor_format_cell(e->cell, cell), e->a);
             break;
-        case KONTOR_EV_SELECT: tui_logf(t, "%s has picked a hand", who); break;
+        case KONTOR_EV_SELECT: tui_logf(t, _("%s has picked a hand"), who); break;
         case KONTOR_EV_TAVERN:
-            tui_logf(t, "%s: the tavern's area at %s %s", who, kontor_format_cell(e->cell, cell),
-                     e->card ? "scores" : "does not score");
+            tui_logf(t, _("%s: the tavern's area at %s %s"), who, kontor_format_cell(e->cell, cell),
+                     e->card ? _("scores") : _("does not score"));
             break;
         case KONTOR_EV_EXPORT:
-            tui_logf(t, "%s exports a %s warehouse of %s", who, e->a < 3 ? good_names[e->a] : "?",
+            tui_logf(t, _("%s exports a %s warehouse of %s"), who, e->a < 3 ? _(good_names[e->a]) : "?",
                      tui_card_text(s, e->card, c1, sizeof c1));
             break;
         case KONTOR_EV_EVENT: {
             kontor_event_card ev[KONTOR_EVENTS_MAX];
             int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
-            if (e->a < n) tui_logf(t, "event card: %s: %s", ev[e->a].name, ev[e->a].text);
-            else tui_logf(t, "event card %d is turned up", e->a + 1);
+            if (e->a < n) tui_logf(t, _("event card: %s: %s"), ev[e->a].name, ev[e->a].text);
+            else tui_logf(t, _("event card %d is turned up"), e->a + 1);
             break;
         }
         case KONTOR_EV_TILE:
-            tui_logf(t, "%s wins action tile %d (%s) on %s", who, e->a + 1, kontor_tile_name(e->a),
+            tui_logf(t, _("%s wins action tile %d (%s) on %s"), who, e->a + 1, kontor_tile_name(e->a),
                      kontor_format_cell(e->cell, cell));
             break;
         default: break;
@@ -221,7 +229,7 @@ kontor_status tui_apply(tui *t, int seat, kontor_move m) {
     kontor_status st = kontor_apply(&t->s, seat, m, &lg);
     if (st) return st;
     if (push_ply(t, seat, m)) {
-        tui_fatal(t, "out of memory");
+        tui_fatal(t, _("out of memory"));
         return KONTOR_E_RANGE;
     }
     log_events(t, &lg);
@@ -245,7 +253,7 @@ kontor_status tui_replay(tui *t, const kontor_ply *ply, int n, kontor_error *err
     t->nlog = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) t->last_cell[p] = -1;
     agents_newgame(t);
-    tui_logf(t, "-- round 1 --");
+    tui_logf(t, _("-- round 1 --"));
     for (int i = 0; i < n; i++) {
         st = tui_apply(t, copy[i].seat, copy[i].move);
         if (st) {
@@ -254,7 +262,7 @@ kontor_status tui_replay(tui *t, const kontor_ply *ply, int n, kontor_error *err
                 memset(err, 0, sizeof *err);
                 err->code = st;
                 err->round = t->s.round;
-                snprintf(err->msg, sizeof err->msg, "decision %d (round %d): %s", i + 1, t->s.round,
+                snprintf(err->msg, sizeof err->msg, _("decision %d (round %d): %s"), i + 1, t->s.round,
                          kontor_why_illegal(&t->s, copy[i].seat, copy[i].move, why, sizeof why));
             }
             free(copy);
@@ -333,7 +341,7 @@ int tui_new_game(tui *t, uint64_t seed) {
     kontor_deal_shuffle(&t->deal, &t->cfg, seed);
     kontor_error err;
     if (tui_replay(t, NULL, 0, &err)) {
-        cli_error("play: %s", err.msg);
+        cli_error(_("play: %s"), err.msg);
         return -1;
     }
     set_window(t);
@@ -344,21 +352,21 @@ int tui_new_game(tui *t, uint64_t seed) {
  * and replay. */
 void tui_undo(tui *t) {
     if (t->nhuman != 1) {
-        tui_msg(t, 1, "undo is for games against the computer");
+        tui_msg(t, 1, _("undo is for games against the computer"));
         return;
     }
     int i = t->nply - 1;
     while (i >= 0 && !t->seat[t->ply[i].seat].human) i--;
     if (i < 0) {
-        tui_msg(t, 1, "nothing to undo: you have not decided anything yet");
+        tui_msg(t, 1, _("nothing to undo: you have not decided anything yet"));
         return;
     }
     kontor_error err;
     if (tui_replay(t, t->ply, i, &err)) {
-        tui_msg(t, 1, "undo failed: %s", err.msg);
+        tui_msg(t, 1, _("undo failed: %s"), err.msg);
         return;
     }
-    tui_msg(t, 0, "undone: back to round %d, your decision", t->s.round);
+    tui_msg(t, 0, _("undone: back to round %d, your decision"), t->s.round);
 }
 
 /* ---- agents ------------------------------------------------------------------ */
@@ -372,7 +380,7 @@ static int seat_setup(tui *t, int p, const char *spec, const char *opt) {
     kontor_error err;
     t->seat[p].agent = cli_agent_new(spec, t->seed * 2 + (uint64_t)p + 1, &err);
     if (!t->seat[p].agent) {
-        cli_error("play: %s '%s': %s", opt, spec, err.msg);
+        cli_error(_("play: %s '%s': %s"), opt, spec, err.msg);
         return -1;
     }
     return 0;
@@ -388,8 +396,8 @@ static int computer_move(tui *t, int p) {
         char why[160];
         if (m == KONTOR_FORFEIT) snprintf(why, sizeof why, "%.150s", a->error);
         else kontor_why_illegal(&t->s, p, m, why, sizeof why);
-        tui_logf(t, "%s (%s) failed: %s", kontor_seat_name(&t->s, p), t->seat[p].spec, why);
-        tui_msg(t, 1, "the computer player %s failed: %s", t->seat[p].spec, why);
+        tui_logf(t, _("%s (%s) failed: %s"), tui_seat_name(&t->s, p), t->seat[p].spec, why);
+        tui_msg(t, 1, _("the computer player %s failed: %s"), t->seat[p].spec, why);
         t->broken = 1;
         return -1;
     }
@@ -401,7 +409,7 @@ kontor_move tui_hint(tui *t, int seat, char *who, size_t cap) {
         kontor_error err;
         t->hint_agent = cli_agent_new(t->hint_spec, t->seed ^ 0x5eedULL, &err);
         if (!t->hint_agent) {
-            tui_msg(t, 1, "no hint: '%s': %s", t->hint_spec, err.msg);
+            tui_msg(t, 1, _("no hint: '%s': %s"), t->hint_spec, err.msg);
             return KONTOR_FORFEIT;
         }
     }
@@ -426,7 +434,7 @@ int tui_save(tui *t, const char *path) {
     for (int i = 0; i < t->nply; i++)
         if (kontor_record_push(&r, t->ply[i].seat, t->ply[i].move)) {
             kontor_record_release(&r);
-            tui_msg(t, 1, "cannot save: out of memory");
+            tui_msg(t, 1, _("cannot save: out of memory"));
             return -1;
         }
     kontor_record_set_result(&r, &t->s);
@@ -435,7 +443,7 @@ int tui_save(tui *t, const char *path) {
     kontor_status st = kontor_record_write(&r, &text, &len);
     kontor_record_release(&r);
     if (st) {
-        tui_msg(t, 1, "cannot save: %s", kontor_status_name(st));
+        tui_msg(t, 1, _("cannot save: %s"), kontor_status_name(st));
         return -1;
     }
     FILE *f = fopen(path, "wb");
@@ -443,12 +451,12 @@ int tui_save(tui *t, const char *path) {
         int e = errno;
         if (f) fclose(f);
         free(text);
-        tui_msg(t, 1, "cannot save to '%s': %s", path, strerror(e));
+        tui_msg(t, 1, _("cannot save to '%s': %s"), path, strerror(e));
         return -1;
     }
     free(text);
     snprintf(t->savefile, sizeof t->savefile, "%s", path);
-    tui_msg(t, 0, "saved %d decisions to '%s'", t->nply, path);
+    tui_msg(t, 0, _("saved %d decisions to '%s'"), t->nply, path);
     return 0;
 }
 
@@ -460,7 +468,7 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
     size_t len;
     memset(err, 0, sizeof *err);
     if (cli_read_file(path, &text, &len)) {
-        snprintf(err->msg, sizeof err->msg, "cannot read '%.150s': %.80s", path, strerror(errno));
+        snprintf(err->msg, sizeof err->msg, _("cannot read '%.150s': %.80s"), path, strerror(errno));
         return -1;
     }
     kontor_record r;
@@ -469,12 +477,12 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
     kontor_status st = kontor_record_parse(&r, text, len, &e);
     free(text);
     if (st) {
-        snprintf(err->msg, sizeof err->msg, "record '%.100s': %.140s", path, e.msg);
+        snprintf(err->msg, sizeof err->msg, _("record '%.100s': %.140s"), path, e.msg);
         kontor_record_release(&r);
         return -1;
     }
     if (r.cfg.nseats != t->nseats) {
-        snprintf(err->msg, sizeof err->msg, "record '%.150s' is a game for %d; this game has %d seats (start kontor play --load with it)",
+        snprintf(err->msg, sizeof err->msg, _("record '%.150s' is a game for %d; this game has %d seats (start kontor play --load with it)"),
                  path, r.cfg.nseats, t->nseats);
         kontor_record_release(&r);
         return -1;
@@ -486,14 +494,14 @@ int tui_load(tui *t, const char *path, kontor_error *err) {
     kontor_ply *oply = malloc(sizeof *oply * (size_t)(onply ? onply : 1));
     if (!oply) {
         kontor_record_release(&r);
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+        snprintf(err->msg, sizeof err->msg, _("out of memory"));
         return -1;
     }
     if (onply) memcpy(oply, t->ply, sizeof *oply * (size_t)onply);
     t->cfg = r.cfg;
     t->deal = r.deal;
     if (tui_replay(t, r.ply, r.nply, &e)) {
-        snprintf(err->msg, sizeof err->msg, "record '%.100s' %.140s", path, e.msg);
+        snprintf(err->msg, sizeof err->msg, _("record '%.100s' %.140s"), path, e.msg);
         t->cfg = ocfg;
         t->deal = odeal;
         tui_replay(t, oply, onply, NULL);
@@ -581,10 +589,11 @@ static void run(tui *t) {
     }
 }
 
-static const char *help =
+static const char *help = N_(
     "usage: kontor play [--variant V] [--red human|SPEC] [--black human|SPEC]\n"
     "                   [--red1 --red2 --black1 --black2 human|SPEC] [--seat1..--seat4 ...]\n"
     "                   [--seed S] [--load FILE] [--save FILE] [--hint SPEC] [--no-color]\n"
+    "                   [--lang de|en]\n"
     "                   [--script FILE [--dump FILE] [--size COLSxROWS]] [--delay MS]\n"
     "\n"
     "Play Kontor in the terminal. Each seat is 'human' or a computer player\n"
@@ -606,6 +615,8 @@ static const char *help =
     "  --save FILE     where 's' saves, and the record written when the game ends\n"
     "  --hint SPEC     the computer player that answers 'h' (default medium)\n"
     "  --no-color      plain screen even on a colour terminal\n"
+    "  --lang de|en    the language of the screen (default: from LANGUAGE, LC_ALL,\n"
+    "                  LC_MESSAGES, LANG; records stay English)\n"
     "  --delay MS      pause between moves when the computer plays itself (300)\n"
     "  --script FILE   read keys from FILE ('-' for stdin; also used when stdin\n"
     "                  is not a terminal) instead of the keyboard, for tests;\n"
@@ -617,7 +628,7 @@ static const char *help =
     "choose a card, +1,-2 Enter\n"
     "types a cell, n no ship move / no removal, w a customs house as water;\n"
     "other decisions are a menu: 1-N or arrows, Enter. ? help, h hint,\n"
-    "u undo, s save, l load, L log, q quit. See docs/play.md.\n";
+    "u undo, s save, l load, L log, q quit. See docs/play.md.\n");
 
 /* The number of seats of a record, read before the seats are set up. */
 static int record_seats(const char *path, kontor_config *cfg) {
@@ -650,10 +661,15 @@ int cmd_play(int argc, char **argv) {
     const char *save = NULL, *script = NULL, *dump = NULL, *hint = "medium", *size = NULL;
     uint64_t seed = 0, delay = 300;
     int has_seed = 0, colour = 1;
+    /* the language first: every word from here on is in it */
+    const char *lang = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--lang") == 0) lang = argv[i + 1];
+    if (cli_i18n_init(lang)) return 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(help, stdout);
+            fputs(_(help), stdout);
             return 0;
         }
         if (strcmp(a, "--no-color") == 0 || strcmp(a, "--no-colour") == 0) {
@@ -661,11 +677,11 @@ int cmd_play(int argc, char **argv) {
             continue;
         }
         if (strncmp(a, "--", 2) != 0) {
-            cli_error("play: '%s' is not an option (try --help)", a);
+            cli_error(_("play: '%s' is not an option (try --help)"), a);
             return 2;
         }
         if (i + 1 >= argc) {
-            cli_error("play: option '%s' wants a value (try --help)", a);
+            cli_error(_("play: option '%s' wants a value (try --help)"), a);
             return 2;
         }
         const char *v = argv[++i];
@@ -676,7 +692,7 @@ int cmd_play(int argc, char **argv) {
             if (o < 2) two_opt = 1;
             else if (o < 6) four_opt = 1;
             if (spec[p]) {
-                cli_error("play: %s and %s name the same seat", spec_opt[p], a);
+                cli_error(_("play: %s and %s name the same seat"), spec_opt[p], a);
                 return 2;
             }
             spec[p] = v, spec_opt[p] = a;
@@ -686,13 +702,14 @@ int cmd_play(int argc, char **argv) {
         else if (strcmp(a, "--dump") == 0) dump = v;
         else if (strcmp(a, "--hint") == 0) hint = v;
         else if (strcmp(a, "--size") == 0) size = v;
+        else if (strcmp(a, "--lang") == 0) continue; /* read above */
         else if (strcmp(a, "--seed") == 0) {
             if (cli_number(a, v, UINT64_MAX, &seed)) return 2;
             has_seed = 1;
         } else if (strcmp(a, "--delay") == 0) {
             if (cli_number(a, v, 10000, &delay)) return 2;
         } else {
-            cli_error("play: '%s' is not an option (try --help)", a);
+            cli_error(_("play: '%s' is not an option (try --help)"), a);
             return 2;
         }
     }
@@ -701,7 +718,7 @@ int cmd_play(int argc, char **argv) {
         char *end;
         long c = strtol(size, &end, 10), r = *end == 'x' ? strtol(end + 1, &end, 10) : -1;
         if (*end || c < 20 || c > 500 || r < 8 || r > 300) {
-            cli_error("play: --size wants COLSxROWS like 80x24 (20..500 x 8..300), not '%s'", size);
+            cli_error(_("play: --size wants COLSxROWS like 80x24 (20..500 x 8..300), not '%s'"), size);
             return 2;
         }
         cols = (int)c, rows = (int)r;
@@ -710,7 +727,7 @@ int cmd_play(int argc, char **argv) {
 
     tui *t = calloc(1, sizeof *t);
     if (!t) {
-        cli_error("play: out of memory");
+        cli_error(_("play: out of memory"));
         return 1;
     }
     int rc = 1;
@@ -725,23 +742,23 @@ int cmd_play(int argc, char **argv) {
     if (load && record_seats(load, &t->cfg) < 0) {
         kontor_error err;
         tui_load(t, load, &err); /* says why, with the file name */
-        cli_error("play: %s", err.msg);
+        cli_error(_("play: %s"), err.msg);
         goto out;
     }
     t->nseats = t->cfg.nseats;
     if (t->nseats == 2 && four_opt) {
-        cli_error("play: variant '%s' is for two: name its seats with --red and --black",
+        cli_error(_("play: variant '%s' is for two: name its seats with --red and --black"),
                   kontor_variant_name(t->cfg.variant));
         goto out;
     }
     if (t->nseats == 4 && two_opt) {
-        cli_error("play: variant '%s' is for four: name its seats with --red1 --red2 --black1 --black2",
+        cli_error(_("play: variant '%s' is for four: name its seats with --red1 --red2 --black1 --black2"),
                   kontor_variant_name(t->cfg.variant));
         goto out;
     }
     for (int p = t->nseats; p < KONTOR_MAX_SEATS; p++)
         if (spec[p]) {
-            cli_error("play: %s: variant '%s' has only %d seats", spec_opt[p], kontor_variant_name(t->cfg.variant),
+            cli_error(_("play: %s: variant '%s' has only %d seats"), spec_opt[p], kontor_variant_name(t->cfg.variant),
                       t->nseats);
             goto out;
         }
@@ -756,7 +773,7 @@ int cmd_play(int argc, char **argv) {
     if (load) {
         kontor_error err;
         if (tui_load(t, load, &err)) {
-            cli_error("play: %s", err.msg);
+            cli_error(_("play: %s"), err.msg);
             goto out;
         }
         if (save) snprintf(t->savefile, sizeof t->savefile, "%s", save);
@@ -765,11 +782,11 @@ int cmd_play(int argc, char **argv) {
     }
     if (script && tui_script_open(t, script, dump)) goto out;
     if (tui_screen_open(t, cols, rows)) goto out;
-    tui_msg(t, 0, "%s", load ? "game loaded; press ? for help" : "new game; press ? for help");
+    tui_msg(t, 0, "%s", load ? _("game loaded; press ? for help") : _("new game; press ? for help"));
     run(t);
     tui_screen_close(t);
     rc = t->exit_code;
-    if (t->fatal[0]) cli_error("play: %s", t->fatal);
+    if (t->fatal[0]) cli_error(_("play: %s"), t->fatal);
 out:
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) kontor_agent_free(t->seat[p].agent);
     kontor_agent_free(t->hint_agent);

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 
 #include "cli/cli.h"
+#include "cli/i18n.h"
 #include "kontor/agent.h"
 #include "kontor/record.h"
 
@@ -105,6 +106,8 @@ kontor_move tui_hint(tui *t, int seat, char *who, size_t cap);
 int tui_save(tui *t, const char *path);
 int tui_load(tui *t, const char *path, kontor_error *err);
 int tui_viewer(const tui *t);
+/* The engine's seat name ("red", "black 2") in the user's language. */
+const char *tui_seat_name(const kontor_state *s, int seat);
 /* Phases in which the seats decide at once and hidden (choose, buy, bribe, select). */
 int tui_secret_phase(int phase);
 /* Does the phase have keys of its own (choose, ship, remove, place), or the menu? */

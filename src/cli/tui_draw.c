@@ -30,7 +30,7 @@ int tui_screen_open(tui *t, int cols, int rows) {
         t->term_out = fopen("/dev/null", "w");
         t->term_in = fopen("/dev/null", "r");
         if (!t->term_out || !t->term_in) {
-            cli_error("play: cannot open /dev/null");
+            cli_error(_("play: cannot open /dev/null"));
             return -1;
         }
         const char *term = getenv("TERM");
@@ -42,7 +42,7 @@ int tui_screen_open(tui *t, int cols, int rows) {
         t->scr = newterm(NULL, stdout, stdin);
     }
     if (!t->scr) {
-        cli_error("play: cannot start the terminal (TERM='%s'); try TERM=xterm", getenv("TERM") ? getenv("TERM") : "");
+        cli_error(_("play: cannot start the terminal (TERM='%s'); try TERM=xterm"), getenv("TERM") ? getenv("TERM") : "");
         return -1;
     }
     set_term(t->scr);
@@ -109,13 +109,14 @@ static attr_t pair(const tui *t, int p) { return t->colour && p ? COLOR_PAIR(p) 
 /* Write s at (y, x), clipped before column xmax; returns the next column. */
 static int put(const tui *t, int y, int x, int xmax, int p, attr_t a, const char *s) {
     if (x >= xmax || y < 0 || y >= LINES) return x;
-    int n = (int)strlen(s);
-    if (n > xmax - x) n = xmax - x;
+    /* columns, not bytes: a translation has umlauts */
+    int w = cli_text_width(s), n = (int)strlen(s);
+    if (w > xmax - x) w = xmax - x, n = cli_text_fit(s, w);
     attr_t at = a | pair(t, p);
     if (at) attron(at);
     mvaddnstr(y, x, s, n);
     if (at) attroff(at);
-    return x + n;
+    return x + w;
 }
 
 __attribute__((format(printf, 7, 8)))
@@ -132,30 +133,43 @@ static int is_unknown(int id) { return id >= KONTOR_UNKNOWN_BASE && id < KONTOR_
 
 static const char *kind_word(int kind) {
     switch (kind) {
-    case KONTOR_KIND_CRANE: return "crane";
-    case KONTOR_KIND_TAVERN: return "tavern";
-    case KONTOR_KIND_WATER: return "water";
-    case KONTOR_KIND_CENTRE: return "centre";
-    case KONTOR_KIND_FLOOD: return "flood";
-    case KONTOR_KIND_BRIDGE: return "bridge";
-    case KONTOR_KIND_CUSTOMS: return "customs";
+    case KONTOR_KIND_CRANE: return _("crane");
+    case KONTOR_KIND_TAVERN: return _("tavern");
+    case KONTOR_KIND_WATER: return _("water");
+    case KONTOR_KIND_CENTRE: return _("centre");
+    case KONTOR_KIND_FLOOD: return _("flood");
+    case KONTOR_KIND_BRIDGE: return _("bridge");
+    case KONTOR_KIND_CUSTOMS: return _("customs");
     default: return "";
     }
 }
 
-static const char good_letter[3] = {'T', 'W', 'S'};
+/* The letters of tea, wine and spice, and of the owners red, black and
+ * neutral, in the user's language (German: T W G, r s n). */
+static char good_letter(int g) {
+    /* TRANSLATORS: one letter each for tea, wine, spice, shown on the board; keep three ASCII letters */
+    const char *l = _("TWS");
+    return strlen(l) == 3 ? l[g] : "TWS"[g];
+}
+
+static char owner_letter(int colour) {
+    /* TRANSLATORS: the owner letters of red, black and neutral cards on the board; keep three ASCII lowercase letters */
+    const char *l = _("rbn");
+    int i = colour == KONTOR_RED ? 0 : colour == KONTOR_BLACK ? 1 : 2;
+    return strlen(l) == 3 ? l[i] : "rbn"[i];
+}
 static const int good_pair[3] = {P_TEA, P_WINE, P_SPICE};
 
 const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) {
-    if (id == KONTOR_PASS) return snprintf(buf, cap, "pass"), buf;
+    if (id == KONTOR_PASS) return snprintf(buf, cap, _("pass")), buf;
     if (is_unknown(id) || id >= s->cfg.cards->ncards) return snprintf(buf, cap, "?"), buf;
     const kontor_card *k = &s->cfg.cards->card[id];
-    if (k->kind == KONTOR_KIND_CENTRE) return snprintf(buf, cap, "centre"), buf;
+    if (k->kind == KONTOR_KIND_CENTRE) return snprintf(buf, cap, _("centre")), buf;
     char what[16] = "";
     if (k->kind == KONTOR_KIND_GOODS) {
         int n = 0;
         for (int g = 0; g < 3; g++)
-            for (int i = 0; i < k->goods[g] && n < 12; i++) what[n++] = good_letter[g];
+            for (int i = 0; i < k->goods[g] && n < 12; i++) what[n++] = good_letter(g);
         what[n] = 0;
     } else {
         snprintf(what, sizeof what, "%s", kind_word(k->kind));
@@ -167,17 +181,17 @@ const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) 
 /* The same text in colour: number in the owner's colour, goods letters in
  * theirs, '$' and '^' in theirs. */
 static int put_card(const tui *t, int y, int x, int xmax, const kontor_state *s, int id, attr_t extra) {
-    if (id == KONTOR_PASS) return put(t, y, x, xmax, 0, extra, "pass");
+    if (id == KONTOR_PASS) return put(t, y, x, xmax, 0, extra, _("pass"));
     if (is_unknown(id) || id >= s->cfg.cards->ncards) return put(t, y, x, xmax, 0, extra, "?");
     const kontor_card *k = &s->cfg.cards->card[id];
-    if (k->kind == KONTOR_KIND_CENTRE) return put(t, y, x, xmax, 0, extra, "centre");
+    if (k->kind == KONTOR_KIND_CENTRE) return put(t, y, x, xmax, 0, extra, _("centre"));
     int np = k->colour == KONTOR_RED ? P_RED : k->colour == KONTOR_BLACK ? P_BLACK : P_SHIP;
     x = putf(t, y, x, xmax, np, A_BOLD | extra, "%d", k->number);
     x = put(t, y, x, xmax, 0, extra, " ");
     if (k->kind == KONTOR_KIND_GOODS) {
         for (int g = 0; g < 3; g++)
             for (int i = 0; i < k->goods[g]; i++) {
-                char c[2] = {good_letter[g], 0};
+                char c[2] = {good_letter(g), 0};
                 x = put(t, y, x, xmax, good_pair[g], A_BOLD | extra, c);
             }
     } else {
@@ -293,12 +307,12 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                         put(t, sy, sx + 3, xmax, sym == '$' ? P_SHIPW : P_WATER, cur | A_BOLD, sb);
                     }
                     char low[16];
-                    if (tile_on[c] >= 0) snprintf(low, sizeof low, "T%d%s", (tile_on[c] + 1) % 10, ship ? "SH" : "~~");
-                    else snprintf(low, sizeof low, "%s", ship ? "SHIP" : "~~~~");
+                    if (tile_on[c] >= 0) snprintf(low, sizeof low, "T%d%s", (tile_on[c] + 1) % 10, ship ? _("SH") : "~~");
+                    else snprintf(low, sizeof low, "%s", ship ? _("SHIP") : "~~~~");
                     put(t, sy + 1, sx, xmax, ship ? P_SHIPW : P_WATER, cur | (ship ? A_BOLD : 0), low);
                 } else {
                     int op = k->colour == KONTOR_RED ? P_RED : k->colour == KONTOR_BLACK ? P_BLACK : P_SHIP;
-                    char own = k->colour == KONTOR_RED ? 'r' : k->colour == KONTOR_BLACK ? 'b' : 'n';
+                    char own = owner_letter(k->colour);
                     if (special) {
                         /* drawn above */
                     } else {
@@ -311,15 +325,15 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                     if (k->kind == KONTOR_KIND_GOODS) {
                         for (int g = 0; g < 3; g++)
                             for (int i = 0; i < k->goods[g] && gx < sx + 3; i++) {
-                                char cb[2] = {good_letter[g], 0};
+                                char cb[2] = {good_letter(g), 0};
                                 gx = put(t, sy + 1, gx, xmax, good_pair[g], cur | A_BOLD, cb);
                             }
                     } else {
                         gx = put(t, sy + 1, gx, xmax, 0, cur,
-                                 k->kind == KONTOR_KIND_CRANE    ? "Krn"
-                                 : k->kind == KONTOR_KIND_TAVERN ? "Tav"
+                                 k->kind == KONTOR_KIND_CRANE    ? _("Krn")
+                                 : k->kind == KONTOR_KIND_TAVERN ? _("Tav")
                                  : k->kind == KONTOR_KIND_BRIDGE ? "==="
-                                                                 : "Cus");
+                                                                 : _("Cus"));
                     }
                     while (gx < sx + 3) gx = put(t, sy + 1, gx, xmax, 0, cur, " ");
                     int a = area_of[c];
@@ -328,7 +342,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                     if (a >= 0) {
                         const kontor_area *ar = &d->area[a];
                         if (ar->winner < 2 && ar->keeper && !ar->out) {
-                            mark[0] = (char)(ar->winner == 0 ? 'R' : 'B');
+                            mark[0] = (char)toupper((unsigned char)owner_letter(ar->winner == 0 ? KONTOR_RED : KONTOR_BLACK));
                             if (!counted[a]) mark[0] = (char)(mark[0] - 'A' + 'a');
                             mp = ar->winner == 0 ? P_RED : P_BLACK;
                         } else {
@@ -391,7 +405,7 @@ static void append(char *buf, size_t cap, const char *fmt, ...) {
 static void actors_text(const kontor_state *s, char *buf, size_t cap) {
     unsigned act = kontor_actors(s);
     for (int p = 0; p < s->cfg.nseats; p++)
-        if ((act >> p) & 1) append(buf, cap, " %s", kontor_seat_name(s, p));
+        if ((act >> p) & 1) append(buf, cap, " %s", tui_seat_name(s, p));
 }
 
 /* The event card being carried out: its name and text, or NULL. */
@@ -411,50 +425,50 @@ static void status_text(const kontor_state *d, char *buf, size_t cap) {
     buf[0] = 0;
     switch (d->phase) {
     case KONTOR_PHASE_DECLARE:
-        snprintf(buf, cap, "round %d, to declare:", d->round);
+        snprintf(buf, cap, _("round %d, to declare:"), d->round);
         for (int p = 0; p < d->cfg.nseats; p++)
-            if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", kontor_seat_name(d, p));
-        if (d->no_pass) append(buf, cap, " (no passing this round)");
+            if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", tui_seat_name(d, p));
+        if (d->no_pass) append(buf, cap, "%s", _(" (no passing this round)"));
         break;
     case KONTOR_PHASE_CHOOSE:
-        snprintf(buf, cap, "round %d, to choose:", d->round);
+        snprintf(buf, cap, _("round %d, to choose:"), d->round);
         for (int p = 0; p < d->cfg.nseats; p++)
-            if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", kontor_seat_name(d, p));
+            if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", tui_seat_name(d, p));
         for (int p = 0; p < d->cfg.nseats; p++)
-            if (d->choice[p] == KONTOR_PASS && !d->cfg.pass_hidden) append(buf, cap, "; %s passes", kontor_seat_name(d, p));
-        if (d->no_pass && d->cfg.pass_hidden) append(buf, cap, " (no passing this round)");
+            if (d->choice[p] == KONTOR_PASS && !d->cfg.pass_hidden) append(buf, cap, _("; %s passes"), tui_seat_name(d, p));
+        if (d->no_pass && d->cfg.pass_hidden) append(buf, cap, "%s", _(" (no passing this round)"));
         break;
     case KONTOR_PHASE_BUY:
-        snprintf(buf, cap, "round %d, buying special cards:", d->round);
+        snprintf(buf, cap, _("round %d, buying special cards:"), d->round);
         actors_text(d, buf, cap);
         break;
     case KONTOR_PHASE_BRIBE:
-        snprintf(buf, cap, "round %d, bribes to decide:", d->round);
+        snprintf(buf, cap, _("round %d, bribes to decide:"), d->round);
         actors_text(d, buf, cap);
         break;
     case KONTOR_PHASE_SELECT:
-        snprintf(buf, cap, "picking hands, still picking:");
+        snprintf(buf, cap, _("picking hands, still picking:"));
         actors_text(d, buf, cap);
         break;
     case KONTOR_PHASE_TAVERN:
         if (d->tavern_area < d->nareas)
-            snprintf(buf, cap, "the end: does the tavern's area at %s score? (%s decides)",
-                     kontor_format_cell(d->area[d->tavern_area].cell, cs), kontor_seat_name(d, kontor_current(d)));
+            snprintf(buf, cap, _("the end: does the tavern's area at %s score? (%s decides)"),
+                     kontor_format_cell(d->area[d->tavern_area].cell, cs), tui_seat_name(d, kontor_current(d)));
         break;
     case KONTOR_PHASE_EVENT:
-        if (current_event(d, &ev)) snprintf(buf, cap, "event %s: %s", ev.name, ev.text);
-        else snprintf(buf, cap, "an event card");
+        if (current_event(d, &ev)) snprintf(buf, cap, _("event %s: %s"), ev.name, ev.text);
+        else snprintf(buf, cap, _("an event card"));
         break;
-    case KONTOR_PHASE_OVER: snprintf(buf, cap, "game over"); break;
+    case KONTOR_PHASE_OVER: snprintf(buf, cap, _("game over")); break;
     default:
-        snprintf(buf, cap, "round %d:", d->round);
+        snprintf(buf, cap, _("round %d:"), d->round);
         for (int i = d->turn; i < d->norder; i++) {
             int p = d->order[i];
-            append(buf, cap, "%s%s %s", i == d->turn ? " >" : i == d->turn + 1 ? " then " : ", ",
-                   kontor_seat_name(d, p), tui_card_text(d, d->choice[p], c1, sizeof c1));
+            append(buf, cap, "%s%s %s", i == d->turn ? " >" : i == d->turn + 1 ? _(" then ") : ", ",
+                   tui_seat_name(d, p), tui_card_text(d, d->choice[p], c1, sizeof c1));
         }
         if (d->phase == KONTOR_PHASE_TILE && d->tile_cur < KONTOR_TILES)
-            append(buf, cap, "; tile %d: %s", d->tile_cur + 1, kontor_tile_name(d->tile_cur));
+            append(buf, cap, _("; tile %d: %s"), d->tile_cur + 1, kontor_tile_name(d->tile_cur));
         break;
     }
 }
@@ -466,18 +480,18 @@ static int panel_two(tui *t, const kontor_state *d, int viewer, int px, int y) {
     kontor_points(d, pts);
     for (int p = 0; p < 2; p++, y++) {
         int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
-        x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red  " : "black");
-        x = putf(t, y, x, xmax, 0, 0, xmax - px < 31 ? " %-6.6s" : " %-8.8s", p == viewer ? "(you)" : t->seat[p].spec);
+        x = put(t, y, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? _("red  ") : _("black"));
+        x = putf(t, y, x, xmax, 0, 0, xmax - px < 31 ? " %-6.6s" : " %-8.8s", p == viewer ? _("(you)") : t->seat[p].spec);
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, " $%-2d", d->coins[p]);
-        putf(t, y, x, xmax, 0, 0, " keepers %d", d->keepers[p]);
+        putf(t, y, x, xmax, 0, 0, _(" keepers %d"), d->keepers[p]);
     }
-    int x = putf(t, y, px, xmax, 0, 0, " treasury ");
+    int x = putf(t, y, px, xmax, 0, 0, _(" treasury "));
     x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-2d", d->treasury);
-    putf(t, y++, x, xmax, 0, 0, "  points %d:%d", pts[0], pts[1]);
+    putf(t, y++, x, xmax, 0, 0, _("  points %d:%d"), pts[0], pts[1]);
     for (int p = 0; p < 3; p++, y++) {
         const kontor_pile *pl = p < 2 ? &d->dock_pile[p] : &d->water_pile;
         int id = pile_top_id(pl);
-        x = putf(t, y, px, xmax, 0, 0, " %-5s pile %2d, top ", p == 0 ? "red" : p == 1 ? "black" : "water", pl->n);
+        x = putf(t, y, px, xmax, 0, 0, _(" %-5s pile %2d, top "), p == 0 ? _("red") : p == 1 ? _("black") : _("water"), pl->n);
         if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
         else put_card(t, y, x, xmax, d, id, 0);
     }
@@ -489,24 +503,24 @@ static int panel_two(tui *t, const kontor_state *d, int viewer, int px, int y) {
 static int panel_four(tui *t, const kontor_state *d, int viewer, int px, int y) {
     int xmax = COLS, pts[2];
     kontor_points(d, pts);
-    putf(t, y++, px, xmax, 0, A_DIM, " %-8s%-4s%3s%5s %s", "seat", "$", "hnd", "pile", "top");
+    putf(t, y++, px, xmax, 0, A_DIM, " %-8s%-4s%3s%5s %s", _("seat"), "$", _("hnd"), _("pile"), _("top"));
     for (int p = 0; p < d->cfg.nseats; p++, y++) {
         int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
-        x = putf(t, y, x, xmax, kontor_team(d, p) == 0 ? P_RED : P_BLACK, A_BOLD, "%-8s", kontor_seat_name(d, p));
+        x = putf(t, y, x, xmax, kontor_team(d, p) == 0 ? P_RED : P_BLACK, A_BOLD, "%-8s", tui_seat_name(d, p));
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-3d", d->coins[p]);
         x = putf(t, y, x, xmax, 0, 0, "%3d%5d ", d->hand_n[p], d->dock_pile[p].n);
         int id = pile_top_id(&d->dock_pile[p]);
         if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
         else put_card(t, y, x, xmax, d, id, 0);
     }
-    int x = putf(t, y, px, xmax, 0, 0, " %-8s%-4s%3s%5d ", "water", "", "", d->water_pile.n);
+    int x = putf(t, y, px, xmax, 0, 0, " %-8s%-4s%3s%5d ", _("water"), "", "", d->water_pile.n);
     int id = pile_top_id(&d->water_pile);
     if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
     else put_card(t, y, x, xmax, d, id, 0);
     y++;
-    x = putf(t, y, px, xmax, 0, 0, " treasury ");
+    x = putf(t, y, px, xmax, 0, 0, _(" treasury "));
     x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-2d", d->treasury);
-    putf(t, y++, x, xmax, 0, 0, " points %d:%d keep %d:%d", pts[0], pts[1], d->keepers[0], d->keepers[1]);
+    putf(t, y++, x, xmax, 0, 0, _(" points %d:%d keep %d:%d"), pts[0], pts[1], d->keepers[0], d->keepers[1]);
     return y;
 }
 
@@ -517,7 +531,7 @@ static int draw_menu(tui *t, int seat, int px, int y, int ybottom) {
     int xmax = COLS;
     kontor_move mv[KONTOR_MAX_MOVES];
     int n = kontor_legal(&t->s, seat, mv);
-    putf(t, y++, px, xmax, 0, A_BOLD, "%s decides (1-%d, Enter):", kontor_seat_name(&t->s, seat), n);
+    putf(t, y++, px, xmax, 0, A_BOLD, _("%s decides (1-%d, Enter):"), tui_seat_name(&t->s, seat), n);
     int room = ybottom - y;
     if (room < 1) return y;
     int top = 0, shown = n <= room ? n : room - 1;
@@ -529,7 +543,7 @@ static int draw_menu(tui *t, int seat, int px, int y, int ybottom) {
         int sel = i == t->msel;
         putf(t, y, px, xmax, 0, sel ? A_REVERSE : 0, "%c%2d) %s", sel ? '>' : ' ', i + 1, text);
     }
-    if (shown < n) putf(t, y++, px, xmax, 0, A_DIM, " (%d-%d of %d; Tab, PgDn: more)", top + 1, top + shown, n);
+    if (shown < n) putf(t, y++, px, xmax, 0, A_DIM, _(" (%d-%d of %d; Tab, PgDn: more)"), top + 1, top + shown, n);
     return y;
 }
 
@@ -537,28 +551,28 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
     int xmax = COLS;
     int y = t->nseats == 2 ? panel_two(t, d, viewer, px, 1) : panel_four(t, d, viewer, px, 1);
     char line[512];
-    if (d->cfg.specials == 2) putf(t, y++, px, xmax, 0, 0, " special cards %d, face down", d->special_pile.n);
+    if (d->cfg.specials == 2) putf(t, y++, px, xmax, 0, 0, _(" special cards %d, face down"), d->special_pile.n);
     if (d->cfg.export_store)
-        putf(t, y++, px, xmax, 0, 0, " export red %d/%d/%d black %d/%d/%d", d->export_n[0][0], d->export_n[0][1],
+        putf(t, y++, px, xmax, 0, 0, _(" export red %d/%d/%d black %d/%d/%d"), d->export_n[0][0], d->export_n[0][1],
              d->export_n[0][2], d->export_n[1][0], d->export_n[1][1], d->export_n[1][2]);
     /* the round: who chose, or the cards in play */
     int menu = seat >= 0 && tui_menu_phase(d->phase);
     if (t->nseats == 2 && (d->phase == KONTOR_PHASE_CHOOSE || d->phase == KONTOR_PHASE_DECLARE)) {
         int declare = d->phase == KONTOR_PHASE_DECLARE;
-        int x = putf(t, y, px, xmax, 0, 0, "round %d, to %s:", d->round, declare ? "declare" : "choose");
+        int x = putf(t, y, px, xmax, 0, 0, _("round %d, to %s:"), d->round, declare ? _("declare") : _("choose"));
         for (int p = 0; p < 2; p++)
-            if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? "red" : "black");
-        if (d->no_pass && (declare || d->cfg.pass_hidden)) put(t, y + 1, px, xmax, 0, A_BOLD, "(no passing this round)");
+            if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? _("red") : _("black"));
+        if (d->no_pass && (declare || d->cfg.pass_hidden)) put(t, y + 1, px, xmax, 0, A_BOLD, _("(no passing this round)"));
         for (int p = 0; p < 2 && !declare && !d->cfg.pass_hidden; p++)
-            if (d->choice[p] == KONTOR_PASS) putf(t, y + 1, px, xmax, 0, A_BOLD, "%s passes this round", p == 0 ? "red" : "black");
+            if (d->choice[p] == KONTOR_PASS) putf(t, y + 1, px, xmax, 0, A_BOLD, _("%s passes this round"), p == 0 ? _("red") : _("black"));
         y += 2;
     } else if (t->nseats == 2 && d->phase >= KONTOR_PHASE_SHIP && d->phase <= KONTOR_PHASE_PLACE) {
-        int x = putf(t, y, px, xmax, 0, 0, "round %d:", d->round);
+        int x = putf(t, y, px, xmax, 0, 0, _("round %d:"), d->round);
         for (int i = d->turn; i < d->norder; i++) {
             int p = d->order[i], yy = y + (i > d->turn);
-            if (i > d->turn) x = put(t, yy, px, xmax, 0, 0, "   then");
+            if (i > d->turn) x = put(t, yy, px, xmax, 0, 0, _("   then"));
             x = put(t, yy, x, xmax, 0, A_BOLD, i == d->turn ? " >" : " ");
-            x = put(t, yy, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? "red " : "black ");
+            x = put(t, yy, x, xmax, p == 0 ? P_RED : P_BLACK, A_BOLD, p == 0 ? _("red ") : _("black "));
             x = put_card(t, yy, x, xmax, d, d->choice[p], 0);
         }
         y += 2;
@@ -572,7 +586,7 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
         /* the hand in one line, then the menu */
         if (viewer == seat && d->hand_n[seat]) {
             char c1[24];
-            snprintf(line, sizeof line, "hand:");
+            snprintf(line, sizeof line, _("hand:"));
             for (int i = 0; i < d->hand_n[seat]; i++)
                 append(line, sizeof line, "%s %s", i ? "," : "", tui_card_text(d, d->hand[seat][i], c1, sizeof c1));
             y += put_wrapped(t, y, px, xmax, 0, line, 2);
@@ -582,7 +596,7 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
         /* the hand */
         int choosing = (d->phase == KONTOR_PHASE_CHOOSE || d->phase == KONTOR_PHASE_DECLARE) &&
                        ((kontor_actors(d) >> viewer) & 1);
-        putf(t, y++, px, xmax, 0, A_BOLD, "your hand (%s):", kontor_seat_name(d, viewer));
+        putf(t, y++, px, xmax, 0, A_BOLD, _("your hand (%s):"), tui_seat_name(d, viewer));
         int n = d->hand_n[viewer], half = (xmax - px) / 2;
         if (half > 20) half = 20;
         int items = n + (choosing ? 1 : 0);
@@ -599,18 +613,18 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
                 int xx = putf(t, cy, cx, cx + half, 0, a, "%c%d) ", sel ? '>' : ' ', i + 1);
                 put_card(t, cy, xx, cx + half - 1, d, d->hand[viewer][i], a);
             } else {
-                putf(t, cy, cx, cx + half, 0, a | (may_pass ? 0 : A_DIM), "%cp) pass%s", sel ? '>' : ' ',
-                     may_pass ? "" : " (no)");
+                putf(t, cy, cx, cx + half, 0, a | (may_pass ? 0 : A_DIM), _("%cp) pass%s"), sel ? '>' : ' ',
+                     may_pass ? "" : _(" (no)"));
             }
         }
         y += (items + 1) / 2;
     } else {
-        put(t, y++, px, xmax, 0, A_DIM, t->nhuman >= 2 ? "(hands are hidden)" : "(computer against computer)");
+        put(t, y++, px, xmax, 0, A_DIM, t->nhuman >= 2 ? _("(hands are hidden)") : _("(computer against computer)"));
     }
     y++;
     /* the log: the newest lines that fit, wrapped */
     if (y < ybottom) {
-        put(t, y++, px, xmax, 0, A_BOLD, "log (L: all)");
+        put(t, y++, px, xmax, 0, A_BOLD, _("log (L: all)"));
         int room = ybottom - y;
         if (room <= 0) return;
         char lines[64][TUI_LOG_WIDTH];
@@ -631,48 +645,48 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
 static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
     const kontor_state *s = &t->s;
     char c1[24];
-    const char *who = kontor_seat_name(s, seat);
+    const char *who = tui_seat_name(s, seat);
     kontor_move mv[KONTOR_MAX_MOVES];
     int n = s->phase == KONTOR_PHASE_OVER ? 0 : kontor_legal(s, seat, mv);
     switch (s->phase) {
     case KONTOR_PHASE_DECLARE:
-        snprintf(buf, cap, "%s: pass this round? p Enter passes; Enter (a card picked with 1-%d) plays", who,
+        snprintf(buf, cap, _("%s: pass this round? p Enter passes; Enter (a card picked with 1-%d) plays"), who,
                  s->hand_n[seat]);
         break;
     case KONTOR_PHASE_CHOOSE:
         if (s->cfg.pass_hidden)
-            snprintf(buf, cap, "%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it", who, s->hand_n[seat]);
+            snprintf(buf, cap, _("%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it"), who, s->hand_n[seat]);
         else
-            snprintf(buf, cap, "%s: choose your card in secret: 1-%d or arrows, Enter plays it", who, s->hand_n[seat]);
+            snprintf(buf, cap, _("%s: choose your card in secret: 1-%d or arrows, Enter plays it"), who, s->hand_n[seat]);
         break;
     case KONTOR_PHASE_SHIP:
-        snprintf(buf, cap, "%s: move the ship? Enter on a water card (*), n leaves it", who);
+        snprintf(buf, cap, _("%s: move the ship? Enter on a water card (*), n leaves it"), who);
         break;
     case KONTOR_PHASE_REMOVE:
-        snprintf(buf, cap, "%s: remove a ship-symbol card (*)? Enter on it, n removes none", who);
+        snprintf(buf, cap, _("%s: remove a ship-symbol card (*)? Enter on it, n removes none"), who);
         break;
     case KONTOR_PHASE_PLACE: {
         int water = 0;
         for (int i = 0; i < n; i++) water |= KONTOR_MOVE_KIND(mv[i]) == KONTOR_MOVE_PLACE_WATER;
-        snprintf(buf, cap, "%s: place %s: arrows or type +x,y, Enter places%s%s", who,
-                 tui_card_text(s, s->choice[seat], c1, sizeof c1), water ? ", w as water" : "",
-                 s->cfg.optional_place ? ", n takes back" : "");
+        snprintf(buf, cap, _("%s: place %s: arrows or type +x,y, Enter places%s%s"), who,
+                 tui_card_text(s, s->choice[seat], c1, sizeof c1), water ? _(", w as water") : "",
+                 s->cfg.optional_place ? _(", n takes back") : "");
         break;
     }
-    case KONTOR_PHASE_BUY: snprintf(buf, cap, "%s: buy special cards for 2 coins each? 1-%d or arrows, Enter", who, n); break;
-    case KONTOR_PHASE_PILE: snprintf(buf, cap, "%s: whose pile takes the removed card? 1-%d or arrows, Enter", who, n); break;
+    case KONTOR_PHASE_BUY: snprintf(buf, cap, _("%s: buy special cards for 2 coins each? 1-%d or arrows, Enter"), who, n); break;
+    case KONTOR_PHASE_PILE: snprintf(buf, cap, _("%s: whose pile takes the removed card? 1-%d or arrows, Enter"), who, n); break;
     case KONTOR_PHASE_BRIBE:
-        snprintf(buf, cap, "%s: buy out a card (*)? 1-%d/Tab or arrows on the board, Enter; n none", who, n);
+        snprintf(buf, cap, _("%s: buy out a card (*)? 1-%d/Tab or arrows on the board, Enter; n none"), who, n);
         break;
     case KONTOR_PHASE_SELECT:
-        snprintf(buf, cap, "%s: pick your hand: keep %d, then put %d out (%d done): 1-%d, Enter", who,
+        snprintf(buf, cap, _("%s: pick your hand: keep %d, then put %d out (%d done): 1-%d, Enter"), who,
                  s->cfg.select_keep, s->cfg.select_discard, s->selected[seat], n);
         break;
-    case KONTOR_PHASE_TAVERN: snprintf(buf, cap, "%s: does your tavern's area (*) score? 1-%d or arrows, Enter", who, n); break;
-    case KONTOR_PHASE_EXPORT: snprintf(buf, cap, "%s: export a warehouse of the card (*)? 1-%d, Enter; n none", who, n); break;
-    case KONTOR_PHASE_EVENT: snprintf(buf, cap, "%s: the event: 1-%d/Tab or arrows on the board, Enter; n passes", who, n); break;
-    case KONTOR_PHASE_TILE: snprintf(buf, cap, "%s: the tile: 1-%d/Tab or arrows on the board, Enter; n forgoes", who, n); break;
-    default: snprintf(buf, cap, "the game is over: q quits, s saves, b shows the board"); break;
+    case KONTOR_PHASE_TAVERN: snprintf(buf, cap, _("%s: does your tavern's area (*) score? 1-%d or arrows, Enter"), who, n); break;
+    case KONTOR_PHASE_EXPORT: snprintf(buf, cap, _("%s: export a warehouse of the card (*)? 1-%d, Enter; n none"), who, n); break;
+    case KONTOR_PHASE_EVENT: snprintf(buf, cap, _("%s: the event: 1-%d/Tab or arrows on the board, Enter; n passes"), who, n); break;
+    case KONTOR_PHASE_TILE: snprintf(buf, cap, _("%s: the tile: 1-%d/Tab or arrows on the board, Enter; n forgoes"), who, n); break;
+    default: snprintf(buf, cap, _("the game is over: q quits, s saves, b shows the board")); break;
     }
     return buf;
 }
@@ -683,7 +697,7 @@ static void cursor_line(tui *t, int seat, const board_marks *bm, char *line, siz
     char cs[8], why[160], text[160];
     line[0] = 0;
     if (t->typing[0]) {
-        snprintf(line, cap, "cell: %s_   (Enter goes there, Esc cancels)", t->typing);
+        snprintf(line, cap, _("cell: %s_   (Enter goes there, Esc cancels)"), t->typing);
         return;
     }
     if (seat < 0) return;
@@ -691,13 +705,13 @@ static void cursor_line(tui *t, int seat, const board_marks *bm, char *line, siz
     int n = kontor_legal(&t->s, seat, mv);
     if (tui_menu_phase(t->s.phase)) {
         if (t->msel >= 0 && t->msel < n) {
-            snprintf(line, cap, "choice %d of %d: %s", t->msel + 1, n,
+            snprintf(line, cap, _("choice %d of %d: %s"), t->msel + 1, n,
                      kontor_move_text(&t->s, seat, mv[t->msel], text, sizeof text));
         } else if (bm->cursor >= 0) {
             int kind = 0;
             for (int i = 0; i < n; i++)
                 if (tui_move_cell(mv[i]) >= 0) kind = KONTOR_MOVE_KIND(mv[i]);
-            snprintf(line, cap, "cursor %s: %s", kontor_format_cell(bm->cursor, cs),
+            snprintf(line, cap, _("cursor %s: %s"), kontor_format_cell(bm->cursor, cs),
                      kontor_why_illegal(&t->s, seat, KONTOR_MOVE(kind, bm->cursor), why, sizeof why));
         }
         return;
@@ -707,18 +721,18 @@ static void cursor_line(tui *t, int seat, const board_marks *bm, char *line, siz
     kontor_move m = KONTOR_MOVE(k, bm->cursor);
     int ok = kontor_is_legal(&t->s, seat, m);
     int water = k == KONTOR_MOVE_PLACE && kontor_is_legal(&t->s, seat, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bm->cursor));
-    snprintf(line, cap, "cursor %s: %s", kontor_format_cell(bm->cursor, cs),
-             ok && water ? "legal, as a dock card (Enter) or as water (w)"
-             : water     ? "legal as water (Enter or w)"
-             : ok        ? "legal"
+    snprintf(line, cap, _("cursor %s: %s"), kontor_format_cell(bm->cursor, cs),
+             ok && water ? _("legal, as a dock card (Enter) or as water (w)")
+             : water     ? _("legal as water (Enter or w)")
+             : ok        ? _("legal")
                          : kontor_why_illegal(&t->s, seat, m, why, sizeof why));
 }
 
 void tui_draw(tui *t) {
     erase();
     if (tui_too_small()) {
-        mvprintw(0, 0, "kontor play needs a terminal of at least %dx%d;", TUI_MIN_COLS, TUI_MIN_ROWS);
-        mvprintw(1, 0, "this one is %dx%d. Make it larger, or q to quit.", COLS, LINES);
+        mvprintw(0, 0, _("kontor play needs a terminal of at least %dx%d;"), TUI_MIN_COLS, TUI_MIN_ROWS);
+        mvprintw(1, 0, _("this one is %dx%d. Make it larger, or q to quit."), COLS, LINES);
         refresh();
         return;
     }
@@ -729,12 +743,12 @@ void tui_draw(tui *t) {
     const kontor_state *d = &v.s;
     /* title */
     char title[256];
-    snprintf(title, sizeof title, " Kontor %s  round %d  seed %llu  ", kontor_variant_name(d->cfg.variant), d->round,
+    snprintf(title, sizeof title, _(" Kontor %s  round %d  seed %llu  "), kontor_variant_name(d->cfg.variant), d->round,
              (unsigned long long)t->seed);
     if (t->nseats == 2)
-        append(title, sizeof title, " red: %s  black: %s", t->seat[0].spec, t->seat[1].spec);
+        append(title, sizeof title, _(" red: %s  black: %s"), t->seat[0].spec, t->seat[1].spec);
     else
-        append(title, sizeof title, " red: %s+%s  black: %s+%s", t->seat[0].spec, t->seat[1].spec, t->seat[2].spec,
+        append(title, sizeof title, _(" red: %s+%s  black: %s+%s"), t->seat[0].spec, t->seat[1].spec, t->seat[2].spec,
                t->seat[3].spec);
     attr_t ta = t->colour ? pair(t, P_TITLE) : A_REVERSE;
     attron(ta);
@@ -774,12 +788,12 @@ void tui_draw(tui *t) {
         cursor_line(t, seat, &bm, line, sizeof line);
         put(t, LINES - 3, 0, COLS, 0, t->typing[0] ? A_BOLD : A_DIM, line);
     }
-    if (t->broken) snprintf(line, sizeof line, "a computer player failed: s saves the game, q quits");
+    if (t->broken) snprintf(line, sizeof line, _("a computer player failed: s saves the game, q quits"));
     else if (seat >= 0) prompt_for(t, seat, line, sizeof line);
     else if (kontor_over(&t->s)) prompt_for(t, 0, line, sizeof line);
-    else snprintf(line, sizeof line, "the computer is thinking...");
+    else snprintf(line, sizeof line, _("the computer is thinking..."));
     put(t, LINES - 2, 0, COLS, 0, A_BOLD, line);
-    put(t, LINES - 1, 0, COLS, 0, A_DIM, "? help  h hint  u undo  s save  l load  L log  q quit");
+    put(t, LINES - 1, 0, COLS, 0, A_DIM, _("? help  h hint  u undo  s save  l load  L log  q quit"));
     refresh();
 }
 
@@ -789,7 +803,7 @@ void tui_draw_handover(tui *t, int seat) {
     tui_draw(t);
     if (tui_too_small()) return;
     char who[16];
-    const char *name = kontor_seat_name(&t->s, seat);
+    const char *name = tui_seat_name(&t->s, seat);
     size_t i;
     for (i = 0; name[i] && i + 1 < sizeof who; i++) who[i] = (char)toupper((unsigned char)name[i]);
     who[i] = 0;
@@ -798,19 +812,19 @@ void tui_draw_handover(tui *t, int seat) {
         clrtoeol();
     }
     int p = kontor_team(&t->s, seat) == 0 ? P_RED : P_BLACK;
-    const char *what = t->s.phase == KONTOR_PHASE_CHOOSE    ? "choice"
-                       : t->s.phase == KONTOR_PHASE_DECLARE ? "declaration"
-                       : t->s.phase == KONTOR_PHASE_BUY     ? "purchase"
-                       : t->s.phase == KONTOR_PHASE_BRIBE ? "bribe" : "picks";
-    int x = put(t, LINES - 4, 0, COLS, p, A_BOLD | A_REVERSE, " HAND-OVER ");
-    putf(t, LINES - 4, x, COLS, 0, A_BOLD, " give the keyboard to %s for the secret %s of round %d.", who, what,
+    const char *what = t->s.phase == KONTOR_PHASE_CHOOSE    ? _("choice")
+                       : t->s.phase == KONTOR_PHASE_DECLARE ? _("declaration")
+                       : t->s.phase == KONTOR_PHASE_BUY     ? _("purchase")
+                       : t->s.phase == KONTOR_PHASE_BRIBE ? _("bribe") : _("picks");
+    int x = put(t, LINES - 4, 0, COLS, p, A_BOLD | A_REVERSE, _(" HAND-OVER "));
+    putf(t, LINES - 4, x, COLS, 0, A_BOLD, _(" give the keyboard to %s for the secret %s of round %d."), who, what,
          t->s.round);
     if (t->nseats == 2)
-        putf(t, LINES - 3, 0, COLS, 0, 0, "%s, please look away: %s's hand comes next.", seat == 0 ? "Black" : "Red",
+        putf(t, LINES - 3, 0, COLS, 0, 0, _("%s, please look away: %s's hand comes next."), seat == 0 ? _("Black") : _("Red"),
              name);
     else
-        putf(t, LINES - 3, 0, COLS, 0, 0, "Everybody else, please look away: %s's hand comes next.", name);
-    putf(t, LINES - 2, 0, COLS, 0, A_BOLD, "%s: press Enter when you are ready (q quits).", who);
+        putf(t, LINES - 3, 0, COLS, 0, 0, _("Everybody else, please look away: %s's hand comes next."), name);
+    putf(t, LINES - 2, 0, COLS, 0, A_BOLD, _("%s: press Enter when you are ready (q quits)."), who);
     refresh();
 }
 
@@ -850,9 +864,14 @@ int tui_page(tui *t, const char *title, const char *text) {
         mvhline(0, 0, ' ', COLS);
         mvaddnstr(0, 1, title, COLS - 1);
         attroff(ta);
-        for (int i = 0; i < room && top + i < n; i++) mvaddnstr(1 + i, 0, lines[top + i], lens[top + i] < COLS ? lens[top + i] : COLS);
+        for (int i = 0; i < room && top + i < n; i++) {
+            /* clipped by columns, not bytes (a translation has umlauts) */
+            char ln[512];
+            snprintf(ln, sizeof ln, "%.*s", lens[top + i] < (int)sizeof ln ? lens[top + i] : (int)sizeof ln - 1, lines[top + i]);
+            mvaddnstr(1 + i, 0, ln, cli_text_fit(ln, COLS));
+        }
         char foot[128];
-        snprintf(foot, sizeof foot, "lines %d-%d of %d   up/down/PgUp/PgDn scroll, any other key goes back", n ? top + 1 : 0,
+        snprintf(foot, sizeof foot, _("lines %d-%d of %d   up/down/PgUp/PgDn scroll, any other key goes back"), n ? top + 1 : 0,
                  top + room < n ? top + room : n, n);
         put(t, LINES - 1, 0, COLS, 0, A_DIM, foot);
         refresh();
@@ -874,11 +893,11 @@ int tui_page(tui *t, const char *title, const char *text) {
 
 const char *tui_end_reason(int reason) {
     switch (reason) {
-    case KONTOR_END_FULL: return "the board is full";
-    case KONTOR_END_MAX_ROUNDS: return "the round limit is reached";
-    case KONTOR_END_STUCK: return "nobody has a card left that fits";
-    case KONTOR_END_ROW: return "three islands in a row";
-    case KONTOR_END_BANKRUPT: return "a player is broke and the treasury empty";
+    case KONTOR_END_FULL: return _("the board is full");
+    case KONTOR_END_MAX_ROUNDS: return _("the round limit is reached");
+    case KONTOR_END_STUCK: return _("nobody has a card left that fits");
+    case KONTOR_END_ROW: return _("three islands in a row");
+    case KONTOR_END_BANKRUPT: return _("a player is broke and the treasury empty");
     default: return "";
     }
 }
@@ -888,41 +907,41 @@ void tui_end_text(const tui *t, char *buf, size_t cap) {
     const kontor_state *s = &t->s;
     size_t n = 0;
 #define OUT(...) do { if (n < cap) n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__); } while (0)
-    OUT("Game over after %d rounds: %s.\n\n", s->round, tui_end_reason(s->end_reason));
-    if (s->winner < 0) OUT("  A DRAW, %d:%d (and equal money).\n\n", s->score[0], s->score[1]);
-    else OUT("  %s WINS %d:%d%s\n\n", s->winner == 0 ? "RED" : "BLACK", s->score[0], s->score[1],
+    OUT(_("Game over after %d rounds: %s.\n\n"), s->round, tui_end_reason(s->end_reason));
+    if (s->winner < 0) OUT(_("  A DRAW, %d:%d (and equal money).\n\n"), s->score[0], s->score[1]);
+    else OUT(_("  %s WINS %d:%d%s\n\n"), s->winner == 0 ? _("RED") : _("BLACK"), s->score[0], s->score[1],
              s->score[0] == s->score[1] && s->end_reason != KONTOR_END_ROW && s->end_reason != KONTOR_END_BANKRUPT
-                 ? " on money (points equal)" : "");
-    OUT("                 red           black\n");
+                 ? _(" on money (points equal)") : "");
+    OUT(_("                 red           black\n"));
     if (t->nseats == 2) {
-        OUT("  player         %-13.13s %-13.13s\n", t->seat[0].spec, t->seat[1].spec);
+        OUT(_("  player         %-13.13s %-13.13s\n"), t->seat[0].spec, t->seat[1].spec);
     } else {
         char a[160], b[160];
         snprintf(a, sizeof a, "%s+%s", t->seat[0].spec, t->seat[1].spec);
         snprintf(b, sizeof b, "%s+%s", t->seat[2].spec, t->seat[3].spec);
-        OUT("  players        %-13.13s %-13.13s\n", a, b);
+        OUT(_("  players        %-13.13s %-13.13s\n"), a, b);
     }
-    OUT("  points         %-13d %-13d\n", s->score[0], s->score[1]);
-    OUT("  keepers        %-13d %-13d\n", s->keepers[0], s->keepers[1]);
+    OUT(_("  points         %-13d %-13d\n"), s->score[0], s->score[1]);
+    OUT(_("  keepers        %-13d %-13d\n"), s->keepers[0], s->keepers[1]);
     if (t->nseats == 2) {
-        OUT("  coins          %-13d %-13d\n", s->coins[0], s->coins[1]);
+        OUT(_("  coins          %-13d %-13d\n"), s->coins[0], s->coins[1]);
     } else {
         char a[32], b[32];
         snprintf(a, sizeof a, "%d (%d+%d)", s->coins[0] + s->coins[1], s->coins[0], s->coins[1]);
         snprintf(b, sizeof b, "%d (%d+%d)", s->coins[2] + s->coins[3], s->coins[2], s->coins[3]);
-        OUT("  coins          %-13s %-13s\n", a, b);
+        OUT(_("  coins          %-13s %-13s\n"), a, b);
     }
     if (s->cfg.export_store)
-        OUT("  export T/W/S   %d/%d/%d         %d/%d/%d\n", s->export_n[0][0], s->export_n[0][1], s->export_n[0][2],
+        OUT(_("  export T/W/S   %d/%d/%d         %d/%d/%d\n"), s->export_n[0][0], s->export_n[0][1], s->export_n[0][2],
             s->export_n[1][0], s->export_n[1][1], s->export_n[1][2]);
-    if (s->cfg.tiles) OUT("  tile points    %-13d %-13d\n", s->bonus_points[0], s->bonus_points[1]);
+    if (s->cfg.tiles) OUT(_("  tile points    %-13d %-13d\n"), s->bonus_points[0], s->bonus_points[1]);
     OUT("\n");
     uint8_t counted[KONTOR_MAX_AREAS];
     kontor_counted_areas(s, counted);
-    OUT("Enclosed areas, in the order they were closed%s:\n",
-        s->cfg.scoring == KONTOR_SCORE_SMALLEST ? " (only the smallest count)"
-        : s->cfg.largest                        ? " (only the largest count)" : "");
-    OUT("   #  round  cards  dist  at      red T W S  black T W S  winner  counts pts\n");
+    OUT(_("Enclosed areas, in the order they were closed%s:\n"),
+        s->cfg.scoring == KONTOR_SCORE_SMALLEST ? _(" (only the smallest count)")
+        : s->cfg.largest                        ? _(" (only the largest count)") : "");
+    OUT(_("   #  round  cards  dist  at      red T W S  black T W S  winner  counts pts\n"));
     for (int a = 0; a < s->nareas; a++) {
         const kontor_area *ar = &s->area[a];
         char cs[8];
@@ -930,15 +949,15 @@ void tui_end_text(const tui *t, char *buf, size_t cap) {
         OUT("  %2d  %5d  %5d  %4d  %-6s      %d %d %d        %d %d %d  %-6s  %-6s %d\n", a + 1, ar->round, ar->size,
             ar->dist, kontor_format_cell(ar->cell, cs), ar->goods[0][0], ar->goods[0][1], ar->goods[0][2],
             ar->goods[1][0], ar->goods[1][1], ar->goods[1][2],
-            ar->winner == 0 ? "red" : ar->winner == 1 ? "black" : "-",
-            ar->out ? "out" : ar->winner < 2 && ar->keeper ? (counted[a] ? "yes" : "no") : "-",
+            ar->winner == 0 ? _("red") : ar->winner == 1 ? _("black") : "-",
+            ar->out ? _("out") : ar->winner < 2 && ar->keeper ? (counted[a] ? _("yes") : _("no")) : "-",
             counts ? ar->value : 0);
     }
-    if (!s->nareas) OUT("  (none)\n");
-    OUT("\nGoods are T tea, W wine, S spice; the winner of an area has the largest\n"
+    if (!s->nareas) OUT(_("  (none)\n"));
+    OUT(_("\nGoods are T tea, W wine, S spice; the winner of an area has the largest\n"
         "single lead, then leads in more goods, then wine > spice > tea > wine.\n"
-        "'out': its tavern's owner chose that it does not score.\n");
-    OUT("\nKeys: b the board, s save, L log, u undo, q quit.\n");
+        "'out': its tavern's owner chose that it does not score.\n"));
+    OUT(_("\nKeys: b the board, s save, L log, u undo, q quit.\n"));
 #undef OUT
 }
 

@@ -37,13 +37,13 @@ int tui_script_open(tui *t, const char *path, const char *dump) {
     snprintf(t->sname, sizeof t->sname, "%s", path);
     t->sf = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!t->sf) {
-        cli_error("play: cannot read script '%s': %s", path, strerror(errno));
+        cli_error(_("play: cannot read script '%s': %s"), path, strerror(errno));
         return -1;
     }
     if (dump) {
         t->dumpf = fopen(dump, "w");
         if (!t->dumpf) {
-            cli_error("play: cannot write screen dumps to '%s': %s", dump, strerror(errno));
+            cli_error(_("play: cannot write screen dumps to '%s': %s"), dump, strerror(errno));
             return -1;
         }
         t->own_dumpf = 1;
@@ -66,7 +66,7 @@ __attribute__((format(printf, 2, 3))) static void script_fail(tui *t, const char
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    tui_fatal(t, "script '%s' line %d: %s", t->sname, t->sline, buf);
+    tui_fatal(t, _("script '%s' line %d: %s"), t->sname, t->sline, buf);
     t->exit_code = 3;
     tui_dump(t, stderr, "at the failure");
 }
@@ -234,7 +234,7 @@ static int read_line(tui *t, const char *prompt, char *buf, size_t cap) {
         tui_draw(t);
         move(LINES - 3, 0);
         clrtoeol();
-        mvprintw(LINES - 3, 0, "%s%s_   (Enter: ok, Esc: cancel)", prompt, buf);
+        mvprintw(LINES - 3, 0, _("%s%s_   (Enter: ok, Esc: cancel)"), prompt, buf);
         refresh();
         int k = tui_key(t);
         if (t->quit) return -1;
@@ -253,11 +253,11 @@ static int read_line(tui *t, const char *prompt, char *buf, size_t cap) {
 }
 
 static int confirm(tui *t, const char *question) {
-    tui_msg(t, 0, "%s (y/n)", question);
+    tui_msg(t, 0, _("%s (y/n)"), question);
     tui_draw(t);
     int k = tui_key(t);
     tui_msg(t, 0, "%s", "");
-    return k == 'y' || k == 'Y';
+    return k == 'y' || k == 'Y' || k == 'j' || k == 'J'; /* ja */
 }
 
 /* ---- decisions ---------------------------------------------------------------- */
@@ -305,7 +305,7 @@ static void reset_decision(tui *t) {
 static void try_move(tui *t, int seat, kontor_move m) {
     char why[200];
     if (!kontor_is_legal(&t->s, seat, m)) {
-        tui_msg(t, 1, "not allowed: %s", kontor_why_illegal(&t->s, seat, m, why, sizeof why));
+        tui_msg(t, 1, _("not allowed: %s"), kontor_why_illegal(&t->s, seat, m, why, sizeof why));
         return;
     }
     if (tui_apply(t, seat, m)) return;
@@ -338,7 +338,7 @@ static void place_at(tui *t, int seat, int cell) {
 static int typed_cell(tui *t) {
     int c = kontor_parse_cell(t->typing);
     if (c < 0) {
-        tui_msg(t, 1, "'%s' is not a cell: type x,y such as +1,-2 (x east, y south of the centre)", t->typing);
+        tui_msg(t, 1, _("'%s' is not a cell: type x,y such as +1,-2 (x east, y south of the centre)"), t->typing);
         return -1;
     }
     int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
@@ -390,7 +390,7 @@ static void menu_key(tui *t, int seat, int k) {
         int d = k - '0', v = t->mnum * 10 + d;
         if (v < 1 || v > n) v = d;
         if (v < 1 || v > n) {
-            tui_msg(t, 1, "there is no choice %c here (1-%d)", k, n);
+            tui_msg(t, 1, _("there is no choice %c here (1-%d)"), k, n);
             t->mnum = 0;
             return;
         }
@@ -425,7 +425,7 @@ static void menu_key(tui *t, int seat, int k) {
     }
     if (k == 'n' || k == 'N') {
         if (none >= 0) try_move(t, seat, mv[none]);
-        else tui_msg(t, 1, "there is no 'none' here: pick one of the %d choices", n);
+        else tui_msg(t, 1, _("there is no 'none' here: pick one of the %d choices"), n);
         return;
     }
     if (is_enter(k) || k == ' ') {
@@ -440,7 +440,7 @@ static void decision_key(tui *t, int seat, int k) {
         int n = s->hand_n[seat];
         if (k >= '1' && k <= '9') {
             if (k - '1' < n) t->sel = k - '1';
-            else tui_msg(t, 1, "there is no card %c in your hand (1-%d)", k, n);
+            else tui_msg(t, 1, _("there is no card %c in your hand (1-%d)"), k, n);
         } else if (k == 'p' || k == 'P') {
             t->sel = n;
         } else if (k == KEY_LEFT || k == KEY_UP) {
@@ -494,30 +494,30 @@ static void decision_key(tui *t, int seat, int k) {
 
 static void hint(tui *t, int seat) {
     if (seat < 0) {
-        tui_msg(t, 1, "no hint: it is not your decision");
+        tui_msg(t, 1, _("no hint: it is not your decision"));
         return;
     }
     char who[64], c1[24], text[160];
     kontor_move m = tui_hint(t, seat, who, sizeof who);
     if (m == KONTOR_FORFEIT) return;
     if (!kontor_is_legal(&t->s, seat, m)) {
-        tui_msg(t, 1, "the hint player %s gave an illegal move", who);
+        tui_msg(t, 1, _("the hint player %s gave an illegal move"), who);
         return;
     }
     int v = KONTOR_MOVE_VALUE(m);
     if (KONTOR_MOVE_KIND(m) == KONTOR_MOVE_DECLARE) {
         t->sel = v == KONTOR_PASS ? t->s.hand_n[seat] : 0;
-        tui_msg(t, 0, "hint (%s): %s. Enter accepts", who, v == KONTOR_PASS ? "pass this round" : "play a card this round");
+        tui_msg(t, 0, _("hint (%s): %s. Enter accepts"), who, v == KONTOR_PASS ? _("pass this round") : _("play a card this round"));
         return;
     }
     if (KONTOR_MOVE_KIND(m) == KONTOR_MOVE_CHOOSE) {
         if (v == KONTOR_PASS) {
             t->sel = t->s.hand_n[seat];
-            tui_msg(t, 0, "hint (%s): pass. Enter accepts", who);
+            tui_msg(t, 0, _("hint (%s): pass. Enter accepts"), who);
         } else {
             for (int i = 0; i < t->s.hand_n[seat]; i++)
                 if (t->s.hand[seat][i] == v) t->sel = i;
-            tui_msg(t, 0, "hint (%s): play %s. Enter accepts", who, tui_card_text(&t->s, v, c1, sizeof c1));
+            tui_msg(t, 0, _("hint (%s): play %s. Enter accepts"), who, tui_card_text(&t->s, v, c1, sizeof c1));
         }
         return;
     }
@@ -533,7 +533,7 @@ static void hint(tui *t, int seat) {
     } else {
         t->pending = m;
     }
-    tui_msg(t, 0, "hint (%s): %s. Enter accepts", who, text);
+    tui_msg(t, 0, _("hint (%s): %s. Enter accepts"), who, text);
 }
 
 static void log_page(tui *t) {
@@ -542,7 +542,7 @@ static void log_page(tui *t) {
     if (!buf) return;
     buf[0] = 0;
     for (int i = 0; i < t->nlog; i++) n += (size_t)snprintf(buf + n, cap - n, "%s\n", t->log[i]);
-    tui_page(t, "Kontor: the log of this game (newest last)", buf);
+    tui_page(t, _("Kontor: the log of this game (newest last)"), buf);
     free(buf);
 }
 
@@ -552,31 +552,31 @@ static int command_key(tui *t, int k, int seat) {
     switch (k) {
     case 'q':
     case 'Q':
-        if (kontor_over(&t->s) || t->broken || confirm(t, "quit the game?")) t->quit = 1;
+        if (kontor_over(&t->s) || t->broken || confirm(t, _("quit the game?"))) t->quit = 1;
         return 1;
-    case '?': tui_page(t, "Kontor: keys and rules (any other key goes back)", tui_rules_text); return 1;
+    case '?': tui_page(t, _("Kontor: keys and rules (any other key goes back)"), _(tui_rules_text)); return 1;
     case 'L': log_page(t); return 1;
     case 'h': hint(t, seat); return 1;
     case 'u': tui_undo(t); t->autosaved = 0; return 1;
     case 's':
         if (t->savefile[0]) snprintf(path, sizeof path, "%s", t->savefile);
         else snprintf(path, sizeof path, "kontor-%llu.kgn", (unsigned long long)t->seed);
-        if (read_line(t, "save the game record to: ", path, sizeof path) == 0 && path[0]) tui_save(t, path);
+        if (read_line(t, _("save the game record to: "), path, sizeof path) == 0 && path[0]) tui_save(t, path);
         return 1;
     case 'l': {
         /* offered: the file this game was last saved to or loaded from */
         if (t->savefile[0]) snprintf(path, sizeof path, "%s", t->savefile);
         else snprintf(path, sizeof path, "kontor-%llu.kgn", (unsigned long long)t->seed);
-        if (read_line(t, "load a game record from: ", path, sizeof path) != 0) return 1;
+        if (read_line(t, _("load a game record from: "), path, sizeof path) != 0) return 1;
         if (!path[0]) {
-            tui_msg(t, 1, "%s", "no file name given: nothing loaded");
+            tui_msg(t, 1, "%s", _("no file name given: nothing loaded"));
         } else {
             kontor_error err;
             if (tui_load(t, path, &err)) tui_msg(t, 1, "%s", err.msg);
             else {
                 t->handed = -1;
                 t->autosaved = 0;
-                tui_msg(t, 0, "loaded '%s': round %d, %d decisions", path, t->s.round, t->nply);
+                tui_msg(t, 0, _("loaded '%s': round %d, %d decisions"), path, t->s.round, t->nply);
             }
         }
         return 1;
@@ -602,7 +602,7 @@ void tui_step(tui *t) {
         if (!t->show_board) {
             char buf[8192];
             tui_end_text(t, buf, sizeof buf);
-            int k = tui_page(t, "Kontor: the end", buf);
+            int k = tui_page(t, _("Kontor: the end"), buf);
             if (k == 'b') t->show_board = 1;
             else command_key(t, k, -1);
             return;
@@ -616,7 +616,7 @@ void tui_step(tui *t) {
         tui_draw_handover(t, seat);
         int k = tui_key(t);
         if (is_enter(k) || k == ' ') t->handed = seat;
-        else if (k == 'q' && confirm(t, "quit the game?")) t->quit = 1;
+        else if (k == 'q' && confirm(t, _("quit the game?"))) t->quit = 1;
         return;
     }
     tui_draw(t);
@@ -630,7 +630,7 @@ void tui_step(tui *t) {
     if (seat >= 0) decision_key(t, seat, k);
 }
 
-const char *const tui_rules_text =
+const char *const tui_rules_text = N_(
     "KEYS\n"
     "  declaring  p Enter passes this round; a card picked (1-8) and Enter plays\n"
     "  choosing   1-8 pick a card of your hand, arrows move, Enter plays it\n"
@@ -690,4 +690,4 @@ const char *const tui_rules_text =
     "        ===, under a customs house as a dock card Cus\n"
     "  x     an area its tavern's owner took out (Alte Seilschaften)\n"
     "  T5~~  action tile 5 on that water card: 1 move the centre, 2-4 a tea, wine,\n"
-    "        spice warehouse, 5 one coin, 6 two coins, 7 the ship, 8 a point\n";
+    "        spice warehouse, 5 one coin, 6 two coins, 7 the ship, 8 a point\n");

@@ -15,6 +15,7 @@
 #include "server/server.h"
 #include "server/sgame.h"
 #include "server/sjson.h"
+#include "server/transport.h"
 
 /* A request and its answer while a handler runs (the transport reads the
  * one and writes the other). */
@@ -56,7 +57,7 @@ __attribute__((format(printf, 3, 4))) static int reply_error(hx *c, int status, 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return reply_json(c, status, json_pack("{s:s}", "error", msg));
+    return reply_json(c, status, json_pack("{s:s, s:s}", "error", msg, "code", http_error_code(status)));
 }
 
 /* The same with a code for programs ("too_deep", "running", ...). */
@@ -214,11 +215,11 @@ static int api_create(hx *c) {
     if (json_array_size(sj) > 0 && !people) {
         if (S.lim.ai_games <= 0) {
             json_decref(req);
-            return reply_error(c, 403, "games of computer seats only are off on this server (--ai-games 0)");
+            return reply_code(c, 403, "ai_games_off", "games of computer seats only are off on this server (--ai-games 0)");
         }
         if (bots_running() >= S.lim.ai_games) {
             json_decref(req);
-            return reply_error(c, 429,
+            return reply_code(c, 429, "ai_games_limit",
                                "at most %d games of computer seats only at once on this server (--ai-games); "
                                "try again when one ends", S.lim.ai_games);
         }
@@ -261,11 +262,11 @@ static int api_rematch(hx *c, sgame *g) {
     json_decref(req); /* (tok is not used past here) */
     if (seat < 0) {
         pthread_mutex_unlock(&g->mu);
-        return reply_error(c, 403, "a rematch of game '%s' is asked with a player's \"token\"", g->id);
+        return reply_code(c, 403, "rematch_token", "a rematch of game '%s' is asked with a player's \"token\"", g->id);
     }
     if (!kontor_over(&g->s)) {
         pthread_mutex_unlock(&g->mu);
-        return reply_error(c, 409, "game '%s' is not over: no rematch yet", g->id);
+        return reply_code(c, 409, "not_over", "game '%s' is not over: no rematch yet", g->id);
     }
     int moved = ns == 4 ? seat ^ 2 : 1 - seat; /* the asker's seat in the rematch */
     sgame *ng = g->rematch[0] ? find_game(g->rematch) : NULL;
@@ -302,15 +303,15 @@ static int api_claim(hx *c, sgame *g, const char *seatstr) {
     pthread_mutex_lock(&g->mu);
     if (*end || end == seatstr || seat < 0 || seat >= g->s.cfg.nseats) {
         pthread_mutex_unlock(&g->mu);
-        return reply_error(c, 404, "game '%s' has no seat '%.8s'", g->id, seatstr);
+        return reply_code(c, 404, "no_seat", "game '%s' has no seat '%.8s'", g->id, seatstr);
     }
     if (!g->listed) {
         pthread_mutex_unlock(&g->mu);
-        return reply_error(c, 403, "game '%s' is private: its seats are taken only through their links", g->id);
+        return reply_code(c, 403, "private", "game '%s' is private: its seats are taken only through their links", g->id);
     }
     if (strcmp(g->seat[seat].kind, "human") != 0 || g->seat[seat].claimed) {
         pthread_mutex_unlock(&g->mu);
-        return reply_error(c, 409, "game '%s': seat %ld is not free", g->id, seat);
+        return reply_code(c, 409, "seat_taken", "game '%s': seat %ld is not free", g->id, seat);
     }
     g->seat[seat].claimed = 1;
     char *m = make_meta(g);
@@ -401,7 +402,7 @@ static int api_view(hx *c, const char *id) {
     int found, stored_over;
     char *text = record_text(id, &found, &stored_over);
     if (!text) return found ? reply_error(c, 500, "game '%s': record unavailable", id)
-                            : reply_error(c, 404, "game '%s' does not exist", id);
+                            : reply_code(c, 404, "no_game", "game '%s' does not exist", id);
     kontor_record r;
     kontor_error err;
     if (kontor_record_parse(&r, text, strlen(text), &err) != KONTOR_OK) {
@@ -539,14 +540,14 @@ static int api_handler(hx *c) {
         if (!valid_id(id)) return reply_error(c, 404, "'%.40s' is not a game id", id);
         if (rest[0] == 0 && get) {
             sgame *g = get_game(id);
-            if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
+            if (!g) return reply_code(c, 404, "no_game", "game '%s' does not exist", id);
             return reply_json(c, 200, summary(g));
         }
         if (strcmp(rest, "record") == 0 && get) {
             int found, over;
             char *text = record_text(id, &found, &over);
             if (!text) return found ? reply_error(c, 500, "game '%s': record unavailable", id)
-                                    : reply_error(c, 404, "game '%s' does not exist", id);
+                                    : reply_code(c, 404, "no_game", "game '%s' does not exist", id);
             if (!over && !S.leaky) {
                 /* the record holds the seed, the deal and the hidden choices:
                  * published when the game ends, when it proves the shuffle */
@@ -564,12 +565,12 @@ static int api_handler(hx *c) {
         if (strcmp(rest, "view") == 0 && get) return api_view(c, id);
         if (strcmp(rest, "rematch") == 0 && post) {
             sgame *g = find_game(id);
-            if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
+            if (!g) return reply_code(c, 404, "no_game", "game '%s' does not exist", id);
             return api_rematch(c, g);
         }
         if (strcmp(rest, "seats") == 0 && post && arg[0]) {
             sgame *g = get_game(id);
-            if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
+            if (!g) return reply_code(c, 404, "no_game", "game '%s' does not exist", id);
             return api_claim(c, g, arg);
         }
     }

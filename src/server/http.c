@@ -39,6 +39,26 @@ const char *reason_of(int status) {
     }
 }
 
+/* The code of an error answer that has no more particular one: the browser
+ * shows the message of its catalogue for the code (web/lang/en.js, de.js,
+ * keys "err.CODE"; tests/test_i18n.c checks that both have every code). */
+const char *http_error_code(int status) {
+    switch (status) {
+    case 400: return "bad_request";
+    case 403: return "forbidden";
+    case 404: return "not_found";
+    case 405: return "bad_method";
+    case 408: return "timeout";
+    case 409: return "conflict";
+    case 411: return "bad_request";
+    case 413: return "too_large";
+    case 429: return "busy";
+    case 431: return "too_large";
+    case 503: return "full";
+    default: return "server";
+    }
+}
+
 /* After a reply: write it, half-close, wait for the peer to close (so that a
  * reset cannot cut the reply short), at most --join-timeout. */
 static void http_finish(tconn *c) {
@@ -73,7 +93,7 @@ __attribute__((format(printf, 3, 4))) static void reply_text(tconn *c, int statu
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    size_t k = (size_t)snprintf(body, sizeof body, "{\"error\":\"");
+    size_t k = (size_t)snprintf(body, sizeof body, "{\"code\":\"%s\",\"error\":\"", http_error_code(status));
     for (const char *p = msg; *p && k + 4 < sizeof body; p++) {
         if (*p == '"' || *p == '\\') body[k++] = '\\';
         body[k++] = (*p >= 0x20 && *p < 0x7f) ? *p : '?';
@@ -255,7 +275,7 @@ static void http_dispatch(tconn *c, char *hdr, size_t hlen, size_t body_len) {
         treq r = {c, method, path, q ? q : "", body, body_len, c->ae ? c->ae->addr : "?", 0};
         if (T.cb->api) T.cb->api(&r);
         body[body_len] = save;
-        if (!r.replied) treply(&r, 500, "application/json", "{\"error\":\"no answer\"}", 21, NULL);
+        if (!r.replied) treply(&r, 500, "application/json", "{\"code\":\"server\",\"error\":\"no answer\"}", 39, NULL);
         return;
     }
     serve_file(c, method, path);

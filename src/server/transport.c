@@ -175,7 +175,7 @@ static void on_accept(uv_poll_t *h, int status, int events) {
         if (sa.ss_family == AF_INET) inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, addr, sizeof addr);
         else if (sa.ss_family == AF_INET6) inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, addr, sizeof addr);
         if (T.nconns >= T.max_conns) {
-            refuse(fd, 503, "{\"error\":\"the server is full (--max-conns); try again later\"}");
+            refuse(fd, 503, "{\"code\":\"full\",\"error\":\"the server is full (--max-conns); try again later\"}");
             continue;
         }
         addrent *ae = addr_get(addr);
@@ -185,7 +185,7 @@ static void on_accept(uv_poll_t *h, int status, int events) {
         }
         if (T.lim->conns_per_addr > 0 && ae->conns >= T.lim->conns_per_addr) {
             char text[160];
-            snprintf(text, sizeof text, "{\"error\":\"too many connections from your address (at most %d: --conns-per-addr)\"}",
+            snprintf(text, sizeof text, "{\"code\":\"conns\",\"error\":\"too many connections from your address (at most %d: --conns-per-addr)\"}",
                      T.lim->conns_per_addr);
             refuse(fd, 429, text);
             continue;

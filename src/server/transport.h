@@ -56,6 +56,9 @@ int transport_run(const transport_opts *o, const transport_cb *cb, kontor_error 
 /* Answer r (once): status, content type, body; extra: more header lines
  * ("Name: value\r\n"), or NULL. The connection closes after it. */
 void treply(treq *r, int status, const char *ctype, const char *body, size_t len, const char *extra);
+/* "not_found" for 404 and so on: the code of an error answer without a more
+ * particular one (the browser words it from its catalogue). */
+const char *http_error_code(int status);
 /* The value of name in the query string, decoded: its length, or -1. */
 int treq_var(const treq *r, const char *name, char *out, size_t cap);
 /* Take one game creation from r's address's budget (--create-per-min):

@@ -41,11 +41,12 @@ for (const [lang, locale] of [['en', 'en-GB'], ['de', 'de-DE']]) {
     const r = await fetch(new URL('/api/games', url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ variant: 'advanced', seats: ['human', 'easy'] }) });
     const g = await r.json();
     await page.goto(url + g.seats[0].link);
-    await page.waitForSelector('.hand-card.playable');
-    // well into the game: some areas enclosed, some open
+    await page.waitForSelector('.hand-card.playable, #actions button.kind-declare');
+    // well into the game (some areas enclosed, some open), at the declaration:
+    // the pass / play buttons over the hand
     for (let i = 0; i < 400; i++) {
       const round = Number(((await page.textContent('.pub')) || '').match(/(\d+)/)[1]);
-      if (round >= 14 && (await page.$('.hand-card.playable'))) break;
+      if (round >= 14 && (await page.$('#actions button.kind-declare'))) break;
       if (!(await act(page))) await page.waitForTimeout(80); else await page.waitForTimeout(40);
     }
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -265,6 +265,38 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await D.close();
   });
 
+  await test('ui: server errors in the user\'s language by their code; an unknown code shows the server\'s text', async () => {
+    const D = await launch({ locale: 'de-DE' });
+    const errs = [];
+    const page = await D.newPage();
+    page.on('pageerror', e => errs.push(e.message));
+    // a game that does not exist (code no_game), a link that opens no seat (bad_token)
+    await page.goto(`${url}#watch/nosuchgame`);
+    await page.waitForFunction(() => /\S/.test(document.querySelector('#game-error')?.textContent || ''));
+    assert.equal(await page.textContent('#game-error'), 'Dieses Spiel gibt es nicht (mehr).');
+    const g = await api(url, 'POST', '/api/games', { variant: 'basic', seats: ['human', 'human'] });
+    await page.goto(`${url}#play/${g.id}/notatoken`);
+    await page.waitForFunction(() => /Link/.test(document.querySelector('#game-error')?.textContent || ''));
+    assert.equal(await page.textContent('#game-error'), 'Dieser Link öffnet keinen Platz des Spiels: bitte um einen neuen Link.');
+    // an HTTP error (a private game's seat claimed without its link: code private)
+    const claimed = await page.evaluate(async id => {
+      const { errorText } = await import('/i18n.js');
+      const r = await fetch(`/api/games/${id}/seats/1`, { method: 'POST' });
+      return errorText(await r.json(), r.status);
+    }, g.id);
+    assert.equal(claimed, 'Dieses Spiel ist privat: seine Plätze öffnen nur ihre Links.');
+    // a code the catalogue does not know: the server's own words
+    assert.equal(await page.evaluate(async () => (await import('/i18n.js')).errorText({ code: 'brand_new_code', error: 'the server says why' })),
+      'the server says why');
+    // and the same errors in English
+    await page.selectOption('#lang', 'en');
+    await page.goto(`${url}#watch/nosuchgame`);
+    await page.waitForFunction(() => /exist/.test(document.querySelector('#game-error')?.textContent || ''));
+    assert.equal(await page.textContent('#game-error'), 'This game does not exist (any more).');
+    assert.deepEqual(errs, []);
+    await D.close();
+  });
+
   await test('ui: the rules page in both languages, the reference beside the board', async () => {
     const page = await A.newPage();
     await page.goto(url);

@@ -1,0 +1,247 @@
+/* test_i18n.c: both languages, complete, in the terminal and in the browser.
+ *
+ * The terminal client (kontor play) speaks through gettext: every string it
+ * shows a person is marked _() or N_() and po/de.po translates each of them
+ * (tests/i18n_check.sh does the gettext side; these tests run it and show
+ * that it can fail). The browser words every error the server answers with
+ * by its code from web/lang/en.js and de.js: a test reads the server's
+ * sources for every code it can send and fails when a catalogue lacks one.
+ * The German screen itself is checked in test_play.c (golden screens and a
+ * real terminal). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <dirent.h>
+
+#include "testutil.h"
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (!b) {
+        fclose(f);
+        return NULL;
+    }
+    size_t got = fread(b, 1, (size_t)n, f);
+    b[got] = 0;
+    fclose(f);
+    return b;
+}
+
+static int sh(const char *cmd) {
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int have_gettext(void) { return sh("xgettext --version >/dev/null 2>&1 && msgfmt --version >/dev/null 2>&1") == 0; }
+
+/* ---- the terminal client ------------------------------------------------------ */
+
+static void test_de_po_translates_every_shown_string(void **state) {
+    (void)state;
+    if (!have_gettext()) {
+        fprintf(stderr, "gettext's tools are not installed (apt-get install gettext): skipped\n");
+        skip();
+    }
+    assert_int_equal(sh("sh tests/i18n_check.sh translated de"), 0);
+    /* the check fails on a new message nobody translated ... */
+    char dir[] = "/tmp/kontor-i18n-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cp src/cli/tui_input.c %s/x.c && printf '%%s\\n' 'static const char *x = _(\"a message nobody translated\");' >> %s/x.c && "
+             "SRC='src/cli/play.c src/cli/tui_draw.c %s/x.c' sh tests/i18n_check.sh translated de >%s/out 2>&1",
+             dir, dir, dir, dir);
+    assert_int_equal(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd, "grep -q 'a message nobody translated' %s/out", dir);
+    assert_int_equal(sh(cmd), 0);
+    /* ... and on a fuzzy or empty translation */
+    snprintf(cmd, sizeof cmd,
+             "awk '/^msgid \"quit the game\\?\"/ { print \"#, fuzzy\" } { print }' po/de.po > %s/fuzzy.po && "
+             "PO=%s/fuzzy.po sh tests/i18n_check.sh translated de >%s/out 2>&1",
+             dir, dir, dir);
+    assert_int_equal(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd,
+             "sed 's/^msgstr \"das Spiel beenden?\"/msgstr \"\"/' po/de.po > %s/empty.po && "
+             "PO=%s/empty.po sh tests/i18n_check.sh translated de >%s/out 2>&1 && echo passed >> %s/out; "
+             "grep -q 'quit the game' %s/out",
+             dir, dir, dir, dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(sh(cmd), 0);
+}
+
+static void test_every_shown_string_is_marked(void **state) {
+    (void)state;
+    if (!have_gettext()) {
+        fprintf(stderr, "gettext's tools are not installed (apt-get install gettext): skipped\n");
+        skip();
+    }
+    assert_int_equal(sh("sh tests/i18n_check.sh marked"), 0);
+    /* a message shown without _() is found */
+    char dir[] = "/tmp/kontor-i18n-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "sed 's/_(\"quit the game?\")/\"quit the game?\"/' src/cli/tui_input.c > %s/x.c && "
+             "SRC='src/cli/play.c src/cli/tui_draw.c %s/x.c' sh tests/i18n_check.sh marked >%s/out 2>&1",
+             dir, dir, dir);
+    assert_int_equal(sh(cmd), 1);
+    snprintf(cmd, sizeof cmd, "grep -q 'not marked for translation: \"quit the game?\"' %s/out && rm -rf %s", dir, dir);
+    assert_int_equal(sh(cmd), 0);
+}
+
+/* ---- the server's error codes in the browser's catalogues ------------------------- */
+
+#define MAX_CODES 128
+
+typedef struct codes {
+    char name[MAX_CODES][40];
+    char where[MAX_CODES][80];
+    int n;
+} codes;
+
+static void add_code(codes *cs, const char *s, size_t len, const char *file) {
+    if (!len || len >= sizeof cs->name[0]) return;
+    for (size_t i = 0; i < len; i++)
+        if (!(islower((unsigned char)s[i]) || s[i] == '_')) return; /* a code is lower_case */
+    for (int i = 0; i < cs->n; i++)
+        if (strlen(cs->name[i]) == len && strncmp(cs->name[i], s, len) == 0) return;
+    assert_true(cs->n < MAX_CODES);
+    memcpy(cs->name[cs->n], s, len);
+    cs->name[cs->n][len] = 0;
+    snprintf(cs->where[cs->n], sizeof cs->where[0], "%s", file);
+    cs->n++;
+}
+
+/* The string literals of one C argument that starts at p (up to the comma or
+ * closing parenthesis at depth 0, or ';'); returns where it ends. */
+static const char *literals_of_arg(codes *cs, const char *p, const char *file) {
+    int depth = 0;
+    for (; *p; p++) {
+        if (*p == '"') {
+            const char *q = p + 1;
+            while (*q && *q != '"') q += *q == '\\' && q[1] ? 2 : 1;
+            if (depth == 0) add_code(cs, p + 1, (size_t)(q - p - 1), file);
+            p = q;
+            if (!*p) break;
+        } else if (*p == '(') {
+            depth++;
+        } else if (*p == ')') {
+            if (depth-- == 0) break;
+        } else if ((*p == ',' && depth == 0) || *p == ';') {
+            break;
+        }
+    }
+    return p;
+}
+
+/* Skip n arguments of a call whose '(' was just passed. */
+static const char *skip_args(const char *p, int n) {
+    int depth = 0;
+    for (; *p && n > 0; p++) {
+        if (*p == '"') {
+            p++;
+            while (*p && *p != '"') p += *p == '\\' && p[1] ? 2 : 1;
+            if (!*p) break;
+        } else if (*p == '(') depth++;
+        else if (*p == ')') {
+            if (depth-- == 0) return p;
+        } else if (*p == ',' && depth == 0) n--;
+    }
+    return p;
+}
+
+/* Every error code the server's sources can send: the code argument of
+ * send_error, queue_error and reply_code, what follows a "code" key in
+ * json_pack (a ternary gives both), what sj_shape_ok stores in *code, the
+ * codes written into literal JSON, and http_error_code's table. */
+static void server_codes(codes *cs) {
+    memset(cs, 0, sizeof *cs);
+    DIR *d = opendir("src/server");
+    assert_non_null(d);
+    struct dirent *e;
+    static const struct { const char *call; int arg; } calls[] = {
+        {"send_error(", 1}, {"queue_error(", 1}, {"reply_code(", 2}};
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0) continue;
+        char path[300];
+        snprintf(path, sizeof path, "src/server/%s", e->d_name);
+        char *src = slurp(path);
+        assert_non_null(src);
+        for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
+            for (const char *p = src; (p = strstr(p, calls[k].call)); p++)
+                literals_of_arg(cs, skip_args(p + strlen(calls[k].call), calls[k].arg), path);
+        for (const char *p = src; (p = strstr(p, "\"code\",")); p++) literals_of_arg(cs, p + 7, path);
+        for (const char *p = src; (p = strstr(p, "*code = ")); p++) literals_of_arg(cs, p + 8, path);
+        for (const char *p = src; (p = strstr(p, "\\\"code\\\":\\\"")); p++) {
+            const char *v = p + 11, *q = strstr(v, "\\\"");
+            if (q && strncmp(v, "%s", 2) != 0) add_code(cs, v, (size_t)(q - v), path);
+        }
+        const char *f = strstr(src, "const char *http_error_code(int status) {");
+        if (f) {
+            const char *end = strstr(f, "\n}\n");
+            assert_non_null(end);
+            for (const char *p = f; (p = strstr(p, "return ")) && p < end; p++) literals_of_arg(cs, p + 7, path);
+        }
+        free(src);
+    }
+    closedir(d);
+}
+
+static void test_server_error_codes_are_found(void **state) {
+    (void)state;
+    codes cs;
+    server_codes(&cs);
+    /* the scan sees each way a code is written (if one stops matching, the
+     * catalogue test below would pass on too few codes) */
+    static const char *const known[] = {"bad_request", "no_game", "bad_token", "spectator", "illegal", "server",
+                                        "too_deep", "bad_json", "join_timeout", "rate", "full", "not_found",
+                                        "private", "seat_taken", "running"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        int found = 0;
+        for (int k = 0; k < cs.n; k++) found |= strcmp(cs.name[k], known[i]) == 0;
+        if (!found) fail_msg("the scan of src/server did not find the error code '%s'", known[i]);
+    }
+    assert_true(cs.n >= 20);
+}
+
+static void test_every_server_error_code_is_in_both_catalogues(void **state) {
+    (void)state;
+    codes cs;
+    server_codes(&cs);
+    static const char *const cats[] = {"web/lang/en.js", "web/lang/de.js"};
+    int missing = 0;
+    for (size_t c = 0; c < 2; c++) {
+        char *js = slurp(cats[c]);
+        assert_non_null(js);
+        for (int i = 0; i < cs.n; i++) {
+            char key[64];
+            snprintf(key, sizeof key, "'err.%s':", cs.name[i]);
+            if (!strstr(js, key)) {
+                fprintf(stderr, "%s has no message for the error code '%s' (sent by %s): add 'err.%s'\n", cats[c],
+                        cs.name[i], cs.where[i], cs.name[i]);
+                missing++;
+            }
+        }
+        free(js);
+    }
+    assert_int_equal(missing, 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_de_po_translates_every_shown_string),
+        cmocka_unit_test(test_every_shown_string_is_marked),
+        cmocka_unit_test(test_server_error_codes_are_found),
+        cmocka_unit_test(test_every_server_error_code_is_in_both_catalogues),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
