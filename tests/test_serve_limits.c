@@ -587,6 +587,97 @@ static void test_finished_and_abandoned_games_leave_memory(void **state) {
     stop(&s);
 }
 
+/* A running game that nobody follows (no seat, no spectator connected)
+ * leaves memory after --idle-evict seconds; the store has every decision,
+ * and the first request for it, HTTP or WebSocket, loads it back: the same
+ * position, the same hands, and it plays on to the end. 200 such games
+ * leaving memory give their memory back (the figure is printed). */
+static void test_a_running_game_nobody_follows_leaves_memory_and_comes_back(void **state) {
+    (void)state;
+    const char *opts[] = {"--idle-evict", "2", "--create-per-min", "0", "--conns-per-addr", "0", NULL};
+    srv s = start_with(opts);
+    int st;
+    json_t *g = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+    assert_int_equal(st, 201);
+    const char *id = json_string_value(json_object_get(g, "id"));
+    probe pr;
+    memset(&pr, 0, sizeof pr);
+    probe_join(&pr, &s, g, 0);
+    probe_join(&pr, &s, g, 1);
+    assert_int_equal(probe_play(&pr, 12), 12);
+    probe_end(&pr);
+    /* what each seat sees now, from a fresh join (every event since the deal) */
+    json_t *before[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&pr, 0, sizeof pr);
+        probe_join(&pr, &s, g, i);
+        before[i] = json_incref(pr.st[i]);
+        wsc_close(&pr.p[i]);
+        json_decref(pr.st[i]);
+    }
+    /* 200 more games, each joined once and left, then the memory they hold */
+    char newest[40] = "";
+    for (int k = 0; k < 200; k++) {
+        json_t *o = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+        assert_int_equal(st, 201);
+        snprintf(newest, sizeof newest, "%s", json_string_value(json_object_get(o, "id")));
+        memset(&pr, 0, sizeof pr);
+        probe_join(&pr, &s, o, 0);
+        wsc_close(&pr.p[0]);
+        json_decref(pr.st[0]);
+        json_decref(o);
+    }
+    long rss_full = rss_kib(&s), games_full = games_in_memory(&s);
+    assert_int_equal(games_full, 201);
+    long n = -1;
+    for (int i = 0; i < 100 && n != 0; i++) {
+        sleep_ms(200);
+        n = games_in_memory(&s);
+    }
+    assert_int_equal(n, 0);
+    long rss_empty = rss_kib(&s);
+    printf("    201 running games in memory: %ld KiB; after they left: %ld KiB (%.1f KiB a game)\n", rss_full, rss_empty,
+           (double)(rss_full - rss_empty) / 201);
+    assert_true(rss_empty < rss_full);
+    /* the lobby still lists them (the newest 50) as running */
+    json_t *lobby = http_json(&s, "GET", "/api/games", NULL, &st);
+    assert_int_equal(st, 200);
+    int listed = 0;
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(lobby, "running"), i, o) listed |= strcmp(json_string_value(json_object_get(o, "id")), newest) == 0;
+    assert_true(listed);
+    json_decref(lobby);
+    /* HTTP brings it back, at the same decision */
+    char path[96];
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    json_t *sum = http_json(&s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    assert_int_equal(json_integer_value(json_object_get(sum, "ply")), json_integer_value(json_object_get(before[0], "ply")));
+    json_decref(sum);
+    assert_int_equal(games_in_memory(&s), 1);
+    /* each seat sees exactly what it saw before it left */
+    memset(&pr, 0, sizeof pr);
+    probe_join(&pr, &s, g, 0);
+    probe_join(&pr, &s, g, 1);
+    for (int k = 0; k < 2; k++) {
+        json_t *a = json_deep_copy(before[k]), *b = json_deep_copy(pr.st[k]);
+        json_object_del(a, "players"); /* who is connected differs */
+        json_object_del(b, "players");
+        assert_true(json_equal(a, b));
+        json_decref(a);
+        json_decref(b);
+        json_decref(before[k]);
+    }
+    /* and the game plays on to its end */
+    while (probe_play(&pr, 50) > 0) {
+    }
+    assert_true(json_is_true(json_object_get(pr.st[0], "over")) || json_is_true(json_object_get(pr.st[1], "over")));
+    probe_end(&pr);
+    json_decref(g);
+    stop(&s);
+}
+
 /* Keep-alive: a WebSocket that stops answering pings is dropped after
  * --ping seconds more (its seat shows as not connected); one that answers
  * (wsclient.c pongs) stays. */
@@ -645,6 +736,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_a_burst_of_creations_is_refused_with_retry_after, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_only_games_are_limited_and_wait_behind_people, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finished_and_abandoned_games_leave_memory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_running_game_nobody_follows_leaves_memory_and_comes_back, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_dead_peer_is_dropped_after_an_unanswered_ping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_the_wal_stays_small_while_the_server_runs, setup, teardown),
     };

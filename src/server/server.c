@@ -142,6 +142,7 @@ int server_init(const char *db, int quiet, kontor_error *err) {
 void server_shutdown(void) {
     for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
     free(S.all);
+    for (int i = 0; i < S.naway; i++) json_decref(S.away[i]);
     free(S.people.q);
     free(S.bots.q);
     if (S.st) store_close(S.st);

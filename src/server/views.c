@@ -106,3 +106,23 @@ void broadcast(sgame *g) {
     }
     free(spect);
 }
+
+/* A game as the lobby lists it (and GET /api/games/ID answers): its
+ * status, seats, and how many watch. Takes g->mu. */
+json_t *summary(sgame *g) {
+    pthread_mutex_lock(&g->mu);
+    int open = 0;
+    for (int i = 0; i < g->s.cfg.nseats; i++)
+        if (strcmp(g->seat[i].kind, "human") == 0 && !g->seat[i].claimed) open = 1;
+    /* a private game waiting for its players is not offered to strangers */
+    const char *status = kontor_over(&g->s) ? "over" : open && g->listed ? "open" : "running";
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", g->id, "variant",
+                          kontor_variant_name(g->s.cfg.variant), "status", status, "round", g->s.round, "ply",
+                          g->rec.nply, "seats", seats_info(g), "result", g->rec.result, "timeout", g->timeout_s,
+                          "spectators", 0);
+    int spect = 0;
+    for (wsconn *w = g->conns; w; w = w->next) spect += w->seat < 0;
+    json_object_set_new(o, "spectators", json_integer(spect));
+    pthread_mutex_unlock(&g->mu);
+    return o;
+}
