@@ -13,7 +13,10 @@
  * was buffered, the silent spectator froze its game for ~45 s and the
  * computer games made a person's opponent answer after 49 s.
  */
+#define _GNU_SOURCE /* strcasestr */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -678,6 +681,93 @@ static void test_a_running_game_nobody_follows_leaves_memory_and_comes_back(void
     stop(&s);
 }
 
+/* One HTTP response from fd: its status, its Connection header's value
+ * into conn (empty if none); -1 when the peer closed first. */
+static int read_response(int fd, char *conn, size_t conncap) {
+    char buf[65536];
+    size_t n = 0;
+    char *end = NULL;
+    while (!end) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        if (poll(&pf, 1, 5000) <= 0 || n + 1 >= sizeof buf) return -1;
+        ssize_t r = recv(fd, buf + n, 1, 0); /* a byte at a time: the next response stays in the socket */
+        if (r <= 0) return -1;
+        n += (size_t)r;
+        buf[n] = 0;
+        end = strstr(buf, "\r\n\r\n");
+    }
+    int status = atoi(buf + 9);
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    long len = cl ? atol(cl + 17) : 0;
+    const char *cn = strcasestr(buf, "\r\nConnection:");
+    conn[0] = 0;
+    if (cn) sscanf(cn + 13, " %63[^\r]", conn);
+    (void)conncap;
+    for (long got = 0; got < len;) {
+        ssize_t r = recv(fd, buf, (size_t)(len - got) < sizeof buf ? (size_t)(len - got) : sizeof buf, 0);
+        if (r <= 0) return -1;
+        got += r;
+    }
+    return status;
+}
+
+static int tcp_connect(const srv *s) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {0};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)s->port);
+    sa.sin_addr.s_addr = htonl(0x7f000001);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    return fd;
+}
+
+/* HTTP keep-alive: several requests on one connection (one after the other,
+ * and pipelined), at most --keepalive-max of them (the last answer says
+ * "Connection: close" and the server closes), and a kept connection that
+ * sends nothing more is closed after --keepalive seconds. "Connection:
+ * close" from the client still closes after one answer. */
+static void test_http_keep_alive_serves_several_requests_then_closes(void **state) {
+    (void)state;
+    const char *opts[] = {"--keepalive", "1", "--keepalive-max", "5", NULL};
+    srv s = start_with(opts);
+    static const char get[] = "GET /api/stats HTTP/1.1\r\nHost: k\r\n\r\n";
+    char conn[64];
+    int fd = tcp_connect(&s);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(send(fd, get, strlen(get), 0), (ssize_t)strlen(get));
+        assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+        assert_string_equal(conn, "keep-alive");
+    }
+    /* two more, pipelined in one write: the fifth is the last */
+    char two[256];
+    snprintf(two, sizeof two, "%s%s", get, get);
+    assert_int_equal(send(fd, two, strlen(two), 0), (ssize_t)strlen(two));
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    assert_string_equal(conn, "keep-alive");
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    assert_string_equal(conn, "close");
+    assert_true(peer_closed(fd, 3000));
+    close(fd);
+    /* idle after an answer: closed after --keepalive (1 s), not at once */
+    fd = tcp_connect(&s);
+    assert_int_equal(send(fd, get, strlen(get), 0), (ssize_t)strlen(get));
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    double t0 = now_ms();
+    assert_false(peer_closed(fd, 500));
+    assert_true(peer_closed(fd, 3000));
+    printf("    an idle kept connection closed after %.0f ms (--keepalive 1)\n", now_ms() - t0);
+    close(fd);
+    /* the client's "Connection: close": one answer */
+    fd = tcp_connect(&s);
+    static const char once[] = "GET /api/stats HTTP/1.1\r\nHost: k\r\nConnection: close\r\n\r\n";
+    assert_int_equal(send(fd, once, strlen(once), 0), (ssize_t)strlen(once));
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    assert_string_equal(conn, "close");
+    assert_true(peer_closed(fd, 3000));
+    close(fd);
+    stop(&s);
+}
+
 /* Keep-alive: a WebSocket that stops answering pings is dropped after
  * --ping seconds more (its seat shows as not connected); one that answers
  * (wsclient.c pongs) stays. */
@@ -738,6 +828,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_finished_and_abandoned_games_leave_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_running_game_nobody_follows_leaves_memory_and_comes_back, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_http_keep_alive_serves_several_requests_then_closes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_dead_peer_is_dropped_after_an_unanswered_ping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_the_wal_stays_small_while_the_server_runs, setup, teardown),
     };
