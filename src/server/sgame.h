@@ -181,6 +181,7 @@ void send_error(wsconn *c, const char *code, const char *fmt, ...) __attribute__
 json_t *seats_info(const sgame *g);
 json_t *summary(sgame *g);
 void broadcast(sgame *g);
+void views_thread_done(void);
 
 /* aiqueue.c */
 void schedule_ai(sgame *g);
