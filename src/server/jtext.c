@@ -25,11 +25,11 @@ static int grow(jtext *t, size_t more) {
     return 0;
 }
 
-static int put(jtext *t, const char *s, size_t n) {
-    if (grow(t, n)) return -1;
+/* (the NUL is written once, at the end of jtext_dump) */
+static inline int put(jtext *t, const char *s, size_t n) {
+    if (t->len + n + 1 > t->cap && grow(t, n)) return -1;
     memcpy(t->buf + t->len, s, n);
     t->len += n;
-    t->buf[t->len] = 0;
     return 0;
 }
 
@@ -83,7 +83,7 @@ static int put_string(jtext *t, const char *s, size_t n) {
     return put(t, "\"", 1);
 }
 
-int jtext_dump(jtext *t, const json_t *o) {
+static int dump(jtext *t, const json_t *o) {
     switch (json_typeof(o)) {
     case JSON_OBJECT: {
         if (put(t, "{", 1)) return -1;
@@ -93,7 +93,7 @@ int jtext_dump(jtext *t, const json_t *o) {
         json_object_foreach((json_t *)o, key, v) {
             if (!first && put(t, ",", 1)) return -1;
             first = 0;
-            if (put_string(t, key, strlen(key)) || put(t, ":", 1) || jtext_dump(t, v)) return -1;
+            if (put_string(t, key, strlen(key)) || put(t, ":", 1) || dump(t, v)) return -1;
         }
         return put(t, "}", 1);
     }
@@ -101,7 +101,7 @@ int jtext_dump(jtext *t, const json_t *o) {
         if (put(t, "[", 1)) return -1;
         size_t n = json_array_size(o);
         for (size_t i = 0; i < n; i++)
-            if ((i && put(t, ",", 1)) || jtext_dump(t, json_array_get(o, i))) return -1;
+            if ((i && put(t, ",", 1)) || dump(t, json_array_get(o, i))) return -1;
         return put(t, "]", 1);
     }
     case JSON_STRING: return put_string(t, json_string_value(o), json_string_length(o));
@@ -117,6 +117,12 @@ int jtext_dump(jtext *t, const json_t *o) {
     }
     }
     return -1;
+}
+
+int jtext_dump(jtext *t, const json_t *o) {
+    if (dump(t, o) || grow(t, 0)) return -1;
+    t->buf[t->len] = 0;
+    return 0;
 }
 
 void jtext_release(jtext *t) {
