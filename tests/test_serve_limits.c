@@ -13,7 +13,10 @@
  * was buffered, the silent spectator froze its game for ~45 s and the
  * computer games made a person's opponent answer after 49 s.
  */
+#define _GNU_SOURCE /* strcasestr */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -587,6 +590,199 @@ static void test_finished_and_abandoned_games_leave_memory(void **state) {
     stop(&s);
 }
 
+/* A running game that nobody follows (no seat, no spectator connected)
+ * leaves memory after --idle-evict seconds; the store has every decision,
+ * and the first request for it, HTTP or WebSocket, loads it back: the same
+ * position, the same hands, and it plays on to the end. 200 such games
+ * leaving memory give their memory back (the figure is printed). Every game
+ * keeps a connection until the count, so that a slow run (sanitizers) does
+ * not see some leave early. */
+static void test_a_running_game_nobody_follows_leaves_memory_and_comes_back(void **state) {
+    (void)state;
+    const char *opts[] = {"--idle-evict", "2", "--create-per-min", "0", "--conns-per-addr", "0", NULL};
+    srv s = start_with(opts);
+    int st;
+    char err[128], msg[256];
+    json_t *g = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+    assert_int_equal(st, 201);
+    const char *id = json_string_value(json_object_get(g, "id"));
+    enum { MORE = 200 };
+    wsc *held = calloc(MORE + 1, sizeof *held); /* held[MORE]: a spectator of g */
+    assert_non_null(held);
+    assert_int_equal(wsc_connect(&held[MORE], "127.0.0.1", s.port, "/ws", err, sizeof err), 0);
+    snprintf(msg, sizeof msg, "{\"type\":\"watch\",\"game\":\"%s\"}", id);
+    assert_int_equal(wsc_send(&held[MORE], 1, msg, strlen(msg)), 0);
+    json_decref(until(&held[MORE], "welcome", 5000, NULL));
+    /* 200 more games, each with a seat joined */
+    char newest[40] = "";
+    for (int k = 0; k < MORE; k++) {
+        json_t *o = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+        assert_int_equal(st, 201);
+        snprintf(newest, sizeof newest, "%s", json_string_value(json_object_get(o, "id")));
+        assert_int_equal(wsc_connect(&held[k], "127.0.0.1", s.port, "/ws", err, sizeof err), 0);
+        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", newest,
+                 json_string_value(json_object_get(json_array_get(json_object_get(o, "seats"), 0), "token")));
+        assert_int_equal(wsc_send(&held[k], 1, msg, strlen(msg)), 0);
+        json_decref(until(&held[k], "welcome", 5000, NULL));
+        json_decref(o);
+    }
+    probe pr;
+    memset(&pr, 0, sizeof pr);
+    probe_join(&pr, &s, g, 0);
+    probe_join(&pr, &s, g, 1);
+    assert_int_equal(probe_play(&pr, 12), 12);
+    probe_end(&pr);
+    /* what each seat sees now, from a fresh join (every event since the deal) */
+    json_t *before[2];
+    for (int i = 0; i < 2; i++) {
+        memset(&pr, 0, sizeof pr);
+        probe_join(&pr, &s, g, i);
+        before[i] = json_incref(pr.st[i]);
+        wsc_close(&pr.p[i]);
+        json_decref(pr.st[i]);
+    }
+    long rss_full = rss_kib(&s), games_full = games_in_memory(&s);
+    assert_int_equal(games_full, MORE + 1);
+    for (int k = 0; k <= MORE; k++) wsc_close(&held[k]);
+    free(held);
+    long n = -1;
+    for (int i = 0; i < 150 && n != 0; i++) {
+        sleep_ms(200);
+        n = games_in_memory(&s);
+    }
+    assert_int_equal(n, 0);
+    long rss_empty = rss_kib(&s);
+    printf("    201 running games in memory: %ld KiB; after they left: %ld KiB (%.1f KiB a game)\n", rss_full, rss_empty,
+           (double)(rss_full - rss_empty) / 201);
+#ifndef __SANITIZE_ADDRESS__ /* (AddressSanitizer keeps freed memory in quarantine) */
+    assert_true(rss_empty < rss_full);
+#endif
+    /* the lobby still lists them (the newest 50) as running */
+    json_t *lobby = http_json(&s, "GET", "/api/games", NULL, &st);
+    assert_int_equal(st, 200);
+    int listed = 0;
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(lobby, "running"), i, o) listed |= strcmp(json_string_value(json_object_get(o, "id")), newest) == 0;
+    assert_true(listed);
+    json_decref(lobby);
+    /* HTTP brings it back, at the same decision */
+    char path[96];
+    snprintf(path, sizeof path, "/api/games/%s", id);
+    json_t *sum = http_json(&s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    assert_int_equal(json_integer_value(json_object_get(sum, "ply")), json_integer_value(json_object_get(before[0], "ply")));
+    json_decref(sum);
+    assert_int_equal(games_in_memory(&s), 1);
+    /* each seat sees exactly what it saw before it left */
+    memset(&pr, 0, sizeof pr);
+    probe_join(&pr, &s, g, 0);
+    probe_join(&pr, &s, g, 1);
+    for (int k = 0; k < 2; k++) {
+        json_t *a = json_deep_copy(before[k]), *b = json_deep_copy(pr.st[k]);
+        json_object_del(a, "players"); /* who is connected differs */
+        json_object_del(b, "players");
+        assert_true(json_equal(a, b));
+        json_decref(a);
+        json_decref(b);
+        json_decref(before[k]);
+    }
+    /* and the game plays on to its end */
+    while (probe_play(&pr, 50) > 0) {
+    }
+    assert_true(json_is_true(json_object_get(pr.st[0], "over")) || json_is_true(json_object_get(pr.st[1], "over")));
+    probe_end(&pr);
+    json_decref(g);
+    stop(&s);
+}
+
+/* One HTTP response from fd: its status, its Connection header's value
+ * into conn (empty if none); -1 when the peer closed first. */
+static int read_response(int fd, char *conn, size_t conncap) {
+    char buf[65536];
+    size_t n = 0;
+    char *end = NULL;
+    while (!end) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        if (poll(&pf, 1, 5000) <= 0 || n + 1 >= sizeof buf) return -1;
+        ssize_t r = recv(fd, buf + n, 1, 0); /* a byte at a time: the next response stays in the socket */
+        if (r <= 0) return -1;
+        n += (size_t)r;
+        buf[n] = 0;
+        end = strstr(buf, "\r\n\r\n");
+    }
+    int status = atoi(buf + 9);
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    long len = cl ? atol(cl + 17) : 0;
+    const char *cn = strcasestr(buf, "\r\nConnection:");
+    conn[0] = 0;
+    if (cn) sscanf(cn + 13, " %63[^\r]", conn);
+    (void)conncap;
+    for (long got = 0; got < len;) {
+        ssize_t r = recv(fd, buf, (size_t)(len - got) < sizeof buf ? (size_t)(len - got) : sizeof buf, 0);
+        if (r <= 0) return -1;
+        got += r;
+    }
+    return status;
+}
+
+static int tcp_connect(const srv *s) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {0};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)s->port);
+    sa.sin_addr.s_addr = htonl(0x7f000001);
+    assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
+    return fd;
+}
+
+/* HTTP keep-alive: several requests on one connection (one after the other,
+ * and pipelined), at most --keepalive-max of them (the last answer says
+ * "Connection: close" and the server closes), and a kept connection that
+ * sends nothing more is closed after --keepalive seconds. "Connection:
+ * close" from the client still closes after one answer. */
+static void test_http_keep_alive_serves_several_requests_then_closes(void **state) {
+    (void)state;
+    const char *opts[] = {"--keepalive", "1", "--keepalive-max", "5", NULL};
+    srv s = start_with(opts);
+    static const char get[] = "GET /api/stats HTTP/1.1\r\nHost: k\r\n\r\n";
+    char conn[64];
+    int fd = tcp_connect(&s);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(send(fd, get, strlen(get), 0), (ssize_t)strlen(get));
+        assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+        assert_string_equal(conn, "keep-alive");
+    }
+    /* two more, pipelined in one write: the fifth is the last */
+    char two[256];
+    snprintf(two, sizeof two, "%s%s", get, get);
+    assert_int_equal(send(fd, two, strlen(two), 0), (ssize_t)strlen(two));
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    assert_string_equal(conn, "keep-alive");
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    assert_string_equal(conn, "close");
+    assert_true(peer_closed(fd, 3000));
+    close(fd);
+    /* idle after an answer: closed after --keepalive (1 s), not at once */
+    fd = tcp_connect(&s);
+    assert_int_equal(send(fd, get, strlen(get), 0), (ssize_t)strlen(get));
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    double t0 = now_ms();
+    assert_false(peer_closed(fd, 500));
+    assert_true(peer_closed(fd, 3000));
+    printf("    an idle kept connection closed after %.0f ms (--keepalive 1)\n", now_ms() - t0);
+    close(fd);
+    /* the client's "Connection: close": one answer */
+    fd = tcp_connect(&s);
+    static const char once[] = "GET /api/stats HTTP/1.1\r\nHost: k\r\nConnection: close\r\n\r\n";
+    assert_int_equal(send(fd, once, strlen(once), 0), (ssize_t)strlen(once));
+    assert_int_equal(read_response(fd, conn, sizeof conn), 200);
+    assert_string_equal(conn, "close");
+    assert_true(peer_closed(fd, 3000));
+    close(fd);
+    stop(&s);
+}
+
 /* Keep-alive: a WebSocket that stops answering pings is dropped after
  * --ping seconds more (its seat shows as not connected); one that answers
  * (wsclient.c pongs) stays. */
@@ -645,6 +841,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_a_burst_of_creations_is_refused_with_retry_after, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_only_games_are_limited_and_wait_behind_people, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finished_and_abandoned_games_leave_memory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_running_game_nobody_follows_leaves_memory_and_comes_back, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_http_keep_alive_serves_several_requests_then_closes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_dead_peer_is_dropped_after_an_unanswered_ping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_the_wal_stays_small_while_the_server_runs, setup, teardown),
     };

@@ -28,6 +28,7 @@ void *ai_worker(void *arg) {
         while (!S.people.n && (people_only || !S.bots.n) && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
+            views_thread_done();
             return NULL;
         }
         sgame *g = gq_pop(&S.people);

@@ -71,24 +71,6 @@ __attribute__((format(printf, 4, 5))) static int reply_code(hx *c, int status, c
     return reply_json(c, status, json_pack("{s:s, s:s}", "error", msg, "code", code));
 }
 
-static json_t *summary(sgame *g) {
-    pthread_mutex_lock(&g->mu);
-    int open = 0;
-    for (int i = 0; i < g->s.cfg.nseats; i++)
-        if (strcmp(g->seat[i].kind, "human") == 0 && !g->seat[i].claimed) open = 1;
-    /* a private game waiting for its players is not offered to strangers */
-    const char *status = kontor_over(&g->s) ? "over" : open && g->listed ? "open" : "running";
-    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", g->id, "variant",
-                          kontor_variant_name(g->s.cfg.variant), "status", status, "round", g->s.round, "ply",
-                          g->rec.nply, "seats", seats_info(g), "result", g->rec.result, "timeout", g->timeout_s,
-                          "spectators", 0);
-    int spect = 0;
-    for (wsconn *w = g->conns; w; w = w->next) spect += w->seat < 0;
-    json_object_set_new(o, "spectators", json_integer(spect));
-    pthread_mutex_unlock(&g->mu);
-    return o;
-}
-
 static int stored_summary(void *ctx, const char *id, int over, const char *meta, const char *record) {
     (void)meta;
     json_t *a = ctx;
@@ -160,6 +142,18 @@ static int api_list(hx *c) {
         else json_decref(o);
     }
     free(all);
+    if (!S.shared) {
+        /* running games that left memory idle (games.c) are still listed */
+        json_t *away = away_list();
+        size_t i;
+        json_t *o;
+        json_array_foreach(away, i, o) {
+            const char *st = json_string_value(json_object_get(o, "status"));
+            json_t *dst = st && strcmp(st, "open") == 0 ? open : running;
+            if (json_array_size(dst) < 50) json_array_append(dst, o);
+        }
+        json_decref(away);
+    }
     kontor_error err;
     if (json_array_size(over) < 20) store_recent(S.st, 20, stored_summary, over, &err);
     json_t *lists[2] = {open, running};

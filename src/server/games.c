@@ -221,6 +221,7 @@ sgame *get_game(const char *id) {
         free_game(g);
         return have;
     }
+    away_forget(id);
     pthread_mutex_lock(&g->mu);
     if (S.shared) catch_up(g); /* decisions stored while it was being loaded */
     if (S.shared && !over && kontor_over(&g->s) && save_game(g, &err) != KONTOR_OK) /* (see catch_up) */
@@ -234,8 +235,10 @@ sgame *get_game(const char *id) {
 
 /* Once a second on the loop's thread: a finished game leaves memory --linger
  * seconds after its last connection left (the store keeps it: its record and
- * view are read from there); an open game that no person joined leaves after
- * --open-ttl seconds, and the store forgets it. Only the loop's thread finds
+ * view are read from there); a running game that nobody is connected to
+ * leaves after --idle-evict seconds (the store keeps it, and the first
+ * request for it loads it back); an open game that no person joined leaves
+ * after --open-ttl seconds, and the store forgets it. Only the loop's thread finds
  * games by id (HTTP and WebSocket handlers, the timeouts), and a game leaves
  * only when no computer move is queued or under way, so no other thread
  * holds it. */
@@ -258,9 +261,18 @@ void evict_games(void) {
         double since = g->left > g->born ? g->left : g->born;
         int finished = idle && over && t - since >= S.lim.linger_s;
         int expired = idle && !over && people && !joined && t - g->born >= S.lim.open_ttl_s;
+        /* a running game nobody follows: its record is in the store, decision
+         * by decision, and get_game() replays it on the next request; one
+         * whose timer runs stays (the timer plays it on) */
+        int away = idle && !over && !expired && people && joined && g->deadline == 0 && t - since >= S.lim.idle_s;
         pthread_mutex_unlock(&g->mu);
-        if (!finished && !expired) continue;
-        if (!unregister_game(g)) continue;
+        if (!finished && !expired && !away) continue;
+        json_t *sum = away ? summary(g) : NULL;
+        if (!unregister_game(g)) {
+            json_decref(sum);
+            continue;
+        }
+        if (away) away_add(sum);
         if (expired) {
             kontor_error err;
             if (store_delete(S.st, g->id, &err) != KONTOR_OK) logf_("%s", err.msg);

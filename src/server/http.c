@@ -1,9 +1,12 @@
 /* http.c: HTTP/1.1 for kontor: reading a request, answering it (the API callback or a static file), the upgrade to WebSocket.
  *
- * The small subset kontor needs: one request a connection (Connection:
- * close), a body only with Content-Length and at most --msg-max, headers
- * under 16 KiB, each refusal a JSON error with its status. The request is
- * read whole before it is looked at.
+ * The small subset kontor needs: a body only with Content-Length and at
+ * most --msg-max, headers under 16 KiB, each refusal a JSON error with its
+ * status (and the connection closed). The request is read whole before it
+ * is looked at. Keep-alive: an HTTP/1.1 connection (or 1.0 asking for it)
+ * stays open after its answer for its next request, at most --keepalive
+ * seconds idle and --keepalive-max requests; pipelined requests are taken
+ * in order, one answered before the next is parsed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,9 +62,25 @@ const char *http_error_code(int status) {
     }
 }
 
+/* After a reply that keeps the connection (keep-alive): write it, then read
+ * the next request (http_next, once the reply is out). */
+static void http_finish_keep(tconn *c) {
+    c->state = C_KEEP;
+    int w = write_raw(c);
+    if (w < 0) {
+        conn_close(c);
+        return;
+    }
+    set_events(c, w == 0 ? UV_WRITABLE : 0); /* (w == 1: http_readable goes on when the handler returns) */
+}
+
 /* After a reply: write it, half-close, wait for the peer to close (so that a
  * reset cannot cut the reply short), at most --join-timeout. */
 static void http_finish(tconn *c) {
+    if (c->keep) {
+        http_finish_keep(c);
+        return;
+    }
     c->state = C_DRAIN;
     int w = write_raw(c);
     if (w < 0) {
@@ -74,11 +93,16 @@ static void http_finish(tconn *c) {
 
 static void reply_raw(tconn *c, int status, const char *ctype, const char *body, size_t len, const char *extra,
                       int head_only) {
-    char hdr[1024];
+    char hdr[1024], conn[96];
+    if (c->keep)
+        snprintf(conn, sizeof conn, "Connection: keep-alive\r\nKeep-Alive: timeout=%d, max=%d\r\n", T.lim->keepalive_s,
+                 T.lim->keepalive_max - c->nreq - 1);
+    else
+        snprintf(conn, sizeof conn, "Connection: close\r\n");
     int n = snprintf(hdr, sizeof hdr,
                      "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: no-store\r\n"
-                     "X-Content-Type-Options: nosniff\r\n%sConnection: close\r\n\r\n",
-                     status, reason_of(status), ctype, len, extra ? extra : "");
+                     "X-Content-Type-Options: nosniff\r\n%s%s\r\n",
+                     status, reason_of(status), ctype, len, extra ? extra : "", conn);
     if (n < 0 || (size_t)n >= sizeof hdr || append_out(c, hdr, (size_t)n) != 0 ||
         (!head_only && len && append_out(c, body, len) != 0)) {
         conn_close(c);
@@ -225,6 +249,7 @@ static void http_dispatch(tconn *c, char *hdr, size_t hlen, size_t body_len) {
         return;
     }
     *sp1 = *sp2 = 0;
+    int http11 = strcmp(sp2 + 1, "HTTP/1.1") == 0;
     char *names[64], *vals[64];
     int nh = 0;
     for (char *p = line_end ? line_end + 2 : NULL; p && *p && nh < 64;) {
@@ -240,6 +265,11 @@ static void http_dispatch(tconn *c, char *hdr, size_t hlen, size_t body_len) {
         }
         p = e ? e + 2 : NULL;
     }
+    /* keep-alive: HTTP/1.1 unless "Connection: close", HTTP/1.0 only when
+     * asked; at most --keepalive-max requests a connection */
+    const char *conn = header(names, vals, nh, "Connection");
+    c->keep = (http11 ? !has_token(conn, "close") : has_token(conn, "keep-alive")) &&
+              c->nreq + 1 < T.lim->keepalive_max;
     char *q = strchr(target, '?');
     if (q) *q++ = 0;
     char path[2048];
@@ -280,6 +310,8 @@ static void http_dispatch(tconn *c, char *hdr, size_t hlen, size_t body_len) {
     }
     serve_file(c, method, path);
 }
+
+static void http_next(tconn *c);
 
 void http_readable(tconn *c) {
     for (;;) {
@@ -335,6 +367,31 @@ void http_readable(tconn *c) {
     }
     if (c->nin < hlen + (size_t)clen) return; /* the rest of the body is on its way */
     set_events(c, 0);
+    c->req_len = hlen + (size_t)clen;
     http_dispatch(c, c->in, hlen, (size_t)clen);
+    if (!c->closing && c->state == C_KEEP && !c->nout) http_next(c);
+}
+
+/* Loop thread: c's reply is out and c stays: drop the request from c->in
+ * (keeping what the client sent after it), wait for the next one (at most
+ * --keepalive seconds) and read what is there. */
+static void http_next(tconn *c) {
+    size_t rest = c->nin - c->req_len;
+    memmove(c->in, c->in + c->req_len, rest);
+    c->nin = rest;
+    c->req_len = 0;
+    c->nreq++;
+    c->keep = 0;
+    c->state = C_HTTP;
+    c->opened = now_s();
+    set_events(c, UV_READABLE);
+    http_readable(c);
+}
+
+/* A keep-alive reply that the socket did not take at once. */
+void http_writable(tconn *c) {
+    int w = write_raw(c);
+    if (w < 0) conn_close(c);
+    else if (w == 1) http_next(c);
 }
 

@@ -32,6 +32,11 @@ static const limit_def defs[] = {
     {"--out-max", OFF(out_max), 256 * 1024, 4096, 64 * 1024 * 1024,
      "bytes a reader leaves unread beyond its socket's buffer before it is disconnected"},
     {"--linger", OFF(linger_s), 30, 0, 86400, "seconds a finished game stays in memory after its last connection"},
+    {"--keepalive", OFF(keepalive_s), 5, 1, 3600, "seconds an HTTP connection waits for its next request"},
+    {"--keepalive-max", OFF(keepalive_max), 100, 1, 100000,
+     "HTTP requests on one connection (1: one request a connection)"},
+    {"--idle-evict", OFF(idle_s), 600, 1, 30 * 86400,
+     "seconds a running game nobody is connected to stays in memory (it comes back on the next request)"},
 };
 
 void limits_default(server_limits *l) {

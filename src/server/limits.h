@@ -25,6 +25,9 @@ typedef struct server_limits {
     int ai_games;         /* games of computer seats only, at once; 0: refused */
     int out_max;          /* bytes waiting to be sent to one connection; past it the connection is dropped */
     int linger_s;         /* a finished game stays in memory this long after its last connection left */
+    int keepalive_s;      /* seconds an HTTP connection may wait for its next request */
+    int keepalive_max;    /* HTTP requests on one connection (1: one request a connection) */
+    int idle_s;           /* a running game nobody is connected to leaves memory after this long (the store keeps it) */
 } server_limits;
 
 /* The defaults (docs/server.md says why each). */

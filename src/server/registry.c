@@ -246,3 +246,38 @@ int unregister_game(sgame *g) {
     pthread_mutex_unlock(&S.reg_mu);
     return 1;
 }
+
+/* A running game left memory idle: the lobby keeps listing it from sum
+ * (its summary, taken), until it comes back (away_forget). */
+void away_add(json_t *sum) {
+    if (!sum) return;
+    pthread_mutex_lock(&S.reg_mu);
+    if (S.naway == AWAY_MAX) {
+        json_decref(S.away[0]);
+        memmove(S.away, S.away + 1, (size_t)(AWAY_MAX - 1) * sizeof *S.away);
+        S.naway--;
+    }
+    S.away[S.naway++] = sum;
+    pthread_mutex_unlock(&S.reg_mu);
+}
+
+void away_forget(const char *id) {
+    pthread_mutex_lock(&S.reg_mu);
+    for (int i = 0; i < S.naway; i++)
+        if (strcmp(json_string_value(json_object_get(S.away[i], "id")), id) == 0) {
+            json_decref(S.away[i]);
+            memmove(S.away + i, S.away + i + 1, (size_t)(S.naway - i - 1) * sizeof *S.away);
+            S.naway--;
+            break;
+        }
+    pthread_mutex_unlock(&S.reg_mu);
+}
+
+/* The games away, newest first, as a new array of copies. */
+json_t *away_list(void) {
+    json_t *a = json_array();
+    pthread_mutex_lock(&S.reg_mu);
+    for (int i = S.naway - 1; i >= 0; i--) json_array_append_new(a, json_deep_copy(S.away[i]));
+    pthread_mutex_unlock(&S.reg_mu);
+    return a;
+}

@@ -141,8 +141,10 @@ int server_init(const char *db, int quiet, kontor_error *err) {
 }
 
 void server_shutdown(void) {
+    views_thread_done(); /* (the loop's thread, or the caller's) */
     for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
     free(S.all);
+    for (int i = 0; i < S.naway; i++) json_decref(S.away[i]);
     free(S.people.q);
     free(S.bots.q);
     if (S.st) store_close(S.st);

@@ -105,6 +105,11 @@ struct sgame {
     sgame *hnext;      /* hash chain */
 };
 
+/* The lobby's list of running games that left memory while idle (nobody
+ * connected): the newest this many, so that it stays bounded however many
+ * are abandoned; the lobby shows at most 50 of each kind anyway. */
+#define AWAY_MAX 128
+
 /* A queue of games owing a computer move (a ring). */
 typedef struct gqueue {
     sgame **q;
@@ -136,6 +141,10 @@ typedef struct server_state {
      * node's name for its computer-seat leases (docs/server.md) */
     int shared;
     char node[17];
+    /* running games that left memory idle (games.c), as the lobby lists
+     * them, newest last: at most AWAY_MAX, loop thread, under reg_mu */
+    json_t *away[AWAY_MAX];
+    int naway;
 } server_state;
 extern server_state S;
 
@@ -157,6 +166,9 @@ sgame *find_pinned(const char *id);
 void unpin(sgame *g);
 sgame *register_game(sgame *g);
 int unregister_game(sgame *g);
+void away_add(json_t *sum);
+void away_forget(const char *id);
+json_t *away_list(void);
 sgame **snapshot(long *n);
 void free_game(sgame *g);
 char *make_meta(const sgame *g);
@@ -168,7 +180,9 @@ void send_text(wsconn *c, const char *text);
 void send_json(wsconn *c, json_t *o);
 void send_error(wsconn *c, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 json_t *seats_info(const sgame *g);
+json_t *summary(sgame *g);
 void broadcast(sgame *g);
+void views_thread_done(void);
 
 /* aiqueue.c */
 void schedule_ai(sgame *g);

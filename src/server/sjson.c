@@ -43,7 +43,20 @@ json_t *sj_cards(const kontor_cardset *cs) {
     return a;
 }
 
-static json_t *xy(int cell) { return json_pack("[i,i]", kontor_cell_dx(cell), kontor_cell_dy(cell)); }
+/* [a, b] and [a, b, c], built directly: these are the most frequent arrays
+ * of a view (a cell each), and json_pack parses its format on every call. */
+static json_t *ints2(int a, int b) {
+    json_t *o = json_array();
+    json_array_append_new(o, json_integer(a));
+    json_array_append_new(o, json_integer(b));
+    return o;
+}
+static json_t *ints3(int a, int b, int c) {
+    json_t *o = ints2(a, b);
+    json_array_append_new(o, json_integer(c));
+    return o;
+}
+static json_t *xy(int cell) { return ints2(kontor_cell_dx(cell), kontor_cell_dy(cell)); }
 
 static int bb_has(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
 
@@ -247,7 +260,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     json_t *cells = json_array();
     for (int c = 0; c < KONTOR_CELLS; c++)
         if (bb_has(&s->occ, c))
-            json_array_append_new(cells, json_pack("[i,i,i]", kontor_cell_dx(c), kontor_cell_dy(c), s->cell_card[c]));
+            json_array_append_new(cells, ints3(kontor_cell_dx(c), kontor_cell_dy(c), s->cell_card[c]));
     json_object_set_new(board, "cells", cells);
     json_t *enc = json_array();
     for (int c = 0; c < KONTOR_CELLS; c++)

@@ -35,7 +35,10 @@
  * proper is checked after each write: what the socket did not take. */
 #define OUT_SLACK (64 * 1024)
 
-enum { C_HTTP, C_WS, C_DRAIN };
+/* C_HTTP: reading a request; C_KEEP: writing a reply, then C_HTTP again
+ * (keep-alive); C_WS: a WebSocket; C_DRAIN: a last reply or close frame
+ * written, waiting for the peer to close. */
+enum { C_HTTP, C_WS, C_DRAIN, C_KEEP };
 
 typedef struct omsg {
     struct omsg *next;
@@ -56,6 +59,11 @@ struct tconn {
     addrent *ae;
     double opened, last_rx, ping_at, close_at;
     int joined;
+    /* keep-alive: requests answered on this connection; this request's
+     * length in c->in (what the next one starts after); 1 when its reply
+     * keeps the connection open */
+    int nreq, keep;
+    size_t req_len;
     /* HTTP in, raw bytes out (a reply or the handshake) */
     char *in;
     size_t nin, capin;
@@ -120,5 +128,6 @@ void on_wake(uv_async_t *a);
 /* http.c */
 const char *reason_of(int status);
 void http_readable(tconn *c);
+void http_writable(tconn *c);
 
 #endif

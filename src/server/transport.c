@@ -9,8 +9,9 @@
  * keeps the limits per address, runs the timers and the loop.
  *
  * A connection's life: HTTP until its request is whole (within --join-timeout
- * seconds); then either an answer (the server's api callback, or a file) and
- * close, or the WebSocket handshake. As a WebSocket, its messages are
+ * seconds); then either an answer (the server's api callback, or a file),
+ * after which it closes or, kept alive, waits for its next request (within
+ * --keepalive seconds), or the WebSocket handshake. As a WebSocket, its messages are
  * assembled here from frames whose length is checked against --msg-max from
  * the frame header, before a byte of the payload is kept (wslay's own
  * buffering would allocate the announced length: it is off). Messages to it
@@ -113,6 +114,8 @@ static void on_poll(uv_poll_t *h, int status, int events) {
     }
     if (c->state == C_HTTP) {
         if (events & UV_READABLE) http_readable(c);
+    } else if (c->state == C_KEEP) {
+        if (events & UV_WRITABLE) http_writable(c);
     } else if (c->state == C_DRAIN) {
         if (c->nout) {
             int w = write_raw(c);
@@ -226,8 +229,11 @@ static void on_tick(uv_timer_t *t) {
         n = c->next;
         if (c->closing) continue;
         int acted = 1;
-        if (c->state == C_HTTP || c->state == C_DRAIN) {
-            if (now - c->opened > T.lim->join_s) conn_close(c);
+        if (c->state == C_HTTP || c->state == C_DRAIN || c->state == C_KEEP) {
+            /* between two requests of a kept connection: --keepalive;
+             * a request on its way, a reply being written: --join-timeout */
+            int limit = c->state == C_HTTP && c->nreq > 0 && c->nin == 0 ? T.lim->keepalive_s : T.lim->join_s;
+            if (now - c->opened > limit) conn_close(c);
             else acted = 0;
         } else if (!c->joined && !c->close_code && now - c->opened > T.lim->join_s) {
             char text[160];

@@ -11,15 +11,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/jtext.h"
 #include "server/sgame.h"
 #include "server/sjson.h"
+
+/* Messages are written into buffers kept by each thread (the loop and the
+ * computer's workers build messages, each under its game's lock): no
+ * allocation for the text once they have grown to the largest message.
+ * scratch: one message at a time; aud: one a seat (and one for the
+ * spectators, aud[0]) while a broadcast shares them. */
+static _Thread_local jtext scratch;
+static _Thread_local jtext aud[KONTOR_MAX_SEATS + 1];
+
+/* This thread's buffers are freed (a computer's worker ending, the server
+ * stopping). */
+void views_thread_done(void) {
+    jtext_release(&scratch);
+    for (int i = 0; i <= KONTOR_MAX_SEATS; i++) jtext_release(&aud[i]);
+}
 
 void send_text(wsconn *c, const char *text) { c->send(c->tx, text, strlen(text)); }
 
 void send_json(wsconn *c, json_t *o) {
-    char *t = json_dumps(o, JSON_COMPACT);
-    if (t) send_text(c, t);
-    free(t);
+    scratch.len = 0;
+    scratch.oom = 0;
+    if (jtext_dump(&scratch, o) == 0) c->send(c->tx, scratch.buf, scratch.len);
     json_decref(o);
 }
 
@@ -43,9 +59,9 @@ json_t *seats_info(const sgame *g) {
 }
 
 /* The state message for one connection: its view, its legal decisions, the
- * events it has not seen, as JSON text (malloc'd; NULL out of memory).
- * Marks those events sent. Call with g->mu held. */
-static char *state_text(sgame *g, wsconn *w) {
+ * events it has not seen, as JSON text in *t (reset first). Marks those
+ * events sent. Call with g->mu held. 0, or -1 out of memory. */
+static int state_text(sgame *g, wsconn *w, jtext *t) {
     kontor_view v;
     kontor_view_of(&g->s, w->seat, &v);
     json_t *o = sj_view(&v);
@@ -65,44 +81,64 @@ static char *state_text(sgame *g, wsconn *w) {
     json_object_set_new(o, "events", ev);
     if (g->timing_seat > 0) {
         /* the decision of this message was played by the timer, not chosen */
-        json_t *t = json_pack("{s:i}", "seat", g->timing_seat - 1);
+        json_t *tm = json_pack("{s:i}", "seat", g->timing_seat - 1);
         if (w->seat == g->timing_seat - 1) {
-            json_object_set_new(t, "text", json_string(g->timing_text));
-            json_object_set_new(t, "move", json_integer(g->timing_move));
+            json_object_set_new(tm, "text", json_string(g->timing_text));
+            json_object_set_new(tm, "move", json_integer(g->timing_move));
         }
-        json_object_set_new(o, "timeout", t);
+        json_object_set_new(o, "timeout", tm);
     }
     if (g->deadline > 0) json_object_set_new(o, "deadline_ms", json_integer((json_int_t)((g->deadline - now_s()) * 1000)));
     if (kontor_over(&g->s)) json_object_set_new(o, "result", json_string(g->rec.result));
-    char *t = json_dumps(o, JSON_COMPACT);
+    t->len = 0;
+    t->oom = 0;
+    int r = jtext_dump(t, o);
     json_decref(o);
-    return t;
+    return r;
 }
 
-static void send_state(sgame *g, wsconn *w) {
-    char *t = state_text(g, w);
-    if (t) send_text(w, t);
-    free(t);
-}
-
-/* Every connection of g gets its state. Spectators see the same view, so
- * those that have seen the same events share one message, built once. */
+/* Every connection of g gets its state. Each audience (a seat, or the
+ * spectators) sees the same view, so the connections of one audience that
+ * have seen the same events share one message, built once; a connection
+ * whose move this acknowledges gets its own (its "ack"). */
 void broadcast(sgame *g) {
-    char *spect = NULL;
-    long spect_from = -1;
+    long from[KONTOR_MAX_SEATS + 1];
+    for (int i = 0; i <= KONTOR_MAX_SEATS; i++) from[i] = -1; /* -1: not built in this broadcast */
     for (wsconn *w = g->conns; w; w = w->next) {
-        if (w->seat >= 0 || w->has_ack) {
-            send_state(g, w);
+        if (w->has_ack) {
+            if (state_text(g, w, &scratch) == 0) w->send(w->tx, scratch.buf, scratch.len);
             continue;
         }
-        if (!spect || spect_from != w->sent) {
-            free(spect);
-            spect_from = w->sent;
-            spect = state_text(g, w);
+        int a = w->seat + 1;
+        if (from[a] != w->sent) {
+            from[a] = w->sent;
+            if (state_text(g, w, &aud[a]) != 0) {
+                from[a] = -1;
+                continue;
+            }
         } else {
             w->sent = g->nev;
         }
-        if (spect) send_text(w, spect);
+        w->send(w->tx, aud[a].buf, aud[a].len);
     }
-    free(spect);
+}
+
+/* A game as the lobby lists it (and GET /api/games/ID answers): its
+ * status, seats, and how many watch. Takes g->mu. */
+json_t *summary(sgame *g) {
+    pthread_mutex_lock(&g->mu);
+    int open = 0;
+    for (int i = 0; i < g->s.cfg.nseats; i++)
+        if (strcmp(g->seat[i].kind, "human") == 0 && !g->seat[i].claimed) open = 1;
+    /* a private game waiting for its players is not offered to strangers */
+    const char *status = kontor_over(&g->s) ? "over" : open && g->listed ? "open" : "running";
+    json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", g->id, "variant",
+                          kontor_variant_name(g->s.cfg.variant), "status", status, "round", g->s.round, "ply",
+                          g->rec.nply, "seats", seats_info(g), "result", g->rec.result, "timeout", g->timeout_s,
+                          "spectators", 0);
+    int spect = 0;
+    for (wsconn *w = g->conns; w; w = w->next) spect += w->seat < 0;
+    json_object_set_new(o, "spectators", json_integer(spect));
+    pthread_mutex_unlock(&g->mu);
+    return o;
 }
