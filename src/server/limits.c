@@ -32,6 +32,11 @@ static const limit_def defs[] = {
     {"--out-max", OFF(out_max), 256 * 1024, 4096, 64 * 1024 * 1024,
      "bytes a reader leaves unread beyond its socket's buffer before it is disconnected"},
     {"--linger", OFF(linger_s), 30, 0, 86400, "seconds a finished game stays in memory after its last connection"},
+    /* a person types a line in a few seconds: 5 in 10 s lets a quick
+     * exchange through and stops a script pasting a wall of text */
+    {"--chat-burst", OFF(chat_burst), 5, 1, 20, "chat messages one connection may send within --chat-window"},
+    {"--chat-window", OFF(chat_window_s), 10, 1, 3600, "seconds of the --chat-burst window"},
+    {"--chat-keep", OFF(chat_keep), 50, 1, 1000, "chat messages a game keeps in memory for a reload"},
 };
 
 void limits_default(server_limits *l) {

@@ -25,6 +25,9 @@ typedef struct server_limits {
     int ai_games;         /* games of computer seats only, at once; 0: refused */
     int out_max;          /* bytes waiting to be sent to one connection; past it the connection is dropped */
     int linger_s;         /* a finished game stays in memory this long after its last connection left */
+    int chat_burst;       /* chat messages one connection may send within chat_window_s */
+    int chat_window_s;    /* the window of chat_burst, in seconds */
+    int chat_keep;        /* chat messages a game keeps in memory, so that a reload shows them */
 } server_limits;
 
 /* The defaults (docs/server.md says why each). */

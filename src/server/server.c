@@ -52,10 +52,12 @@
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
+#include "server/chat.h"
 #include "server/nodesync.h"
 #include "server/server.h"
 #include "server/sjson.h"
 #include "server/store.h"
+#include "server/takeback.h"
 #include "server/transport.h"
 
 /* The size of a message and of a request body, and the message rate, are
@@ -94,6 +96,7 @@ struct wsconn {
     int refused;
     json_int_t ack;  /* the "id" of this connection's move being applied */
     int has_ack;
+    chat_rate chat;  /* its recent chat messages (chat.h, --chat-burst) */
     wsconn *next; /* in g->conns */
 };
 
@@ -129,6 +132,10 @@ struct sgame {
     int bots_only;     /* every seat a computer: behind games with people in the AI queue */
     double born, left; /* when it entered memory; when its last connection left (0: never had one) */
     int pins;          /* the node-sync thread holds it (under S.reg_mu): it stays in memory */
+    chat_room *chat;   /* its last chat messages (chat.h), made on the first one; memory only */
+    int takeback;      /* its one person may take decisions back (takeback.h); stored in the meta */
+    int takebacks;     /* how many were taken back (the record's Event tag says it too) */
+    unsigned epoch, agent_epoch; /* a takeback moves epoch on: a computer's move thought before it is dropped */
     sgame *hnext;      /* hash chain */
 };
 
@@ -308,6 +315,7 @@ static void free_game(sgame *g) {
     if (!g) return;
     for (int i = 0; i < KONTOR_MAX_SEATS; i++) kontor_agent_free(g->seat[i].agent);
     kontor_record_release(&g->rec);
+    chat_room_free(g->chat);
     free(g->meta);
     free(g->ev);
     pthread_mutex_destroy(&g->mu);
@@ -321,8 +329,9 @@ static char *make_meta(const sgame *g) {
     for (int i = 0; i < g->s.cfg.nseats; i++)
         json_array_append_new(seats, json_pack("{s:s, s:s, s:b, s:s}", "kind", g->seat[i].kind, "token", g->seat[i].token,
                                                "claimed", g->seat[i].claimed, "player", g->seat[i].player));
-    json_t *m = json_pack("{s:o, s:i, s:I, s:I, s:b}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed,
-                          "ai_seed", (json_int_t)g->ai_seed, "listed", g->listed);
+    json_t *m = json_pack("{s:o, s:i, s:I, s:I, s:b, s:b, s:i}", "seats", seats, "timeout", g->timeout_s, "seed",
+                          (json_int_t)g->seed, "ai_seed", (json_int_t)g->ai_seed, "listed", g->listed, "takeback",
+                          g->takeback, "takebacks", g->takebacks);
     char *t = json_dumps(m, JSON_COMPACT);
     json_decref(m);
     return t;
@@ -388,6 +397,8 @@ static char *state_text(sgame *g, wsconn *w) {
         w->has_ack = 0;
     }
     json_object_set_new(o, "players", seats_info(g));
+    if (w->seat >= 0 && g->s.cfg.nseats == 4) /* its team may confer now (chat.h) */
+        json_object_set_new(o, "team_chat", json_boolean(chat_team_open(&g->s, kontor_team(&g->s, w->seat))));
     json_object_set_new(o, "legal", sj_legal(&g->s, w->seat));
     json_t *ev = json_array();
     for (long i = w->sent; i < g->nev; i++) json_array_append_new(ev, sj_event(&g->s, &g->ev[i], i, w->seat));
@@ -697,6 +708,14 @@ static void *ai_worker(void *arg) {
             continue;
         }
         kontor_error err;
+        if (g->agent_epoch != g->epoch) { /* a takeback: the agents start afresh */
+            for (int i = 0; i < KONTOR_MAX_SEATS; i++) {
+                kontor_agent_free(g->seat[i].agent);
+                g->seat[i].agent = NULL;
+            }
+            g->agent_epoch = g->epoch;
+        }
+        unsigned epoch = g->epoch;
         if (!g->seat[seat].agent) {
             g->seat[seat].agent = kontor_agent_new(level_spec(g->seat[seat].kind), g->ai_seed ^ (0x5EA7ull << seat), &err);
             if (!g->seat[seat].agent) logf_("game '%s': %s", g->id, err.msg);
@@ -712,7 +731,7 @@ static void *ai_worker(void *arg) {
 
         pthread_mutex_lock(&g->mu);
         g->ai_busy = 0;
-        if (g->rec.nply == ply) {
+        if (g->rec.nply == ply && g->epoch == epoch) {
             if (m == KONTOR_FORFEIT || !kontor_is_legal(&g->s, seat, m)) {
                 /* an agent that fails must not stall the game: play its first legal move */
                 kontor_move mv[KONTOR_MAX_MOVES];
@@ -789,7 +808,7 @@ static sgame *new_game_struct(void) {
 
 /* Create a game from a request; on failure returns NULL with err filled. */
 static sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, int listed,
-                          kontor_error *err) {
+                          int takeback, kontor_error *err) {
     kontor_config cfg;
     if (kontor_config_init(&cfg, variant, err) != KONTOR_OK) return NULL;
     if (options && *options && kontor_config_options(&cfg, options, err) != KONTOR_OK) return NULL;
@@ -833,6 +852,7 @@ static sgame *create_game(const char *variant, const char *options, json_t *seat
     g->ai_seed = random_u64();
     g->timeout_s = timeout_s;
     g->listed = listed;
+    g->takeback = takeback < 0 ? people == 1 : takeback; /* default: on against the computer */
     g->bots_only = !people;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
@@ -915,6 +935,12 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
         return 0;
     }
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
+    /* games stored before takebacks existed allow them against the computer */
+    int people = 0;
+    for (int i = 0; i < g->s.cfg.nseats; i++) people += strcmp(g->seat[i].kind, "human") == 0;
+    json_t *tb = json_object_get(m, "takeback");
+    g->takeback = tb ? json_is_true(tb) : people == 1;
+    g->takebacks = (int)json_integer_value(json_object_get(m, "takebacks"));
     /* games stored before private games existed were all listed */
     json_t *lj = json_object_get(m, "listed");
     g->listed = lj ? json_is_true(lj) : 1;
@@ -975,6 +1001,76 @@ static sgame *get_game(const char *id) {
     schedule_ai(g);
     pthread_mutex_unlock(&g->mu);
     return g;
+}
+
+/* ---- chat and takebacks (chat.c, takeback.c): the hooks into the game ------------------- */
+
+static int people_of(const sgame *g) {
+    int n = 0;
+    for (int i = 0; i < g->s.cfg.nseats; i++) n += strcmp(g->seat[i].kind, "human") == 0;
+    return n;
+}
+
+/* Its person may take back (a game against the computer created with takebacks). */
+static int takeback_allowed(const sgame *g) { return g->takeback && people_of(g) == 1 && !S.shared; }
+
+/* A chat message: checked, rate-limited, kept, and sent to those who may
+ * read it (chat_reaches). Spectators read the table but do not write: a
+ * watch link is public, so a stranger could otherwise talk into any game. */
+static void chat_post(wsconn *w, json_t *msg) {
+    sgame *g = w->g;
+    if (!g) {
+        send_error(w, "bad_request", "join or watch a game before chatting");
+        return;
+    }
+    if (w->seat < 0) {
+        send_error(w, "spectator", "game '%s': spectators read the table's chat but do not write in it", g->id);
+        return;
+    }
+    json_t *tj = json_object_get(msg, "text");
+    const char *ch = json_string_value(json_object_get(msg, "channel"));
+    if (!json_is_string(tj) || (json_object_get(msg, "channel") && !ch) ||
+        (ch && strcmp(ch, "table") != 0 && strcmp(ch, "team") != 0)) {
+        send_error(w, "bad_request", "chat needs a \"text\" string and a \"channel\" of \"table\" or \"team\"");
+        return;
+    }
+    const char *code;
+    char why[160];
+    if (!chat_text_check(json_string_value(tj), json_string_length(tj), &code, why, sizeof why)) {
+        send_error(w, code, "%s", why);
+        return;
+    }
+    pthread_mutex_lock(&g->mu);
+    int team = kontor_team(&g->s, w->seat);
+    int channel = ch && strcmp(ch, "team") == 0 ? team : CHAT_TABLE;
+    int retry = 0;
+    if (channel != CHAT_TABLE && g->s.cfg.nseats != 4) {
+        send_error(w, "no_team", "game '%s' is a game for two: it has no team channel", g->id);
+    } else if (channel != CHAT_TABLE && !chat_team_open(&g->s, team)) {
+        /* rulebook, Der Wettstreit zu viert, "Karten anlegen" (docs/rules.md R29) */
+        send_error(w, "team_chat_closed",
+                   "game '%s' round %d: partners confer only from the reveal until both their cards are placed",
+                   g->id, g->s.round);
+    } else if (!chat_rate_take(&w->chat, now_s(), S.lim.chat_burst, S.lim.chat_window_s, &retry)) {
+        json_t *e = json_pack("{s:s, s:s, s:s, s:i}", "type", "error", "code", "chat_rate", "error", "", "retry_after", retry);
+        char m[160];
+        snprintf(m, sizeof m, "at most %d chat messages in %d s (--chat-burst, --chat-window): try again in %d s",
+                 S.lim.chat_burst, S.lim.chat_window_s, retry);
+        json_object_set_new(e, "error", json_string(m));
+        send_json(w, e);
+    } else {
+        if (!g->chat) g->chat = chat_room_new(S.lim.chat_keep);
+        json_t *m = g->chat ? chat_room_add(g->chat, channel, w->seat, kontor_seat_name(&g->s, w->seat),
+                                            g->seat[w->seat].player, json_string_value(tj))
+                            : NULL;
+        char *t = m ? json_dumps(m, JSON_COMPACT) : NULL;
+        json_decref(m);
+        if (!t) send_error(w, "server", "out of memory");
+        for (wsconn *c = g->conns; t && c; c = c->next)
+            if (chat_reaches(channel, c->seat >= 0 ? kontor_team(&g->s, c->seat) : -1)) send_text(c, t);
+        free(t);
+    }
+    pthread_mutex_unlock(&g->mu);
 }
 
 /* ---- WebSocket ------------------------------------------------------------------ */
@@ -1039,11 +1135,13 @@ static void attach(wsconn *w, sgame *g, int seat, const char *name) {
             if (save_game(g, &err) != KONTOR_OK) logf_("%s", err.msg);
         }
     }
-    json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i}", "type", "welcome", "game", g->id, "seat",
+    json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:b}", "type", "welcome", "game", g->id, "seat",
                             seat >= 0 ? json_integer(seat) : json_null(), "variant",
                             kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(g->s.cfg.cards), "timeout",
-                            g->timeout_s);
+                            g->timeout_s, "takeback", seat >= 0 && takeback_allowed(g));
     send_json(w, wel);
+    /* the chat so far, as far as this seat may read it (chat.h) */
+    send_json(w, chat_room_history(g->chat, seat >= 0 ? kontor_team(&g->s, seat) : -1));
     /* everyone sees who is connected now; the newcomer also gets every event so far */
     broadcast(g);
     pthread_mutex_unlock(&g->mu);
@@ -1100,6 +1198,10 @@ static void handle_message(wsconn *w, json_t *msg) {
         attach(w, g, seat, name);
         return;
     }
+    if (strcmp(type, "chat") == 0) {
+        chat_post(w, msg);
+        return;
+    }
     if (strcmp(type, "move") == 0) {
         json_t *mj = json_object_get(msg, "move");
         if (!w->g) {
@@ -1131,7 +1233,7 @@ static void handle_message(wsconn *w, json_t *msg) {
         }
         return;
     }
-    send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, ping)", type);
+    send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, chat, ping)", type);
 }
 
 int server_conn_message(wsconn *w, int text, const char *data, size_t len) {
@@ -1377,10 +1479,10 @@ static int api_create(hx *c) {
         return reply_error(c, 400, "'timeout' must be a whole number of seconds");
     }
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
-    json_t *lj = json_object_get(req, "listed");
-    if (lj && !json_is_boolean(lj)) {
+    json_t *lj = json_object_get(req, "listed"), *tbj = json_object_get(req, "takeback");
+    if ((lj && !json_is_boolean(lj)) || (tbj && !json_is_boolean(tbj))) {
         json_decref(req);
-        return reply_error(c, 400, "'listed' must be true or false");
+        return reply_error(c, 400, "'%s' must be true or false", lj && !json_is_boolean(lj) ? "listed" : "takeback");
     }
     /* games of computers only: as many at once as the operator allows */
     json_t *sj = json_object_get(req, "seats");
@@ -1405,7 +1507,7 @@ static int api_create(hx *c) {
         snprintf(err.msg, sizeof err.msg, "'timeout' %lld is outside 0..%d seconds", (long long)timeout, TIMEOUT_MAX);
     else
         g = create_game(variant ? variant : "basic", options, json_object_get(req, "seats"), (int)timeout,
-                        json_is_true(lj), &err);
+                        json_is_true(lj), tbj ? json_is_true(tbj) : -1, &err);
     json_decref(req);
     if (!g) return reply_error(c, err.code == KONTOR_E_IO ? 500 : 400, "%s", err.msg);
     logf_("game '%s' created", g->id);
@@ -1451,7 +1553,7 @@ static int api_rematch(hx *c, sgame *g) {
         char opts[256];
         kontor_config_describe(&g->s.cfg, opts, sizeof opts);
         kontor_error err = {0};
-        ng = create_game(kontor_variant_name(g->s.cfg.variant), opts, kinds, g->timeout_s, g->listed, &err);
+        ng = create_game(kontor_variant_name(g->s.cfg.variant), opts, kinds, g->timeout_s, g->listed, g->takeback, &err);
         json_decref(kinds);
         if (!ng) {
             pthread_mutex_unlock(&g->mu);
@@ -1659,6 +1761,92 @@ static int api_variants(hx *c) {
     return reply_json(c, 200, json_pack("{s:o, s:o}", "variants", a, "expansions", names));
 }
 
+/* POST /api/games/ID/takeback {"token"}: the person's last decision taken
+ * back (takeback.h). The game is rebuilt from its record without it and
+ * saved whole in one transaction (SQLite's save also drops the game's
+ * stored decisions): a crash before the commit leaves the game as it was,
+ * after it the game without them; nobody is told before. */
+static int api_takeback(hx *c, sgame *g) {
+    if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
+        return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
+    const char *code;
+    char why[200];
+    json_t *req = sj_parse_object(c->rq->body ? c->rq->body : "", c->rq->body_len, &code, why, sizeof why);
+    if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+    const char *tok = json_string_value(json_object_get(req, "token"));
+    pthread_mutex_lock(&g->mu);
+    int seat = -1, ply = 0;
+    for (int i = 0; tok && i < g->s.cfg.nseats; i++)
+        if (g->seat[i].token[0] && strcmp(g->seat[i].token, tok) == 0) seat = i;
+    json_decref(req);
+    if (seat < 0) {
+        pthread_mutex_unlock(&g->mu);
+        return reply_code(c, 403, "bad_token", "a takeback in game '%s' is asked with the player's \"token\"", g->id);
+    }
+    code = takeback_check(&g->rec, &g->s, seat, people_of(g), g->takeback, &ply, why, sizeof why);
+    if (!code && S.shared) {
+        code = "takeback_shared";
+        snprintf(why, sizeof why, "takebacks are not offered on a server of several nodes");
+    }
+    if (code) {
+        pthread_mutex_unlock(&g->mu);
+        return reply_code(c, 409, code, "game '%s': %s", g->id, why);
+    }
+    kontor_state *ns = malloc(sizeof *ns);
+    kontor_event *ev = NULL;
+    long nev = 0;
+    kontor_error err = {0};
+    if (!ns || takeback_rebuild(&g->rec, ply, ns, &ev, &nev, &err) != KONTOR_OK) {
+        pthread_mutex_unlock(&g->mu);
+        free(ns);
+        return reply_error(c, 500, "game '%s': the takeback could not rebuild it: %s", g->id, ns ? err.msg : "out of memory");
+    }
+    /* the game without the decisions, stored before anything else changes */
+    kontor_state before = g->s;
+    int old_n = g->rec.nply;
+    char old_event[KONTOR_TAG_MAX], *old_meta = g->meta;
+    memcpy(old_event, g->rec.event, sizeof old_event);
+    g->s = *ns;
+    free(ns);
+    g->rec.nply = ply;
+    g->takebacks++;
+    takeback_note(&g->rec, g->id, g->takebacks);
+    g->meta = make_meta(g);
+    if (!g->meta || save_game(g, &err) != KONTOR_OK) {
+        free(g->meta);
+        g->meta = old_meta;
+        g->takebacks--;
+        memcpy(g->rec.event, old_event, sizeof old_event);
+        g->rec.nply = old_n;
+        g->s = before;
+        kontor_record_set_result(&g->rec, &g->s);
+        pthread_mutex_unlock(&g->mu);
+        free(ev);
+        return reply_error(c, 500, "game '%s': the takeback was not stored: %s", g->id, err.msg);
+    }
+    free(old_meta);
+    free(g->ev);
+    g->ev = ev;
+    g->nev = g->evcap = nev;
+    g->epoch++; /* a computer thinking now about the old position is ignored */
+    logf_("game '%s': %s took back to decision %d", g->id, kontor_seat_name(&g->s, seat), ply);
+    /* every connection is told, and gets its view and the events anew */
+    json_t *tbm = json_pack("{s:s, s:i, s:i, s:i}", "type", "takeback", "seat", seat, "ply", ply, "takebacks", g->takebacks);
+    char *t = json_dumps(tbm, JSON_COMPACT);
+    json_decref(tbm);
+    for (wsconn *w = g->conns; w; w = w->next) {
+        if (t) send_text(w, t);
+        w->sent = 0;
+    }
+    free(t);
+    update_deadline(g);
+    broadcast(g);
+    schedule_ai(g);
+    int n = g->takebacks;
+    pthread_mutex_unlock(&g->mu);
+    return reply_json(c, 200, json_pack("{s:i, s:i, s:i}", "seat", seat, "ply", ply, "takebacks", n));
+}
+
 static long rss_kib(void) {
     FILE *f = fopen("/proc/self/status", "r");
     if (!f) return -1;
@@ -1738,6 +1926,11 @@ static int api_handler(hx *c) {
             return 200;
         }
         if (strcmp(rest, "view") == 0 && get) return api_view(c, id);
+        if (strcmp(rest, "takeback") == 0 && post) {
+            sgame *g = get_game(id);
+            if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
+            return api_takeback(c, g);
+        }
         if (strcmp(rest, "rematch") == 0 && post) {
             sgame *g = find_game(id);
             if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
