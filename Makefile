@@ -152,7 +152,7 @@ $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.
 $(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # so do the security tests and the leak oracle (tests/srvutil.h)
-SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak
+SERVER_TESTS := $(BUILD)/tests/test_security $(BUILD)/tests/test_leak $(BUILD)/tests/test_chat $(BUILD)/tests/test_takeback
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 
