@@ -41,9 +41,9 @@ export function chatPanel({ send, seat, four, nameOf }) {
     tabs.append(b);
     const ol = node('ol', 'chat-log');
     ol.id = `chat-${ch}`;
-    ol.setAttribute('role', 'log');
     ol.setAttribute('aria-live', 'polite');
     ol.setAttribute('aria-label', t(`chat.${ch}`));
+    b.setAttribute('aria-controls', ol.id);
     ol.tabIndex = 0;
     lists[ch] = ol;
   }

@@ -380,7 +380,7 @@ export default {
   'chat.team_open': 'Teamkanal offen: beratet, wohin ihr beide Karten legt.',
   'chat.team_closed': 'Teamkanal geschlossen: Partner dürfen sich nur vom Aufdecken bis zum Anlegen beider Karten beraten.',
   'chat.say': 'deine Nachricht',
-  'chat.placeholder': 'etwas sagen (höchstens 200 Zeichen)',
+  'chat.placeholder': 'etwas sagen',
   'chat.send': 'Senden',
   'chat.spectator': 'Zuschauer lesen den Chat des Tisches, schreiben aber nicht.',
   'chat.rate': 'Zu viele Nachrichten: in {s} s wieder.',

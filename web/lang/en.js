@@ -378,7 +378,7 @@ export default {
   'chat.team_open': 'Team channel open: agree where to lay both cards.',
   'chat.team_closed': 'Team channel closed: partners may confer only from the reveal until both their cards are laid.',
   'chat.say': 'your message',
-  'chat.placeholder': 'say something (at most 200 characters)',
+  'chat.placeholder': 'say something',
   'chat.send': 'Send',
   'chat.spectator': 'Spectators read the table’s chat but do not write.',
   'chat.rate': 'Too many messages: try again in {s} s.',
