@@ -132,7 +132,7 @@ typedef struct chat_msg {
     int channel, seat;
     char seat_name[16];
     char player[32];
-    char text[CHAT_TEXT_MAX * 4 + 1];
+    char *text; /* malloc'd: a game's history costs what was said, not 50 times the longest message */
 } chat_msg;
 
 struct chat_room {
@@ -155,6 +155,7 @@ chat_room *chat_room_new(int keep) {
 
 void chat_room_free(chat_room *r) {
     if (!r) return;
+    for (int i = 0; i < r->keep; i++) free(r->m[i].text);
     free(r->m);
     free(r);
 }
@@ -169,6 +170,10 @@ static json_t *msg_json(const chat_msg *m) {
 
 json_t *chat_room_add(chat_room *r, int channel, int seat, const char *seat_name, const char *player,
                       const char *text) {
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    if (!copy) return NULL;
+    memcpy(copy, text, len + 1);
     chat_msg *m;
     if (r->n < r->keep) {
         m = &r->m[(r->head + r->n) % r->keep];
@@ -182,7 +187,8 @@ json_t *chat_room_add(chat_room *r, int channel, int seat, const char *seat_name
     m->seat = seat;
     snprintf(m->seat_name, sizeof m->seat_name, "%s", seat_name ? seat_name : "");
     snprintf(m->player, sizeof m->player, "%s", player ? player : "");
-    snprintf(m->text, sizeof m->text, "%s", text);
+    free(m->text);
+    m->text = copy;
     return msg_json(m);
 }
 
