@@ -171,6 +171,11 @@ static void test_a_takeback_is_refused_with_two_people_without_a_token_or_before
     json_decref(r);
     close_cl(&a);
     json_decref(g);
+    /* "takeback" is true or false */
+    r = http_json(&s, "POST", "/api/games", "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"],\"takeback\":\"yes\"}", &st);
+    assert_int_equal(st, 400);
+    assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "'takeback'"));
+    json_decref(r);
     /* a game created without takebacks */
     g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"],\"takeback\":false}");
     id = json_string_value(json_object_get(g, "id"));

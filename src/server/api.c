@@ -203,8 +203,9 @@ static int api_create(hx *c) {
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
     json_t *lj = json_object_get(req, "listed"), *tbj = json_object_get(req, "takeback");
     if ((lj && !json_is_boolean(lj)) || (tbj && !json_is_boolean(tbj))) {
+        const char *field = lj && !json_is_boolean(lj) ? "listed" : "takeback"; /* (before req goes) */
         json_decref(req);
-        return reply_error(c, 400, "'%s' must be true or false", lj && !json_is_boolean(lj) ? "listed" : "takeback");
+        return reply_error(c, 400, "'%s' must be true or false", field);
     }
     /* games of computers only: as many at once as the operator allows */
     json_t *sj = json_object_get(req, "seats");
