@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
+#include "core/apply.h"
 #include "core/bb.h"
 
 /* Reward = 0.9 * (win 1, draw 1/2, loss 0) + 0.1 * margin term, so that
@@ -107,7 +108,7 @@ static kontor_move pick_ship(const kontor_state *s, int seat, const ai_playout_o
 }
 
 static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng) {
-    bb_t t = bb_and(opponent_targets(s, seat), bb_neighbours(bb_cell(s->ship_cell)));
+    bb_t t = bb_and(opponent_targets(s, seat), bb_around(s->ship_cell));
     if (!bb_any(t)) return KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
     return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
 }
@@ -216,7 +217,9 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
                     int k = mast_key(s, q, m);
                     if (k >= 0) path[npath++] = k;
                 }
-                kontor_apply(s, q, m, NULL);
+                if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
+                /* every pick above is one of the legal decisions (core/apply.h) */
+                kontor__apply_unchecked(s, q, m, NULL);
             }
             continue;
         }
@@ -232,7 +235,8 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
             int k = mast_key(s, q, m);
             if (k >= 0) path[npath++] = k;
         }
-        if (kontor_apply(s, q, m, NULL) != KONTOR_OK) break; /* cannot happen: every pick is legal */
+        if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
+        kontor__apply_unchecked(s, q, m, NULL); /* every pick is legal (core/apply.h) */
     }
     if (s->phase == KONTOR_PHASE_OVER) {
         ai_result_of(s, r);
