@@ -10,13 +10,15 @@
  *   P<body>         POST /api/games with that body
  *   G<path>         GET <path> (a '?' starts the query)
  *   C<n>            POST /api/games/@G/seats/<n>
+ *   T<body>         POST /api/games/@H/takeback with that body (a takeback)
  *   W<d><text>      a text message on WebSocket d (0-3; opened on first use)
  *   B<d><bytes>     a binary message on WebSocket d
  *   X<d>            WebSocket d closes
  *
  * In any line "@G" becomes the first game's id, "@H" the second's (a human
- * against the computer), "@0" and "@1" the first game's seat tokens, so that
- * the fuzzer reaches joins and moves. Every answer must be well formed: an
+ * against the computer), "@0" and "@1" the first game's seat tokens, "@2" the
+ * second's human seat's, so that the fuzzer reaches joins, moves, chats and
+ * takebacks. Every answer must be well formed: an
  * HTTP status the API documents and, for JSON, a JSON object; every WebSocket
  * message a JSON object with a "type". */
 #include <stddef.h>
@@ -33,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CHECK(x) do { if (!(x)) abort(); } while (0)
 
-static char gid[2][40], tok[2][40];
+static char gid[2][40], tok[2][40], tokh[1][40];
 
 static void check_json_object(const char *t, size_t n) {
     json_t *o = json_loadb(t, n, 0, NULL);
@@ -55,7 +57,7 @@ static void on_close(void *tx, int code) {
 }
 
 static int http(const char *method, const char *uri, const char *body, size_t blen, server_http_resp *rs) {
-    char path[4096];
+    char path[4200];
     snprintf(path, sizeof path, "%s", uri);
     char *q = strchr(path, '?');
     if (q) *q++ = 0;
@@ -91,7 +93,7 @@ static char *expand(const uint8_t *p, size_t len, size_t *n) {
         const char *sub = NULL;
         if (p[i] == '@' && i + 1 < len) {
             char c = (char)p[i + 1];
-            sub = c == 'G' ? gid[0] : c == 'H' ? gid[1] : c == '0' ? tok[0] : c == '1' ? tok[1] : NULL;
+            sub = c == 'G' ? gid[0] : c == 'H' ? gid[1] : c == '0' ? tok[0] : c == '1' ? tok[1] : c == '2' ? tokh[0] : NULL;
         }
         if (sub) {
             size_t sl = strlen(sub);
@@ -111,7 +113,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     kontor_error err;
     if (server_init(":memory:", 1, &err) != 0) abort();
     make_game("{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", gid[0], tok);
-    make_game("{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}", gid[1], NULL);
+    char tmp2[2][40];
+    make_game("{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}", gid[1], tmp2);
+    snprintf(tokh[0], sizeof tokh[0], "%s", tmp2[0]);
     server_conn *ws[4] = {NULL, NULL, NULL, NULL};
     int closed[4] = {0, 0, 0, 0};
     size_t at = 0;
@@ -136,6 +140,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             char uri[4200];
             snprintf(uri, sizeof uri, "/api/games/%s/seats/%s", gid[0], line + 1);
             http("POST", uri, NULL, 0, &rs);
+        } else if (op == 'T') {
+            char uri[200];
+            snprintf(uri, sizeof uri, "/api/games/%s/takeback", gid[1]);
+            http("POST", uri, line + 1, n - 1, &rs);
         } else if (op == 'W' || op == 'B') {
             if (!ws[d] && !closed[d]) ws[d] = server_conn_open(on_send, on_close, &closed[d]);
             if (ws[d] && !closed[d] && !server_conn_message(ws[d], op == 'W', line + 2, n > 2 ? n - 2 : 0)) closed[d] = 1;

@@ -7,6 +7,8 @@
  * 5. a finished game is found after a restart (summary, join);
  * 6. a field of the wrong type is a 400;
  * 7. `kontor selfplay --record a/b` makes the missing directories;
+ * 8. (issue 16) a team's chat in the game for four reaches neither the other
+ *    team nor a spectator, and is refused outside the rulebook's window;
  * and the computer seats' randomness does not come from the published seed.
  * (4, the engine that ran a program named in the protocol, is in test_proto.c.)
  */
@@ -255,6 +257,143 @@ static void test_selfplay_record_makes_the_missing_directories(void **state) {
     assert_int_equal(access(path, R_OK), 0);
 }
 
+/* ---- the team channel of the game for four (issue 16) ---------------------------------- */
+
+typedef struct tclient {
+    cl c;
+    int team;           /* 0 red, 1 black, -1 spectator */
+    int heard[2];       /* frames carrying a team's secret */
+    int said_round;     /* the round it last spoke in */
+    int refused_closed; /* team_chat_closed errors */
+} tclient;
+
+static int has(const char *m, size_t len, const char *needle) {
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= len; i++)
+        if (memcmp(m + i, needle, k) == 0) return 1;
+    return 0;
+}
+
+/* Read what is pending (up to ms for the first), noting the team secrets
+ * each frame carries; returns 1 when a state acknowledging want arrived, -1
+ * on an error naming want, else 0. */
+static int tpump(tclient *t, int ms, int want) {
+    int got = 0;
+    for (;;) {
+        int op;
+        char *m;
+        size_t len;
+        if (wsc_recv(&t->c.w, ms, &op, &m, &len) <= 0) return got;
+        ms = got ? 0 : ms;
+        for (int team = 0; team < 2; team++)
+            if (has(m, len, team == 0 ? "SECRET-red" : "SECRET-black")) t->heard[team]++;
+        json_t *o = json_loadb(m, len, 0, NULL);
+        free(m);
+        const char *ty = json_string_value(json_object_get(o, "type"));
+        if (ty && strcmp(ty, "state") == 0) {
+            json_decref(t->c.state);
+            t->c.state = o;
+            if (want && json_integer_value(json_object_get(o, "ack")) == want) got = 1, ms = 0;
+            continue;
+        }
+        if (ty && strcmp(ty, "error") == 0) {
+            const char *code = json_string_value(json_object_get(o, "code"));
+            if (code && strcmp(code, "team_chat_closed") == 0) t->refused_closed++;
+            if (want && json_integer_value(json_object_get(o, "id")) == want) got = -1, ms = 0;
+        }
+        json_decref(o);
+        if (got) ms = 0;
+    }
+}
+
+static void team_say(tclient *t, int seat, int round) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "{\"type\":\"chat\",\"channel\":\"team\",\"text\":\"SECRET-%s round %d from %d\"}",
+             t->team == 0 ? "red" : "black", round, seat);
+    send_str(&t->c, msg);
+}
+
+/* The rulebook lets the partners of the game for four confer from the reveal
+ * until both their cards are placed, and at no other time; what they say is
+ * theirs. Four people and a spectator play a whole game; every seat tries its
+ * team channel at every decision of the first round's choice (refused,
+ * team_chat_closed) and speaks whenever its state says the channel is open.
+ * A frame with a team's words reaching the other team or the spectator, now
+ * or in the history a reload gets, fails; the partner must have heard them. */
+static void test_team_chat_never_reaches_the_other_team_or_a_spectator(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"four\",\"seats\":[\"human\",\"human\",\"human\",\"human\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    tclient t[5];
+    memset(t, 0, sizeof t);
+    for (int i = 0; i < 4; i++) {
+        join(&t[i].c, &s, id, token_of(g, i));
+        t[i].team = i < 2 ? 0 : 1;
+    }
+    join(&t[4].c, &s, id, NULL);
+    t[4].team = -1;
+    /* before the reveal: every seat tries, every seat is refused */
+    for (int i = 0; i < 4; i++) team_say(&t[i], i, 1);
+    for (int i = 0; i < 5; i++) tpump(&t[i], 300, 0);
+    for (int i = 0; i < 4; i++) assert_int_equal(t[i].refused_closed, 1);
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 16);
+    int spoke = 0, id_n = 100;
+    for (int step = 0; step < 3000 && !is_over(&t[0].c); step++) {
+        int moved = 0;
+        for (int i = 0; i < 4; i++) {
+            tpump(&t[i], 0, 0);
+            json_t *st = t[i].c.state;
+            int round = (int)json_integer_value(json_object_get(st, "round"));
+            if (json_is_true(json_object_get(st, "team_chat")) && t[i].said_round != round) {
+                team_say(&t[i], i, round);
+                t[i].said_round = round;
+                spoke++;
+            }
+            json_t *legal = json_object_get(st, "legal");
+            size_t n = json_array_size(legal);
+            if (!n) continue;
+            json_int_t m = json_integer_value(json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m"));
+            char msg[96];
+            int want = ++id_n;
+            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%d}", (long long)m, want);
+            send_str(&t[i].c, msg);
+            for (int k = 0; k < 50 && !tpump(&t[i], 100, want); k++) {
+            }
+            moved = 1;
+        }
+        for (int i = 0; i < 5; i++) tpump(&t[i], moved ? 0 : 20, 0);
+    }
+    assert_true(is_over(&t[0].c));
+    for (int i = 0; i < 5; i++) tpump(&t[i], 200, 0);
+    assert_true(spoke >= 4);
+    /* each team heard itself; nobody else heard it */
+    assert_true(t[0].heard[0] + t[1].heard[0] >= 2);
+    assert_true(t[2].heard[1] + t[3].heard[1] >= 2);
+    for (int i = 0; i < 5; i++)
+        for (int team = 0; team < 2; team++)
+            if (t[i].team != team) assert_int_equal(t[i].heard[team], 0);
+    /* the history a reload gets: the same */
+    for (int i = 2; i < 5; i++) {
+        tclient r;
+        memset(&r, 0, sizeof r);
+        r.team = i == 4 ? -1 : 1;
+        open_cl(&r.c, &s);
+        char msg[200];
+        if (i == 4) snprintf(msg, sizeof msg, "{\"type\":\"watch\",\"game\":\"%s\"}", id);
+        else snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", id, token_of(g, i));
+        send_str(&r.c, msg);
+        tpump(&r, 500, 0);
+        assert_int_equal(r.heard[0], 0);
+        if (i < 4) assert_true(r.heard[1] > 0);
+        close_cl(&r.c);
+    }
+    for (int i = 0; i < 5; i++) close_cl(&t[i].c);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_the_record_of_a_running_game_is_not_served, setup, teardown),
@@ -264,6 +403,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_a_finished_game_is_found_after_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_field_of_the_wrong_type_is_a_400, setup, teardown),
         cmocka_unit_test_setup_teardown(test_selfplay_record_makes_the_missing_directories, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_team_chat_never_reaches_the_other_team_or_a_spectator, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@ import { notifier } from './notify.js';
 import { activatable, arrows, focusKey, restoreFocus, liveRegion } from './keys.js';
 import { areaOverlay, areaList } from './areas.js';
 import { pacer, animate, revealStrip, paceSwitch } from './pace.js';
+import { chatPanel } from './chat.js';
 
 const $ = sel => document.querySelector(sel);
 const app = () => $('#app');
@@ -111,10 +112,11 @@ async function lobby() {
 
   const timeout = h('input', { id: 'timeout', type: 'number', min: 0, max: 86400, value: 0, size: 5 });
   const listed = h('input', { id: 'listed', type: 'checkbox' });
+  const takeback = h('input', { id: 'takeback', type: 'checkbox', checked: true });
   const made = h('div', { id: 'created' });
   const create = h('button', { id: 'create', onclick: async () => {
     try {
-      const g = await api('POST', '/api/games', { variant: variant.value, options: options(), seats: seatSel.map(s => s.value), timeout: Number(timeout.value) || 0, listed: listed.checked });
+      const g = await api('POST', '/api/games', { variant: variant.value, options: options(), seats: seatSel.map(s => s.value), timeout: Number(timeout.value) || 0, listed: listed.checked, takeback: takeback.checked });
       const n = seatSel.length;
       made.replaceChildren(...[h('p', {}, t('lobby.created', { id: g.id })), g.seats.length ? h('p', { class: 'muted', id: 'privacy' }, t(listed.checked ? 'lobby.is_listed' : 'lobby.is_private')) : null,
         ...g.seats.map(s => h('p', {}, `${seatName(s.seat, n)}: `, h('a', { href: s.link, class: 'join-link', 'data-seat': s.seat }, location.origin + s.link))),
@@ -136,6 +138,7 @@ async function lobby() {
     h('section', { class: 'panel' }, h('h2', {}, t('lobby.new_game')),
       seatsRow, h('div', { class: 'row' }, h('label', {}, t('lobby.timeout'), ' ', timeout)),
       h('div', { class: 'row' }, h('label', {}, listed, ' ', t('lobby.listed'))),
+      h('div', { class: 'row' }, h('label', {}, takeback, ' ', t('lobby.takeback'))),
       create, made),
     lists));
   async function refresh() {
@@ -184,18 +187,27 @@ function game(id, token) {
   const logbox = h('ol', { id: 'log', class: 'log', tabindex: 0, 'aria-label': t('game.log') });
   const end = h('div', { id: 'end', class: 'end hidden' });
   let wasMine = false, lastPly = -1, rematchId = null;
+  // the chat (chat.js), made at the welcome; Undo against the computer when the server offers it
+  let chat = null;
+  const chatbox = h('div', { id: 'chatbox' });
+  const undoBox = h('div', { id: 'undo-box', class: 'undo-box' });
   app().replaceChildren(h('main', { class: 'game' },
     h('header', {}, h('a', { href: '#', class: 'back' }, t('game.back')), h('span', { class: 'title' }, token ? t('game.title', { id }) : t('game.watching', { id })), status,
       h('nav', { class: 'top-links' }, h('a', { href: `rules.html#${getLang()}`, target: '_blank' }, t('rules.link')), langSwitch())),
     err,
     h('div', { class: 'table' },
-      h('div', { class: 'harbour' }, summary, revealbox, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, actions, hand)),
-      h('aside', {}, side, areabox, note ? note.controls : null, paceSwitch(), refbox, h('h3', {}, t('game.log')), logbox)),
+      h('div', { class: 'harbour' }, summary, revealbox, h('div', { class: 'board-wrap' }, svg), h('div', { class: 'hand-bar' }, undoBox, actions, hand)),
+      h('aside', {}, side, chatbox, areabox, note ? note.controls : null, paceSwitch(), refbox, h('h3', {}, t('game.log')), logbox)),
     end, live.el));
   arrows(svg, 'rect.legal');
   arrows(hand, '.hand-card.playable');
 
   const send = o => { if (socket && socket.readyState === 1) socket.send(JSON.stringify(o)); };
+  // take back our last decision (a game against the computer): the server rebuilds the game and sends it again
+  async function undo() {
+    err.textContent = '';
+    try { await api('POST', `/api/games/${id}/takeback`, { token }); } catch (e) { err.textContent = e.message; }
+  }
   const move = m => { err.textContent = ''; send({ type: 'move', move: m, id: moveId++ }); };
 
   function connect() {
@@ -204,9 +216,23 @@ function game(id, token) {
     socket.onopen = () => send(token ? { type: 'join', game: id, token, ...(myName() ? { name: myName() } : {}) } : { type: 'watch', game: id });
     socket.onmessage = e => {
       const m = JSON.parse(e.data);
-      if (m.type === 'welcome') { pace.clear(); cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; logbox.replaceChildren(); }
-      else if (m.type === 'state') pace.push(m);
-      else if (m.type === 'error') { err.textContent = errorText(m); }
+      if (m.type === 'welcome') {
+        pace.clear(); cards = m.cards; seat = m.seat; log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; logbox.replaceChildren();
+        const nseats = m.nseats || 2;
+        chat = chatPanel({ send, seat, four: nseats === 4, nameOf: i => (st ? nameOf(i) : seatName(i, nseats)) });
+        chatbox.replaceChildren(chat.el);
+        undoBox.replaceChildren(...(m.takeback && token ? [h('button', { id: 'undo', class: 'undo', title: t('undo.title'), onclick: undo }, t('undo.label'))] : []));
+      }
+      else if (m.type === 'state') { if (chat) chat.state(m); pace.push(m); }
+      else if (m.type === 'chat') { if (chat) chat.add(m); }
+      else if (m.type === 'chat_history') { if (chat) chat.history(m.messages); }
+      else if (m.type === 'takeback') {
+        // the game rebuilt without the decisions taken back: its events come again from the start
+        pace.clear(); log = []; lastCells = []; newRound = false; reveals = []; shipAt = null; pendingCell = null;
+        logbox.replaceChildren(); revealbox.replaceChildren();
+        live.say(t('undo.done'));
+      }
+      else if (m.type === 'error') { if (!chat || !chat.error(m)) err.textContent = errorText(m); }
       else if (m.type === 'rematch') { rematchId = m.rematch; if (st && st.over) showEnd(); }
     };
     socket.onclose = () => { status.textContent = t('game.reconnecting'); setTimeout(() => { if (location.hash.includes(id)) connect(); }, 1000); };
@@ -370,6 +396,8 @@ function game(id, token) {
       }
     }
     if (st.over) showEnd(); else end.classList.add('hidden');
+    const undoButton = undoBox.querySelector('#undo');
+    if (undoButton) undoButton.disabled = !!st.over;
     prevLegal = legal; prevSt = st;
     // the keyboard's focus back where it was; the news read out
     // (a new decision of ours: the turn began, or our last decision led to the next)

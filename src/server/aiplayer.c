@@ -53,6 +53,14 @@ void *ai_worker(void *arg) {
             continue;
         }
         kontor_error err;
+        if (g->agent_epoch != g->epoch) { /* a takeback: the agents start afresh */
+            for (int i = 0; i < KONTOR_MAX_SEATS; i++) {
+                kontor_agent_free(g->seat[i].agent);
+                g->seat[i].agent = NULL;
+            }
+            g->agent_epoch = g->epoch;
+        }
+        unsigned epoch = g->epoch;
         if (!g->seat[seat].agent) {
             g->seat[seat].agent = kontor_agent_new(level_spec(g->seat[seat].kind), g->ai_seed ^ (0x5EA7ull << seat), &err);
             if (!g->seat[seat].agent) logf_("game '%s': %s", g->id, err.msg);
@@ -68,7 +76,7 @@ void *ai_worker(void *arg) {
 
         pthread_mutex_lock(&g->mu);
         g->ai_busy = 0;
-        if (g->rec.nply == ply) {
+        if (g->rec.nply == ply && g->epoch == epoch) {
             if (m == KONTOR_FORFEIT || !kontor_is_legal(&g->s, seat, m)) {
                 /* an agent that fails must not stall the game: play its first legal move */
                 kontor_move mv[KONTOR_MAX_MOVES];

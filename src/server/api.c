@@ -196,10 +196,11 @@ static int api_create(hx *c) {
         return reply_error(c, 400, "'timeout' must be a whole number of seconds");
     }
     json_int_t timeout = tj ? json_integer_value(tj) : 0;
-    json_t *lj = json_object_get(req, "listed");
-    if (lj && !json_is_boolean(lj)) {
+    json_t *lj = json_object_get(req, "listed"), *tbj = json_object_get(req, "takeback");
+    if ((lj && !json_is_boolean(lj)) || (tbj && !json_is_boolean(tbj))) {
+        const char *field = lj && !json_is_boolean(lj) ? "listed" : "takeback"; /* (before req goes) */
         json_decref(req);
-        return reply_error(c, 400, "'listed' must be true or false");
+        return reply_error(c, 400, "'%s' must be true or false", field);
     }
     /* games of computers only: as many at once as the operator allows */
     json_t *sj = json_object_get(req, "seats");
@@ -224,7 +225,7 @@ static int api_create(hx *c) {
         snprintf(err.msg, sizeof err.msg, "'timeout' %lld is outside 0..%d seconds", (long long)timeout, TIMEOUT_MAX);
     else
         g = create_game(variant ? variant : "basic", options, json_object_get(req, "seats"), (int)timeout,
-                        json_is_true(lj), &err);
+                        json_is_true(lj), tbj ? json_is_true(tbj) : -1, &err);
     json_decref(req);
     if (!g) return reply_error(c, err.code == KONTOR_E_IO ? 500 : 400, "%s", err.msg);
     logf_("game '%s' created", g->id);
@@ -270,7 +271,7 @@ static int api_rematch(hx *c, sgame *g) {
         char opts[256];
         kontor_config_describe(&g->s.cfg, opts, sizeof opts);
         kontor_error err = {0};
-        ng = create_game(kontor_variant_name(g->s.cfg.variant), opts, kinds, g->timeout_s, g->listed, &err);
+        ng = create_game(kontor_variant_name(g->s.cfg.variant), opts, kinds, g->timeout_s, g->listed, g->takeback, &err);
         json_decref(kinds);
         if (!ng) {
             pthread_mutex_unlock(&g->mu);
@@ -557,6 +558,20 @@ static int api_handler(hx *c) {
             return 200;
         }
         if (strcmp(rest, "view") == 0 && get) return api_view(c, id);
+        if (strcmp(rest, "takeback") == 0 && post) { /* game_chat.c */
+            sgame *g = get_game(id);
+            if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
+            if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
+                return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
+            const char *code;
+            char why[160];
+            json_t *req = sj_parse_object(c->rq->body ? c->rq->body : "", c->rq->body_len, &code, why, sizeof why);
+            if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+            json_t *answer = NULL;
+            int status = game_takeback(g, json_string_value(json_object_get(req, "token")), &answer);
+            json_decref(req);
+            return reply_json(c, status, answer);
+        }
         if (strcmp(rest, "rematch") == 0 && post) {
             sgame *g = find_game(id);
             if (!g) return reply_code(c, 404, "no_game", "game '%s' does not exist", id);

@@ -42,8 +42,8 @@ static sgame *new_game_struct(void) {
 }
 
 /* Create a game from a request; on failure returns NULL with err filled. */
-sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, int listed,
-                          kontor_error *err) {
+sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, int listed, int takeback,
+                   kontor_error *err) {
     kontor_config cfg;
     if (kontor_config_init(&cfg, variant, err) != KONTOR_OK) return NULL;
     if (options && *options && kontor_config_options(&cfg, options, err) != KONTOR_OK) return NULL;
@@ -87,6 +87,7 @@ sgame *create_game(const char *variant, const char *options, json_t *seats, int 
     g->ai_seed = random_u64();
     g->timeout_s = timeout_s;
     g->listed = listed;
+    g->takeback = takeback < 0 ? people == 1 : takeback; /* default: on against the computer */
     g->bots_only = !people;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
@@ -169,6 +170,10 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
         return 0;
     }
     g->seed = (uint64_t)json_integer_value(json_object_get(m, "seed"));
+    /* games stored before takebacks existed allow them against the computer */
+    json_t *tb = json_object_get(m, "takeback");
+    g->takeback = tb ? json_is_true(tb) : people_of(g) == 1;
+    g->takebacks = (int)json_integer_value(json_object_get(m, "takebacks"));
     /* games stored before private games existed were all listed */
     json_t *lj = json_object_get(m, "listed");
     g->listed = lj ? json_is_true(lj) : 1;

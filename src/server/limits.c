@@ -37,6 +37,11 @@ static const limit_def defs[] = {
      "HTTP requests on one connection (1: one request a connection)"},
     {"--idle-evict", OFF(idle_s), 600, 1, 30 * 86400,
      "seconds a running game nobody is connected to stays in memory (it comes back on the next request)"},
+    /* a person types a line in a few seconds: 5 in 10 s lets a quick
+     * exchange through and stops a script pasting a wall of text */
+    {"--chat-burst", OFF(chat_burst), 5, 1, 20, "chat messages one connection may send within --chat-window"},
+    {"--chat-window", OFF(chat_window_s), 10, 1, 3600, "seconds of the --chat-burst window"},
+    {"--chat-keep", OFF(chat_keep), 50, 1, 1000, "chat messages a game keeps in memory for a reload"},
 };
 
 void limits_default(server_limits *l) {

@@ -28,6 +28,9 @@ typedef struct server_limits {
     int keepalive_s;      /* seconds an HTTP connection may wait for its next request */
     int keepalive_max;    /* HTTP requests on one connection (1: one request a connection) */
     int idle_s;           /* a running game nobody is connected to leaves memory after this long (the store keeps it) */
+    int chat_burst;       /* chat messages one connection may send within chat_window_s */
+    int chat_window_s;    /* the window of chat_burst, in seconds */
+    int chat_keep;        /* chat messages a game keeps in memory, so that a reload shows them */
 } server_limits;
 
 /* The defaults (docs/server.md says why each). */

@@ -161,6 +161,7 @@ void free_game(sgame *g) {
     if (!g) return;
     for (int i = 0; i < KONTOR_MAX_SEATS; i++) kontor_agent_free(g->seat[i].agent);
     kontor_record_release(&g->rec);
+    chat_room_free(g->chat);
     free(g->meta);
     free(g->ev);
     pthread_mutex_destroy(&g->mu);
@@ -173,8 +174,9 @@ char *make_meta(const sgame *g) {
     for (int i = 0; i < g->s.cfg.nseats; i++)
         json_array_append_new(seats, json_pack("{s:s, s:s, s:b, s:s}", "kind", g->seat[i].kind, "token", g->seat[i].token,
                                                "claimed", g->seat[i].claimed, "player", g->seat[i].player));
-    json_t *m = json_pack("{s:o, s:i, s:I, s:I, s:b}", "seats", seats, "timeout", g->timeout_s, "seed", (json_int_t)g->seed,
-                          "ai_seed", (json_int_t)g->ai_seed, "listed", g->listed);
+    json_t *m = json_pack("{s:o, s:i, s:I, s:I, s:b, s:b, s:i}", "seats", seats, "timeout", g->timeout_s, "seed",
+                          (json_int_t)g->seed, "ai_seed", (json_int_t)g->ai_seed, "listed", g->listed, "takeback",
+                          g->takeback, "takebacks", g->takebacks);
     char *t = json_dumps(m, JSON_COMPACT);
     json_decref(m);
     return t;

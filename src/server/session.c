@@ -62,11 +62,12 @@ static void attach(wsconn *w, sgame *g, int seat, const char *name) {
             if (save_game(g, &err) != KONTOR_OK) logf_("%s", err.msg);
         }
     }
-    json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i}", "type", "welcome", "game", g->id, "seat",
+    json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:b, s:i}", "type", "welcome", "game", g->id, "seat",
                             seat >= 0 ? json_integer(seat) : json_null(), "variant",
                             kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(g->s.cfg.cards), "timeout",
-                            g->timeout_s);
+                            g->timeout_s, "takeback", seat >= 0 && takeback_allowed(g), "nseats", g->s.cfg.nseats);
     send_json(w, wel);
+    chat_welcome(w, g); /* the chat so far, as far as this seat may read it */
     /* everyone sees who is connected now; the newcomer also gets every event so far */
     broadcast(g);
     pthread_mutex_unlock(&g->mu);
@@ -123,6 +124,10 @@ static void handle_message(wsconn *w, json_t *msg) {
         attach(w, g, seat, name);
         return;
     }
+    if (strcmp(type, "chat") == 0) {
+        chat_post(w, msg);
+        return;
+    }
     if (strcmp(type, "move") == 0) {
         json_t *mj = json_object_get(msg, "move");
         if (!w->g) {
@@ -154,7 +159,7 @@ static void handle_message(wsconn *w, json_t *msg) {
         }
         return;
     }
-    send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, ping)", type);
+    send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, chat, ping)", type);
 }
 
 int server_conn_message(wsconn *w, int text, const char *data, size_t len) {

@@ -12,6 +12,7 @@
  *   apply.c      the one way a game changes (apply_decision), timeouts, catching up from other nodes
  *   games.c      a game's life: created, loaded from the store, leaving memory
  *   aiplayer.c   the computer's threads; several nodes' leases
+ *   game_chat.c  a game's chat and takebacks (chat.c and takeback.c, which need no game, decide)
  *   session.c    a WebSocket connection's messages (join, watch, move)
  *   api.c        the HTTP API under /api/
  *   server.c     start, stop, the tick, and the transport's callbacks
@@ -29,6 +30,7 @@
 #include "kontor/agent.h"
 #include "kontor/kontor.h"
 #include "kontor/record.h"
+#include "server/chat.h"
 #include "server/limits.h"
 #include "server/store.h"
 
@@ -67,6 +69,7 @@ struct wsconn {
     int refused;
     json_int_t ack;  /* the "id" of this connection's move being applied */
     int has_ack;
+    chat_rate chat;  /* its recent chat messages (chat.h, --chat-burst) */
     wsconn *next; /* in g->conns */
 };
 
@@ -102,6 +105,10 @@ struct sgame {
     int bots_only;     /* every seat a computer: behind games with people in the AI queue */
     double born, left; /* when it entered memory; when its last connection left (0: never had one) */
     int pins;          /* the node-sync thread holds it (under S.reg_mu): it stays in memory */
+    chat_room *chat;   /* its last chat messages (chat.h), made on the first one; memory only */
+    int takeback;      /* its one person may take decisions back (takeback.h); stored in the meta */
+    int takebacks;     /* how many were taken back (the record's Event tag says it too) */
+    unsigned epoch, agent_epoch; /* a takeback moves epoch on: a computer's move thought before it is dropped */
     sgame *hnext;      /* hash chain */
 };
 
@@ -197,11 +204,19 @@ void play_timeouts(void);
 
 /* games.c */
 int bots_running(void);
-sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, int listed,
+/* takeback: 1/0 its one person may take back, -1 the default (on against the computer) */
+sgame *create_game(const char *variant, const char *options, json_t *seats, int timeout_s, int listed, int takeback,
                    kontor_error *err);
 int load_one(void *ctx, const char *id, int over, const char *meta, const char *record);
 sgame *get_game(const char *id);
 void evict_games(void);
+
+/* game_chat.c: the chat and takebacks of a game in memory (chat.c and takeback.c decide) */
+int people_of(const sgame *g);
+int takeback_allowed(const sgame *g);
+void chat_post(wsconn *w, json_t *msg);
+void chat_welcome(wsconn *w, sgame *g);
+int game_takeback(sgame *g, const char *token, json_t **answer);
 
 /* aiplayer.c */
 void *ai_worker(void *arg);

@@ -74,6 +74,8 @@ static int state_text(sgame *g, wsconn *w, jtext *t) {
         w->has_ack = 0;
     }
     json_object_set_new(o, "players", seats_info(g));
+    if (w->seat >= 0 && g->s.cfg.nseats == 4) /* its team may confer now (chat.h) */
+        json_object_set_new(o, "team_chat", json_boolean(chat_team_open(&g->s, kontor_team(&g->s, w->seat))));
     json_object_set_new(o, "legal", sj_legal(&g->s, w->seat));
     json_t *ev = json_array();
     for (long i = w->sent; i < g->nev; i++) json_array_append_new(ev, sj_event(&g->s, &g->ev[i], i, w->seat));

@@ -5,7 +5,8 @@
 // download), two browser profiles playing each other with a spectator
 // watching, a reload mid-game that resumes, a game for four with one human
 // seat and three computers, and Bakschisch with the export store (decisions
-// offered as buttons). Screenshots go to
+// offered as buttons); the reading aids of ui.mjs; the chat and Undo of
+// chat.mjs. Screenshots go to
 // build/e2e/ (kept as artefacts, not committed). Exits non-zero on failure.
 // Usage: node tests/e2e/run.mjs   (from the repository root; KONTOR=path/to/kontor)
 import { spawn } from 'node:child_process';
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { launch } from './browser.mjs';
 import { uiTests } from './ui.mjs';
+import { chatTests } from './chat.mjs';
 
 const KONTOR = process.env.KONTOR || 'build/kontor';
 const SHOTS = process.env.SHOTS || 'build/e2e';
@@ -242,6 +244,7 @@ await test('a scenario with its own decisions (Bakschisch with the export store)
 });
 
 await uiTests({ test, A, B, url, act, playToEnd, SHOTS });
+await chatTests({ test, A, B, url, act, SHOTS });
 
 await test('no script errors in any page', async () => { assert.deepEqual(errors, []); });
 
