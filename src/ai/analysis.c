@@ -318,7 +318,7 @@ int ai_analyser_step(ai_analyser *z, ai_analysis *an, kontor_error *err) {
             uint32_t pv = 0;
             for (int k = 0; k < n; k++)
                 if (ch[k].move == played) pv = ch[k].visits;
-            if (played != d->best && pv >= AI_ANALYSIS_MIN_VISITS)
+            if (played != d->best && pv >= AI_ANALYSIS_MIN_VISITS) d->played_value = d->search_value;
             else if (played != d->best) {
                 double b = forced_value(z, s, seat, d->best, i);
                 double p = b < 0 ? -1 : forced_value(z, s, seat, played, i);
