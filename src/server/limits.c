@@ -32,6 +32,10 @@ static const limit_def defs[] = {
     {"--out-max", OFF(out_max), 256 * 1024, 4096, 64 * 1024 * 1024,
      "bytes a reader leaves unread beyond its socket's buffer before it is disconnected"},
     {"--linger", OFF(linger_s), 30, 0, 86400, "seconds a finished game stays in memory after its last connection"},
+    {"--analysis-per-min", OFF(analysis_per_min), 2, 0, 1000, "game analyses started per address per minute (0: none)"},
+    {"--analyses", OFF(analyses), 2, 1, 64, "game analyses under way at once, in all (more wait: 503 busy)"},
+    {"--analysis-iters", OFF(analysis_iters), 1000, 16, 100000,
+     "search iterations a decision when a finished game is analysed"},
 };
 
 void limits_default(server_limits *l) {

@@ -25,6 +25,9 @@ typedef struct server_limits {
     int ai_games;         /* games of computer seats only, at once; 0: refused */
     int out_max;          /* bytes waiting to be sent to one connection; past it the connection is dropped */
     int linger_s;         /* a finished game stays in memory this long after its last connection left */
+    int analysis_per_min; /* game analyses started per address per minute; 0: none */
+    int analyses;         /* game analyses under way at once (queued or running), in all */
+    int analysis_iters;   /* the search's iterations a decision in an analysis (and again for a re-search) */
 } server_limits;
 
 /* The defaults (docs/server.md says why each). */

@@ -52,6 +52,7 @@
 
 #include "kontor/agent.h"
 #include "kontor/record.h"
+#include "server/analysis_api.h"
 #include "server/nodesync.h"
 #include "server/server.h"
 #include "server/sjson.h"
@@ -664,20 +665,33 @@ static void on_node_change(const char *id, int nply, int saved) {
  * never hold every worker while a person waits). */
 static void *ai_worker(void *arg) {
     int people_only = arg != NULL;
+    int turn = 0;
     /* the computer thinks at a lower priority than the event loop (nice 10
      * for this thread only), so that a machine busy with computer games
      * still answers people's moves at once */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     for (;;) {
         pthread_mutex_lock(&S.q_mu);
-        while (!S.people.n && (people_only || !S.bots.n) && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
+        /* (analysis_api.c: a game analysis, a decision at a time, behind the
+         * games with people, taking turns with the computer-only ones) */
+        int analysis = 0;
+        while (!S.people.n && (people_only || (!S.bots.n && !(analysis = analysis_api_pending()))) && !S.stop)
+            pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
             return NULL;
         }
         sgame *g = gq_pop(&S.people);
+        if (!g && !people_only && (analysis || (turn ^= 1))) {
+            if (analysis || analysis_api_pending()) {
+                pthread_mutex_unlock(&S.q_mu);
+                analysis_api_work();
+                continue;
+            }
+        }
         if (!g) g = gq_pop(&S.bots);
         pthread_mutex_unlock(&S.q_mu);
+        if (!g) continue;
 
         pthread_mutex_lock(&g->mu);
         g->ai_queued = 0;
@@ -1629,6 +1643,28 @@ static int api_view(hx *c, const char *id) {
     return reply_json(c, 200, o);
 }
 
+/* GET /api/games/ID/analysis (analysis_api.c): once the game is over, its
+ * analysis, computed once by the workers: 202 pending until it is ready */
+static int api_analysis(hx *c, const char *id) {
+    analysis_answer a;
+    if (!analysis_api_cached(id, &a)) {
+        int found, over;
+        char *text = record_text(id, &found, &over);
+        if (!text) return found ? reply_error(c, 500, "game '%s': record unavailable", id)
+                                : reply_error(c, 404, "game '%s' does not exist", id);
+        if (!over) {
+            /* it would tell the hidden cards and the search's reading of them */
+            free(text);
+            return reply_code(c, 409, "running", "game '%s' is running: it is analysed once it is over", id);
+        }
+        analysis_api_start(id, text, c->rq->addr, &a);
+        free(text);
+    }
+    reply(c, a.status, "application/json", a.body ? a.body : "{}", a.body ? strlen(a.body) : 2, a.extra);
+    free(a.body);
+    return a.status;
+}
+
 /* Every variant of the engine's table with its seats and the expansions
  * (export=1, events=1, tiles=1) it takes: those whose deal succeeds, so the
  * lobby never offers a combination the engine refuses. */
@@ -1738,6 +1774,7 @@ static int api_handler(hx *c) {
             return 200;
         }
         if (strcmp(rest, "view") == 0 && get) return api_view(c, id);
+        if (strcmp(rest, "analysis") == 0 && get) return api_analysis(c, id);
         if (strcmp(rest, "rematch") == 0 && post) {
             sgame *g = find_game(id);
             if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
@@ -1793,7 +1830,7 @@ static void t_api(treq *r) {
             return;
         }
     }
-    server_http_req rq = {r->method, r->path, r->query[0] ? r->query : NULL, r->body, r->body_len, 0};
+    server_http_req rq = {r->method, r->path, r->query[0] ? r->query : NULL, r->body, r->body_len, 0, r->addr};
     server_http_resp rs;
     server_http(&rq, &rs);
     treply(r, rs.status, rs.ctype, rs.body ? rs.body : "", rs.body ? rs.len : 0, rs.extra[0] ? rs.extra : NULL);
@@ -1918,6 +1955,13 @@ static void on_ready(int port) {
 
 static int resumed_games;
 
+/* analysis_api.c: an analysis is waiting for the workers */
+static void wake_workers(void) {
+    pthread_mutex_lock(&S.q_mu);
+    pthread_cond_broadcast(&S.q_cv);
+    pthread_mutex_unlock(&S.q_mu);
+}
+
 int server_init(const char *db, int quiet, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = quiet;
@@ -1927,6 +1971,7 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     pthread_mutex_init(&S.reg_mu, NULL);
     pthread_mutex_init(&S.q_mu, NULL);
     pthread_cond_init(&S.q_cv, NULL);
+    analysis_api_init(&S.lim, wake_workers);
     kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
     S.st = store_open(db, err);
     if (!S.st) return 1;
@@ -1944,6 +1989,7 @@ int server_init(const char *db, int quiet, kontor_error *err) {
 }
 
 void server_shutdown(void) {
+    analysis_api_shutdown();
     for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
     free(S.all);
     free(S.people.q);
