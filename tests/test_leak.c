@@ -8,8 +8,9 @@
  * taken) it was received at: every WebSocket frame, and after each decision
  * the unauthenticated HTTP answers — /api/games/ID, /api/games/ID/record,
  * /api/games/ID/view (now, and a ply K that cycles through every earlier
- * one), /api/games every 16 decisions — which anybody can fetch, so they
- * count as the spectator's.
+ * one), /api/games/ID/analysis (issue 18: the search's reading of every
+ * decision, hands included), /api/games every 16 decisions — which anybody
+ * can fetch, so they count as the spectator's.
  *
  * When the game is over its record is public; the oracle replays it with the
  * engine and, at each moment, asks the engine's own view (kontor_view_of) of
@@ -374,6 +375,8 @@ static void play_and_check(const srv *s, const char *variant, const char *option
         fetch(r, s, now, path);
         if (cyc > now) cyc = 0;
         snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", id, cyc++);
+        fetch(r, s, now, path);
+        snprintf(path, sizeof path, "/api/games/%s/analysis", id);
         fetch(r, s, now, path);
         if (now % 16 == 1) fetch(r, s, now, "/api/games");
     }
