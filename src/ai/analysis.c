@@ -44,6 +44,8 @@
 
 #include "ai/analysis.h"
 
+#define SHARED_WORLDS 32
+
 struct ai_analyser {
     kontor_ply *ply;
     int nply, i;
@@ -51,6 +53,7 @@ struct ai_analyser {
     kontor_agent *a; /* the main search */
     kontor_agent *f; /* the forced re-searches: ismcts at forced_iters / AI_ANALYSIS_WORLDS a world */
     kontor_agent *g; /* ... or at forced_iters in one tree over the worlds */
+    kontor_state *worlds; /* SHARED_WORLDS of them */
     uint64_t seed;
     char spec[64];
 };
@@ -103,8 +106,6 @@ static double root_value(const ai_choice *ch, int n) {
     return n > 0 && ch[0].visits > 0 ? ch[0].value : 0.5;
 }
 
-#define SHARED_WORLDS 32
-
 /* After a sequential decision: the position that follows, searched in one
  * tree over worlds t[0..n) (each a determinization of the seat's view with m
  * applied, so all consistent with what the seat knows after m) when the seat
@@ -141,7 +142,7 @@ static double forced_value(ai_analyser *z, const kontor_state *s, int seat, kont
     kontor_rng_seed(&worlds, z->seed ^ (0xA11A1F5Eull * (uint64_t)(ply + 1)));
     int team = kontor_team(s, seat);
     if (!simultaneous(s->phase)) {
-        static __thread kontor_state t[SHARED_WORLDS];
+        kontor_state *t = z->worlds;
         int over = 0;
         for (int k = 0; k < SHARED_WORLDS; k++) {
             kontor_determinize(&v, &worlds, &t[k]);
@@ -215,6 +216,7 @@ void ai_analyser_end(ai_analyser *z) {
     kontor_agent_free(z->f);
     kontor_agent_free(z->g);
     free(z->ply);
+    free(z->worlds);
     free(z);
 }
 
@@ -257,7 +259,8 @@ ai_analyser *ai_analyser_begin(const kontor_record *r, const char *spec, uint64_
     z->nply = r->nply;
     z->ply = malloc((size_t)(r->nply > 0 ? r->nply : 1) * sizeof *z->ply);
     an->item = calloc((size_t)(r->nply > 0 ? r->nply : 1), sizeof *an->item);
-    if (!z->ply || !an->item) {
+    z->worlds = malloc(SHARED_WORLDS * sizeof *z->worlds);
+    if (!z->ply || !an->item || !z->worlds) {
         ai_fail(err, KONTOR_E_RANGE, "out of memory");
         ai_analyser_end(z);
         ai_analysis_release(an);
