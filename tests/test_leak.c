@@ -33,7 +33,8 @@
  *
  * The oracle is shown to fail: with KONTOR_TEST_LEAKY_RECORD=1 the server
  * serves the record and /view's last move of a running game as it did before
- * issue 13, and the oracle must find both.
+ * issue 13, and the analysis of a running game (issue 18), and the oracle
+ * must find all three.
  */
 #include "srvutil.h"
 
@@ -49,7 +50,7 @@ typedef struct got {
 typedef struct game_run {
     got *g;
     int n, cap;
-    int leaks, leak_record, leak_last, checked;
+    int leaks, leak_record, leak_last, leak_analysis, checked;
     char first[1200];
 } game_run;
 
@@ -203,6 +204,7 @@ static void leak(game_run *r, const got *x, const char *what) {
     r->leaks++;
     if (strncmp(x->where, "/api/games/", 11) == 0 && strstr(x->where, "/record")) r->leak_record++;
     if (strstr(what, "hidden decision") && strstr(x->where, "/view")) r->leak_last++;
+    if (strstr(x->where, "/analysis")) r->leak_analysis++;
     if (!r->first[0])
         snprintf(r->first, sizeof r->first, "party %d at decision %d, %s: %s in %.900s", x->party, x->moment, x->where,
                  what, x->bytes);
@@ -463,15 +465,16 @@ static void test_no_party_learns_a_secret_in_any_variant(void **state) {
 }
 
 /* The oracle can fail: the server as it was before issue 13 (the test switch
- * KONTOR_TEST_LEAKY_RECORD=1) is caught by its record and its /view. */
+ * KONTOR_TEST_LEAKY_RECORD=1) is caught by its record and its /view, and an
+ * analysis served while the game runs by its mixed strategies (hand cards). */
 static void test_the_oracle_catches_the_old_record_and_last_move(void **state) {
     (void)state;
     srv s = start_env("KONTOR_TEST_LEAKY_RECORD", "1");
     game_run r;
     play_and_check(&s, "basic", "", 2, 7, &r);
-    if (!r.leak_record || !r.leak_last)
-        fail_msg("the oracle missed the old leaks: %d from /record, %d from /view's last (of %d)", r.leak_record,
-                 r.leak_last, r.leaks);
+    if (!r.leak_record || !r.leak_last || !r.leak_analysis)
+        fail_msg("the oracle missed the old leaks: %d from /record, %d from /view's last, %d from /analysis (of %d)",
+                 r.leak_record, r.leak_last, r.leak_analysis, r.leaks);
     free_run(&r);
     stop(&s, SIGTERM);
 }
