@@ -1,6 +1,6 @@
 /* serve.c: kontor serve: start the game server (src/server/) from the command line.
  *
- * Only option parsing lives here; the server itself is src/server/server.c.
+ * Only option parsing lives here; the server itself is src/server/ (server.c).
  * The browser client's directory is found the way a checkout and an install
  * both work: --web, else web/ next to the binary's repository (build/kontor
  * -> ../web), else ./web, else /usr/local/share/kontor/web and

@@ -4,7 +4,7 @@
  * game with NOTIFY on the channel "kontor", payload "ID NPLY" (a decision:
  * the game now has NPLY decisions) or "ID NPLY s" (a save: meta or record).
  * nodesync runs one thread per node with its own connection that LISTENs
- * and hands each notice to the server (server.c catches its cached copy of
+ * and hands each notice to the server (apply.c catches its cached copy of
  * that game up from the store and tells its clients). A lost connection is
  * made again, and then every cached game is caught up (id NULL): notices
  * sent while it was away are gone.

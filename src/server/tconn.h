@@ -1,0 +1,124 @@
+/* tconn.h: the transport's inside, shared by its files (not a public header).
+ *
+ * transport.c was one file of 1,100 lines; it is split by concept, and this
+ * header holds what the parts share: a connection (tconn), the loop's state
+ * T, the limits' constants. The files depend on each other one way, bottom
+ * to top (each calls only those above it in this list):
+ *
+ *   conn.c        a connection's buffers, its events, closing it
+ *   websocket.c   WebSocket frames (wslay), the outbound queue any thread fills
+ *   http.c        HTTP requests and replies, static files, the upgrade to WebSocket
+ *   transport.c   accepting, limits per address, the timers, the loop itself
+ *
+ * transport.c's opening comment describes a connection's life.
+ */
+#ifndef KONTOR_SERVER_TCONN_H
+#define KONTOR_SERVER_TCONN_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#include <uv.h>
+#include <wslay/wslay.h>
+
+#include "server/transport.h"
+
+#define HDR_MAX (16 * 1024)       /* request line and headers */
+#define FILE_MAX (8 * 1024 * 1024) /* a static file */
+#define TICK_MS 200
+#define SWEEP_MAX 100 /* deadlines acted on per tick */
+#define ADDR_BUCKETS 4096
+#define SNDBUF (64 * 1024)          /* a WebSocket's kernel send buffer: what a slow reader holds there */
+/* What may wait for the loop's next flush beyond --out-max: the server's own
+ * burst for one event (a welcome with the card set and a state). The limit
+ * proper is checked after each write: what the socket did not take. */
+#define OUT_SLACK (64 * 1024)
+
+enum { C_HTTP, C_WS, C_DRAIN };
+
+typedef struct omsg {
+    struct omsg *next;
+    size_t len;
+    char data[];
+} omsg;
+
+typedef struct addrent {
+    struct addrent *next;
+    int conns;
+    double tokens, last; /* game creations: a token bucket */
+    char addr[INET6_ADDRSTRLEN];
+} addrent;
+
+struct tconn {
+    uv_poll_t poll;
+    int fd, state, closing, events;
+    addrent *ae;
+    double opened, last_rx, ping_at, close_at;
+    int joined;
+    /* HTTP in, raw bytes out (a reply or the handshake) */
+    char *in;
+    size_t nin, capin;
+    char *out;
+    size_t nout, outoff;
+    /* WebSocket */
+    wslay_event_context_ptr ws;
+    void *ud;
+    char *msg;
+    size_t nmsg, capmsg;
+    int msg_bin, in_ctrl, frame_fin, too_big, close_code, close_queued;
+    uint64_t big_len;
+    char close_reason[96];
+    /* outbound, under out_mu */
+    omsg *qhead, *qtail;
+    size_t qbytes, inflight;
+    int overflow, dirty, dead;
+    tconn *dnext, *dprev;
+    /* every connection, loop thread only */
+    tconn *next, *prev;
+};
+
+/* The loop's state: one for the process (transport_run fills it). */
+typedef struct tstate {
+    uv_loop_t *loop;
+    uv_poll_t lpoll;
+    uv_timer_t tick, accept_pause;
+    uv_async_t wake;
+    uv_signal_t sigint, sigterm;
+    int lfd;
+    const transport_opts *o;
+    const transport_cb *cb;
+    const server_limits *lim;
+    int max_conns, nconns;
+    tconn *conns;
+    addrent *addrs[ADDR_BUCKETS];
+    pthread_mutex_t out_mu;
+    tconn *dirty;
+    int stopping;
+    long ticks;
+    uv_poll_cb poll_cb; /* on_poll (transport.c): what a connection's poll calls */
+} tstate;
+extern tstate T;
+
+static inline double now_s(void) { return (double)uv_hrtime() / 1e9; }
+
+/* conn.c */
+void set_events(tconn *c, int ev);
+void free_queue(omsg *m);
+void detach(tconn *c);
+void conn_close(tconn *c);
+int write_raw(tconn *c);
+int append_out(tconn *c, const char *data, size_t len);
+
+/* websocket.c */
+void ws_flush(tconn *c);
+void ws_readable(tconn *c);
+void queue_error(tconn *c, const char *code, const char *text);
+void upgrade(tconn *c, const char *key, size_t keylen);
+void on_wake(uv_async_t *a);
+
+/* http.c */
+const char *reason_of(int status);
+void http_readable(tconn *c);
+
+#endif

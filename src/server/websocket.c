@@ -1,0 +1,319 @@
+/* websocket.c: a WebSocket connection: frames in (wslay, the size checked from the header), the outbound queue, frames out.
+ *
+ * wslay parses and writes frames; its own buffering of a message would
+ * allocate the length a frame announces, so it is off and messages are
+ * assembled here, each frame's length checked against --msg-max before a
+ * byte of its payload is kept. Other threads queue messages with
+ * tconn_send() (under out_mu, bounded by --out-max) and wake the loop,
+ * which moves them to wslay and writes (ws_flush).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "server/sha1.h"
+#include "server/tconn.h"
+
+/* ---- WebSocket ---------------------------------------------------------------- */
+
+static ssize_t ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len, int flags, void *ud) {
+    (void)flags;
+    tconn *c = ud;
+    if (c->too_big || c->close_code) {
+        wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+        return -1;
+    }
+    if (c->nin) { /* bytes that came with the handshake */
+        size_t k = c->nin < len ? c->nin : len;
+        memcpy(buf, c->in, k);
+        memmove(c->in, c->in + k, c->nin - k);
+        c->nin -= k;
+        if (!c->nin) { /* the request buffer is not needed any more */
+            free(c->in);
+            c->in = NULL;
+            c->capin = 0;
+        }
+        return (ssize_t)k;
+    }
+    for (;;) {
+        ssize_t r = recv(c->fd, buf, len, MSG_DONTWAIT);
+        if (r > 0) {
+            c->last_rx = now_s();
+            c->ping_at = 0;
+            return r;
+        }
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+        else wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE); /* end of stream or error */
+        return -1;
+    }
+}
+
+static ssize_t ws_send_cb(wslay_event_context_ptr ctx, const uint8_t *data, size_t len, int flags, void *ud) {
+    (void)flags;
+    tconn *c = ud;
+    for (;;) {
+        ssize_t r = send(c->fd, data, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (r >= 0) return r;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) wslay_event_set_error(ctx, WSLAY_ERR_WOULDBLOCK);
+        else wslay_event_set_error(ctx, WSLAY_ERR_CALLBACK_FAILURE);
+        return -1;
+    }
+}
+
+/* A frame starts: the length in its header is checked here, before its
+ * payload is read; an oversized one stops reading at once. */
+static void ws_frame_start(wslay_event_context_ptr ctx, const struct wslay_event_on_frame_recv_start_arg *a, void *ud) {
+    tconn *c = ud;
+    c->in_ctrl = a->opcode >= 8;
+    if (c->in_ctrl) return;
+    if (a->opcode != 0) { /* not a continuation: a new message */
+        c->nmsg = 0;
+        c->msg_bin = a->opcode == WSLAY_BINARY_FRAME;
+    }
+    c->frame_fin = a->fin;
+    if (c->nmsg + a->payload_length > (uint64_t)T.lim->msg_max) {
+        c->too_big = 1;
+        c->big_len = c->nmsg + a->payload_length;
+        wslay_event_shutdown_read(ctx);
+    }
+}
+
+static void ws_frame_chunk(wslay_event_context_ptr ctx, const struct wslay_event_on_frame_recv_chunk_arg *a,
+                           void *ud) {
+    (void)ctx;
+    tconn *c = ud;
+    if (c->in_ctrl || c->too_big) return;
+    if (c->nmsg + a->data_length + 1 > c->capmsg) {
+        size_t cap = c->capmsg ? c->capmsg : 512;
+        while (cap < c->nmsg + a->data_length + 1) cap *= 2;
+        char *m = realloc(c->msg, cap);
+        if (!m) {
+            c->too_big = 1;
+            return;
+        }
+        c->msg = m;
+        c->capmsg = cap;
+    }
+    memcpy(c->msg + c->nmsg, a->data, a->data_length);
+    c->nmsg += a->data_length;
+}
+
+static void ws_frame_end(wslay_event_context_ptr ctx, void *ud) {
+    (void)ctx;
+    tconn *c = ud;
+    if (c->in_ctrl || c->too_big || !c->frame_fin || c->close_code) return;
+    if (!c->msg) { /* an empty message */
+        c->msg = malloc(512);
+        if (!c->msg) return;
+        c->capmsg = 512;
+    }
+    c->msg[c->nmsg] = 0;
+    if (T.cb->ws_message && c->ud) T.cb->ws_message(c, c->ud, c->msg_bin, c->msg, c->nmsg);
+    c->nmsg = 0;
+    /* keep a small buffer, give a large one back */
+    if (c->capmsg > 4096) {
+        free(c->msg);
+        c->msg = NULL;
+        c->capmsg = 0;
+    }
+}
+
+static void ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *a, void *ud) {
+    (void)ctx;
+    (void)a;
+    (void)ud; /* data messages are taken frame by frame; ping, pong and close wslay answers itself */
+}
+
+/* Move c's queue into wslay and write what the socket takes; close c when
+ * it is done or has failed. Loop thread. */
+void ws_flush(tconn *c) {
+    if (c->closing) return;
+    pthread_mutex_lock(&T.out_mu);
+    omsg *m = c->qhead;
+    c->qhead = c->qtail = NULL;
+    c->qbytes = 0;
+    int overflow = c->overflow;
+    pthread_mutex_unlock(&T.out_mu);
+    if (overflow) { /* a reader that fell behind: it reads nothing, so no close frame either */
+        free_queue(m);
+        conn_close(c);
+        return;
+    }
+    for (omsg *p = m; p; p = p->next) {
+        struct wslay_event_msg wm = {WSLAY_TEXT_FRAME, (const uint8_t *)p->data, p->len};
+        if (!c->close_queued) wslay_event_queue_msg(c->ws, &wm);
+    }
+    free_queue(m);
+    if (c->nout) {
+        int w = write_raw(c);
+        if (w < 0) {
+            conn_close(c);
+            return;
+        }
+    }
+    if (!c->nout) {
+        if (wslay_event_send(c->ws) != 0) {
+            conn_close(c);
+            return;
+        }
+        if (c->close_code && !c->close_queued && wslay_event_get_queued_msg_count(c->ws) == 0) {
+            c->close_queued = 1;
+            wslay_event_queue_close(c->ws, (uint16_t)c->close_code, (const uint8_t *)c->close_reason,
+                                    strlen(c->close_reason));
+            wslay_event_shutdown_read(c->ws);
+            if (wslay_event_send(c->ws) != 0) {
+                conn_close(c);
+                return;
+            }
+        }
+    }
+    size_t held = wslay_event_get_queued_msg_length(c->ws);
+    if (held > (size_t)T.lim->out_max) { /* the reader falls behind: drop it */
+        conn_close(c);
+        return;
+    }
+    pthread_mutex_lock(&T.out_mu);
+    c->inflight = held;
+    pthread_mutex_unlock(&T.out_mu);
+    int want_w = c->nout || wslay_event_want_write(c->ws);
+    int want_r = wslay_event_want_read(c->ws) && !c->too_big && !c->close_code;
+    if (!want_w && !want_r) {
+        /* done: half-close and read what the peer still sends until it
+         * closes (closing at once with unread bytes would reset the
+         * connection and could lose the last error and the close frame) */
+        detach(c);
+        c->state = C_DRAIN;
+        c->opened = now_s();
+        shutdown(c->fd, SHUT_WR);
+        set_events(c, UV_READABLE);
+        return;
+    }
+    set_events(c, (want_r ? UV_READABLE : 0) | (want_w ? UV_WRITABLE : 0));
+}
+
+void queue_error(tconn *c, const char *code, const char *text) {
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "{\"type\":\"error\",\"code\":\"%s\",\"error\":\"%s\"}", code, text);
+    if (n > 0 && (size_t)n < sizeof buf) tconn_send(c, buf, (size_t)n);
+}
+
+void ws_readable(tconn *c) {
+    if (wslay_event_recv(c->ws) != 0) {
+        conn_close(c);
+        return;
+    }
+    if (c->closing) return;
+    if (c->too_big == 1) {
+        c->too_big = 2;
+        char text[200];
+        snprintf(text, sizeof text, "message of %llu bytes is over the limit of %d bytes (--msg-max); closing",
+                 (unsigned long long)c->big_len, T.lim->msg_max);
+        queue_error(c, "too_large", text);
+        tconn_close(c, 1009, "message too big");
+    }
+    ws_flush(c);
+}
+
+void upgrade(tconn *c, const char *key, size_t keylen) {
+    char acc[29];
+    ws_accept_key(key, keylen, acc);
+    char hdr[256];
+    int n = snprintf(hdr, sizeof hdr,
+                     "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     "Sec-WebSocket-Accept: %s\r\n\r\n",
+                     acc);
+    struct wslay_event_callbacks cbs = {ws_recv_cb, ws_send_cb, NULL, ws_frame_start, ws_frame_chunk, ws_frame_end,
+                                        ws_msg};
+    if (append_out(c, hdr, (size_t)n) != 0 || wslay_event_context_server_init(&c->ws, &cbs, c) != 0) {
+        conn_close(c);
+        return;
+    }
+    wslay_event_config_set_no_buffering(c->ws, 1);
+    int sb = SNDBUF < T.lim->out_max ? SNDBUF : T.lim->out_max;
+    setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
+    c->state = C_WS;
+    c->last_rx = now_s();
+    c->ud = T.cb->ws_open ? T.cb->ws_open(c) : NULL;
+    ws_flush(c);
+}
+
+
+/* ---- the outbound queue --------------------------------------------------------------- */
+
+int tconn_send(tconn *c, const char *text, size_t len) {
+    omsg *m = malloc(sizeof *m + len);
+    if (m) {
+        m->next = NULL;
+        m->len = len;
+        memcpy(m->data, text, len);
+    }
+    pthread_mutex_lock(&T.out_mu);
+    int rc = 0, wake = 0;
+    if (c->dead || c->overflow) {
+        rc = -1;
+        free(m);
+    } else if (!m || c->qbytes + c->inflight + len > (size_t)T.lim->out_max + OUT_SLACK) {
+        c->overflow = 1;
+        rc = -1;
+        free(m);
+    } else {
+        if (c->qtail) c->qtail->next = m;
+        else c->qhead = m;
+        c->qtail = m;
+        c->qbytes += len;
+    }
+    if (!c->dead && !c->dirty) {
+        c->dirty = 1;
+        c->dprev = NULL;
+        c->dnext = T.dirty;
+        if (T.dirty) T.dirty->dprev = c;
+        wake = T.dirty == NULL;
+        T.dirty = c;
+    }
+    pthread_mutex_unlock(&T.out_mu);
+    if (wake) uv_async_send(&T.wake);
+    return rc;
+}
+
+void tconn_close(tconn *c, int code, const char *reason) {
+    if (c->close_code) return;
+    c->close_code = code;
+    c->close_at = now_s();
+    snprintf(c->close_reason, sizeof c->close_reason, "%s", reason);
+    if (c->ws) wslay_event_shutdown_read(c->ws);
+    pthread_mutex_lock(&T.out_mu);
+    int wake = 0;
+    if (!c->dead && !c->dirty) {
+        c->dirty = 1;
+        c->dprev = NULL;
+        c->dnext = T.dirty;
+        if (T.dirty) T.dirty->dprev = c;
+        wake = T.dirty == NULL;
+        T.dirty = c;
+    }
+    pthread_mutex_unlock(&T.out_mu);
+    if (wake) uv_async_send(&T.wake);
+}
+
+void tconn_joined(tconn *c) { c->joined = 1; }
+
+void on_wake(uv_async_t *a) {
+    (void)a;
+    for (;;) {
+        pthread_mutex_lock(&T.out_mu);
+        tconn *c = T.dirty;
+        if (c) {
+            T.dirty = c->dnext;
+            if (T.dirty) T.dirty->dprev = NULL;
+            c->dirty = 0;
+            c->dnext = c->dprev = NULL;
+        }
+        pthread_mutex_unlock(&T.out_mu);
+        if (!c) return;
+        if (c->state == C_WS) ws_flush(c);
+    }
+}
