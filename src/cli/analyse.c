@@ -57,11 +57,13 @@ static void print_text(const ai_analysis *an, int worst) {
         const kontor_state *s = &d->state;
         printf("%4d  round %2d  %-6s %-22s", d->ply + 1, d->round, kontor_seat_name(s, d->seat),
                mtext(s, d->seat, d->played, b1, sizeof b1));
-        if (d->loss > 0)
+        if (d->played != d->best) { /* (a loss of 0 when the re-search found the two equal) */
             printf(" loss %5.1f%%  (best %s: %.1f%% against %.1f%%)", 100 * d->loss,
                    mtext(s, d->seat, d->best, b2, sizeof b2), 100 * d->best_value, 100 * d->played_value);
+        } else {
+            printf(" best        (%.1f%%)", 100 * d->best_value);
+        }
         if (d->researched) printf(" re-searched");
-        else printf(" best        (%.1f%%)", 100 * d->best_value);
         if (simultaneous_phase(d->phase)) {
             printf("\n      mixed strategy:");
             for (int k = 0; k < d->nchoice; k++)
