@@ -90,12 +90,7 @@ static void answer_json(analysis_answer *a, int status, json_t *o) {
 }
 
 static void answer_retry(analysis_answer *a, int status, const char *code, const char *msg, int retry) {
-    json_t *o = json_pack("{s:s, s:s, s:i}", "error", msg, "code", code, "retry_after", retry);
-    if (strcmp(code, "pending") == 0) {
-        json_object_del(o, "error");
-        json_object_set_new(o, "status", json_string("pending"));
-    }
-    answer_json(a, status, o);
+    answer_json(a, status, json_pack("{s:s, s:s, s:i}", "error", msg, "code", code, "retry_after", retry));
     snprintf(a->extra, sizeof a->extra, "Retry-After: %d\r\n", retry);
 }
 
