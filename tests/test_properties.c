@@ -7,7 +7,13 @@
  * ends. Games pick uniformly from kontor_legal with a seeded generator. */
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+
+/* the hash of property_determinize_deals_the_same_cards_as_before, taken with
+ * the scan over every card (main at bf63c37) */
+#define DETERMINIZE_HASH 6058273307704875396ULL
 
 #ifndef GAMES
 #define GAMES 2500
@@ -410,6 +416,181 @@ static void property_every_legal_decision_has_words(void **st) {
         if (!kinds[k]) fail_msg("no decision of kind %d in any game", k);
 }
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* Search results depend on which cards kontor_determinize deals and on the
+ * draws it takes from the search's generator, so a faster determinization
+ * must deal exactly the same (issue 17 kept the draws): the hash of many
+ * determinizations, in several variants, phases and seats, and of the
+ * generator after them, is pinned to what the scan over every card dealt. */
+static void property_determinize_deals_the_same_cards_as_before(void **state) {
+    (void)state;
+    static const char *const variants[] = {"basic", "advanced", "four", "specials", "justizia", "bakschisch",
+                                           "basic,events=1", "advanced,export=1,tiles=1"};
+    uint64_t h = 1469598103934665603ULL;
+    int dealt = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        char name[32], *opt;
+        snprintf(name, sizeof name, "%s", variants[v]);
+        opt = strchr(name, ',');
+        if (opt) *opt++ = 0;
+        if (kontor_config_init(&cfg, name, &err)) fail_msg("%s: %s", name, err.msg);
+        if (opt && kontor_config_options(&cfg, opt, &err)) fail_msg("%s: %s", variants[v], err.msg);
+        for (uint64_t g = 0; g < 6; g++) {
+            static kontor_state s, d;
+            static kontor_view view;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, 1000 + g);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", variants[v], err.msg);
+            for (int k = 0; !kontor_over(&s); k++) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                if (k % 7 == 3)
+                    for (int q = 0; q < cfg.nseats; q++) {
+                        kontor_view_of(&s, q, &view);
+                        kontor_determinize(&view, &rng, &d);
+                        h = fnv(h, d.hand, sizeof d.hand);
+                        h = fnv(h, d.dock_pile, sizeof d.dock_pile);
+                        h = fnv(h, &d.water_pile, sizeof d.water_pile);
+                        h = fnv(h, &d.aside, sizeof d.aside);
+                        h = fnv(h, &d.special_pile, sizeof d.special_pile);
+                        h = fnv(h, d.choice, sizeof d.choice);
+                        h = fnv(h, d.event_deck, sizeof d.event_deck);
+                        h = fnv(h, &rng, sizeof rng);
+                        dealt++;
+                    }
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    printf("determinize: %d determinizations, hash %llu\n", dealt, (unsigned long long)h);
+    assert_true(dealt > 1000);
+    assert_true(h == DETERMINIZE_HASH);
+}
+
+/* The unknown places of a view, in the order of the state's arrays: the
+ * other seats' hands, then every pile from its top. */
+static int unknown_places(const kontor_state *w, int seat, const uint8_t *at[], int cap) {
+    int n = 0;
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
+        if (q != seat)
+            for (int i = 0; i < w->hand_n[q] && n < cap; i++)
+                if (w->hand[q][i] >= KONTOR_UNKNOWN_BASE) at[n++] = &w->hand[q][i];
+        const kontor_pile *pl = &w->dock_pile[q];
+        for (int i = 0; i < pl->n && n < cap; i++)
+            if (pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)] >= KONTOR_UNKNOWN_BASE)
+                at[n++] = &pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)];
+    }
+    const kontor_pile *more[3] = {&w->water_pile, &w->aside, &w->special_pile};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < more[k]->n && n < cap; i++)
+            if (more[k]->card[(more[k]->head + i) & (KONTOR_PILE_MAX - 1)] >= KONTOR_UNKNOWN_BASE)
+                at[n++] = &more[k]->card[(more[k]->head + i) & (KONTOR_PILE_MAX - 1)];
+    return n;
+}
+
+/* Determinization deals the unseen cards of a class uniformly at random
+ * into the unknown places of that class: over 20,000 determinizations of
+ * one view, every unknown place (the first, a middle and the last of each
+ * class) holds each card that could be there equally often, by a
+ * chi-square test far out in the tail (six standard deviations: the test is
+ * seeded, so it either always passes or always fails). A different way of
+ * drawing (say several draws from one random number) must pass it too;
+ * dealing with Sattolo's shuffle (never a card to its own place) or the
+ * naive one (swap with any) fails it. */
+static void property_determinize_deals_every_unseen_card_uniformly(void **state) {
+    (void)state;
+    enum { SAMPLES = 20000 };
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
+    static kontor_state s, d;
+    static kontor_view v;
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 4242);
+    assert_int_equal(kontor_new(&s, &cfg, 17, &err), KONTOR_OK);
+    for (int k = 0; k < 24; k++) { /* a few rounds in: cards on the board, piles and hands part known */
+        int seat = __builtin_ctz(kontor_actors(&s));
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = kontor_legal(&s, seat, m);
+        assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+    }
+    kontor_view_of(&s, 0, &v);
+    const uint8_t *at[KONTOR_MAX_CARDS * 2];
+    int nplaces = unknown_places(&v.s, 0, at, KONTOR_MAX_CARDS * 2);
+    assert_true(nplaces > 20);
+    /* the places to test: per class the first, one in the middle and the last */
+    int test[3 * KONTOR_NCLASSES], ntest = 0;
+    for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
+        int idx[KONTOR_MAX_CARDS * 2], m = 0;
+        for (int i = 0; i < nplaces; i++)
+            if (*at[i] == KONTOR_UNKNOWN_BASE + cl) idx[m++] = i;
+        if (m < 3) continue;
+        test[ntest++] = idx[0];
+        test[ntest++] = idx[m / 2];
+        test[ntest++] = idx[m - 1];
+    }
+    assert_true(ntest >= 6);
+    static uint32_t count[3 * KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    memset(count, 0, sizeof count);
+    for (int k = 0; k < SAMPLES; k++) {
+        kontor_determinize(&v, &rng, &d);
+        for (int t = 0; t < ntest; t++) {
+            /* the same place in d: the same offset in the state */
+            size_t off = (size_t)(at[test[t]] - (const uint8_t *)&v.s);
+            uint8_t c = ((const uint8_t *)&d)[off];
+            assert_true(c < KONTOR_MAX_CARDS);
+            assert_int_equal(kontor_card_class(&cfg.cards->card[c]), *at[test[t]] - KONTOR_UNKNOWN_BASE);
+            count[t][c]++;
+        }
+    }
+    for (int t = 0; t < ntest; t++) {
+        int cells = 0;
+        for (int c = 0; c < KONTOR_MAX_CARDS; c++) cells += count[t][c] > 0;
+        /* the cards that can be there: the class's cards not seen in the view */
+        int cl = *at[test[t]] - KONTOR_UNKNOWN_BASE, could = 0;
+        double chi = 0;
+        uint8_t seen[KONTOR_MAX_CARDS] = {0};
+        for (int i = 0; i < (int)sizeof v.s.cell_card; i++)
+            if (v.s.cell_card[i] < KONTOR_MAX_CARDS) seen[v.s.cell_card[i]] = 1;
+        for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
+            for (int i = 0; i < v.s.hand_n[q]; i++)
+                if (v.s.hand[q][i] < KONTOR_MAX_CARDS) seen[v.s.hand[q][i]] = 1;
+            const kontor_pile *pl = &v.s.dock_pile[q];
+            for (int i = 0; i < pl->n; i++) {
+                uint8_t c = pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)];
+                if (c < KONTOR_MAX_CARDS) seen[c] = 1;
+            }
+        }
+        const kontor_pile *more[3] = {&v.s.water_pile, &v.s.aside, &v.s.special_pile};
+        for (int k = 0; k < 3; k++)
+            for (int i = 0; i < more[k]->n; i++) {
+                uint8_t c = more[k]->card[(more[k]->head + i) & (KONTOR_PILE_MAX - 1)];
+                if (c < KONTOR_MAX_CARDS) seen[c] = 1;
+            }
+        for (int c = 0; c < cfg.cards->ncards; c++)
+            if (kontor_card_class(&cfg.cards->card[c]) == cl && !seen[c] && !kontor_card_removed(&cfg, c)) could++;
+        assert_true(could >= 3);
+        double expect = (double)SAMPLES / could;
+        for (int c = 0; c < cfg.cards->ncards; c++)
+            if (kontor_card_class(&cfg.cards->card[c]) == cl && !seen[c] && !kontor_card_removed(&cfg, c))
+                chi += (count[t][c] - expect) * (count[t][c] - expect) / expect;
+        int df = could - 1;
+        double limit = df + 6.0 * sqrt(2.0 * df);
+        if (getenv("KONTOR_SHOW_CHI")) printf("place %d class %d: chi-square %.1f, limit %.1f (df %d)\n", test[t], cl, chi, limit, df);
+        if (cells > could || chi > limit)
+            fail_msg("place %d (class %d): %d cards could be there, %d seen there, chi-square %.1f > %.1f (df %d)",
+                     test[t], cl, could, cells, chi, limit, df);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(property_basic_games_keep_every_invariant),
@@ -422,6 +603,8 @@ int main(void) {
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
+        cmocka_unit_test(property_determinize_deals_the_same_cards_as_before),
+        cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

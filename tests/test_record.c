@@ -301,6 +301,46 @@ static void byte_errors_name_the_line(void **state) {
     parse_fails("{ open\n\ncomment\n", KONTOR_E_PARSE, 1, "comment '{' is not closed by '}'");
 }
 
+/* The line check reads eight bytes at a time (issue 17): a refused byte is
+ * found at every place in a word, tabs and carriage returns are not refused,
+ * and a line's length is counted exactly wherever its words fall. */
+static void line_check_sees_every_byte_of_a_word(void **state) {
+    (void)state;
+    char buf[64], want[32];
+    static const unsigned char bad[] = {0x01, 0x1b, 0x1f, 0x7f};
+    for (int pad = 0; pad < 16; pad++)
+        for (size_t b = 0; b < sizeof bad; b++) {
+            snprintf(buf, sizeof buf, "[Event \"x\"]\n%.*s?%s", pad, "{ a comment ....}", "\n{ more }\n");
+            buf[12 + pad] = (char)bad[b];
+            snprintf(want, sizeof want, "control byte 0x%02x", bad[b]);
+            parse_fails(buf, KONTOR_E_PARSE, 2, want);
+            buf[12 + pad] = pad & 1 ? '\t' : '\r'; /* allowed: the error is another one */
+            kontor_record r;
+            kontor_error err;
+            assert_int_equal(kontor_record_parse(&r, buf, strlen(buf), &err), KONTOR_E_PARSE);
+            assert_null(strstr(err.msg, "control byte"));
+        }
+    char *big = malloc(16400 + 32);
+    assert_non_null(big);
+    for (int lead = 0; lead < 9; lead++)
+        for (int len = 16382; len <= 16386; len++) {
+            /* lead newlines, then a comment line of len characters, then a control byte on the next line */
+            memset(big, '\n', (size_t)lead);
+            big[lead] = ';';
+            memset(big + lead + 1, 'x', (size_t)len - 1);
+            snprintf(big + lead + len, 32, "\n\x02\n");
+            if (len <= 16384) parse_fails(big, KONTOR_E_PARSE, lead + 2, "control byte 0x02");
+            else parse_fails(big, KONTOR_E_PARSE, lead + 1, "longer than 16384 characters");
+            /* a control byte on the long line: whichever comes first */
+            big[lead + len - 1] = 0x03;
+            if (len <= 16384) parse_fails(big, KONTOR_E_PARSE, lead + 1, "control byte 0x03");
+            else parse_fails(big, KONTOR_E_PARSE, lead + 1, "longer than 16384 characters");
+            big[lead + 16000] = 0x04;
+            parse_fails(big, KONTOR_E_PARSE, lead + 1, "control byte 0x04");
+        }
+    free(big);
+}
+
 static void deal_errors_name_the_line(void **state) {
     (void)state;
     char *t = valid_text(5);
@@ -738,6 +778,7 @@ int main(void) {
         cmocka_unit_test(a_seed_stands_for_the_deal),
         cmocka_unit_test(tag_errors_name_the_line),
         cmocka_unit_test(byte_errors_name_the_line),
+        cmocka_unit_test(line_check_sees_every_byte_of_a_word),
         cmocka_unit_test(deal_errors_name_the_line),
         cmocka_unit_test(round_errors_name_the_line),
         cmocka_unit_test(too_many_decisions_are_refused),

@@ -68,7 +68,10 @@ typedef struct node {
     uint32_t avail;   /* times it was selectable when its parent was visited */
     float reward;     /* sum of the results for the team of seat */
     float acc;        /* STAT under sim=rm: cumulative regret; sim=exp3: estimated total reward */
-    uint32_t seen;    /* STAT under sim=rm|exp3: the last iteration (1-based) it was selectable in */
+    union {
+        uint32_t seen;  /* STAT under sim=rm|exp3: the last iteration (1-based) it was selectable in */
+        uint32_t joint; /* a parent (root, SEQ, JOINT; never a STAT): its first JOINT child, 0 for none */
+    };
     uint16_t move;
     uint8_t kind;
     uint8_t seat;
@@ -83,6 +86,8 @@ typedef struct node {
 /* A tree never grows past this many nodes (28 bytes each, 56 MB); after that
  * the search goes on without expanding. */
 #define POOL_LIMIT (1u << 21)
+/* log(avail) from a table below this (computed by log(), so the same values) */
+#define LOGS_N 8192
 
 typedef struct tree {
     node *pool;
@@ -91,6 +96,7 @@ typedef struct tree {
     uint32_t stamp;
     uint32_t *mark; /* NKEYS stamps */
     uint32_t *idx;  /* NKEYS node indices, valid where mark == stamp */
+    double *logs;   /* LOGS_N values: logs[i] = log(i), the UCB's log(avail) without a call */
     uint64_t iters;
     /* work order */
     const kontor_view *v;
@@ -136,8 +142,11 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
     x->seat = (uint8_t)seat;
     x->move = move;
     x->key = key;
-    x->sibling = T->pool[parent].child;
-    T->pool[parent].child = i;
+    /* JOINT children on a list of their own: select_edge walks the edges
+     * (SEQ, STAT) of a node, find_joint its joint children, neither the other's */
+    uint32_t *head = kind == N_JOINT ? &T->pool[parent].joint : &T->pool[parent].child;
+    x->sibling = *head;
+    *head = i;
     return i;
 }
 
@@ -252,7 +261,8 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
             if (bestv < 1e30) best = cand[i], bestv = 1e30;
             continue;
         }
-        double u = x->reward / x->visits + T->c * sqrt(log((double)x->avail) / x->visits);
+        double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
+        double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
         if (u > bestv) best = cand[i], bestv = u;
     }
     return best;
@@ -267,10 +277,21 @@ static int simultaneous(const kontor_state *s) {
            s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT;
 }
 
-/* A joint child is keyed by the phase (in its seat field) and the picks. */
+/* A joint child is keyed by the phase (in its seat field) and the picks.
+ * The one found moves to the front of its list: the search returns to a few
+ * pairs of picks most of the time, and a node has up to 13 x 13 of them.
+ * (The list's order decides nothing else: a key is on it once.) */
 static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
-    for (uint32_t e = T->pool[parent].child; e; e = T->pool[e].sibling)
-        if (T->pool[e].kind == N_JOINT && T->pool[e].seat == phase && T->pool[e].key == key) return e;
+    node *pool = T->pool;
+    for (uint32_t e = pool[parent].joint, prev = 0; e; prev = e, e = pool[e].sibling)
+        if (pool[e].seat == phase && pool[e].key == key) {
+            if (prev) {
+                pool[prev].sibling = pool[e].sibling;
+                pool[e].sibling = pool[parent].joint;
+                pool[parent].joint = e;
+            }
+            return e;
+        }
     return 0;
 }
 
@@ -409,6 +430,11 @@ static int ensure_trees(kontor_agent *a) {
             T->mark = calloc(NKEYS, sizeof *T->mark);
             T->idx = calloc(NKEYS, sizeof *T->idx);
             if (!T->mark || !T->idx) return -1;
+        }
+        if (!T->logs) {
+            if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;
+            T->logs[0] = 0; /* never read: an edge is available before it is visited */
+            for (int i = 1; i < LOGS_N; i++) T->logs[i] = log((double)i);
         }
         if (m->po.mast != 0.0f && !T->mast && !(T->mast = malloc(sizeof *T->mast))) return -1;
         if (T->cap < want) {
@@ -566,6 +592,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].pool);
             free(m->trees[t].mark);
             free(m->trees[t].idx);
+            free(m->trees[t].logs);
             free(m->trees[t].mast);
         }
     free(m->trees);

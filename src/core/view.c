@@ -19,6 +19,7 @@
  */
 #include <string.h>
 
+#include "core/rng.h"
 #include "kontor/kontor.h"
 
 static inline int is_pub(const kontor_state *s, int id) {
@@ -79,11 +80,16 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     }
 }
 
-/* Determinization runs once per search iteration, so it works on bit sets:
- * the cards the view shows (present) are collected as bits, the board's from
- * its occupied cells, and each class's unseen cards are the class's bits
- * (kontor_cardset.class_ids) minus present and minus the cards out of the
- * game, taken in ascending id order as a scan over the ids would. */
+/* Determinization runs once per search iteration, so it works on bit sets
+ * and on runs of bytes: the cards the view shows (present) are collected as
+ * bits, the board's from its occupied cells, and each class's unseen cards
+ * are the class's bits (kontor_cardset.class_ids) minus present and minus the
+ * cards out of the game, taken in ascending id order as a scan over the ids
+ * would. The piles are read as at most two stretches of their ring buffer,
+ * the unknown places kept as runs (found eight bytes at a time, filled by
+ * memcpy), the random numbers drawn inline (rng.h, the stream of kontor_rng_below): the
+ * same draws in the same order as the scan of every card through out-of-line
+ * calls that this replaced, so a seeded search plays the same moves. */
 static inline void bit_set(uint64_t b[2], int id) { b[id >> 6] |= 1ULL << (id & 63); }
 
 /* The cards out of the game (kontor_card_removed) as bits. */
@@ -95,22 +101,74 @@ static void removed_bits(const kontor_config *cfg, uint64_t out[2]) {
         if (kontor_card_removed(cfg, id)) bit_set(out, id);
 }
 
+/* The unknown places of each class, in the order a scan meets them, as runs
+ * of bytes (a hidden pile is one run or two; a card a run of one). */
+typedef struct slots {
+    uint8_t *at[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    uint8_t len[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    int nrun[KONTOR_NCLASSES];
+    int n[KONTOR_NCLASSES]; /* places in all, at most KONTOR_MAX_CARDS a class */
+} slots;
+
+/* One stretch of bytes (a hand, or a stretch of a pile): a card id is
+ * present, a run of unknown cards of class X is a run of places to fill,
+ * its end found eight bytes at a time. */
+static inline void visit_run(uint8_t *b, int len, uint64_t present[2], slots *sl) {
+    int i = 0;
+    while (i < len) {
+        unsigned c = b[i];
+        if (c < KONTOR_MAX_CARDS) {
+            present[c >> 6] |= 1ULL << (c & 63);
+            i++;
+            continue;
+        }
+        unsigned cl = c - KONTOR_UNKNOWN_BASE;
+        if (cl >= KONTOR_NCLASSES) {
+            i++;
+            continue;
+        }
+        int j = i + 1;
+        uint64_t same = 0x0101010101010101ULL * c;
+        for (;;) {
+            if (len - j >= 8) {
+                uint64_t x;
+                memcpy(&x, b + j, 8);
+                if (x == same) {
+                    j += 8;
+                    continue;
+                }
+                j += __builtin_ctzll(x ^ same) >> 3;
+                break;
+            }
+            while (j < len && b[j] == c) j++;
+            break;
+        }
+        int take = j - i;
+        if (take > KONTOR_MAX_CARDS - sl->n[cl]) take = KONTOR_MAX_CARDS - sl->n[cl];
+        if (take > 0) {
+            sl->at[cl][sl->nrun[cl]] = b + i;
+            sl->len[cl][sl->nrun[cl]++] = (uint8_t)take;
+            sl->n[cl] += take;
+        }
+        i = j;
+    }
+}
+
+/* A pile's cards from its top: the ring buffer in at most two stretches. */
+static inline void visit_pile(kontor_pile *p, uint64_t present[2], slots *sl) {
+    int first = KONTOR_PILE_MAX - p->head;
+    if (first > p->n) first = p->n;
+    visit_run(p->card + p->head, first, present, sl);
+    visit_run(p->card, p->n - first, present, sl);
+}
+
 void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
     *out = v->s;
     const kontor_cardset *cs = out->cfg.cards;
     uint64_t present[2] = {0, 0};
-    uint8_t *slot[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
-    int nslot[KONTOR_NCLASSES] = {0};
-
-#define VISIT(ptr)                                                             \
-    do {                                                                       \
-        uint8_t *p_ = (ptr);                                                   \
-        if (*p_ < KONTOR_MAX_CARDS) bit_set(present, *p_);                     \
-        else if (*p_ >= KONTOR_UNKNOWN_BASE && *p_ < KONTOR_UNKNOWN_BASE + KONTOR_NCLASSES) { \
-            int cl_ = *p_ - KONTOR_UNKNOWN_BASE;                               \
-            if (nslot[cl_] < KONTOR_MAX_CARDS) slot[cl_][nslot[cl_]++] = p_;   \
-        }                                                                      \
-    } while (0)
+    slots sl;
+    memset(sl.n, 0, sizeof sl.n);
+    memset(sl.nrun, 0, sizeof sl.nrun);
 
     /* the board: cell_card holds a card exactly on the occupied cells */
     for (int w = 0; w < 4; w++)
@@ -119,9 +177,8 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
             if (id < KONTOR_MAX_CARDS) bit_set(present, id);
         }
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
-        for (int i = 0; i < out->hand_n[q]; i++) VISIT(&out->hand[q][i]);
-        kontor_pile *p = &out->dock_pile[q];
-        for (int i = 0; i < p->n; i++) VISIT(&p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
+        visit_run(out->hand[q], out->hand_n[q] < KONTOR_HAND_MAX ? out->hand_n[q] : KONTOR_HAND_MAX, present, &sl);
+        visit_pile(&out->dock_pile[q], present, &sl);
         /* a card in play (revealed, being placed) is out of the hand */
         if (out->phase != KONTOR_PHASE_CHOOSE && out->choice[q] < KONTOR_MAX_CARDS) bit_set(present, out->choice[q]);
         if ((out->phase == KONTOR_PHASE_CHOOSE || out->phase == KONTOR_PHASE_DECLARE) && q != v->seat &&
@@ -130,14 +187,14 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         if (out->phase == KONTOR_PHASE_BUY && q != v->seat && out->buy[q] == KONTOR_HIDDEN) out->buy[q] = KONTOR_NONE;
         if (out->phase == KONTOR_PHASE_BRIBE && q != v->seat && out->bribe[q] == KONTOR_HIDDEN) out->bribe[q] = KONTOR_NONE;
     }
-    kontor_pile *piles[3] = {&out->water_pile, &out->aside, &out->special_pile};
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < piles[k]->n; i++) VISIT(&piles[k]->card[(piles[k]->head + i) & (KONTOR_PILE_MAX - 1)]);
+    visit_pile(&out->water_pile, present, &sl);
+    visit_pile(&out->aside, present, &sl);
+    visit_pile(&out->special_pile, present, &sl);
     for (int i = 0; i < out->nunder; i++)
         if (out->under_card[i] < KONTOR_MAX_CARDS) bit_set(present, out->under_card[i]);
     if (out->phase == KONTOR_PHASE_PILE && out->removed_card < KONTOR_MAX_CARDS) bit_set(present, out->removed_card);
-#undef VISIT
 
+    kontor_rng r = *rng; /* drawn from a local copy, which stays in registers */
     /* the event cards still face down: the ones not turned up, in a random order */
     if (out->event_n > out->event_next) {
         uint8_t up[KONTOR_EVENTS_MAX] = {0}, rest[KONTOR_EVENTS_MAX];
@@ -146,7 +203,7 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         for (int e = 0; e < out->event_n; e++)
             if (!up[e]) rest[n++] = (uint8_t)e;
         for (int i = n - 1; i > 0; i--) {
-            int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+            int j = (int)rng_below(&r, (uint32_t)i + 1);
             uint8_t t = rest[i];
             rest[i] = rest[j];
             rest[j] = t;
@@ -156,21 +213,28 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
     uint64_t gone[2];
     int removed_done = 0;
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
-        if (!nslot[cl]) continue;
+        if (!sl.n[cl]) continue;
         if (!removed_done) removed_bits(&out->cfg, gone), removed_done = 1;
         uint8_t unseen[KONTOR_MAX_CARDS];
         int n = 0;
-        for (int w = 0; w < 2; w++)
-            for (uint64_t b = cs->class_ids[cl][w] & ~present[w] & ~gone[w]; b; b &= b - 1) {
-                int id = w * 64 + __builtin_ctzll(b);
-                if (id < cs->ncards) unseen[n++] = (uint8_t)id;
-            }
+        for (int w = 0; w < 2; w++) {
+            uint64_t b = cs->class_ids[cl][w] & ~present[w] & ~gone[w];
+            if (cs->ncards < (w + 1) * 64) b &= (1ULL << (cs->ncards > w * 64 ? cs->ncards - w * 64 : 0)) - 1; /* ids < ncards */
+            for (; b; b &= b - 1) unseen[n++] = (uint8_t)(w * 64 + __builtin_ctzll(b));
+        }
         for (int i = n - 1; i > 0; i--) {
-            int j = (int)kontor_rng_below(rng, (uint32_t)i + 1);
+            int j = (int)rng_below(&r, (uint32_t)i + 1);
             uint8_t t = unseen[i];
             unseen[i] = unseen[j];
             unseen[j] = t;
         }
-        for (int i = 0; i < nslot[cl] && i < n; i++) *slot[cl][i] = unseen[i];
+        /* the first min(places, cards) places get the shuffled cards in order */
+        int k = sl.n[cl] < n ? sl.n[cl] : n, done = 0;
+        for (int u = 0; u < sl.nrun[cl] && done < k; u++) {
+            int m = sl.len[cl][u] < k - done ? sl.len[cl][u] : k - done;
+            memcpy(sl.at[cl][u], unseen + done, (size_t)m);
+            done += m;
+        }
     }
+    *rng = r;
 }
