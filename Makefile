@@ -17,7 +17,8 @@ LDLIBS = -lm -pthread
 
 ifdef SANITIZE
 BUILD ?= build-san
-CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+CFLAGS_BASE += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all \
+               -DKONTOR_CHECK_UNCHECKED
 LDFLAGS += -fsanitize=$(SANITIZE)
 OPT = -O1
 else

@@ -96,7 +96,7 @@ static void export_majorities_score_one_point_each(void **st) {
 /* Red's 17 (tea, ship symbol) exported its tea; red removes it with the ship. */
 static void ship_removes(kontor_state *s, int with_other_tea) {
     kontor__put(s, C(1, -1), id(s, 17));
-    s->export_mark[C(1, -1)] = 1 << (2 * KONTOR_TEA);
+    s->export_mark[id(s, 17)] = 1 << (2 * KONTOR_TEA);
     s->export_n[0][KONTOR_TEA] = 1;
     if (with_other_tea) kontor__put(s, C(2, -1), id(s, 23)); /* tea, in the same area */
     red_plays(s, 21);                                        /* wine, ship symbol */
@@ -122,7 +122,7 @@ static void export_ship_removal_takes_from_the_store_when_the_area_has_none(void
     setup(&s, "advanced", "export=1");
     ship_removes(&s, 0);
     assert_int_equal(s.export_n[0][KONTOR_TEA], 0);
-    assert_int_equal(s.export_mark[C(1, -1)], 0);
+    assert_int_equal(s.export_mark[id(&s, 17)], 0);
 }
 
 /* How often the record's text writes the word " name " (a decision of that

@@ -307,6 +307,44 @@ static void special_customs_house_as_water_or_dock_never_encloses_and_adds_a_poi
     assert_int_equal(pts[0], 2);
 }
 
+/* The same when the board's extent already reaches the customs house's cell
+ * (water at 2,3 and -1,2): the card moves no edge, and the test looks only at
+ * the areas next to it (would_enclose). As water on 1,2 it would enclose the
+ * 5 at 1,1; as water on -1,1 it touches no area and is allowed. */
+static void special_customs_house_never_encloses_inside_the_extent(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "four", NULL);
+    bare(&s);
+    kontor__put(&s, C(1, 0), id(&s, 47));
+    kontor__put(&s, C(0, 1), id(&s, 48));
+    kontor__put(&s, C(2, 1), id(&s, 49));
+    kontor__put(&s, C(2, 3), id(&s, 50));
+    kontor__put(&s, C(-1, 2), id(&s, 53));
+    kontor__put(&s, C(1, 1), id(&s, 5));
+    int nums[4] = {90 /* customs */, PASS, PASS, PASS};
+    choose4(&s, nums);
+    assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, C(1, 2))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 2))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, C(-1, 1))));
+    /* with water on 0,2, 2,2 and 1,3 too, a dock card at 1,2 closes the
+     * area with the 5: the customs house may not go there at all */
+    kontor_state t;
+    setup(&t, "four", NULL);
+    bare(&t);
+    int water[10][3] = {{1, 0, 47}, {0, 1, 48}, {2, 1, 49}, {2, 3, 50}, {0, 2, 51},
+                        {2, 2, 52}, {1, 3, 54}, {3, 1, 55}, {4, 2, 56}, {3, 3, 58}};
+    for (int i = 0; i < 10; i++) kontor__put(&t, C(water[i][0], water[i][1]), id(&t, water[i][2]));
+    kontor__put(&t, C(1, 1), id(&t, 5));
+    choose4(&t, nums);
+    assert_false(kontor_is_legal(&t, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 2))));
+    assert_false(kontor_is_legal(&t, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, C(1, 2))));
+    /* 3,2 is a pocket of water: as a dock card the customs house would be an
+     * enclosed area of its own; as water it closes nothing */
+    assert_false(kontor_is_legal(&t, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(3, 2))));
+    assert_true(kontor_is_legal(&t, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, C(3, 2))));
+}
+
 static void special_customs_house_as_dock_is_kept_off_by_opposing_cranes(void **st) {
     (void)st;
     kontor_state s;
@@ -483,6 +521,7 @@ int main(void) {
         cmocka_unit_test(special_bridge_covers_water_joins_areas_and_counts_as_dock),
         cmocka_unit_test(special_bridge_never_joins_an_enclosed_area),
         cmocka_unit_test(special_customs_house_as_water_or_dock_never_encloses_and_adds_a_point),
+        cmocka_unit_test(special_customs_house_never_encloses_inside_the_extent),
         cmocka_unit_test(special_customs_house_as_dock_is_kept_off_by_opposing_cranes),
         cmocka_unit_test(specials_for_two_buy_for_two_coins_before_the_round),
         cmocka_unit_test(specials_for_two_the_last_card_goes_to_the_higher_hand_card),

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "ai/ai.h"
+#include "core/apply.h"
 
 static void config(kontor_config *cfg, const char *variant) {
     kontor_error err;
@@ -370,9 +371,96 @@ static void test_options_are_checked(void **st) {
     }
 }
 
+/* Every card in play is in exactly one place: on the board, in a hand, in a
+ * pile or under a flood or bridge (at the start of a round, where a cut-off
+ * stops, no card is held as a choice). */
+static void assert_cards_in_one_place(const kontor_state *s) {
+    uint8_t seen[KONTOR_MAX_CARDS] = {0};
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (s->cell_card[c] != KONTOR_NONE) seen[s->cell_card[c]]++;
+    for (int p = 0; p < s->cfg.nseats; p++) {
+        for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
+        const kontor_pile *pl = &s->dock_pile[p];
+        for (int i = 0; i < pl->n; i++) seen[pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)]]++;
+    }
+    const kontor_pile *more[3] = {&s->water_pile, &s->aside, &s->special_pile};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < more[k]->n; i++) seen[more[k]->card[(more[k]->head + i) & (KONTOR_PILE_MAX - 1)]]++;
+    for (int i = 0; i < s->nunder; i++) seen[s->under_card[i]]++;
+    for (int id = 0; id < s->cfg.cards->ncards; id++) {
+        const kontor_card *k = &s->cfg.cards->card[id];
+        if ((kontor_card_class(k) == KONTOR_CLASS_SPECIAL && !s->cfg.specials) || kontor_card_removed(&s->cfg, id)) continue;
+        if (seen[id] != 1) fail_msg("card %d is in %d places (round %d)", k->number, seen[id], s->round);
+    }
+}
+
+/* The policy playouts apply their picks unchecked (core/apply.h), so a pick
+ * that is not a legal decision would corrupt the state instead of being
+ * refused: a card laid on an occupied cell vanishes, a removal from the
+ * wrong cell doubles one. Stopped by the cut-off after every number of
+ * rounds, with every policy on, the cards stay where the rules keep them.
+ * (Under sanitizers, make SANITIZE=..., the unchecked apply also checks each
+ * decision and aborts on an illegal one.) */
+static void test_policy_playouts_apply_only_legal_decisions(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four", "specials"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
+        for (uint64_t seed = 1; seed <= 4; seed++)
+            for (int rounds = 1; rounds <= 40; rounds += 3) {
+                kontor_config cfg;
+                config(&cfg, variants[v]);
+                kontor_state s;
+                assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+                kontor_rng r;
+                kontor_rng_seed(&r, seed * 31 + (uint64_t)rounds);
+                ai_playout_opts o = {.rounds = rounds, .scale = 10.0f, .policy = 1, .ship_move = 1.0f,
+                                     .place = 0.5f, .pass = 0.5f};
+                float res[2];
+                ai_playout(&s, &r, &o, res);
+                assert_cards_in_one_place(&s);
+            }
+}
+
+/* kontor_playout picks straight from hands and bitboards, with shortcuts for
+ * two seats; what it must play is a uniform pick among kontor_legal's
+ * decisions, seat by seat in seat order where several decide at once. The
+ * same generator drives both here, so the games must be the same game. */
+static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four", "specials", "canale", "bakschisch", "tictactoe"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (uint64_t seed = 1; seed <= 30; seed++) {
+            kontor_state a, b;
+            assert_int_equal(kontor_new(&a, &cfg, seed, NULL), KONTOR_OK);
+            b = a;
+            kontor_rng r1, r2;
+            kontor_rng_seed(&r1, seed * 13);
+            kontor_rng_seed(&r2, seed * 13);
+            kontor_playout(&a, &r1);
+            while (kontor_actors(&b)) {
+                int phase = b.phase;
+                int together = phase == KONTOR_PHASE_DECLARE || phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY;
+                for (int p = 0; p < b.cfg.nseats && b.phase == phase; p++) {
+                    if (!((kontor_actors(&b) >> p) & 1)) continue;
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&b, p, m);
+                    assert_int_equal(kontor_apply(&b, p, m[kontor_rng_below(&r2, (uint32_t)n)], NULL), KONTOR_OK);
+                    if (!together) break;
+                }
+            }
+            if (memcmp(&a, &b, sizeof a)) fail_msg("%s seed %d: the playout and the legal picks differ", variants[v], (int)seed);
+            assert_memory_equal(&r1, &r2, sizeof r1);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
+        cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
+        cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),
         cmocka_unit_test(test_default_scale_follows_the_variant),
         cmocka_unit_test(test_playout_is_deterministic_for_a_seed),

@@ -577,6 +577,28 @@ static void an_area_enclosed_by_water_is_scored_at_once(void **st) {
     assert_true(bb_test_cell(&s.enclosed, C(1, 1)));
 }
 
+/* The card that closes an area may be the dock card itself, laid in a pocket
+ * of water: its own area (one card) is scored at once. */
+static void a_dock_card_laid_into_a_pocket_of_water_is_scored_at_once(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", NULL);
+    choose(&s, PASS, 38, NULL);
+    place(&s, 1, C(2, 1), NULL);
+    choose(&s, PASS, 40, NULL);
+    place(&s, 1, C(1, 2), NULL);
+    assert_int_equal(s.nareas, 0);
+    /* 1,1: water at 1,0 and 0,1 (the cross), 2,1 and 1,2 */
+    choose(&s, 5 /* W */, PASS, &log);
+    place(&s, 0, C(1, 1), &log);
+    assert_int_equal(s.nareas, 1);
+    assert_int_equal(s.area[0].size, 1);
+    assert_int_equal(s.area[0].winner, 0);
+    assert_true(has_event(&log, KONTOR_EV_SCORE, 0));
+    assert_true(bb_test_cell(&s.enclosed, C(1, 1)));
+}
+
 static void an_area_without_warehouses_is_not_scored(void **st) {
     (void)st;
     kontor_state s;
@@ -1118,6 +1140,7 @@ int main(void) {
         cmocka_unit_test(ruling_R4_placing_is_compulsory_unless_optional_place),
         cmocka_unit_test(warehouses_count_per_area_and_player_and_areas_merge),
         cmocka_unit_test(an_area_enclosed_by_water_is_scored_at_once),
+        cmocka_unit_test(a_dock_card_laid_into_a_pocket_of_water_is_scored_at_once),
         cmocka_unit_test(an_area_without_warehouses_is_not_scored),
         cmocka_unit_test(ruling_R7_a_fixed_edge_encloses_at_once_or_with_edge_both_only_when_both_are_fixed),
         cmocka_unit_test(ruling_R7_the_fixing_card_encloses_areas_along_the_new_edge),

@@ -412,7 +412,8 @@ typedef struct kontor_state {
     uint64_t known[KONTOR_MAX_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia) */
     uint8_t tavern_area;    /* in the tavern phase: the area being decided */
     uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
-    uint8_t export_mark[KONTOR_CELLS]; /* Exportlager: warehouses a card sent to export, 2 bits per good */
+    uint8_t export_mark[KONTOR_MAX_CARDS]; /* Exportlager: per card id, the warehouses that card (on the
+                                              board) sent to export, 2 bits per good */
     uint8_t placed_cell;    /* in the export phase: the cell of the goods card just placed */
     /* Ereigniskarten */
     uint8_t event_deck[KONTOR_EVENTS_MAX]; /* the shuffled event cards; those from event_next on are face down */

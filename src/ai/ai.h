@@ -94,6 +94,8 @@ typedef struct ai_playout_opts {
     float pass;      /* R1, the declaration in a playout: 0 uniform (a pass half the
                         time); P: a pass with chance P; < 0: 1 / (hand cards + 1),
                         as often as a uniform pick among the cards and the pass */
+    int record;      /* 1: update the MAST averages even where mast is 0 (the
+                        tree's move ordering reads them, ismcts.c) */
 } ai_playout_opts;
 
 /* MAST (move-average sampling, Finnsson and Bjoernsson 2008): the average
@@ -115,6 +117,13 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
 /* The same with MAST statistics (o->mast > 0): read to pick, and updated
  * with the result at the end. mast may be NULL (then as without). */
 void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast, float r[2]);
+/* The MAST average of seat's move m in s (before it is applied) for seat's
+ * team: (sum + 1/2) / (n + 1), 1/2 for a move MAST does not track. */
+float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mast *t);
+/* ismcts's order=1: the index among untried[0..n) of the move with the best
+ * MAST average for seat in s, ties drawn with rng (ismcts.c). */
+int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, const ai_mast *mast,
+                     kontor_rng *rng);
 
 /* ---- constructors (one per agent file) --------------------------------------- */
 

@@ -55,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ai/ai.h"
 
@@ -103,11 +104,17 @@ typedef struct tree {
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
+    int cpu;            /* clock=cpu: the deadline is in this thread's CPU time */
+    double span;        /* clock=cpu: the budget in seconds */
     float c;
     int sim;        /* selection at a simultaneous node: SIM_UCT, SIM_RM, SIM_EXP3 */
     float gamma;    /* sim=rm|exp3: the share of uniform exploration */
     ai_playout_opts po;
-    ai_mast *mast;  /* with po.mast: the move averages of this search */
+    ai_mast *mast;  /* with po.mast (or po.record): the move averages of this search */
+    int order;      /* order=1: expand the untried placement with the best MAST average */
+    float pb;       /* pb=W: progressive bias W x MAST average / (visits + 1) at placements */
+    float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
+    float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
     const kontor_state *fixed;
@@ -123,10 +130,13 @@ typedef struct ismcts_impl {
     uint64_t iters;
     int ms, threads;
     int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
+    int clock; /* ms= counts wall time (clock=wall, default) or each thread's CPU time (clock=cpu) */
     int sim, final;
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
+    int order;
+    double pb, keep, prior;
     ai_playout_opts po;
     tree *trees; /* threads of them */
     uint64_t total_iters;
@@ -207,13 +217,30 @@ static void update_sampled(tree *T, uint32_t parent, uint32_t e, float p, float 
     pool[e].acc += gain;
 }
 
+/* order=1, move ordering at a placement: of the untried moves the one MAST
+ * likes best (its average result over this search's playouts so far) is
+ * expanded first, ties at random. With a few thousand iterations a node
+ * with thirty cells sees each of them a handful of times at best, so which
+ * cells it tries first matters. */
+int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, const ai_mast *mast,
+                     kontor_rng *rng) {
+    float bestv = -1.0f;
+    int best = 0, nbest = 0;
+    for (int i = 0; i < n; i++) {
+        float v = ai_mast_value(s, seat, untried[i], mast);
+        if (v > bestv) bestv = v, best = i, nbest = 1;
+        else if (v == bestv && kontor_rng_below(rng, (uint32_t)++nbest) == 0) best = i;
+    }
+    return best;
+}
+
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
  * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
  * missing edges are added and an unvisited one goes first. Otherwise UCB
  * over the available edges. Returns 0 when the pool is full and a new node
  * would be needed. */
-static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const kontor_move *moves, int n,
-                            int *expanded, float *prob) {
+static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int kind, int seat,
+                            const kontor_move *moves, int n, int *expanded, float *prob) {
     node *pool = T->pool;
     uint32_t st = ++T->stamp;
     if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
@@ -237,6 +264,8 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
     }
     if (kind == N_SEQ && nuntried) {
         kontor_move m = untried[kontor_rng_below(&T->rng, (uint32_t)nuntried)];
+        if (T->order && T->mast && s->phase == KONTOR_PHASE_PLACE)
+            m = untried[ai_order_untried(s, seat, untried, nuntried, T->mast, &T->rng)];
         for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
         uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
         if (!e) return 0;
@@ -254,6 +283,8 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
     /* unvisited first (the first in legal order: deterministic), else UCB */
     uint32_t best = 0;
     double bestv = -1.0;
+    int bias = T->pb > 0 && T->mast && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE;
+    int eprior = T->prior > 0 && parent == 1 && kind == N_SEQ;
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
         x->avail++;
@@ -263,6 +294,8 @@ static uint32_t select_edge(tree *T, uint32_t parent, int kind, int seat, const 
         }
         double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
         double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
+        if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
+        if (eprior) u += T->prior * x->acc / (x->visits + 1);
         if (u > bestv) best = cand[i], bestv = u;
     }
     return best;
@@ -325,7 +358,7 @@ static void iterate(tree *T) {
                 }
                 int n = kontor_legal(&st, q, moves);
                 float p = 0;
-                uint32_t e = select_edge(T, cur, N_STAT, q, moves, n, &expanded, &p);
+                uint32_t e = select_edge(T, &st, cur, N_STAT, q, moves, n, &expanded, &p);
                 if (!e) {
                     full = 1;
                     pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
@@ -354,7 +387,7 @@ static void iterate(tree *T) {
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             int n = kontor_legal(&st, q, moves);
             if (n <= 0) break;
-            uint32_t e = select_edge(T, cur, N_SEQ, q, moves, n, &expanded, NULL);
+            uint32_t e = select_edge(T, &st, cur, N_SEQ, q, moves, n, &expanded, NULL);
             if (!e) break;
             kontor_apply(&st, q, T->pool[e].move, NULL);
             from[np] = cur;
@@ -402,19 +435,67 @@ static int settled(const tree *T, double t0, double now) {
     return ai_settled(first, second, T->iters, now - t0, T->deadline - now);
 }
 
+/* prior=W: at a root placement every legal cell gets its edge before the
+ * search, with g = exp((e - best e) / 10) in acc (e: the evaluation, eval.c,
+ * of the position after it; 10 = one area), so g is 1 for the cell greedy
+ * would take and 1/e for one an area worse. UCB adds W x g / (visits + 1)
+ * (progressive bias, Chaslot et al. 2008): at a small budget the search
+ * starts from greedy's judgement instead of a uniform one, and the bias
+ * fades as the visits come in. The evaluation reads public facts only, so
+ * one determinization serves for all. */
+static void root_prior(tree *T) {
+    const kontor_view *v = T->v;
+    if (T->prior <= 0 || v->s.phase != KONTOR_PHASE_PLACE) return;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&v->s, v->seat, moves);
+    if (n <= 1) return;
+    kontor_state d;
+    kontor_determinize(v, &T->rng, &d);
+    double e[KONTOR_MAX_MOVES], best = -1e300;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = d;
+        e[i] = kontor_apply(&c, v->seat, moves[i], NULL) == KONTOR_OK ? ai_eval(&c, v->seat) : -1e300;
+        if (e[i] > best) best = e[i];
+    }
+    for (int i = 0; i < n; i++) {
+        uint32_t x = alloc_node(T, 1, N_SEQ, v->seat, moves[i], 0);
+        if (!x) return;
+        T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
+    }
+}
+
+/* The clock of a time budget: wall time, or under clock=cpu the CPU time of
+ * the calling thread, so that a search on a loaded machine gets the same
+ * work done per decision as on an idle one (what equal-time comparisons on
+ * a shared machine need; docs/ai.md). */
+static double clock_of(int cpu) {
+    if (!cpu) return ai_now();
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void *run_tree(void *arg) {
     tree *T = arg;
+    if (T->cpu) T->deadline = clock_of(1) + T->span;
     T->n = 2; /* 0 is "none", 1 the root */
     memset(&T->pool[1], 0, sizeof T->pool[1]);
     T->iters = 0;
-    if (T->mast) memset(T->mast, 0, sizeof *T->mast);
+    root_prior(T);
+    if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
+        for (int k = 0; k < AI_MAST_KEYS; k++) {
+            uint32_t n = (uint32_t)(T->mast->n[k] * T->keep);
+            T->mast->sum[k] = T->mast->n[k] ? T->mast->sum[k] * (float)n / (float)T->mast->n[k] : 0.0f;
+            T->mast->n[k] = n;
+        }
+    } else if (T->mast) memset(T->mast, 0, sizeof *T->mast);
     if (T->budget) {
         for (uint64_t i = 0; i < T->budget; i++) iterate(T);
     } else {
-        double t0 = ai_now(), now;
+        double t0 = clock_of(T->cpu), now;
         do {
             for (int i = 0; i < 16; i++) iterate(T);
-            now = ai_now();
+            now = clock_of(T->cpu);
         } while (now < T->deadline && !(T->stop && settled(T, t0, now)));
     }
     return NULL;
@@ -436,7 +517,10 @@ static int ensure_trees(kontor_agent *a) {
             T->logs[0] = 0; /* never read: an edge is available before it is visited */
             for (int i = 1; i < LOGS_N; i++) T->logs[i] = log((double)i);
         }
-        if (m->po.mast != 0.0f && !T->mast && !(T->mast = malloc(sizeof *T->mast))) return -1;
+        if ((m->po.mast != 0.0f || m->po.record) && !T->mast) {
+            if (!(T->mast = malloc(sizeof *T->mast))) return -1;
+            memset(T->mast, 0, sizeof *T->mast);
+        }
         if (T->cap < want) {
             node *p = realloc(T->pool, (size_t)want * sizeof *p);
             if (!p) return -1;
@@ -490,9 +574,15 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->nfixed = fixed ? nfixed : 0;
         T->gamma = m->gamma;
         T->po = m->po;
+        T->order = m->order;
+        T->pb = (float)m->pb;
+        T->keep = (float)m->keep;
+        T->prior = (float)m->prior;
         T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
         if (!m->ms && T->budget == 0) T->budget = 1;
         T->deadline = t0 + m->ms / 1000.0;
+        T->cpu = m->clock;
+        T->span = m->ms / 1000.0;
         T->stop = m->stop && m->threads == 1;
     }
     pthread_t th[64];
@@ -614,6 +704,10 @@ static const ai_opt ismcts_opts[] = {
     {"pass", AI_OPT_FLOAT, offsetof(ismcts_impl, po.pass), 0, 1},
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
+    {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
+    {"pb", AI_OPT_DOUBLE, offsetof(ismcts_impl, pb), 0, 100},
+    {"keep", AI_OPT_DOUBLE, offsetof(ismcts_impl, keep), 0, 1},
+    {"prior", AI_OPT_DOUBLE, offsetof(ismcts_impl, prior), 0, 100},
 };
 
 /* The options that take words: sim=uct|rm|exp3, final=max|visits. */
@@ -633,7 +727,9 @@ static int word_opt(kontor_agent *a, const char *key, const char *val, const cha
 static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
     kontor_agent *a = ctx;
     ismcts_impl *m = a->impl;
-    static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits"};
+    static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits"},
+                             *const clocks[] = {"wall", "cpu"};
+    if (strcmp(key, "clock") == 0) return word_opt(a, key, val, clocks, 2, &m->clock, err);
     if (strcmp(key, "sim") == 0) return word_opt(a, key, val, sims, 3, &m->sim, err);
     if (strcmp(key, "final") == 0) return word_opt(a, key, val, finals, 2, &m->final, err);
     if (ai_opt_set(a->name, "ismcts", ismcts_opts, sizeof ismcts_opts / sizeof *ismcts_opts, m, key, val, err))
@@ -670,6 +766,9 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
         a->impl = NULL;
         return -1;
     }
+    /* the tree's move ordering and bias read the MAST averages: keep them
+     * even where the playouts do not use them (the advanced game) */
+    m->po.record = m->order || m->pb > 0 || m->keep > 0;
     m->trees = calloc((size_t)m->threads, sizeof *m->trees);
     if (!m->trees) {
         free(m);

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
+#include "core/apply.h"
 #include "core/bb.h"
 
 /* Reward = 0.9 * (win 1, draw 1/2, loss 0) + 0.1 * margin term, so that
@@ -107,7 +108,7 @@ static kontor_move pick_ship(const kontor_state *s, int seat, const ai_playout_o
 }
 
 static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng) {
-    bb_t t = bb_and(opponent_targets(s, seat), bb_neighbours(bb_cell(s->ship_cell)));
+    bb_t t = bb_and(opponent_targets(s, seat), bb_around(s->ship_cell));
     if (!bb_any(t)) return KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
     return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
 }
@@ -139,6 +140,11 @@ static int mast_key(const kontor_state *s, int seat, kontor_move m) {
         dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
     }
     return ((kontor_team(s, seat) * 2 + dock) << 12) | (m & 0xFFF);
+}
+
+float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mast *t) {
+    int k = mast_key(s, seat, m);
+    return k < 0 ? 0.5f : (t->sum[k] + 0.5f) / (float)(t->n[k] + 1);
 }
 
 /* With chance o->mast the legal move with the best average so far (an
@@ -187,7 +193,10 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     ai_playout_opts eff = *opts;
     const ai_playout_opts *o = &eff;
     if (eff.mast < 0.0f) eff.mast = s->cfg.ship ? 0.0f : MAST_ALL;
-    if (eff.mast <= 0.0f) mast = NULL;
+    /* o->record: keep the averages (for the tree's move ordering, ismcts.c)
+     * even where the playout does not use them */
+    int use = eff.mast > 0.0f && mast;
+    if (!use && !o->record) mast = NULL;
     /* the ship policy changes nothing where there is no ship */
     if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast &&
         (o->pass == 0.0f || s->cfg.pass_hidden)) {
@@ -210,13 +219,15 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
             for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++) {
                 if (!((actors >> q) & 1)) continue;
                 kontor_move m = phase == KONTOR_PHASE_DECLARE && o->pass != 0.0f ? pick_declare(s, q, o, rng)
-                                 : mast && phase != KONTOR_PHASE_BUY      ? pick_mast(s, q, o, mast, rng)
+                                 : use && phase != KONTOR_PHASE_BUY       ? pick_mast(s, q, o, mast, rng)
                                                                           : pick_uniform(s, q, rng);
                 if (mast && npath < MAST_PATH) {
                     int k = mast_key(s, q, m);
                     if (k >= 0) path[npath++] = k;
                 }
-                kontor_apply(s, q, m, NULL);
+                if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
+                /* every pick above is one of the legal decisions (core/apply.h) */
+                kontor__apply_unchecked(s, q, m, NULL);
             }
             continue;
         }
@@ -226,13 +237,14 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
         if (o->policy && s->phase == KONTOR_PHASE_SHIP) m = pick_ship(s, q, o, rng);
         else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, rng);
         else if (o->place > 0.0f && s->phase == KONTOR_PHASE_PLACE) m = pick_place(s, q, o, rng);
-        else if (mast && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
+        else if (use && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
         else m = pick_uniform(s, q, rng);
         if (mast && npath < MAST_PATH) {
             int k = mast_key(s, q, m);
             if (k >= 0) path[npath++] = k;
         }
-        if (kontor_apply(s, q, m, NULL) != KONTOR_OK) break; /* cannot happen: every pick is legal */
+        if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
+        kontor__apply_unchecked(s, q, m, NULL); /* every pick is legal (core/apply.h) */
     }
     if (s->phase == KONTOR_PHASE_OVER) {
         ai_result_of(s, r);

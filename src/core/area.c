@@ -79,8 +79,9 @@ void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
         goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
         goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
         goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
-        if (exported && s->export_mark[c]) /* Exportlager: warehouses this card sent to the export store */
-            for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((s->export_mark[c] >> (2 * g)) & 3));
+        int mark = exported ? s->export_mark[s->cell_card[c]] : 0;
+        if (mark) /* Exportlager: warehouses this card sent to the export store */
+            for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((mark >> (2 * g)) & 3));
     }
 }
 
@@ -204,7 +205,7 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
 /* Put a card on a cell: bitboards, extent, mask. No scoring. */
 /* Put a card on a cell, as water or as a dock card (special cards: a flood
  * is water, a bridge a dock card, a customs house either). */
-void place_as(kontor_state *s, int cell, int id, int as_water) {
+int place_as(kontor_state *s, int cell, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     s->cell_card[cell] = (uint8_t)id;
     bb_set(&s->occ, cell);
@@ -228,9 +229,10 @@ void place_as(kontor_state *s, int cell, int id, int as_water) {
     if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
     if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
     if (changed) update_mask(s);
+    return changed;
 }
 
-void place_raw(kontor_state *s, int cell, int id) { place_as(s, cell, id, is_water(card_of(s, id))); }
+int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
 
 void remove_raw(kontor_state *s, int cell) {
     int id = s->cell_card[cell];
@@ -257,7 +259,7 @@ bb_t no_split(const kontor_state *s, bb_t cand) {
     while (bb_any(cand)) {
         int c = bb_pop(&cand);
         bb_t land = bb_andnot(s->mask, bb_or(s->water, bb_cell(c)));
-        bb_t nb = bb_and(bb_neighbours(bb_cell(c)), land);
+        bb_t nb = bb_and(bb_around(c), land);
         if (bb_count(nb) <= 1 || bb_eq(bb_and(bb_flood(bb_cell(bb_first(nb)), land), nb), nb)) bb_set(&r, c);
     }
     return r;
@@ -273,8 +275,41 @@ int count_goods(const kontor_card *k) { return k->goods[0] + k->goods[1] + k->go
  * only what the test reads after place_as, the water, the dock cards and the
  * board's mask (grown as update_mask would). Die grosse Insel's dead cells
  * read more of the state: there the card is placed on a copy. */
+/* Is a cell next to dock cell c one that keeps its area open once a card
+ * lies on placed: not placed itself, not water, not an open dock card (an
+ * enclosed one never touches an open area outside the island), and inside
+ * the mask when the edges close? */
+static inline int open_beside(const kontor_state *s, int c, int placed, int edges) {
+    int nb[4] = {(c & 15) > 0 ? c - 1 : -1, (c & 15) < 15 ? c + 1 : -1, c >= 16 ? c - 16 : -1,
+                 c < KONTOR_CELLS - 16 ? c + 16 : -1};
+    for (int i = 0; i < 4; i++) {
+        int m = nb[i];
+        if (m < 0 || m == placed || bb_test(&s->water, m)) continue;
+        if (bb_test(&s->dock, m) && !bb_test(&s->enclosed, m)) continue;
+        if (!edges || bb_test(&s->mask, m)) return 1;
+    }
+    return 0;
+}
+
 static int would_enclose(const kontor_state *s, int cell, int id, int as_water) {
+    int x0 = gx(cell), y0 = gy(cell);
+    if (!s->cfg.inner_value && x0 >= s->minx && x0 <= s->maxx && y0 >= s->miny && y0 <= s->maxy) {
+        /* inside the extent: the edges stay, and only the areas next to the
+         * card can close (see below); a few bit tests settle most cells */
+        int edges = edges_close(s);
+        if (!as_water && open_beside(s, cell, cell, edges)) return 0;
+        if (as_water) {
+            int closes = 0;
+            int nb[4] = {(cell & 15) > 0 ? cell - 1 : -1, (cell & 15) < 15 ? cell + 1 : -1,
+                         cell >= 16 ? cell - 16 : -1, cell < KONTOR_CELLS - 16 ? cell + 16 : -1};
+            for (int i = 0; i < 4 && !closes; i++)
+                closes = nb[i] >= 0 && bb_test(&s->dock, nb[i]) && !bb_test(&s->enclosed, nb[i]) &&
+                         !open_beside(s, nb[i], cell, edges);
+            if (!closes) return 0;
+        }
+    }
     bb_t water = s->water, dock = s->dock, closing;
+    int local = 0; /* only the areas the card touches can close */
     if (s->cfg.inner_value) {
         kontor_state t = *s;
         place_as(&t, cell, id, as_water);
@@ -294,13 +329,31 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
                                       : bb_rect(maxx - (w - 1), minx + (w - 1), maxy - (h - 1), miny + (h - 1));
         int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
         closing = edges ? bb_or(water, bb_andnot(bb_all(), mask)) : water;
+        /* When the card leaves the edges as they were, an area it does not
+         * touch has the same surroundings as before, and before it every
+         * open area was open (each placement scores what it closes): only
+         * the areas next to the card (as water), or the one it joins (as a
+         * dock card), can close. The reasoning of do_place's candidates. */
+        local = bb_eq(mask, s->mask) && edges == edges_close(s);
     }
     bb_t open = bb_andnot(dock, s->enclosed);
-    bb_t todo = open;
+    bb_t todo = local ? bb_and(open, as_water ? bb_around(cell) : bb_cell(cell)) : open;
+    /* An area is enclosed when nothing next to it is outside the closing
+     * cells; next to a whole area lies no other open dock card, so the cells
+     * that keep it open are those neither closing nor open dock. Grow each
+     * area from a cell and stop at the first such cell, as check_enclosures
+     * does: most areas are open, and it shows after a step or two. */
+    bb_t gaps = bb_andnot(bb_all(), bb_or(closing, open));
     while (bb_any(todo)) {
-        bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
+        bb_t area = bb_cell(bb_first(todo));
+        for (;;) {
+            bb_t around = bb_neighbours(area);
+            if (bb_any(bb_and(around, gaps))) break;
+            bb_t grown = bb_and(bb_or(area, around), open);
+            if (bb_eq(grown, area)) return 1;
+            area = grown;
+        }
         todo = bb_andnot(todo, area);
-        if (!bb_any(bb_andnot(bb_andnot(bb_neighbours(area), area), closing))) return 1;
     }
     return 0; /* placing scores nothing (place_as), so no area was added */
 }
@@ -335,9 +388,6 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     return r;
 }
 
-int is_special(const kontor_card *k) {
-    return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
-}
 
 /* The cells for the place phase, in s->cells (and s->cells_water for a
  * customs house placed as water). */
@@ -360,7 +410,6 @@ bb_t ship_targets(const kontor_state *s) {
 
 bb_t removable(const kontor_state *s) {
     if (s->ship_cell == KONTOR_NONE) return bb_empty();
-    return bb_andnot(bb_and(bb_neighbours(bb_cell(s->ship_cell)), s->shipsym), s->enclosed);
+    return bb_andnot(bb_and(bb_around(s->ship_cell), s->shipsym), s->enclosed);
 }
 
-int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg.width * s->cfg.height; }

@@ -102,6 +102,17 @@ static inline bb_t bb_neighbours(bb_t a) {
     return r;
 }
 
+/* The orthogonal neighbours of one cell: bb_neighbours(bb_cell(c)) in four
+ * bit sets instead of a pass over the four words. */
+static inline bb_t bb_around(int c) {
+    bb_t r = bb_empty();
+    if (c & 15) bb_set(&r, c - 1);
+    if ((c & 15) != 15) bb_set(&r, c + 1);
+    if (c >= 16) bb_set(&r, c - 16);
+    if (c < 240) bb_set(&r, c + 16);
+    return r;
+}
+
 /* The connected component (orthogonal) of within that contains seed. */
 static inline bb_t bb_flood(bb_t seed, bb_t within) {
     bb_t a = bb_and(seed, within);

@@ -242,10 +242,23 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
-    if (cfg->nseats == 2 && !cfg->specials && !cfg->water_aside && !cfg->select_keep && !cfg->events && !cfg->tiles &&
-        cfg->total_coins >= cfg->start_coins * 2 &&
-        d.nwater >= cfg->layout_n + 4 && d.ndock[0] >= 3 && d.ndock[1] >= 3) {
-        deal_onto(s, cfg, &d); /* a shuffle of the card set is a valid deal by construction */
+    /* A shuffle of the card set is a valid deal by construction; what
+     * kontor_new_from_deal would still check are the config's counts, and
+     * where they hold here (the basic, advanced and four-player games and
+     * most scenarios) the deal is laid out at once. */
+    int ns = cfg->nseats;
+    int specials_ok = !cfg->specials;
+    if (cfg->specials) {
+        const uint64_t *sp = cfg->cards->class_ids[KONTOR_CLASS_SPECIAL];
+        int all = __builtin_popcountll(sp[0] & ~cfg->removed[0]) + __builtin_popcountll(sp[1] & ~cfg->removed[1]);
+        specials_ok = !cfg->remove_kinds && d.nspecial == all && d.nspecial >= (cfg->specials == 1 ? ns : 0);
+    }
+    int docks_ok = ns == 2 || ns == 4;
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) docks_ok &= d.ndock[p] >= 3;
+    if (docks_ok && specials_ok && !cfg->water_aside && !cfg->select_keep && !cfg->events && !cfg->tiles &&
+        (!cfg->export_store || ns == 2) && cfg->total_coins >= cfg->start_coins * ns &&
+        d.nwater >= cfg->layout_n + 2 * ns) {
+        deal_onto(s, cfg, &d);
         return KONTOR_OK;
     }
     return kontor_new_from_deal(s, cfg, &d, err);

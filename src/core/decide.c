@@ -5,8 +5,10 @@
  * This is the engine's public entry for play; the rules themselves are in
  * deal.c, round.c, area.c, score.c and variants.c. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/apply.h"
 #include "core/rules.h"
 
 int kontor_team(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat / 2 : seat; }
@@ -219,7 +221,12 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     }
 }
 
-static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+#ifdef KONTOR_CHECK_UNCHECKED
+    /* sanitizer builds (Makefile): a caller that applies a move it did not
+     * generate stops here instead of corrupting the state */
+    if (!kontor_is_legal(s, seat, move)) abort();
+#endif
     int v = KONTOR_MOVE_VALUE(move);
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: do_choose(s, seat, v, log); break;
@@ -242,7 +249,7 @@ static void apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_
 
 kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
     if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
-    apply_unchecked(s, seat, move, log);
+    kontor__apply_unchecked(s, seat, move, log);
     return KONTOR_OK;
 }
 
@@ -254,6 +261,15 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     while (s->phase != KONTOR_PHASE_OVER) {
         switch (s->phase) {
         case KONTOR_PHASE_DECLARE:
+            if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+                /* both seats at once, in seat order: red's declaration
+                 * changes nothing black's choices depend on */
+                int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
+                int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
+                s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
+                do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
+                break;
+            }
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_DECLARE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int play = s->hand_n[p] > 0, n = play + may_pass(s, p);
@@ -262,6 +278,14 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             }
             break;
         case KONTOR_PHASE_CHOOSE:
+            if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+                /* both seats at once, as for the declarations */
+                int n0 = s->hand_n[0] + may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
+                int n1 = s->hand_n[1] + may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
+                s->choice[0] = i0 < s->hand_n[0] ? s->hand[0][i0] : KONTOR_PASS; /* do_choose(s, 0, ...) */
+                do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
+                break;
+            }
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 int n = s->hand_n[p] + may_pass_in_choice(s, p);
@@ -306,8 +330,8 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(s, seat, m);
             if (!n) goto out; /* nobody can act: cannot happen in a game that is not over */
-            apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
-            continue; /* apply_unchecked checked bankruptcy */
+            kontor__apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
+            continue; /* kontor__apply_unchecked checked bankruptcy */
         }
         }
         if (s->cfg.bankrupt) check_bankrupt(s, NULL);

@@ -35,6 +35,11 @@ bb_t bribe_targets(const kontor_state *s, int seat) {
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
 void begin_round(kontor_state *s, kontor_log *log) {
+    if (!(s->cfg.events | s->cfg.bribe) && s->cfg.specials != 2) { /* the basic and advanced game */
+        s->event_due = 0;
+        s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE; /* open_choice */
+        return;
+    }
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
@@ -284,8 +289,8 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
         if (s->choice[p] == KONTOR_NONE) return;
         if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
     }
-    uint8_t got[KONTOR_MAX_SEATS];
-    pay_out(s, passers, got);
+    uint8_t got[KONTOR_MAX_SEATS] = {0};
+    if (passers) pay_out(s, passers, got);
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
         if ((passers >> p) & 1) {
             log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
@@ -340,13 +345,13 @@ static void export_on_remove(kontor_state *s, int cell) {
     int t = k->colour;
     bb_t area = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t]);
     for (int g = 0; g < 3; g++) {
-        int kx = (s->export_mark[cell] >> (2 * g)) & 3;
+        int kx = (s->export_mark[s->cell_card[cell]] >> (2 * g)) & 3;
         if (!kx) continue;
         int net = 0; /* the player's warehouses of g in the area's store */
         for (bb_t a = area; bb_any(a);) {
             int c = bb_pop(&a);
             const kontor_card *u = card_of(s, s->cell_card[c]);
-            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[c] >> (2 * g)) & 3);
+            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[s->cell_card[c]] >> (2 * g)) & 3);
         }
         int need = k->goods[g];
         int from_export = need > net ? need - net : 0;
@@ -358,14 +363,15 @@ static void export_on_remove(kontor_state *s, int cell) {
             int c = bb_pop(&a);
             if (c == cell) continue;
             const kontor_card *u = card_of(s, s->cell_card[c]);
-            int m = (s->export_mark[c] >> (2 * g)) & 3;
+            uint8_t *mark = &s->export_mark[s->cell_card[c]];
+            int m = (*mark >> (2 * g)) & 3;
             while (u->kind == KONTOR_KIND_GOODS && m < u->goods[g] && add > 0) {
-                s->export_mark[c] = (uint8_t)(s->export_mark[c] + (1 << (2 * g)));
+                *mark = (uint8_t)(*mark + (1 << (2 * g)));
                 m++, add--;
             }
         }
     }
-    s->export_mark[cell] = 0;
+    s->export_mark[s->cell_card[cell]] = 0;
 }
 
 /* Aktionstafeln: the dock card on cell, which holds a tile's extra warehouse
@@ -383,7 +389,7 @@ static void tile_bonus_moves(kontor_state *s, int cell) {
 
 /* A dock card is about to leave the board (ship, bribe, event). */
 void before_remove(kontor_state *s, int cell) {
-    if (s->export_mark[cell]) export_on_remove(s, cell);
+    if (s->export_mark[s->cell_card[cell]]) export_on_remove(s, cell);
     if (s->cfg.tiles) tile_bonus_moves(s, cell);
 }
 
@@ -472,7 +478,7 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     /* a flood or a bridge covers the card on cell, which stays under it
      * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
-    s->export_mark[cell] = 0;
+    s->export_mark[under] = 0;
     if (s->cfg.tiles) tile_bonus_moves(s, cell);
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;
@@ -496,12 +502,13 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     int special = is_special(k);
     bb_t mask_before = s->mask;
     s->last_layer = (uint8_t)seat;
-    int water;
+    int water, grew;
     if (special) {
         place_special(s, seat, value, id, as_water, log);
         water = bb_test(&s->water, value);
+        grew = !bb_eq(mask_before, s->mask);
     } else {
-        place_raw(s, value, id);
+        grew = place_raw(s, value, id) && !bb_eq(mask_before, s->mask); /* the extent grew: did the mask? */
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
@@ -515,8 +522,12 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     /* Scoring: the area of a dock card, the areas next to a water card; and
      * when the extent grew, the areas next to cells that just became
      * unplayable (only they can have been closed by the new edge). */
-    bb_t candidates = water ? bb_neighbours(bb_cell(value)) : bb_cell(value);
-    if (!bb_eq(mask_before, s->mask)) {
+    if (!grew && !s->cfg.inner_value && !may_enclose(s, value, water)) {
+        after_scoring(s, seat, water, special, log);
+        return;
+    }
+    bb_t candidates = water ? bb_around(value) : bb_cell(value);
+    if (grew) {
         /* with edge=both every unplayable cell may have begun to close areas */
         bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
         candidates = bb_or(candidates, bb_neighbours(newly));
@@ -576,7 +587,7 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
     for (int k = 0; k < 4; k++) {
         if (s->tile_at[k] == KONTOR_NONE) continue;
         int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
-        bb_t around = bb_neighbours(bb_cell(c));
+        bb_t around = bb_around(c);
         if (!bb_eq(bb_and(around, s->occ), around)) continue;
         int tile = s->tile_at[k], team = kontor_team(s, seat);
         s->tile_at[k] = KONTOR_NONE;

@@ -113,6 +113,13 @@ static inline int hand_remove(kontor_state *s, int seat, int id) {
     return 0;
 }
 
+static inline int is_special(const kontor_card *k) {
+    return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
+}
+static inline int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg.width * s->cfg.height; }
+/* kontor_team, inlined for the hot path */
+static inline int team_of(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat >> 1 : seat; }
+
 static inline int gx(int cell) { return cell & 15; }
 static inline int gy(int cell) { return cell >> 4; }
 
@@ -122,16 +129,15 @@ static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
 
 void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
-void place_as(kontor_state *s, int cell, int id, int as_water);
-void place_raw(kontor_state *s, int cell, int id);
+/* Both return 1 when the board's extent grew (and with it the mask). */
+int place_as(kontor_state *s, int cell, int id, int as_water);
+int place_raw(kontor_state *s, int cell, int id);
 void remove_raw(kontor_state *s, int cell);
 int count_goods(const kontor_card *k);
 bb_t special_cells(const kontor_state *s, int seat, int id, int as_water);
-int is_special(const kontor_card *k);
 void compute_cells(kontor_state *s, int seat, int id);
 bb_t ship_targets(const kontor_state *s);
 bb_t removable(const kontor_state *s);
-int board_full(const kontor_state *s);
 int next_tavern(const kontor_state *s, int from);
 int tavern_seat(const kontor_state *s);
 void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log);
@@ -170,6 +176,34 @@ bb_t no_split(const kontor_state *s, bb_t cand);
 /* always inlined in round.c, its own file; variants.c calls it */
 void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
+/* Does the free cell c keep areas open (area.c's gap_cells: a free cell,
+ * inside the mask once the edges close)? */
+static inline int is_gap(const kontor_state *s, int c, int edges) {
+    return !bb_test(&s->occ, c) && (!edges || bb_test(&s->mask, c));
+}
+/* Does dock cell c have a gap next to it (then its area is open)? */
+static inline int touches_gap(const kontor_state *s, int c, int edges) {
+    return ((c & 15) > 0 && is_gap(s, c - 1, edges)) || ((c & 15) < 15 && is_gap(s, c + 1, edges)) ||
+           (c >= 16 && is_gap(s, c - 16, edges)) || (c < KONTOR_CELLS - 16 && is_gap(s, c + 16, edges));
+}
+/* After a card on cell whose placement did not move the board's edge: can
+ * it have closed an area? Only if the card (dock) or an open dock card next
+ * to it (water) has no gap beside it. This is check_enclosures' own first
+ * test, made per cell before the bitboards of the full test are built: most
+ * placements close nothing and stop here. Not for Die grosse Insel, whose
+ * dead cells close areas anywhere (check_enclosures). */
+static inline int may_enclose(const kontor_state *s, int cell, int water) {
+    int edges = !s->cfg.edge_both || s->cfg.fixed_board ||
+                (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height); /* edges_close */
+    if (!water) return !touches_gap(s, cell, edges);
+    int nb[4] = {(cell & 15) > 0 ? cell - 1 : -1, (cell & 15) < 15 ? cell + 1 : -1, cell >= 16 ? cell - 16 : -1,
+                 cell < KONTOR_CELLS - 16 ? cell + 16 : -1};
+    for (int i = 0; i < 4; i++)
+        if (nb[i] >= 0 && bb_test(&s->dock, nb[i]) && !bb_test(&s->enclosed, nb[i]) && !touches_gap(s, nb[i], edges))
+            return 1;
+    return 0;
+}
+
 /* In rules.h, not area.c, because the placement's hot path inlines it in
  * more than one rule file. */
 /* Free cells next to the board where seat may put card id. */
@@ -179,7 +213,7 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
     if (is_dock(k)) {
         /* Crane: an opposing crane keeps the free cells next to it clear of
          * this player's dock cards; water may still go there. */
-        int other = 1 - kontor_team(s, seat);
+        int other = 1 - team_of(s, seat);
         if (bb_any(s->crane[other])) cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
