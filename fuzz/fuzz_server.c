@@ -64,9 +64,10 @@ static int http(const char *method, const char *uri, const char *body, size_t bl
     server_http_req rq = {method, path, q, body, blen, 0};
     int st = server_http(&rq, rs);
     /* the documented statuses (docs/server.md): 403 a private game's seat or a computer-only game
-     * refused, 429 too many games of computer seats only at once */
-    CHECK(st == 200 || st == 201 || st == 400 || st == 403 || st == 404 || st == 405 || st == 409 || st == 413 ||
-          st == 429 || st == 500);
+     * refused, 429 too many games of computer seats only at once (or analyses from one address),
+     * 202 an analysis under way, 503 too many analyses under way */
+    CHECK(st == 200 || st == 201 || st == 202 || st == 400 || st == 403 || st == 404 || st == 405 || st == 409 ||
+          st == 413 || st == 429 || st == 500 || st == 503);
     CHECK(st == rs->status && rs->body);
     if (strcmp(rs->ctype, "application/json") == 0) check_json_object(rs->body, rs->len);
     return st;

@@ -146,10 +146,49 @@ static void test_analyse_covers_every_choice(void **st) {
     kontor_record_release(&rec);
 }
 
+/* The played decision is re-searched, forced at the root: with a main search
+ * far too small to visit every placement, the placements greedy played that
+ * the search never visited still get their own value and a loss that is
+ * finite and small on average (greedy places sensibly). Read from the main
+ * search alone, such a decision would be worth 0 and lose the whole of the
+ * recommendation's value. */
+static void test_analyse_researches_the_played_move_it_never_visited(void **st) {
+    (void)st;
+    kontor_record rec;
+    blunder_game(2, &rec);
+    ai_analysis an;
+    kontor_error err;
+    assert_int_equal(ai_analyse_forced(&rec, "ismcts:iters=6", 3, 800, &an, &err), 0);
+    int unvisited = 0;
+    double sum = 0;
+    for (int i = 0; i < an.n; i++) {
+        const ai_decision *d = &an.item[i];
+        if (d->played == d->best) {
+            assert_int_equal(d->researched, 0);
+            assert_true(d->loss == 0);
+            continue;
+        }
+        assert_int_equal(d->researched, d->played_share * 6 < AI_ANALYSIS_MIN_VISITS - 0.5);
+        assert_true(d->loss >= 0 && d->loss <= 1);
+        assert_true(d->played_value >= 0 && d->played_value <= 1);
+        if (d->played_share == 0) {
+            unvisited++;
+            assert_true(d->played_value > 0.02);
+            sum += d->loss;
+        }
+    }
+    print_message("%d unvisited decisions, average loss %.3f\n", unvisited, unvisited ? sum / unvisited : 0);
+    assert_true(unvisited >= 5);
+    assert_true(sum / unvisited < 0.12);
+    ai_analysis_release(&an);
+    kontor_record_release(&rec);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_analyse_names_the_placement_that_gives_an_area_away),
         cmocka_unit_test(test_analyse_covers_every_choice),
+        cmocka_unit_test(test_analyse_researches_the_played_move_it_never_visited),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,9 +9,14 @@
  * 7. `kontor selfplay --record a/b` makes the missing directories;
  * 8. (issue 16) a team's chat in the game for four reaches neither the other
  *    team nor a spectator, and is refused outside the rulebook's window;
+ * 9. the analysis of a running game (issue 18) is not served, a finished
+ *    game's is computed once and one address cannot start analyses without
+ *    end (--analysis-per-min);
  * and the computer seats' randomness does not come from the published seed.
  * (4, the engine that ran a program named in the protocol, is in test_proto.c.)
  */
+#include <time.h>
+
 #include "kontor/agent.h"
 #include "srvutil.h"
 
@@ -391,6 +396,108 @@ static void test_team_chat_never_reaches_the_other_team_or_a_spectator(void **st
     }
     for (int i = 0; i < 5; i++) close_cl(&t[i].c);
     json_decref(g);
+/* Play a game of a person (random decisions) against the computer to its
+ * end; returns its id (static storage). */
+static const char *finished_game(const srv *s, uint64_t seed, cl *a, json_t **g) {
+    *g = create(s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(*g, "id"));
+    join(a, s, id, token_of(*g, 0));
+    kontor_rng rng;
+    kontor_rng_seed(&rng, seed);
+    for (int i = 0; i < 5000 && !is_over(a); i++)
+        if (!play_one(a, &rng)) until(a, "state", 200);
+    assert_true(is_over(a));
+    return id;
+}
+
+static void test_the_analysis_is_for_finished_games_once_and_rationed(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a;
+    join(&a, &s, id, token_of(g, 0));
+    wait_for_choice_hidden(&a, 1);
+    char path[80], *resp = NULL;
+    snprintf(path, sizeof path, "/api/games/%s/analysis", id);
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 409);
+    json_t *e = json_loads(resp, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "running");
+    assert_null(json_object_get(e, "decisions"));
+    json_decref(e);
+    free(resp);
+    close_cl(&a);
+    json_decref(g);
+
+    /* a finished game: pending (202, retry_after) until the workers are done, then ready */
+    cl b;
+    json_t *g1;
+    id = finished_game(&s, 3, &b, &g1);
+    snprintf(path, sizeof path, "/api/games/%s/analysis", id);
+    int st = 0, pending = 0;
+    char *first = NULL;
+    for (int i = 0; i < 600; i++) {
+        resp = NULL;
+        st = http_request("127.0.0.1", s.port, "GET", path, NULL, &resp);
+        if (st != 202) {
+            first = resp;
+            break;
+        }
+        e = json_loads(resp, 0, NULL);
+        assert_string_equal(json_string_value(json_object_get(e, "status")), "pending");
+        assert_true(json_integer_value(json_object_get(e, "retry_after")) > 0);
+        json_decref(e);
+        free(resp);
+        pending++;
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    assert_int_equal(st, 200);
+    assert_true(pending >= 1);
+    e = json_loads(first, 0, NULL);
+    assert_non_null(e);
+    json_t *ds = json_object_get(e, "decisions");
+    assert_true(json_array_size(ds) > 10);
+    for (size_t i = 0; i < json_array_size(ds); i++) {
+        json_t *d = json_array_get(ds, i);
+        double loss = json_number_value(json_object_get(d, "loss"));
+        assert_true(loss >= 0 && loss <= 1);
+        assert_true(json_is_integer(json_object_get(json_object_get(d, "played"), "m")));
+        assert_true(json_array_size(json_object_get(d, "choices")) >= 1);
+    }
+    assert_int_equal(json_array_size(json_object_get(e, "players")), 2);
+    json_decref(e);
+    /* computed once: the same bytes again, at once */
+    resp = NULL;
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
+    assert_string_equal(resp, first);
+    free(resp);
+    free(first);
+    close_cl(&b);
+    json_decref(g1);
+
+    /* --analysis-per-min (2): the second analysis from this address starts,
+     * the third is refused with the time to wait */
+    cl c2, c3;
+    json_t *g2, *g3;
+    const char *id2 = finished_game(&s, 4, &c2, &g2);
+    const char *id3 = finished_game(&s, 5, &c3, &g3);
+    snprintf(path, sizeof path, "/api/games/%s/analysis", id2);
+    resp = NULL;
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 202);
+    free(resp);
+    snprintf(path, sizeof path, "/api/games/%s/analysis", id3);
+    resp = NULL;
+    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 429);
+    e = json_loads(resp, 0, NULL);
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "rate");
+    assert_true(json_integer_value(json_object_get(e, "retry_after")) > 0);
+    json_decref(e);
+    free(resp);
+    close_cl(&c2);
+    close_cl(&c3);
+    json_decref(g2);
+    json_decref(g3);
     stop(&s, SIGTERM);
 }
 
@@ -404,6 +511,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_a_field_of_the_wrong_type_is_a_400, setup, teardown),
         cmocka_unit_test_setup_teardown(test_selfplay_record_makes_the_missing_directories, setup, teardown),
         cmocka_unit_test_setup_teardown(test_team_chat_never_reaches_the_other_team_or_a_spectator, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_analysis_is_for_finished_games_once_and_rationed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

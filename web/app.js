@@ -440,11 +440,12 @@ async function replay(id) {
   const evs = h('ol', { class: 'log', id: 'replay-log', tabindex: 0, 'aria-label': t('replay.this') });
   const slider = h('input', { type: 'range', id: 'slider', min: 0, max: 0, value: 0, 'aria-label': t('replay.slider') });
   const err = h('div', { class: 'error' });
+  const an = analysisPanel(id, ply => show(ply));
   app().replaceChildren(h('main', { class: 'game' },
     h('header', {}, h('a', { href: '#', class: 'back' }, t('game.back')), h('span', { class: 'title' }, t('replay.title', { id })),
       h('a', { href: `/api/games/${id}/record`, download: `kontor-${id}.kgn` }, t('replay.download')), h('nav', { class: 'top-links' }, langSwitch())),
     err, h('div', { class: 'replay-bar' }, h('button', { onclick: () => step(-1), 'aria-label': t('replay.back') }, '◀'), slider, h('button', { onclick: () => step(1), 'aria-label': t('replay.forward') }, '▶')), info,
-    h('div', { class: 'table' }, h('div', { class: 'harbour' }, h('div', { class: 'board-wrap' }, svg)), h('aside', {}, h('h3', {}, t('replay.this')), evs))));
+    h('div', { class: 'table' }, h('div', { class: 'harbour' }, h('div', { class: 'board-wrap' }, svg)), h('aside', {}, h('h3', {}, t('replay.this')), evs, an.el))));
   let busy = false, want = null;
   async function show(ply) {
     if (busy) { want = ply; return; }
@@ -458,6 +459,7 @@ async function replay(id) {
       info.textContent = t('replay.info', { ply: v.ply, plies: v.plies, round: v.round, phase: t(`phase.${v.phase}`), a: v.points[0], b: v.points[1] }) +
         (v.over ? t('replay.final', { a: v.score[0], b: v.score[1] }) : '') + ` · ${v.players.join(t('lobby.vs'))}`;
       evs.replaceChildren(...v.events.map(e => h('li', {}, describe(e, v.cards, names))));
+      an.show(v);
     } catch (e) { err.textContent = e.message; }
     busy = false;
     if (want !== null) { const w = want; want = null; show(w); }
@@ -465,4 +467,62 @@ async function replay(id) {
   function step(d) { show(Math.max(0, Math.min(Number(slider.max), Number(slider.value) + d))); }
   slider.addEventListener('input', () => show(Number(slider.value)));
   show(100000);
+}
+
+// The post-game analysis beside the replay (GET /api/games/ID/analysis,
+// docs/server.md "Analysis"): asked for until it is ready (202 pending,
+// 503 busy and 429 say when to ask again), then, for the decision that led
+// to the position shown (the one "This decision" lists), what the search
+// recommends, the loss of the decision played and at a reveal the mixed
+// strategy beside the card played; and a summary per player whose biggest
+// mistakes jump to their decision.
+function analysisPanel(id, jump) {
+  const status = h('p', { class: 'analysis-status', id: 'analysis-status' }, t('analysis.asking'));
+  const here = h('div', { id: 'analysis-ply' });
+  const summary = h('div', { id: 'analysis-summary' });
+  const el_ = h('section', { class: 'analysis', id: 'analysis', 'aria-live': 'polite' }, h('h3', {}, t('analysis.title')), status, here, summary);
+  let data = null, view = null;
+  const pct = x => (100 * x).toFixed(1);
+  const still = () => location.hash === `#replay/${id}`;
+  async function ask() {
+    if (!still()) return;
+    let r, d;
+    try { r = await fetch(`/api/games/${id}/analysis`); d = await r.json(); } catch (e) { status.textContent = t('analysis.failed', { error: e.message }); return; }
+    if (r.status === 200) { data = d; status.textContent = t('analysis.note', { agent: d.agent }); render(); return; }
+    if (r.status === 202 || r.status === 429 || r.status === 503) {
+      status.textContent = r.status === 202 ? t('analysis.pending', { done: d.done, total: d.total }) : t('analysis.wait', { error: d.error });
+      setTimeout(ask, Math.min(30, Math.max(1, Number(d.retry_after) || 2)) * 1000);
+      return;
+    }
+    status.textContent = t('analysis.failed', { error: d.error || `HTTP ${r.status}` });
+  }
+  function render() {
+    if (!data || !view) return;
+    const names = view.seats.map((s, i) => seatName(i, view.nseats));
+    const d = data.decisions.find(x => x.ply === view.ply - 1);
+    if (!d) here.replaceChildren(h('p', {}, t('analysis.none')));
+    else {
+      const mv = m => moveText(m, view, view.cards);
+      const kids = [h('p', { class: 'analysis-played' }, t('analysis.played', { name: names[d.seat], move: mv(d.played) }), ' · ',
+        h('strong', { class: d.loss >= 0.1 ? 'analysis-loss big' : 'analysis-loss' }, d.loss > 0 ? t('analysis.loss', { loss: pct(d.loss) }) : t('analysis.best_played')))];
+      if (d.loss > 0) kids.push(h('p', { class: 'analysis-best' }, t('analysis.recommends', { move: mv(d.best), value: pct(d.best_value), played: pct(d.played_value) }) + (d.researched ? t('analysis.researched') : '')));
+      if (d.simultaneous) kids.push(h('p', {}, t('analysis.mixed')), h('ul', { class: 'analysis-mixed', id: 'analysis-mixed' },
+        ...d.choices.map(c => h('li', { class: c.m === d.played.m ? 'played' : '' }, c.card !== undefined ? drawMini(c, view) : '', `${mv(c)} ${pct(c.share)}%`, c.m === d.played.m ? t('analysis.this_played') : ''))));
+      here.replaceChildren(...kids);
+    }
+    summary.replaceChildren(h('h4', {}, t('analysis.summary')), ...data.players.map(p => h('div', { class: 'analysis-player' },
+      h('p', {}, t('analysis.player', { name: names[p.seat], avg: pct(p.average_loss), n: p.decisions })),
+      p.worst.length ? h('p', {}, t('analysis.mistakes'), ' ', ...p.worst.map((w, k) => [k ? ', ' : '',
+        h('a', { href: `#replay/${id}`, class: 'analysis-jump', 'data-ply': w.ply + 1, onclick: e => { e.preventDefault(); jump(w.ply + 1); } }, t('analysis.mistake', { ply: w.ply + 1, loss: pct(w.loss) }))]))
+        : h('p', {}, t('analysis.no_mistakes')))));
+  }
+  ask();
+  return { el: el_, show(v) { view = v; render(); } };
+}
+
+// A card's small picture beside its share in the mixed strategy.
+function drawMini(c, v) {
+  const s = el('svg', { class: 'mini-card', viewBox: `0 0 ${CELL} ${CELL}`, width: 24, height: 24, 'aria-hidden': 'true' });
+  if (v.cards && v.cards[c.card]) drawCard(s, v.cards[c.card], 0, 0);
+  return s;
 }

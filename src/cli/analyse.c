@@ -17,12 +17,15 @@
 #include "kontor/record.h"
 
 static const char *help =
-    "usage: kontor analyse FILE [--agent SPEC] [--seed S] [--json] [--worst K]\n"
+    "usage: kontor analyse FILE [--agent SPEC] [--seed S] [--forced N] [--json] [--worst K]\n"
     "\n"
     "Analyses every decision of the game record FILE (\"-\" for stdin) that had a\n"
     "choice: the agent (default ismcts:iters=3000) searches the deciding side's view\n"
     "and the decision played is compared with its first choice. The loss is the\n"
-    "difference in expected result (0..1, 1 = a sure win) between them. At each\n"
+    "difference in expected result (0..1, 1 = a sure win) between them; where the\n"
+    "search visited the decision played fewer than 10 times, both are re-searched\n"
+    "forced at the root with N iterations each (--forced, default the agent's\n"
+    "iters=, else 3000), and marked \"re-searched\". At each\n"
     "simultaneous choice (declaration, card) the search's mixed strategy (its visit\n"
     "shares) is shown beside the card played. Ends with a summary per player: the\n"
     "average loss, the K biggest mistakes (default 3) and the loss per round.\n"
@@ -54,10 +57,13 @@ static void print_text(const ai_analysis *an, int worst) {
         const kontor_state *s = &d->state;
         printf("%4d  round %2d  %-6s %-22s", d->ply + 1, d->round, kontor_seat_name(s, d->seat),
                mtext(s, d->seat, d->played, b1, sizeof b1));
-        if (d->loss > 0)
+        if (d->played != d->best) { /* (a loss of 0 when the re-search found the two equal) */
             printf(" loss %5.1f%%  (best %s: %.1f%% against %.1f%%)", 100 * d->loss,
                    mtext(s, d->seat, d->best, b2, sizeof b2), 100 * d->best_value, 100 * d->played_value);
-        else printf(" best        (%.1f%%)", 100 * d->best_value);
+        } else {
+            printf(" best        (%.1f%%)", 100 * d->best_value);
+        }
+        if (d->researched) printf(" re-searched");
         if (simultaneous_phase(d->phase)) {
             printf("\n      mixed strategy:");
             for (int k = 0; k < d->nchoice; k++)
@@ -107,8 +113,9 @@ static void print_json(const ai_analysis *an, const char *spec, int worst) {
         json_str(mtext(s, d->seat, d->played, b, sizeof b));
         printf(",\"best\":");
         json_str(mtext(s, d->seat, d->best, b, sizeof b));
-        printf(",\"best_value\":%.4f,\"played_value\":%.4f,\"loss\":%.4f,\"choices\":[", d->best_value,
-               d->played_value, d->loss);
+        printf(",\"best_value\":%.4f,\"played_value\":%.4f,\"loss\":%.4f,\"researched\":%s,\"played_share\":%.4f,"
+               "\"choices\":[",
+               d->best_value, d->played_value, d->loss, d->researched ? "true" : "false", d->played_share);
         for (int k = 0; k < d->nchoice; k++) {
             printf("%s{\"move\":", k ? "," : "");
             json_str(mtext(s, d->seat, d->choice[k].move, b, sizeof b));
@@ -135,7 +142,7 @@ static void print_json(const ai_analysis *an, const char *spec, int worst) {
 
 int cmd_analyse(int argc, char **argv) {
     const char *file = NULL, *spec = "ismcts:iters=3000";
-    uint64_t seed = 1, worst = 3;
+    uint64_t seed = 1, worst = 3, forced = 0;
     int json = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -156,6 +163,8 @@ int cmd_analyse(int argc, char **argv) {
             if (strcmp(a, "--agent") == 0) spec = v;
             else if (strcmp(a, "--seed") == 0) {
                 if (cli_number(a, v, UINT64_MAX, &seed)) return 2;
+            } else if (strcmp(a, "--forced") == 0) {
+                if (cli_number_in(a, v, 8, 100000000, &forced)) return 2;
             } else if (strcmp(a, "--worst") == 0) {
                 if (cli_number_in(a, v, 1, 16, &worst)) return 2;
             } else {
@@ -182,7 +191,7 @@ int cmd_analyse(int argc, char **argv) {
     kontor_record rec;
     if (cli_load_record(file, NULL, &rec)) return 1;
     ai_analysis an;
-    int rc = ai_analyse(&rec, spec, seed, &an, &err);
+    int rc = ai_analyse_forced(&rec, spec, seed, forced, &an, &err);
     kontor_record_release(&rec);
     if (rc) {
         cli_error("analyse: record '%s': %s", file, err.msg);

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "server/analysis_api.h"
 #include "server/sgame.h"
 
 /* arg: non-NULL for the worker kept for games with people (with two or
@@ -19,21 +20,34 @@
  * never hold every worker while a person waits). */
 void *ai_worker(void *arg) {
     int people_only = arg != NULL;
+    int turn = 0;
     /* the computer thinks at a lower priority than the event loop (nice 10
      * for this thread only), so that a machine busy with computer games
      * still answers people's moves at once */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
     for (;;) {
         pthread_mutex_lock(&S.q_mu);
-        while (!S.people.n && (people_only || !S.bots.n) && !S.stop) pthread_cond_wait(&S.q_cv, &S.q_mu);
+        /* (analysis_api.c: a game analysis, a decision at a time, behind the
+         * games with people, taking turns with the computer-only ones) */
+        int analysis = 0;
+        while (!S.people.n && (people_only || (!S.bots.n && !(analysis = analysis_api_pending()))) && !S.stop)
+            pthread_cond_wait(&S.q_cv, &S.q_mu);
         if (S.stop) {
             pthread_mutex_unlock(&S.q_mu);
             views_thread_done();
             return NULL;
         }
         sgame *g = gq_pop(&S.people);
+        if (!g && !people_only && (analysis || (turn ^= 1))) {
+            if (analysis || analysis_api_pending()) {
+                pthread_mutex_unlock(&S.q_mu);
+                analysis_api_work();
+                continue;
+            }
+        }
         if (!g) g = gq_pop(&S.bots);
         pthread_mutex_unlock(&S.q_mu);
+        if (!g) continue;
 
         pthread_mutex_lock(&g->mu);
         g->ai_queued = 0;

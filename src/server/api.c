@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 
 #include "server/server.h"
+#include "server/analysis_api.h"
 #include "server/sgame.h"
 #include "server/sjson.h"
 #include "server/transport.h"
@@ -449,6 +450,30 @@ static int api_view(hx *c, const char *id) {
     return reply_json(c, 200, o);
 }
 
+/* GET /api/games/ID/analysis (analysis_api.c): once the game is over, its
+ * analysis, computed once by the workers: 202 pending until it is ready */
+static int api_analysis(hx *c, const char *id) {
+    analysis_answer a;
+    if (!analysis_api_cached(id, &a)) {
+        int found, over;
+        char *text = record_text(id, &found, &over);
+        if (!text) return found ? reply_error(c, 500, "game '%s': record unavailable", id)
+                                : reply_error(c, 404, "game '%s' does not exist", id);
+        if (!over && !S.leaky) {
+            /* it would tell the hidden cards and the search's reading of them
+             * (the test build kontor-leaky, -DKONTOR_TEST_LEAKY: served, so that test_leak.c shows
+             * that its oracle sees it) */
+            free(text);
+            return reply_code(c, 409, "running", "game '%s' is running: it is analysed once it is over", id);
+        }
+        analysis_api_start(id, text, c->rq->addr, &a);
+        free(text);
+    }
+    reply(c, a.status, "application/json", a.body ? a.body : "{}", a.body ? strlen(a.body) : 2, a.extra);
+    free(a.body);
+    return a.status;
+}
+
 /* Every variant of the engine's table with its seats and the expansions
  * (export=1, events=1, tiles=1) it takes: those whose deal succeeds, so the
  * lobby never offers a combination the engine refuses. */
@@ -572,6 +597,7 @@ static int api_handler(hx *c) {
             json_decref(req);
             return reply_json(c, status, answer);
         }
+        if (strcmp(rest, "analysis") == 0 && get) return api_analysis(c, id);
         if (strcmp(rest, "rematch") == 0 && post) {
             sgame *g = find_game(id);
             if (!g) return reply_code(c, 404, "no_game", "game '%s' does not exist", id);

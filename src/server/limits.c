@@ -42,6 +42,10 @@ static const limit_def defs[] = {
     {"--chat-burst", OFF(chat_burst), 5, 1, 20, "chat messages one connection may send within --chat-window"},
     {"--chat-window", OFF(chat_window_s), 10, 1, 3600, "seconds of the --chat-burst window"},
     {"--chat-keep", OFF(chat_keep), 50, 1, 1000, "chat messages a game keeps in memory for a reload"},
+    {"--analysis-per-min", OFF(analysis_per_min), 2, 0, 1000, "game analyses started per address per minute (0: none)"},
+    {"--analyses", OFF(analyses), 2, 1, 64, "game analyses under way at once, in all (more wait: 503 busy)"},
+    {"--analysis-iters", OFF(analysis_iters), 1000, 16, 100000,
+     "search iterations a decision when a finished game is analysed"},
 };
 
 void limits_default(server_limits *l) {

@@ -31,6 +31,9 @@ typedef struct server_limits {
     int chat_burst;       /* chat messages one connection may send within chat_window_s */
     int chat_window_s;    /* the window of chat_burst, in seconds */
     int chat_keep;        /* chat messages a game keeps in memory, so that a reload shows them */
+    int analysis_per_min; /* game analyses started per address per minute; 0: none */
+    int analyses;         /* game analyses under way at once (queued or running), in all */
+    int analysis_iters;   /* the search's iterations a decision in an analysis (and again for a re-search) */
 } server_limits;
 
 /* The defaults (docs/server.md says why each). */

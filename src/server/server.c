@@ -24,7 +24,9 @@
  * Computer seats are played by --ai-threads workers fed by two queues, games
  * with a person first: a worker takes a view under the lock, thinks without
  * it (other moves of the same game wait for it, other games do not), and
- * applies under the lock if the game has not moved on.
+ * applies under the lock if the game has not moved on. The same workers
+ * analyse finished games (analysis_api.c), one decision at a time, when no
+ * game with a person waits, taking turns with the computer-only games.
  *
  * Outside input is distrusted: WebSocket messages and bodies are capped
  * (--msg-max, from the frame header, in transport.c) and rate-limited per
@@ -40,6 +42,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "server/analysis_api.h"
 #include "server/nodesync.h"
 #include "server/server.h"
 #include "server/sgame.h"
@@ -80,7 +83,7 @@ static void t_api(treq *r) {
             return;
         }
     }
-    server_http_req rq = {r->method, r->path, r->query[0] ? r->query : NULL, r->body, r->body_len, 0};
+    server_http_req rq = {r->method, r->path, r->query[0] ? r->query : NULL, r->body, r->body_len, 0, r->addr};
     server_http_resp rs;
     server_http(&rq, &rs);
     treply(r, rs.status, rs.ctype, rs.body ? rs.body : "", rs.body ? rs.len : 0, rs.extra[0] ? rs.extra : NULL);
@@ -114,6 +117,13 @@ static void on_ready(int port) {
 
 static int resumed_games;
 
+/* analysis_api.c: an analysis is waiting for the workers */
+static void wake_workers(void) {
+    pthread_mutex_lock(&S.q_mu);
+    pthread_cond_broadcast(&S.q_cv);
+    pthread_mutex_unlock(&S.q_mu);
+}
+
 int server_init(const char *db, int quiet, kontor_error *err) {
     memset(err, 0, sizeof *err);
     S.quiet = quiet;
@@ -124,6 +134,7 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     pthread_mutex_init(&S.reg_mu, NULL);
     pthread_mutex_init(&S.q_mu, NULL);
     pthread_cond_init(&S.q_cv, NULL);
+    analysis_api_init(&S.lim, wake_workers);
     kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
     S.st = store_open(db, err);
     if (!S.st) return 1;
@@ -142,6 +153,7 @@ int server_init(const char *db, int quiet, kontor_error *err) {
 
 void server_shutdown(void) {
     views_thread_done(); /* (the loop's thread, or the caller's) */
+    analysis_api_shutdown();
     for (long i = 0; i < S.nall; i++) free_game(S.all[i]);
     free(S.all);
     for (int i = 0; i < S.naway; i++) json_decref(S.away[i]);

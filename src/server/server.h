@@ -42,6 +42,7 @@ typedef struct server_http_req {
     const char *body;
     size_t body_len;
     int body_over;
+    const char *addr; /* the peer's address (per-address limits), or NULL */
 } server_http_req;
 typedef struct server_http_resp {
     int status;

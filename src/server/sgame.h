@@ -17,6 +17,11 @@
  *   api.c        the HTTP API under /api/
  *   server.c     start, stop, the tick, and the transport's callbacks
  *
+ * analysis_api.c (GET /api/games/ID/analysis) stands beside them, on its
+ * own: it knows nothing of sgame or S; aiplayer.c, api.c and server.c call
+ * it (analysis_api.h) and it calls back only the wake function server.c
+ * gives it.
+ *
  * server.c's opening comment says how the threads share the games.
  */
 #ifndef KONTOR_SERVER_SGAME_H
@@ -141,7 +146,8 @@ typedef struct server_state {
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
     /* 1 only in the test build build/tests/kontor-leaky (compiled with
      * -DKONTOR_TEST_LEAKY, Makefile): serve the whole record of a running
-     * game and the last decision of /view as before issue 13, so that
+     * game and the last decision of /view as before issue 13, and the analysis
+     * of a running game, so that
      * tests/test_leak.c proves it catches them. build/kontor never leaks. */
     int leaky;
     /* several nodes on one database (a shared store, PostgreSQL): this

@@ -349,51 +349,53 @@ json_t *sj_view(const kontor_view *v) {
 
 json_t *sj_state_full(const kontor_state *s) { return state_json(s, -2); }
 
+json_t *sj_move(const kontor_state *s, int seat, kontor_move m) {
+    int kind = KONTOR_MOVE_KIND(m), val = KONTOR_MOVE_VALUE(m);
+    char text[160];
+    kontor_move_text(s, seat, m, text, sizeof text);
+#ifdef KONTOR_TEST_LEAKY
+    /* the test build build/tests/kontor-leaky (Makefile) names another
+     * seat's first hand card in the words, for tests/test_leak.c to catch */
+    int q = (seat + 1) % s->cfg.nseats;
+    if (s->hand_n[q] && s->hand[q][0] < s->cfg.cards->ncards)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ", beside card %d",
+                 s->cfg.cards->card[s->hand[q][0]].number);
+#endif
+    json_t *o = json_pack("{s:i, s:s, s:s}", "m", m, "kind", sj_move_kind(kind), "text", text);
+    switch (kind) {
+    case KONTOR_MOVE_CHOOSE:
+        if (val == KONTOR_PASS) json_object_set_new(o, "pass", json_true());
+        else json_object_set_new(o, "card", json_integer(val));
+        break;
+    case KONTOR_MOVE_DECLARE: /* R1: pass this round, or play a card */
+        json_object_set_new(o, val == KONTOR_PASS ? "pass" : "play", json_true());
+        break;
+    case KONTOR_MOVE_KEEP:
+    case KONTOR_MOVE_DISCARD: json_object_set_new(o, "card", json_integer(val)); break;
+    case KONTOR_MOVE_BUY:
+    case KONTOR_MOVE_TAVERN: json_object_set_new(o, "value", json_integer(val)); break;
+    case KONTOR_MOVE_PILE: json_object_set_new(o, "seat", json_integer(val)); break;
+    case KONTOR_MOVE_EXPORT:
+        if (val == KONTOR_NONE) json_object_set_new(o, "none", json_true());
+        else json_object_set_new(o, "good", json_integer(val));
+        break;
+    default: /* ship, remove, place, place_water, bribe, event, tile: a cell or none */
+        if (val == KONTOR_NONE) {
+            json_object_set_new(o, "none", json_true());
+        } else {
+            json_object_set_new(o, "x", json_integer(kontor_cell_dx(val)));
+            json_object_set_new(o, "y", json_integer(kontor_cell_dy(val)));
+        }
+    }
+    return o;
+}
+
 json_t *sj_legal(const kontor_state *s, int seat) {
     json_t *a = json_array();
     if (seat < 0) return a;
     kontor_move mv[KONTOR_MAX_MOVES];
     int n = kontor_legal(s, seat, mv);
-    for (int i = 0; i < n; i++) {
-        int kind = KONTOR_MOVE_KIND(mv[i]), val = KONTOR_MOVE_VALUE(mv[i]);
-        char text[160];
-        kontor_move_text(s, seat, mv[i], text, sizeof text);
-#ifdef KONTOR_TEST_LEAKY
-        /* the test build build/tests/kontor-leaky (Makefile) names another
-         * seat's first hand card in the words, for tests/test_leak.c to catch */
-        int q = (seat + 1) % s->cfg.nseats;
-        if (s->hand_n[q] && s->hand[q][0] < s->cfg.cards->ncards)
-            snprintf(text + strlen(text), sizeof text - strlen(text), ", beside card %d",
-                     s->cfg.cards->card[s->hand[q][0]].number);
-#endif
-        json_t *o = json_pack("{s:i, s:s, s:s}", "m", mv[i], "kind", sj_move_kind(kind), "text", text);
-        switch (kind) {
-        case KONTOR_MOVE_CHOOSE:
-            if (val == KONTOR_PASS) json_object_set_new(o, "pass", json_true());
-            else json_object_set_new(o, "card", json_integer(val));
-            break;
-        case KONTOR_MOVE_DECLARE: /* R1: pass this round, or play a card */
-            json_object_set_new(o, val == KONTOR_PASS ? "pass" : "play", json_true());
-            break;
-        case KONTOR_MOVE_KEEP:
-        case KONTOR_MOVE_DISCARD: json_object_set_new(o, "card", json_integer(val)); break;
-        case KONTOR_MOVE_BUY:
-        case KONTOR_MOVE_TAVERN: json_object_set_new(o, "value", json_integer(val)); break;
-        case KONTOR_MOVE_PILE: json_object_set_new(o, "seat", json_integer(val)); break;
-        case KONTOR_MOVE_EXPORT:
-            if (val == KONTOR_NONE) json_object_set_new(o, "none", json_true());
-            else json_object_set_new(o, "good", json_integer(val));
-            break;
-        default: /* ship, remove, place, place_water, bribe, event, tile: a cell or none */
-            if (val == KONTOR_NONE) {
-                json_object_set_new(o, "none", json_true());
-            } else {
-                json_object_set_new(o, "x", json_integer(kontor_cell_dx(val)));
-                json_object_set_new(o, "y", json_integer(kontor_cell_dy(val)));
-            }
-        }
-        json_array_append_new(a, o);
-    }
+    for (int i = 0; i < n; i++) json_array_append_new(a, sj_move(s, seat, mv[i]));
     return a;
 }
 

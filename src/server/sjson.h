@@ -22,6 +22,8 @@ json_t *sj_state_full(const kontor_state *s);
 /* seat's legal decisions, each with its words (kontor_move_text):
  * [{m, kind, text, card?, x?, y?, pass?, none?, value?, seat?, good?}, ...]. */
 json_t *sj_legal(const kontor_state *s, int seat);
+/* One decision of seat in s as sj_legal writes each: {"m", "kind", "text", and its card, cell, ...}. */
+json_t *sj_move(const kontor_state *s, int seat, kontor_move m);
 /* One event with its sequence number, as viewer (a seat, -1 a spectator,
  * -2 everyone: a finished game) may know it: card ids the viewer may not know
  * now in s go as KONTOR_UNKNOWN_BASE + class. */

@@ -128,6 +128,40 @@ await test('lobby: play against the computer is one click', async () => {
   await page.close();
 });
 
+await test('a finished game\'s replay shows the computer\'s analysis beside the board', async () => {
+  const page = await A.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#play-computer');
+  await page.selectOption('#level', 'easy');
+  await page.click('#play-computer');
+  await page.waitForSelector('.hand-card.playable, rect.legal, #actions button', { timeout: 10000 });
+  assert.ok(await playToEnd([page]), 'the game against the computer ended');
+  const id = page.url().match(/#play\/([0-9a-z]+)\//)[1];
+  await page.click('#to-replay');
+  await page.waitForSelector('#analysis');
+  // pending, then ready: a summary for each player, with links to the biggest mistakes
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-summary .analysis-player').length === 2, null, { timeout: 120000 });
+  const status = await page.textContent('#analysis-status');
+  assert.match(status, /loss/);
+  const jumps = await page.$$('.analysis-jump');
+  assert.ok(jumps.length >= 1, 'a biggest mistake to jump to');
+  const target = Number(await jumps[0].getAttribute('data-ply'));
+  await jumps[0].click();
+  await page.waitForFunction(n => Number(document.querySelector('#slider').value) === n, target);
+  await page.waitForFunction(() => /loss \d/.test(document.querySelector('#analysis-ply').textContent));
+  assert.match(await page.textContent('#analysis-ply'), /recommends/);
+  // a reveal: the mixed strategy beside the card played
+  const a = await page.evaluate(async gid => (await fetch(`/api/games/${gid}/analysis`)).json(), id);
+  const reveal = a.decisions.find(d => d.simultaneous && d.played.kind === 'choose');
+  assert.ok(reveal, 'a card choice among the decisions analysed');
+  await page.$eval('#slider', (s, n) => { s.value = n; s.dispatchEvent(new Event('input')); }, reveal.ply + 1);
+  await page.waitForSelector('#analysis-mixed li');
+  assert.ok((await page.$$('#analysis-mixed li')).length >= 1);
+  assert.equal((await page.$$('#analysis-mixed li.played')).length, reveal.choices.some(c => c.m === reveal.played.m) ? 1 : 0);
+  await page.screenshot({ path: `${SHOTS}/replay-analysis.png`, fullPage: true });
+  await page.close();
+});
+
 await test('two browsers play each other while a spectator watches', async () => {
   const pa = await A.newPage();
   await pa.goto(url);
