@@ -396,6 +396,9 @@ static void test_team_chat_never_reaches_the_other_team_or_a_spectator(void **st
     }
     for (int i = 0; i < 5; i++) close_cl(&t[i].c);
     json_decref(g);
+    stop(&s, SIGTERM);
+}
+
 /* Play a game of a person (random decisions) against the computer to its
  * end; returns its id (static storage). */
 static const char *finished_game(const srv *s, uint64_t seed, cl *a, json_t **g) {
