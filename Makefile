@@ -68,7 +68,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 LIB := $(BUILD)/libkontor.a
 # the terminal client's catalogues (see the rules below)
-I18N_SRC := src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c src/core/explain.c
+I18N_SRC := src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c src/core/explain.c src/core/events.c
 PO := $(wildcard po/*.po)
 MO := $(PO:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/kontor.mo)
 KONTOR := $(BUILD)/kontor
@@ -87,9 +87,15 @@ $(BUILD)/locale/%/LC_MESSAGES/kontor.mo: po/%.po
 	@mkdir -p $(dir $@)
 	msgfmt --check -o $@ $<
 
-pot:
+# The event texts are data (data/events.txt): po/events_words.sh writes them as
+# N_() entries for xgettext; the tiles' names are marked WN() in events.c.
+$(BUILD)/gen/events_words.c: data/events.txt po/events_words.sh
+	@mkdir -p $(dir $@)
+	sh po/events_words.sh data/events.txt > $@
+
+pot: $(BUILD)/gen/events_words.c
 	xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kW -kWN --add-comments=TRANSLATORS: --package-name=kontor \
-	    --msgid-bugs-address=dev@kontor.invalid --no-wrap -o po/kontor.pot $(I18N_SRC)
+	    --msgid-bugs-address=dev@kontor.invalid --no-wrap -o po/kontor.pot $(I18N_SRC) $(BUILD)/gen/events_words.c
 
 $(BUILD)/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
 	@mkdir -p $(dir $@)

@@ -12,7 +12,10 @@
 # Each prints what is wrong, one a line, and exits 1 then. SRC overrides the
 # sources (a test hands it a broken copy). The engine's words for people
 # (src/core/explain.c, W("...")) are translated too; they are marked by
-# construction, so "marked" reads the client's files only.
+# construction, so "marked" reads the client's files only. So are the action
+# tiles' names (src/core/events.c, WN("...")) and the event cards' texts
+# (data/events.txt, turned into N_() by po/events_words.sh; EVENTS overrides
+# the file).
 set -u
 CLIENT="src/cli/play.c src/cli/tui_draw.c src/cli/tui_input.c"
 tmp=$(mktemp -d) || exit 2
@@ -28,7 +31,10 @@ ids() {
 }
 case ${1:-} in
 translated)
-    SRC=${SRC:-"$CLIENT src/core/explain.c"}
+    # the event-card texts of data/events.txt as N_() (po/events_words.sh)
+    sh po/events_words.sh "${EVENTS:-data/events.txt}" > "$tmp/events_words.c" || exit 2
+    SRC=${SRC:-"$CLIENT src/core/explain.c src/core/events.c"}
+    SRC="$SRC $tmp/events_words.c"
     lang=${2:?which language}
     po=${PO:-po/$lang.po}
     xgettext --from-code=UTF-8 -k_ -kN_ -kP_:1,2 -kW -kWN --omit-header --no-wrap -o "$tmp/marked.pot" $SRC || exit 2

@@ -77,6 +77,67 @@ static void test_de_po_translates_every_shown_string(void **state) {
     assert_int_equal(sh(cmd), 0);
 }
 
+/* de.po holds a German msgstr for s: the msgid spelled as in the catalogue
+ * (no escapes needed: the event texts and tile names hold no '"' or '\'). */
+static int de_translates(const char *po, const char *s) {
+    char want[400];
+    snprintf(want, sizeof want, "\nmsgid \"%s\"\nmsgstr \"", s);
+    const char *at = strstr(po, want);
+    return at && at[strlen(want)] != '"';
+}
+
+/* The event cards' texts (data/events.txt) and the action tiles' names are
+ * shown by the German terminal through _(): each has German in de.po, read
+ * from the engine itself (so a generator that extracted nothing would not
+ * pass), and the script's check fails on one left out. */
+static void test_de_po_translates_every_event_card_and_tile_name(void **state) {
+    (void)state;
+    char *po = slurp("po/de.po");
+    assert_non_null(po);
+    kontor_event_card ev[KONTOR_EVENTS_MAX];
+    int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
+    assert_true(n >= 10);
+    for (int i = 0; i < n; i++) {
+        if (!de_translates(po, ev[i].text)) fprintf(stderr, "no German for event %s: \"%s\"\n", ev[i].name, ev[i].text);
+        assert_true(de_translates(po, ev[i].text));
+    }
+    for (int t = 0; t < KONTOR_TILES; t++) {
+        if (!de_translates(po, kontor_tile_name(t))) fprintf(stderr, "no German for tile %d: \"%s\"\n", t + 1, kontor_tile_name(t));
+        assert_true(de_translates(po, kontor_tile_name(t)));
+    }
+    free(po);
+    if (!have_gettext()) {
+        fprintf(stderr, "gettext's tools are not installed (apt-get install gettext): script check skipped\n");
+        return;
+    }
+    char dir[] = "/tmp/kontor-i18n-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[1024];
+    /* a tile's German deleted */
+    snprintf(cmd, sizeof cmd,
+             "sed 's/^msgstr \"das Schiff bis zum Spielende\"/msgstr \"\"/' po/de.po > %s/tile.po && "
+             "PO=%s/tile.po sh tests/i18n_check.sh translated de >%s/out 2>&1 && echo passed >> %s/out; "
+             "grep -q 'untr: \"the ship for the rest of the game\"' %s/out",
+             dir, dir, dir, dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    /* an event's German deleted */
+    snprintf(cmd, sizeof cmd,
+             "sed 's/^msgstr \"Springflut: .*\"/msgstr \"\"/' po/de.po > %s/event.po && "
+             "PO=%s/event.po sh tests/i18n_check.sh translated de >%s/out 2>&1 && echo passed >> %s/out; "
+             "grep -q 'untr: \"Spring tide: ' %s/out",
+             dir, dir, dir, dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    /* a new event written into the file, nobody translated it */
+    snprintf(cmd, sizeof cmd,
+             "cp data/events.txt %s/events.txt && echo 'fog | no_pass | Fog over the harbour: nobody may pass.' >> %s/events.txt && "
+             "EVENTS=%s/events.txt sh tests/i18n_check.sh translated de >%s/out 2>&1; test $? = 1 && "
+             "grep -q 'untr: \"Fog over the harbour: nobody may pass.\"' %s/out",
+             dir, dir, dir, dir, dir);
+    assert_int_equal(sh(cmd), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(sh(cmd), 0);
+}
+
 static void test_every_shown_string_is_marked(void **state) {
     (void)state;
     if (!have_gettext()) {
@@ -240,6 +301,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_de_po_translates_every_shown_string),
         cmocka_unit_test(test_every_shown_string_is_marked),
+        cmocka_unit_test(test_de_po_translates_every_event_card_and_tile_name),
         cmocka_unit_test(test_server_error_codes_are_found),
         cmocka_unit_test(test_every_server_error_code_is_in_both_catalogues),
     };

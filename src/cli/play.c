@@ -174,12 +174,12 @@ static void log_events(tui *t, const kontor_log *lg) {
         case KONTOR_EV_EVENT: {
             kontor_event_card ev[KONTOR_EVENTS_MAX];
             int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
-            if (e->a < n) tui_logf(t, _("event card: %s: %s"), ev[e->a].name, ev[e->a].text);
+            if (e->a < n) tui_logf(t, _("event card: %s: %s"), ev[e->a].name, _(ev[e->a].text));
             else tui_logf(t, _("event card %d is turned up"), e->a + 1);
             break;
         }
         case KONTOR_EV_TILE:
-            tui_logf(t, _("%s wins action tile %d (%s) on %s"), who, e->a + 1, kontor_tile_name(e->a),
+            tui_logf(t, _("%s wins action tile %d (%s) on %s"), who, e->a + 1, _(kontor_tile_name(e->a)),
                      kontor_format_cell(e->cell, cell));
             break;
         default: break;

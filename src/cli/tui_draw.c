@@ -456,7 +456,7 @@ static void status_text(const kontor_state *d, char *buf, size_t cap) {
                      kontor_format_cell(d->area[d->tavern_area].cell, cs), tui_seat_name(d, kontor_current(d)));
         break;
     case KONTOR_PHASE_EVENT:
-        if (current_event(d, &ev)) snprintf(buf, cap, _("event %s: %s"), ev.name, ev.text);
+        if (current_event(d, &ev)) snprintf(buf, cap, _("event %s: %s"), ev.name, _(ev.text));
         else snprintf(buf, cap, _("an event card"));
         break;
     case KONTOR_PHASE_OVER: snprintf(buf, cap, _("game over")); break;
@@ -468,7 +468,7 @@ static void status_text(const kontor_state *d, char *buf, size_t cap) {
                    tui_seat_name(d, p), tui_card_text(d, d->choice[p], c1, sizeof c1));
         }
         if (d->phase == KONTOR_PHASE_TILE && d->tile_cur < KONTOR_TILES)
-            append(buf, cap, _("; tile %d: %s"), d->tile_cur + 1, kontor_tile_name(d->tile_cur));
+            append(buf, cap, _("; tile %d: %s"), d->tile_cur + 1, _(kontor_tile_name(d->tile_cur)));
         break;
     }
 }

@@ -104,9 +104,13 @@ int kontor_events_default(kontor_event_card *out, int cap) {
     return n < 0 ? 0 : n; /* the built-in file is tested to parse (test_expansions) */
 }
 
+/* WN marks a tile's name for xgettext (make pot): the terminal client shows
+ * it through gettext, _(kontor_tile_name(t)); everything else keeps English. */
+#define WN(s) (s)
+
 const char *kontor_tile_name(int tile) {
     static const char *const names[KONTOR_TILES] = {
-        "move the harbour centre", "a tea warehouse", "a wine warehouse", "a spice warehouse",
-        "one coin", "two coins", "the ship for the rest of the game", "one extra point"};
+        WN("move the harbour centre"), WN("a tea warehouse"), WN("a wine warehouse"), WN("a spice warehouse"),
+        WN("one coin"), WN("two coins"), WN("the ship for the rest of the game"), WN("one extra point")};
     return tile >= 0 && tile < KONTOR_TILES ? names[tile] : "?";
 }
