@@ -102,6 +102,11 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     await pw.waitForSelector('#end:not(.hidden)');
     assert.equal(await pw.$('#rematch'), null, 'a spectator has no rematch button');
     await pa.click('#rematch');
+    // the old game's page has .seat too: wait for the hash to name the new game
+    await pa.waitForFunction(old => {
+      const m = location.hash.match(/^#play\/([0-9a-z]+)\//);
+      return m && m[1] !== old;
+    }, g.id);
     await pa.waitForSelector('.seat');
     const nid = pa.url().match(/#play\/([0-9a-z]+)\//)[1];
     assert.notEqual(nid, g.id);
