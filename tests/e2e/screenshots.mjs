@@ -1,6 +1,7 @@
 // screenshots.mjs: the README's pictures of the browser client: the lobby, a
-// game and its end, in English and German, at 1280 and 390 px wide, written to
-// docs/screenshots/ (then squeezed with pngquant when it is installed).
+// game with a word in its chat (on a phone also the side panel below the
+// board: chat, areas) and its end, in English and German, at 1280 and 390 px
+// wide, written to docs/screenshots/ (then squeezed with pngquant when it is installed).
 // Not a test: run it by hand after a visible change to the client.
 // Usage: node tests/e2e/screenshots.mjs   (from the repository root; KONTOR=path/to/kontor)
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,9 +23,12 @@ const server = await new Promise((resolve, reject) => {
 });
 const { url } = server;
 
-// One decision: a hand card, a cell or a button, the first of each kind
-// offered (a plain, repeatable game rather than a random one).
+// One decision: a hand card, a cell or a button, the middle one offered (a
+// plain, repeatable game rather than a random one).
 async function act(page) {
+  // at the declaration play rather than pass, so both sides build the harbour
+  const play = await page.$('#actions button.kind-declare:not(.pass)');
+  if (play) { try { await play.click({ force: true, timeout: 2000 }); return true; } catch { return false; } }
   const all = await page.$$('.hand-card.playable, rect.legal, #actions button.decision');
   if (!all.length) return false;
   try { await all[Math.floor(all.length / 2)].click({ force: true, timeout: 2000 }); return true; } catch { return false; }
@@ -49,8 +53,20 @@ for (const [lang, locale] of [['en', 'en-GB'], ['de', 'de-DE']]) {
       if (round >= 14 && (await page.$('#actions button.kind-declare'))) break;
       if (!(await act(page))) await page.waitForTimeout(80); else await page.waitForTimeout(40);
     }
+    // a word in the chat, so the panel shows a message
+    await page.fill('.chat-form input', lang === 'de' ? 'Viel Glück!' : 'Good luck!');
+    await page.press('.chat-form input', 'Enter');
+    await page.waitForSelector('.chat-msg');
+    await page.evaluate(() => document.activeElement.blur());
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${OUT}/${lang}-${w}-game.png` });
+    // on a phone the side panel (chat, areas) lies below the board
+    if (w < 500) {
+      await page.evaluate(() => document.querySelector('#chatbox').scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: `${OUT}/${lang}-${w}-chat.png` });
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
     for (let i = 0; i < 3000 && !(await page.$('#end:not(.hidden)')); i++) if (!(await act(page))) await page.waitForTimeout(80);
     await page.waitForTimeout(300);
     await page.screenshot({ path: `${OUT}/${lang}-${w}-end.png` });
