@@ -212,6 +212,30 @@ static void test_german_game_to_the_end(void **state) {
     assert_int_equal(run_play("--lang de --seed 7 --black easy --hint greedy", "tests/play/german_end.txt", dump), 0);
 }
 
+/* The event cards' texts and the action tiles' names in German: the
+ * terminal passes the engine's English through gettext (play.c, tui_draw.c);
+ * the script waits for a tile won and an event card in German, and the
+ * screen shows no English event text or tile name. */
+static void test_german_event_cards_and_tiles(void **state) {
+    (void)state;
+    char dump[128];
+    path_in_tmp(dump, sizeof dump, "german_events.out");
+    assert_int_equal(run_play("--lang de --variant advanced --options events=1,tiles=1 --seed 3 --black easy "
+                              "--hint greedy --size 200x40",
+                              "tests/play/german_events.txt", dump),
+                     0);
+    char *s = slurp(dump);
+    assert_non_null(s);
+    assert_non_null(strstr(s, "Tafel 2: ein Tee-Lagerhaus"));
+    kontor_event_card ev[KONTOR_EVENTS_MAX];
+    int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
+    for (int i = 0; i < n; i++)
+        if (strstr(s, ev[i].text)) fail_msg("English event text '%s' on the German screen (%s)", ev[i].text, dump);
+    for (int t = 0; t < KONTOR_TILES; t++)
+        if (strstr(s, kontor_tile_name(t))) fail_msg("English tile name '%s' on the German screen (%s)", kontor_tile_name(t), dump);
+    free(s);
+}
+
 static void test_illegal_placements_explained(void **state) {
     (void)state;
     char dump[128];
@@ -681,6 +705,7 @@ int main(void) {
         cmocka_unit_test(test_illegal_placements_explained),
         cmocka_unit_test(test_german_screens_under_lang_de),
         cmocka_unit_test(test_german_game_to_the_end),
+        cmocka_unit_test(test_german_event_cards_and_tiles),
         cmocka_unit_test(test_full_basic_game_against_the_computer),
         cmocka_unit_test(test_full_advanced_game_against_the_computer),
         cmocka_unit_test(test_resize_and_80x24),
