@@ -238,6 +238,17 @@ static inline int play_one(cl *c, kontor_rng *rng) {
     }
 }
 
+/* c, the one person of a game against the computer, plays random decisions
+ * (seeded with seed) until the game is over, waiting up to wait_ms for the
+ * computer's answer each time it has nothing to decide. */
+static inline void play_to_the_end(cl *c, uint64_t seed, int wait_ms) {
+    kontor_rng rng;
+    kontor_rng_seed(&rng, seed);
+    for (int i = 0; i < 5000 && !is_over(c); i++)
+        if (!play_one(c, &rng)) until(c, "state", wait_ms);
+    assert_true(is_over(c));
+}
+
 /* Both players of a game take turns until it is over (or limit moves). */
 static inline int play_both(cl *a, cl *b, kontor_rng *rng, int limit) {
     int moves = 0;

@@ -49,11 +49,7 @@ static void test_the_record_of_a_running_game_is_not_served(void **state) {
     assert_string_equal(json_string_value(json_object_get(e, "code")), "running");
     json_decref(e);
     free(resp);
-    kontor_rng rng;
-    kontor_rng_seed(&rng, 5);
-    for (int i = 0; i < 5000 && !is_over(&a); i++)
-        if (!play_one(&a, &rng)) until(&a, "state", 200);
-    assert_true(is_over(&a));
+    play_to_the_end(&a, 5, 200);
     resp = NULL;
     assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     assert_non_null(strstr(resp, "[Seed "));
@@ -92,11 +88,7 @@ static void test_the_computer_is_not_seeded_from_the_published_seed(void **state
     const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
     join(&a, &s, id, token_of(g, 0));
-    kontor_rng rng;
-    kontor_rng_seed(&rng, 3);
-    for (int i = 0; i < 5000 && !is_over(&a); i++)
-        if (!play_one(&a, &rng)) until(&a, "state", 200);
-    assert_true(is_over(&a));
+    play_to_the_end(&a, 3, 200);
     char path[80], *resp = NULL;
     snprintf(path, sizeof path, "/api/games/%s/record", id);
     assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
@@ -211,11 +203,7 @@ static void test_a_finished_game_is_found_after_a_restart(void **state) {
     const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
     join(&a, &s, id, token_of(g, 0));
-    kontor_rng rng;
-    kontor_rng_seed(&rng, 9);
-    for (int i = 0; i < 5000 && !is_over(&a); i++)
-        if (!play_one(&a, &rng)) until(&a, "state", 200);
-    assert_true(is_over(&a));
+    play_to_the_end(&a, 9, 200);
     json_t *score = json_deep_copy(json_object_get(a.state, "score"));
     close_cl(&a);
     stop(&s, SIGKILL); /* the last decision is stored; nothing after it */
@@ -405,11 +393,7 @@ static const char *finished_game(const srv *s, uint64_t seed, cl *a, json_t **g)
     *g = create(s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
     const char *id = json_string_value(json_object_get(*g, "id"));
     join(a, s, id, token_of(*g, 0));
-    kontor_rng rng;
-    kontor_rng_seed(&rng, seed);
-    for (int i = 0; i < 5000 && !is_over(a); i++)
-        if (!play_one(a, &rng)) until(a, "state", 200);
-    assert_true(is_over(a));
+    play_to_the_end(a, seed, 200);
     return id;
 }
 

@@ -470,11 +470,7 @@ static void test_rematch_swaps_colours_for_the_same_players(void **state) {
     json_decref(e);
     cl a;
     join(&a, &s, id, token_of(g, 0));
-    kontor_rng rng;
-    kontor_rng_seed(&rng, 3);
-    for (int i = 0; i < 5000 && !is_over(&a); i++)
-        if (!play_one(&a, &rng)) until(&a, "state", 1000);
-    assert_true(is_over(&a));
+    play_to_the_end(&a, 3, 1000);
     e = http_json(&s, "POST", path, "{\"token\":\"nope\"}", &st);
     assert_int_equal(st, 403);
     json_decref(e);
