@@ -386,8 +386,15 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     assert.match(g2, /hand-card playable/);
     assert.notEqual(g2, f, 'the right arrow moves to the next card');
     const logBefore = await page.$$eval('#log li', l => l.length);
-    // play three rounds with the keyboard alone
-    for (let round = 0; round < 3; round++) {
+    // red and black dock cards on the board or in the hand, each by its colour and shape
+    const cardMarks = () => page.$$eval('#board g.card, .hand-card', gs => gs.map(g => {
+      const n = g.querySelector('.num'), fill = n && n.getAttribute('fill');
+      return fill === '#b3261e' ? (g.querySelector('.mark-red') ? 'red ok' : 'red bare') : fill === '#1d1d1f' ? (g.querySelector('.mark-black') ? 'black ok' : 'black bare') : 'water';
+    }));
+    // play three rounds with the keyboard alone, and on (at most eight in all)
+    // until the computer has laid a dock card of its own: it may pass or lay
+    // water cards for several rounds, whatever the seed
+    for (let round = 0; round < 3 || (round < 8 && !(await cardMarks()).some(m => m.startsWith('black'))); round++) {
       // choose: the card in focus
       await handReady(page, { keyboard: true });
       await page.waitForFunction(() => document.activeElement && document.activeElement.matches('.hand-card.playable'), null, { timeout: 5000 }).catch(() => {});
@@ -425,10 +432,7 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     assert.equal(await page.getAttribute('#announce', 'aria-live'), 'polite');
     assert.match(await page.textContent('#announce'), /Your turn|places|reveals/);
     // red and black cards carry different shapes, not only colours
-    const marks = await page.$$eval('#board g.card, .hand-card', gs => gs.map(g => {
-      const n = g.querySelector('.num'), fill = n && n.getAttribute('fill');
-      return fill === '#b3261e' ? (g.querySelector('.mark-red') ? 'red ok' : 'red bare') : fill === '#1d1d1f' ? (g.querySelector('.mark-black') ? 'black ok' : 'black bare') : 'water';
-    }));
+    const marks = await cardMarks();
     assert.ok(marks.includes('red ok') && marks.includes('black ok'), `dock cards of both colours seen (${marks})`);
     assert.ok(!marks.includes('red bare') && !marks.includes('black bare'), `every dock card carries its colour's shape (${marks})`);
     await page.close();
