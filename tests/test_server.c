@@ -8,6 +8,7 @@
  * SIGKILL mid-game and start it again on the same database. Every variant
  * played to its end through the server is tests/test_server_variants.c.
  */
+#include "server/latency.h"
 #include "server/sha1.h"
 #include "srvutil.h"
 
@@ -213,6 +214,74 @@ static void test_refused_messages_change_nothing(void **state) {
     assert_int_equal(ply_of(&a), ply + 1);
     close_cl(&a);
     close_cl(&w);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
+/* latency.h: every value falls in a bucket whose upper edge is at or above
+ * it and whose previous bucket's edge is below it (so a quantile reported as
+ * the edge is never less than the true value, and at most 12.5% more). */
+static void test_latency_buckets_bound_their_values(void **state) {
+    (void)state;
+    for (uint64_t v = 0; v < 5000000; v = v < 100 ? v + 1 : v + v / 7) {
+        int b = lat_bucket(v);
+        assert_true(b >= 0 && b < LAT_BUCKETS);
+        assert_true(lat_upper(b) >= v);
+        if (b > 0) assert_true(lat_upper(b - 1) < v);
+        if (v >= 16) assert_true(lat_upper(b) - v <= v / 8);
+    }
+    uint64_t counts[LAT_BUCKETS] = {0};
+    counts[lat_bucket(100)] = 98;
+    counts[lat_bucket(5000)] = 2;
+    assert_int_equal(lat_quantile(counts, 100, 0.5), lat_upper(lat_bucket(100)));
+    assert_int_equal(lat_quantile(counts, 100, 0.99), lat_upper(lat_bucket(5000)));
+}
+
+static json_int_t stat_of(const srv *s, const char *hist, const char *field) {
+    int st;
+    json_t *o = http_json(s, "GET", "/api/stats", NULL, &st);
+    assert_int_equal(st, 200);
+    json_t *h = json_object_get(json_object_get(o, "latency"), hist);
+    assert_non_null(h);
+    json_int_t v = json_integer_value(json_object_get(h, field));
+    if (strcmp(field, "n") == 0) { /* the buckets add up to the count */
+        json_int_t sum = 0;
+        json_t *b = json_object_get(h, "buckets");
+        for (size_t i = 0; i < json_array_size(b); i++) sum += json_integer_value(json_array_get(json_array_get(b, i), 1));
+        assert_int_equal(sum, v);
+    }
+    json_decref(o);
+    return v;
+}
+
+/* /api/stats: the server times each decision from the kernel's receive
+ * timestamp to its acknowledgement written (one sample per applied move, none
+ * for a refused one), every read's wait and every turn of its loop. */
+static void test_stats_time_each_decision_the_server_applies(void **state) {
+    (void)state;
+    srv s = start();
+    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    const char *id = json_string_value(json_object_get(g, "id"));
+    cl a, b;
+    join(&a, &s, id, token_of(g, 0));
+    join(&b, &s, id, token_of(g, 1));
+    assert_int_equal(stat_of(&s, "decision", "n"), 0);
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 11);
+    int moves = play_both(&a, &b, &rng, 12);
+    assert_true(moves >= 12);
+    assert_int_equal(stat_of(&s, "decision", "n"), moves);
+    /* a refused decision is not one */
+    send_move(&a, 0xFFFF);
+    assert_non_null(until(&a, "error", 2000));
+    assert_int_equal(stat_of(&s, "decision", "n"), moves);
+    json_int_t p50 = stat_of(&s, "decision", "p50_us"), p99 = stat_of(&s, "decision", "p99_us");
+    assert_true(p50 > 0 && p99 >= p50 && p99 < 10 * 1000 * 1000);
+    assert_true(stat_of(&s, "decision", "max_us") >= p50 - p50 / 8);
+    assert_true(stat_of(&s, "wait", "n") >= moves);
+    assert_true(stat_of(&s, "loop", "n") > moves);
+    close_cl(&a);
+    close_cl(&b);
     json_decref(g);
     stop(&s, SIGTERM);
 }
@@ -679,6 +748,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_each_seat_sees_only_its_own_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_messages_change_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_humans_play_to_the_end_and_the_record_replays, setup, teardown),
+        cmocka_unit_test(test_latency_buckets_bound_their_values),
+        cmocka_unit_test_setup_teardown(test_stats_time_each_decision_the_server_applies, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_seat_plays_its_turns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_timeout_plays_for_a_silent_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pile_tops_are_public_and_are_the_cards_drawn_next, setup, teardown),

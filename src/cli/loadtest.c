@@ -17,6 +17,20 @@
  * Server CPU is its /api/stats cpu_ms over the playing time. --spectators N
  * watch games (round robin) and read everything; --idle N sockets upgrade
  * and never join (the server closes them after its --join-timeout).
+ *
+ * The client must not be what it measures: it runs on the same cores as the
+ * server, and its own lag (a reply read late because this thread was busy
+ * or descheduled) counts in the latency it reports. So it parses nothing it
+ * does not need: a small scanner finds the few top-level fields of a
+ * message ("type", "ack", "over", "legal"'s "m"s, "code", "id") without
+ * building a tree, frames are taken in place from the receive buffer, and
+ * the moves waiting for their think time sit in a heap ordered by when they
+ * are due. It prints its own CPU and the longest of its own turns, and,
+ * beside its figure, the server's own view of the same interval (its
+ * /api/stats latency histograms, latency.h: a decision from the kernel's
+ * receive timestamp to its acknowledgement written, the wait of bytes for
+ * the loop, the loop's turns), so a reader can tell the server's lag from
+ * the client's.
  */
 #include <errno.h>
 #include <sys/epoll.h>
@@ -31,6 +45,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "server/latency.h"
 #include "server/wsclient.h"
 
 static const char *help =
@@ -61,12 +76,224 @@ typedef struct client {
     long id;          /* id of that move */
     double sent_at;
     int over;
-    json_int_t next_move; /* decided, waiting for its think time; -1 none */
+    long next_move;   /* decided, waiting for its think time; -1 none */
     double due;
     long got;         /* this round's wsc_fill */
     double read_at;   /* when it returned */
-    json_t *state;    /* the newest state (several nodes: a move refused as stale is retried on it) */
+    /* the newest state's legal decisions (several nodes: a move refused as
+     * stale is retried on it); has_state: one was received */
+    int *legal, nlegal, caplegal, has_state;
 } client;
+
+/* ---- the few fields of a message, without a tree ---------------------------------------- */
+
+static const char *skip_ws(const char *p, const char *e) {
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+/* The end of the JSON value at p (a string, an object or array with
+ * everything in it, or a scalar), or NULL when it runs past e. */
+static const char *skip_value(const char *p, const char *e) {
+    int depth = 0;
+    if (p < e && *p != '"' && *p != '{' && *p != '[') {
+        while (p < e && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n') p++;
+        return p;
+    }
+    while (p < e) {
+        char ch = *p;
+        if (ch == '"') {
+            for (p++; p < e && *p != '"'; p++)
+                if (*p == '\\') p++;
+            if (p >= e) return NULL;
+            p++;
+            if (!depth) return p;
+            continue;
+        }
+        if (ch == '{' || ch == '[') {
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            if (--depth <= 0) return depth < 0 ? NULL : p + 1;
+        }
+        p++;
+    }
+    return NULL;
+}
+
+/* The top-level fields loadtest reads; each value as [v, ve) or NULL. */
+typedef struct fields {
+    const char *type, *type_e, *ack, *ack_e, *over, *over_e, *legal, *legal_e, *code, *code_e, *id, *id_e, *error,
+        *error_e;
+} fields;
+
+static int key_is(const char *k, size_t n, const char *name) { return strlen(name) == n && memcmp(k, name, n) == 0; }
+
+/* One pass over a message's top-level object; 0 when it is not one. */
+static int scan_fields(const char *m, size_t len, fields *f) {
+    memset(f, 0, sizeof *f);
+    const char *p = skip_ws(m, m + len), *e = m + len;
+    if (p >= e || *p != '{') return 0;
+    p = skip_ws(p + 1, e);
+    while (p < e && *p == '"') {
+        const char *k = p + 1, *ke = memchr(k, '"', (size_t)(e - k)); /* our keys have no escapes */
+        if (!ke) return 0;
+        p = skip_ws(ke + 1, e);
+        if (p >= e || *p != ':') return 0;
+        const char *v = skip_ws(p + 1, e), *ve = skip_value(v, e);
+        if (!ve) return 0;
+        size_t kn = (size_t)(ke - k);
+        const char **slot = key_is(k, kn, "type")    ? &f->type
+                            : key_is(k, kn, "ack")   ? &f->ack
+                            : key_is(k, kn, "over")  ? &f->over
+                            : key_is(k, kn, "legal") ? &f->legal
+                            : key_is(k, kn, "code")  ? &f->code
+                            : key_is(k, kn, "id")    ? &f->id
+                            : key_is(k, kn, "error") ? &f->error
+                                                     : NULL;
+        if (slot) {
+            slot[0] = v;
+            slot[1] = ve;
+        }
+        p = skip_ws(ve, e);
+        if (p < e && *p == ',') p = skip_ws(p + 1, e);
+        else break;
+    }
+    return 1;
+}
+
+static int val_is(const char *v, const char *ve, const char *text) {
+    return v && (size_t)(ve - v) == strlen(text) && memcmp(v, text, (size_t)(ve - v)) == 0;
+}
+
+/* An integer value, or -1 when v is not one. */
+static long val_int(const char *v, const char *ve) {
+    if (!v || v >= ve || *v < '0' || *v > '9') return -1;
+    long x = 0;
+    for (; v < ve && *v >= '0' && *v <= '9'; v++) x = x * 10 + (*v - '0');
+    return x;
+}
+
+/* The "m" of every entry of a "legal" array into c->legal; 0, or -1 out of memory. */
+static int take_legal(client *c, const char *v, const char *e) {
+    c->nlegal = 0;
+    c->has_state = 1;
+    if (!v || *v != '[') return 0;
+    const char *p = skip_ws(v + 1, e);
+    while (p < e && *p == '{') {
+        const char *end = skip_value(p, e);
+        if (!end) return 0;
+        long mv = -1;
+        const char *q = skip_ws(p + 1, end);
+        while (q < end && *q == '"') {
+            const char *k = q + 1, *ke = memchr(k, '"', (size_t)(end - k));
+            if (!ke) break;
+            const char *x = skip_ws(ke + 1, end);
+            if (x < end && *x == ':') x = skip_ws(x + 1, end);
+            const char *xe = skip_value(x, end);
+            if (!xe) break;
+            if (key_is(k, (size_t)(ke - k), "m")) {
+                mv = val_int(x, xe);
+                break;
+            }
+            q = skip_ws(xe, end);
+            if (q < end && *q == ',') q = skip_ws(q + 1, end);
+        }
+        if (mv >= 0) {
+            if (c->nlegal == c->caplegal) {
+                int cap = c->caplegal ? 2 * c->caplegal : 32;
+                int *l = realloc(c->legal, sizeof *l * (size_t)cap);
+                if (!l) return -1;
+                c->legal = l;
+                c->caplegal = cap;
+            }
+            c->legal[c->nlegal++] = (int)mv;
+        }
+        p = skip_ws(end, e);
+        if (p < e && *p == ',') p = skip_ws(p + 1, e);
+    }
+    return 0;
+}
+
+/* ---- the moves waiting for their think time: a binary heap by due time ------------------ */
+
+typedef struct dueheap {
+    int *a;
+    long n;
+} dueheap;
+
+static void heap_push(dueheap *h, const client *cl, int i) {
+    long k = h->n++;
+    while (k > 0) {
+        long up = (k - 1) / 2;
+        if (cl[h->a[up]].due <= cl[i].due) break;
+        h->a[k] = h->a[up];
+        k = up;
+    }
+    h->a[k] = i;
+}
+
+static int heap_pop(dueheap *h, const client *cl) {
+    int top = h->a[0], last = h->a[--h->n];
+    long k = 0;
+    for (;;) {
+        long l = 2 * k + 1, r = l + 1, m = k;
+        double dm = cl[last].due;
+        if (l < h->n && cl[h->a[l]].due < dm) m = l, dm = cl[h->a[l]].due;
+        if (r < h->n && cl[h->a[r]].due < dm) m = r;
+        if (m == k) break;
+        h->a[k] = h->a[m];
+        k = m;
+    }
+    if (h->n) h->a[k] = last;
+    return top;
+}
+
+/* ---- the server's own figures: its latency histograms between two readings ------------- */
+
+typedef struct srvlat {
+    uint64_t b[3][LAT_BUCKETS];
+    int ok;
+} srvlat;
+
+static const char *const lat_names[3] = {"decision", "wait", "loop"};
+
+static void server_lat(int port, srvlat *out) {
+    memset(out, 0, sizeof *out);
+    char *resp = NULL;
+    if (http_request("127.0.0.1", port, "GET", "/api/stats", NULL, &resp) == 200) {
+        json_t *o = json_loads(resp, 0, NULL), *l = json_object_get(o, "latency");
+        for (int k = 0; k < 3; k++) {
+            json_t *b = json_object_get(json_object_get(l, lat_names[k]), "buckets");
+            for (size_t i = 0; i < json_array_size(b); i++) {
+                json_int_t at = json_integer_value(json_array_get(json_array_get(b, i), 0));
+                json_int_t n = json_integer_value(json_array_get(json_array_get(b, i), 1));
+                if (at >= 0 && at < LAT_BUCKETS) out->b[k][at] = (uint64_t)n;
+            }
+            out->ok |= json_is_array(b);
+        }
+        json_decref(o);
+    }
+    free(resp);
+}
+
+/* "p50 X ms, p99 Y ms, max Z ms" of the counts in b (bucket upper edges). */
+static void lat_line(const uint64_t *b, char *out, size_t cap) {
+    uint64_t n = 0;
+    int top = 0;
+    for (int i = 0; i < LAT_BUCKETS; i++) {
+        n += b[i];
+        if (b[i]) top = i;
+    }
+    snprintf(out, cap, "p50 %.2f ms, p99 %.2f ms, max %.1f ms (%llu)", lat_quantile(b, n, 0.5) / 1e3,
+             lat_quantile(b, n, 0.99) / 1e3, n ? lat_upper(top) / 1e3 : 0.0, (unsigned long long)n);
+}
+
+static double cpu_self_s(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec / 1e6;
+}
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -258,21 +485,35 @@ int cmd_loadtest(int argc, char **argv) {
 
     long nextid = 1;
     double deadline = t1 + (double)seconds;
+    dueheap heap = {malloc(sizeof(int) * (size_t)(nplayers ? nplayers : 1)), 0};
+    if (!heap.a) goto out;
+    srvlat sl1, sl2;
+    server_lat(p, &sl1);
+    double self1 = cli_now(), cpuself1 = cpu_self_s();
+    lathist turns; /* this client's own turns: from epoll's return to the next wait */
+    memset(&turns, 0, sizeof turns);
     while (done < nplayers && cli_now() < deadline) {
-        int r = epoll_wait(ep, evs, nclients, think ? 5 : 1000);
+        int wait_ms = 1000;
+        if (heap.n) {
+            double dt = cl[heap.a[0]].due - cli_now();
+            wait_ms = dt <= 0 ? 0 : (int)(dt * 1000.0) + 1;
+            if (wait_ms > 1000) wait_ms = 1000;
+        }
+        int r = epoll_wait(ep, evs, nclients, wait_ms);
         if (r < 0 && errno != EINTR) break;
+        double turn0 = cli_now();
         long nready = 0;
         for (int k = 0; k < r; k++) {
             int i = (int)evs[k].data.u32;
             if (!cl[i].over) ready[nready++] = i;
         }
-        double tnow = cli_now();
-        for (int i = 0; i < nplayers && think; i++) {
-            client *c = &cl[i];
-            if (c->over || c->next_move < 0 || tnow < c->due) continue;
+        /* moves whose think time is up */
+        while (heap.n && cl[heap.a[0]].due <= turn0) {
+            client *c = &cl[heap_pop(&heap, cl)];
+            if (c->over || c->next_move < 0) continue;
             char msg[96];
             c->id = nextid++;
-            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%ld}", (long long)c->next_move, c->id);
+            snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%ld,\"id\":%ld}", c->next_move, c->id);
             c->pending = 1;
             c->next_move = -1;
             c->sent_at = cli_now();
@@ -280,7 +521,7 @@ int cmd_loadtest(int argc, char **argv) {
         }
         /* read every socket that has data first and note when, then parse:
          * a reply's latency ends when its bytes were read, not after this
-         * thread has parsed the JSON of every other socket before it */
+         * thread has looked at every other socket's messages before it */
         for (long k = 0; k < nready; k++) {
             int i = ready[k];
             cl[i].got = wsc_fill(&cl[i].w);
@@ -289,14 +530,15 @@ int cmd_loadtest(int argc, char **argv) {
         for (long k = 0; k < nready; k++) {
             client *c = &cl[ready[k]];
             long got = c->got;
+            int op;
+            const char *m;
+            size_t len, off = 0;
+            fields f;
             if (c->kind != PLAYER) {
-                int op;
-                char *m;
-                size_t len;
-                while (wsc_take(&c->w, &op, &m, &len) == 1) {
-                    if (c->kind == SPECTATOR && !c->over && strstr(m, "\"over\":true")) c->over = 2; /* saw its end */
-                    free(m);
-                }
+                while (wsc_peek(&c->w, &off, &op, &m, &len) == 1)
+                    if (c->kind == SPECTATOR && !c->over && scan_fields(m, len, &f) && val_is(f.over, f.over_e, "true"))
+                        c->over = 2; /* saw its end */
+                wsc_consume(&c->w, off);
                 if (got == 0 || got == -1) {
                     if (c->kind == IDLE) idle_closed++;
                     else if (c->over != 2) spect_dropped++;
@@ -313,78 +555,71 @@ int cmd_loadtest(int argc, char **argv) {
                 }
                 continue;
             }
-            int op;
-            char *m;
-            size_t len;
-            json_t *last = NULL;
-            int refused = 0;
-            while (wsc_take(&c->w, &op, &m, &len) == 1) {
-                json_t *o = json_loadb(m, len, 0, NULL);
-                free(m);
-                const char *type = json_string_value(json_object_get(o, "type"));
-                if (type && strcmp(type, "state") == 0) {
-                    json_t *ack = json_object_get(o, "ack");
-                    if (c->pending && json_is_integer(ack) && json_integer_value(ack) == c->id) {
+            /* the newest state's fields (its legal decisions go to c->legal) */
+            int have_last = 0, last_over = 0, refused = 0;
+            while (wsc_peek(&c->w, &off, &op, &m, &len) == 1) {
+                if (op != 1 || !scan_fields(m, len, &f)) continue;
+                if (val_is(f.type, f.type_e, "\"state\"")) {
+                    long ack = val_int(f.ack, f.ack_e);
+                    if (c->pending && ack >= 0 && ack == c->id) {
                         lat[nlat < 4000000 ? nlat++ : nlat - 1] = c->read_at - c->sent_at;
                         c->pending = 0;
                     }
-                    json_decref(c->state);
-                    c->state = json_incref(o);
-                    json_decref(last);
-                    last = o;
-                } else {
-                    const char *code = json_string_value(json_object_get(o, "code"));
-                    if (type && strcmp(type, "error") == 0 && code && strcmp(code, "illegal") == 0 &&
-                        json_is_integer(json_object_get(o, "id")) && stale_ok) {
+                    if (take_legal(c, f.legal, f.legal_e) != 0) errors++;
+                    have_last = 1;
+                    last_over = val_is(f.over, f.over_e, "true");
+                } else if (val_is(f.type, f.type_e, "\"error\"")) {
+                    int has_id = val_int(f.id, f.id_e) >= 0;
+                    if (val_is(f.code, f.code_e, "\"illegal\"") && has_id && stale_ok) {
                         /* several nodes: the player's node was behind another
                          * node's move; the newer state came first */
                         stale++;
                         c->pending = 0;
                         refused = 1;
-                    } else if (type && strcmp(type, "error") == 0) {
+                    } else {
                         errors++;
-                        if (errors < 5) fprintf(stderr, "loadtest: server error: %s\n",
-                                                json_string_value(json_object_get(o, "error")));
-                        if (json_is_integer(json_object_get(o, "id"))) {
+                        if (errors < 5)
+                            fprintf(stderr, "loadtest: server error: %.*s\n", f.error ? (int)(f.error_e - f.error) : 0,
+                                    f.error ? f.error : "");
+                        if (has_id) {
                             c->pending = 0;
                             refused = 1;
                         }
                     }
-                    json_decref(o);
                 }
             }
+            wsc_consume(&c->w, off);
             /* act on the newest state only (after a refused move: the one
              * already received, which a node that was behind sent first) */
-            if (!last && refused && c->state) last = json_incref(c->state);
-            if (last) {
-                if (json_is_true(json_object_get(last, "over"))) {
-                    if (!c->over) {
-                        c->over = 1;
-                        done++;
-                        wsc_close(&c->w);
-                    }
-                } else if (!c->pending && c->next_move < 0) {
-                    json_t *legal = json_object_get(last, "legal");
-                    size_t n = json_array_size(legal);
-                    if (n && think) {
-                        json_t *mv = json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m");
-                        c->next_move = json_integer_value(mv);
-                        c->due = cli_now() + (double)kontor_rng_below(&rng, (uint32_t)(2 * think + 1)) / 1000.0;
-                    } else if (n) {
-                        json_t *mv = json_object_get(json_array_get(legal, kontor_rng_below(&rng, (uint32_t)n)), "m");
-                        char msg[96];
-                        c->id = nextid++;
-                        snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%lld,\"id\":%ld}",
-                                 (long long)json_integer_value(mv), c->id);
-                        c->pending = 1;
-                        c->sent_at = cli_now();
-                        if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
-                    }
+            if (!have_last && refused && c->has_state) have_last = 1;
+            if (!have_last) continue;
+            if (last_over) {
+                if (!c->over) {
+                    c->over = 1;
+                    done++;
+                    wsc_close(&c->w);
                 }
-                json_decref(last);
+            } else if (!c->pending && c->next_move < 0 && c->nlegal) {
+                long mv = c->legal[kontor_rng_below(&rng, (uint32_t)c->nlegal)];
+                if (think) {
+                    c->next_move = mv;
+                    c->due = cli_now() + (double)kontor_rng_below(&rng, (uint32_t)(2 * think + 1)) / 1000.0;
+                    heap_push(&heap, cl, (int)(c - cl));
+                } else {
+                    char msg[96];
+                    c->id = nextid++;
+                    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%ld,\"id\":%ld}", mv, c->id);
+                    c->pending = 1;
+                    c->sent_at = cli_now();
+                    if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
+                }
             }
         }
+        if (r > 0) lat_add(&turns, (uint64_t)((cli_now() - turn0) * 1e6));
     }
+    free(heap.a);
+    double self2 = cli_now(), cpuself2 = cpu_self_s();
+    server_lat(p, &sl2);
     double t2 = cli_now();
     long cpu2 = server_stat(p, "cpu_ms");
     if (nlat > 4000000) nlat = 4000000;
@@ -392,7 +627,28 @@ int cmd_loadtest(int argc, char **argv) {
     double p50 = nlat ? lat[nlat / 2] : 0, p99 = nlat ? lat[(long)(nlat * 0.99)] : 0, mx = nlat ? lat[nlat - 1] : 0;
     printf("loadtest: %d concurrent games, think %d ms, %ld moves in %.1f s: %.0f moves/s\n", (int)games, (int)think,
            nlat, t2 - t1, nlat / (t2 - t1));
-    printf("loadtest: latency per move p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", p50 * 1e3, p99 * 1e3, mx * 1e3);
+    printf("loadtest: latency per move p50 %.2f ms, p99 %.2f ms, max %.2f ms (this client: from sending a move to "
+           "reading the state that acknowledges it)\n",
+           p50 * 1e3, p99 * 1e3, mx * 1e3);
+    if (sl1.ok && sl2.ok) {
+        /* the same interval seen by the server (latency.h), bucket upper edges */
+        char line[160];
+        for (int k = 0; k < 3; k++) {
+            for (int i = 0; i < LAT_BUCKETS; i++) sl2.b[k][i] -= sl1.b[k][i] <= sl2.b[k][i] ? sl1.b[k][i] : sl2.b[k][i];
+            lat_line(sl2.b[k], line, sizeof line);
+            printf("loadtest: server's own %s %s\n",
+                   k == 0 ? "decision latency (received to acknowledgement written):"
+                   : k == 1 ? "read wait (received to read by its loop):"
+                            : "loop turns (busy time of each):",
+                   line);
+        }
+    }
+    {
+        char line[160];
+        lat_line(turns.b, line, sizeof line);
+        printf("loadtest: this client used %.1f s of CPU in %.1f s: %.2f cores; its own turns %s\n",
+               cpuself2 - cpuself1, self2 - self1, (cpuself2 - cpuself1) / (self2 - self1), line);
+    }
     if (cpu1 >= 0 && cpu2 >= 0)
         printf("loadtest: server CPU %.1f s in %.1f s of play: %.2f cores\n", (cpu2 - cpu1) / 1e3, t2 - t1,
                (cpu2 - cpu1) / 1e3 / (t2 - t1));
@@ -416,7 +672,7 @@ out:
     if (cl)
         for (int i = 0; i < nclients; i++) {
             if (cl[i].w.fd > 0) wsc_close(&cl[i].w);
-            json_decref(cl[i].state);
+            free(cl[i].legal);
         }
     free(cl);
     free(gids);

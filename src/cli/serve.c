@@ -33,6 +33,10 @@ static const char *help =
     "  --ai-threads N  threads playing the computer's seats (default 1)\n"
     "  --threads N     ignored (connections no longer take a thread each)\n"
     "  --quiet         no log lines on stderr\n"
+    "  --slow-turn MS  a line on stderr for each turn of the event loop busy for\n"
+    "                  longer than MS ms: its time on a core (less: it waited for\n"
+    "                  one), its socket events and its 200 ms tick (default 0: none;\n"
+    "                  /api/stats has the histogram of every turn)\n"
     "\n"
     "LIMITS (each refusal names the option that sets it):\n";
 
@@ -64,7 +68,7 @@ static const char *find_web(char *buf, size_t cap) {
 }
 
 int cmd_serve(int argc, char **argv) {
-    server_opts o = {"127.0.0.1", 8080, "kontor.db", NULL, 256, 1, 0, {0}};
+    server_opts o = {"127.0.0.1", 8080, "kontor.db", NULL, 256, 1, 0, {0}, 0};
     limits_default(&o.lim);
     uint64_t v;
     for (int i = 1; i < argc; i++) {
@@ -106,6 +110,9 @@ int cmd_serve(int argc, char **argv) {
                 return 2;
             }
             o.threads = (int)v;
+        } else if (strcmp(a, "--slow-turn") == 0) {
+            if (cli_number(a, val, 60000, &v)) return 2;
+            o.slow_turn_ms = (int)v;
         } else if (strcmp(a, "--ai-threads") == 0) {
             if (cli_number(a, val, 16, &v) || v < 1) {
                 cli_error("serve: --ai-threads must be from 1 to 16");

@@ -14,6 +14,7 @@
 
 #include "server/server.h"
 #include "server/analysis_api.h"
+#include "server/latency.h"
 #include "server/sgame.h"
 #include "server/sjson.h"
 #include "server/transport.h"
@@ -504,6 +505,18 @@ static int api_variants(hx *c) {
     return reply_json(c, 200, json_pack("{s:o, s:o}", "variants", a, "expansions", names));
 }
 
+/* One histogram of latency.h: its count, p50, p99 and max in microseconds
+ * since the start, and its non-empty buckets as [index, count] pairs (a
+ * reader subtracts two readings for the quantiles of the time between). */
+static json_t *lat_json(const lathist *h) {
+    json_t *b = json_array();
+    for (int i = 0; i < LAT_BUCKETS; i++)
+        if (h->b[i]) json_array_append_new(b, json_pack("[i, I]", i, (json_int_t)h->b[i]));
+    return json_pack("{s:I, s:I, s:I, s:I, s:o}", "n", (json_int_t)h->n, "p50_us",
+                     (json_int_t)lat_quantile(h->b, h->n, 0.50), "p99_us", (json_int_t)lat_quantile(h->b, h->n, 0.99),
+                     "max_us", (json_int_t)h->max_us, "buckets", b);
+}
+
 static long rss_kib(void) {
     FILE *f = fopen("/proc/self/status", "r");
     if (!f) return -1;
@@ -536,9 +549,13 @@ static int api_handler(hx *c) {
         getrusage(RUSAGE_SELF, &ru);
         json_int_t cpu_ms = (json_int_t)ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000 +
                             (json_int_t)ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000;
-        /* shared: 1 when this node is one of several on one database */
-        return reply_json(c, 200, json_pack("{s:I, s:I, s:I, s:i}", "games", (json_int_t)n, "rss_kib",
-                                            (json_int_t)rss_kib(), "cpu_ms", cpu_ms, "shared", S.shared));
+        /* shared: 1 when this node is one of several on one database;
+         * latency: the server's own histograms (latency.h) */
+        return reply_json(c, 200,
+                          json_pack("{s:I, s:I, s:I, s:i, s:{s:o, s:o, s:o}}", "games", (json_int_t)n, "rss_kib",
+                                    (json_int_t)rss_kib(), "cpu_ms", cpu_ms, "shared", S.shared, "latency",
+                                    "decision", lat_json(&lat_decision), "wait", lat_json(&lat_wait), "loop",
+                                    lat_json(&lat_loop)));
     }
     if (strncmp(uri, "/api/games/", 11) == 0) {
         char id[40] = "", rest[40] = "", arg[16] = "";

@@ -53,6 +53,7 @@
 static void t_send(void *tx, const char *text, size_t len) { tconn_send(tx, text, len); }
 static void t_close(void *tx, int code) { tconn_close(tx, code, code == 1009 ? "message too big" : "policy"); }
 static void t_joined(void *tx) { tconn_joined(tx); }
+static void t_decided(void *tx) { tconn_decided(tx); }
 
 static void *t_ws_open(tconn *c) { return server_conn_open(t_send, t_close, c); }
 
@@ -206,7 +207,8 @@ int server_run(const server_opts *o, kontor_error *err) {
     run_host = o->host;
     run_resumed = resumed_games;
     S.joined = t_joined;
-    transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready};
+    S.decided = t_decided;
+    transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready, o->slow_turn_ms};
     transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick};
     int rc = transport_run(&to, &cb, err);
     if (rc == 0) logf_("stopped on a signal");

@@ -20,6 +20,7 @@ typedef struct server_opts {
     int ai_threads;       /* threads that play the computer's seats */
     int quiet;            /* no log lines on stderr */
     server_limits lim;    /* limits.h */
+    int slow_turn_ms;     /* log each turn of the loop busy longer than this (0: none) */
 } server_opts;
 
 /* Serve until a signal; returns 0 on a clean stop, non-zero (err filled) when

@@ -151,6 +151,7 @@ static void handle_message(wsconn *w, json_t *msg) {
         kontor_status st = apply_decision(g, w->seat, (kontor_move)json_integer_value(mj), &err);
         w->has_ack = 0;
         pthread_mutex_unlock(&g->mu);
+        if (st == KONTOR_OK && S.decided) S.decided(w->tx); /* its acknowledgement is queued: time it */
         if (st != KONTOR_OK) {
             json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code",
                                   st == KONTOR_E_ILLEGAL ? "illegal" : "server", "error", err.msg);

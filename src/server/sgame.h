@@ -144,6 +144,7 @@ typedef struct server_state {
     kontor_rng tick_rng;
     long ticks;
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
+    void (*decided)(void *tx); /* the transport: a decision of this connection was applied (latency.h) */
     /* 1 only in the test build build/tests/kontor-leaky (compiled with
      * -DKONTOR_TEST_LEAKY, Makefile): serve the whole record of a running
      * game and the last decision of /view as before issue 13, and the analysis

@@ -81,6 +81,9 @@ struct tconn {
     omsg *qhead, *qtail;
     size_t qbytes, inflight;
     int overflow, dirty, dead;
+    /* latency.h: the kernel's receive time of the last bytes read (CLOCK_REALTIME
+     * ns), and of a decision whose acknowledgement is not yet written (0: none) */
+    uint64_t rx_ns, dec_rx_ns;
     tconn *dnext, *dprev;
     /* every connection, loop thread only */
     tconn *next, *prev;
@@ -91,6 +94,8 @@ typedef struct tstate {
     uv_loop_t *loop;
     uv_poll_t lpoll;
     uv_timer_t tick, accept_pause;
+    uv_prepare_t prep;            /* each turn of the loop: its busy time (latency.h) */
+    uint64_t prep_ns, prep_idle, prep_cpu, prep_nev, nev, tick_ns; /* --slow-turn */
     uv_async_t wake;
     uv_signal_t sigint, sigterm;
     int lfd;

@@ -37,11 +37,13 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <uv.h>
 #include <wslay/wslay.h>
 
+#include "server/latency.h"
 #include "server/sha1.h"
 #include "server/tconn.h"
 
@@ -107,6 +109,7 @@ int treq_take_create(treq *r, int *retry_s) {
 
 static void on_poll(uv_poll_t *h, int status, int events) {
     tconn *c = h->data;
+    T.nev++;
     if (c->closing) return;
     if (status < 0) {
         conn_close(c);
@@ -218,7 +221,9 @@ static void on_accept(uv_poll_t *h, int status, int events) {
 
 static void on_tick(uv_timer_t *t) {
     (void)t;
+    uint64_t t0 = uv_hrtime();
     if (T.cb->tick) T.cb->tick();
+    T.tick_ns += uv_hrtime() - t0;
     ++T.ticks;
     /* every tick: the connections' deadlines, at most SWEEP_MAX closes and
      * pings a tick, so that a thousand sockets timing out together do not
@@ -255,6 +260,33 @@ static void on_tick(uv_timer_t *t) {
         budget -= acted;
     }
     if (T.ticks % 300 == 0) addr_sweep();
+}
+
+/* Each turn of the loop, before it waits in epoll: the turn just done was
+ * busy for the time since the last prepare less the time it waited. */
+static void on_prepare(uv_prepare_t *p) {
+    (void)p;
+    uint64_t t = uv_hrtime(), idle = uv_metrics_idle_time(T.loop);
+    uint64_t cpu = 0;
+    if (T.o->slow_turn_ms) { /* this thread's CPU: was a slow turn working, or waiting for a core? */
+        struct timespec ct;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ct);
+        cpu = (uint64_t)ct.tv_sec * 1000000000u + (uint64_t)ct.tv_nsec;
+    }
+    if (T.prep_ns) {
+        uint64_t span = t - T.prep_ns, waited = idle - T.prep_idle;
+        uint64_t busy = span > waited ? span - waited : 0;
+        lat_add(&lat_loop, busy / 1000);
+        if (T.o->slow_turn_ms && busy > (uint64_t)T.o->slow_turn_ms * 1000000u)
+            fprintf(stderr, "kontor: slow turn of the loop: busy %.1f ms, on a core %.1f ms, %llu socket events, "
+                            "the tick %.1f ms\n",
+                    busy / 1e6, (cpu - T.prep_cpu) / 1e6, (unsigned long long)(T.nev - T.prep_nev), T.tick_ns / 1e6);
+    }
+    T.tick_ns = 0;
+    T.prep_cpu = cpu;
+    T.prep_nev = T.nev;
+    T.prep_ns = t;
+    T.prep_idle = idle;
 }
 
 static void on_walk_close(uv_handle_t *h, void *arg) {
@@ -340,6 +372,9 @@ int transport_run(const transport_opts *o, const transport_cb *cb, kontor_error 
         snprintf(err->msg, sizeof err->msg, "cannot start the event loop");
         return 1;
     }
+    uv_loop_configure(T.loop, UV_METRICS_IDLE_TIME);
+    uv_prepare_init(T.loop, &T.prep);
+    uv_prepare_start(&T.prep, on_prepare);
     uv_poll_init(T.loop, &T.lpoll, T.lfd);
     uv_poll_start(&T.lpoll, UV_READABLE, on_accept);
     uv_timer_init(T.loop, &T.tick);

@@ -46,6 +46,7 @@ typedef struct transport_opts {
     const char *web;
     const server_limits *lim;
     void (*ready)(int port); /* once listening */
+    int slow_turn_ms;        /* a line on stderr for each turn of the loop busy longer (0: none) */
 } transport_opts;
 
 /* Run the loop until SIGINT or SIGTERM; 0, or non-zero with err filled
@@ -75,5 +76,9 @@ int tconn_send(tconn *c, const char *text, size_t len);
 void tconn_close(tconn *c, int code, const char *reason);
 /* Loop thread: c has joined or watched a game (ends its join timeout). */
 void tconn_joined(tconn *c);
+/* Loop thread: a decision that arrived on c was applied and its
+ * acknowledgement queued to c; the time until it is written is counted
+ * (latency.h, /api/stats). */
+void tconn_decided(tconn *c);
 
 #endif

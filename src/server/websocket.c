@@ -7,12 +7,14 @@
  * tconn_send() (under out_mu, bounded by --out-max) and wake the loop,
  * which moves them to wslay and writes (ws_flush).
  */
+#define _GNU_SOURCE /* SCM_TIMESTAMPNS */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
+#include "server/latency.h"
 #include "server/sha1.h"
 #include "server/tconn.h"
 
@@ -38,8 +40,26 @@ static ssize_t ws_recv_cb(wslay_event_context_ptr ctx, uint8_t *buf, size_t len,
         return (ssize_t)k;
     }
     for (;;) {
-        ssize_t r = recv(c->fd, buf, len, MSG_DONTWAIT);
+        /* with the kernel's receive timestamp (SO_TIMESTAMPNS, set at the
+         * upgrade): how long the bytes waited for the loop (latency.h) */
+        struct iovec iov = {buf, len};
+        union {
+            char b[CMSG_SPACE(sizeof(struct timespec))];
+            struct cmsghdr align;
+        } cm;
+        struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.b, .msg_controllen = sizeof cm.b};
+        ssize_t r = recvmsg(c->fd, &mh, MSG_DONTWAIT);
         if (r > 0) {
+            uint64_t now = lat_now_ns();
+            c->rx_ns = now;
+            for (struct cmsghdr *h = CMSG_FIRSTHDR(&mh); h; h = CMSG_NXTHDR(&mh, h))
+                if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_TIMESTAMPNS) {
+                    struct timespec ts;
+                    memcpy(&ts, CMSG_DATA(h), sizeof ts);
+                    uint64_t k = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+                    if (k && k <= now) c->rx_ns = k;
+                }
+            lat_add(&lat_wait, (now - c->rx_ns) / 1000);
             c->last_rx = now_s();
             c->ping_at = 0;
             return r;
@@ -171,6 +191,12 @@ void ws_flush(tconn *c) {
             }
         }
     }
+    if (c->dec_rx_ns && !c->nout && !wslay_event_want_write(c->ws)) {
+        /* a decision's acknowledgement is in the kernel's hands */
+        uint64_t now = lat_now_ns();
+        lat_add(&lat_decision, now > c->dec_rx_ns ? (now - c->dec_rx_ns) / 1000 : 0);
+        c->dec_rx_ns = 0;
+    }
     size_t held = wslay_event_get_queued_msg_length(c->ws);
     if (held > (size_t)T.lim->out_max) { /* the reader falls behind: drop it */
         conn_close(c);
@@ -233,6 +259,8 @@ void upgrade(tconn *c, const char *key, size_t keylen) {
         return;
     }
     wslay_event_config_set_no_buffering(c->ws, 1);
+    int one = 1; /* the receive timestamps of latency.h */
+    setsockopt(c->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);
     int sb = SNDBUF < T.lim->out_max ? SNDBUF : T.lim->out_max;
     setsockopt(c->fd, SOL_SOCKET, SO_SNDBUF, &sb, sizeof sb);
     c->state = C_WS;
@@ -300,6 +328,8 @@ void tconn_close(tconn *c, int code, const char *reason) {
 }
 
 void tconn_joined(tconn *c) { c->joined = 1; }
+
+void tconn_decided(tconn *c) { c->dec_rx_ns = c->rx_ns ? c->rx_ns : lat_now_ns(); }
 
 void on_wake(uv_async_t *a) {
     (void)a;

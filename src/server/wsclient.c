@@ -153,24 +153,58 @@ long wsc_fill(wsc *w) {
     return (long)r;
 }
 
-int wsc_take(wsc *w, int *opcode, char **msg, size_t *len) {
-    const unsigned char *b = (const unsigned char *)w->buf;
-    if (w->n < 2) return 0;
+/* The frame at buf + off: 1 with its header length and payload length, 0
+ * when it is not whole yet, -1 on a protocol error. */
+static int frame_at(const wsc *w, size_t off, size_t *hlen, uint64_t *plen_out) {
+    const unsigned char *b = (const unsigned char *)w->buf + off;
+    size_t have = w->n - off;
+    if (have < 2) return 0;
     size_t h = 2;
     uint64_t plen = b[1] & 0x7F;
     if (b[1] & 0x80) return -1; /* servers do not mask */
     if (plen == 126) {
-        if (w->n < 4) return 0;
+        if (have < 4) return 0;
         plen = ((uint64_t)b[2] << 8) | b[3];
         h = 4;
     } else if (plen == 127) {
-        if (w->n < 10) return 0;
+        if (have < 10) return 0;
         plen = 0;
         for (int i = 0; i < 8; i++) plen = (plen << 8) | b[2 + i];
         h = 10;
         if (plen > (64u << 20)) return -1;
     }
-    if (w->n < h + plen) return 0;
+    if (have < h + plen) return 0;
+    *hlen = h;
+    *plen_out = plen;
+    return 1;
+}
+
+int wsc_peek(wsc *w, size_t *off, int *opcode, const char **msg, size_t *len) {
+    size_t h;
+    uint64_t plen;
+    int f = frame_at(w, *off, &h, &plen);
+    if (f != 1) return f;
+    *opcode = (unsigned char)w->buf[*off] & 0x0F;
+    *msg = w->buf + *off + h;
+    *len = (size_t)plen;
+    *off += h + (size_t)plen;
+    /* answer the server's keep-alive ping at once (it drops peers that do not) */
+    if (*opcode == 9) wsc_send(w, 10, *msg, (size_t)plen);
+    return 1;
+}
+
+void wsc_consume(wsc *w, size_t off) {
+    if (!off) return;
+    memmove(w->buf, w->buf + off, w->n - off);
+    w->n -= off;
+}
+
+int wsc_take(wsc *w, int *opcode, char **msg, size_t *len) {
+    const unsigned char *b = (const unsigned char *)w->buf;
+    size_t h;
+    uint64_t plen;
+    int f = frame_at(w, 0, &h, &plen);
+    if (f != 1) return f;
     char *m = malloc((size_t)plen + 1);
     if (!m) return -1;
     memcpy(m, w->buf + h, (size_t)plen);

@@ -31,6 +31,12 @@ long wsc_fill(wsc *w);
  * NUL-terminated, caller frees), 0 if none is whole yet, -1 on a protocol
  * error. A ping is answered with its pong here (and still returned). */
 int wsc_take(wsc *w, int *opcode, char **msg, size_t *len);
+/* Like wsc_take, without a copy: the frame at buffer offset *off, its
+ * payload in place (not NUL-terminated, valid until the next wsc_fill or
+ * wsc_consume); *off moves past it. Then wsc_consume(w, off) drops what was
+ * taken. */
+int wsc_peek(wsc *w, size_t *off, int *opcode, const char **msg, size_t *len);
+void wsc_consume(wsc *w, size_t off);
 /* Wait up to timeout_ms for one frame. 1, 0 on timeout, -1 on error or end. */
 int wsc_recv(wsc *w, int timeout_ms, int *opcode, char **msg, size_t *len);
 void wsc_close(wsc *w);
