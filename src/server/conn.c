@@ -22,14 +22,6 @@ void set_events(tconn *c, int ev) {
     else uv_poll_stop(&c->poll);
 }
 
-void free_queue(omsg *m) {
-    while (m) {
-        omsg *n = m->next;
-        free(m);
-        m = n;
-    }
-}
-
 static void on_closed(uv_handle_t *h) {
     tconn *c = h->data;
     close(c->fd);
@@ -51,8 +43,9 @@ void detach(tconn *c) {
         if (c->dnext) c->dnext->dprev = c->dprev;
         c->dirty = 0;
     }
-    free_queue(c->qhead);
-    c->qhead = c->qtail = NULL;
+    free(c->qb);
+    c->qb = NULL;
+    c->qn = c->qcap = 0;
     c->dead = 1;
     pthread_mutex_unlock(&T.out_mu);
 }

@@ -40,12 +40,6 @@
  * written, waiting for the peer to close. */
 enum { C_HTTP, C_WS, C_DRAIN, C_KEEP };
 
-typedef struct omsg {
-    struct omsg *next;
-    size_t len;
-    char data[];
-} omsg;
-
 typedef struct addrent {
     struct addrent *next;
     int conns;
@@ -77,9 +71,11 @@ struct tconn {
     int msg_bin, in_ctrl, frame_fin, too_big, close_code, close_queued;
     uint64_t big_len;
     char close_reason[96];
-    /* outbound, under out_mu */
-    omsg *qhead, *qtail;
-    size_t qbytes, inflight;
+    /* outbound, under out_mu: whole text frames (header and payload) that
+     * any thread appended, not yet handed to the loop's c->out; inflight:
+     * what the loop still holds (c->out's rest and wslay's control frames) */
+    char *qb;
+    size_t qn, qcap, inflight;
     int overflow, dirty, dead;
     /* latency.h: the kernel's receive time of the last bytes read (CLOCK_REALTIME
      * ns), and of a decision whose acknowledgement is not yet written (0: none) */
@@ -117,7 +113,6 @@ static inline double now_s(void) { return (double)uv_hrtime() / 1e9; }
 
 /* conn.c */
 void set_events(tconn *c, int ev);
-void free_queue(omsg *m);
 void detach(tconn *c);
 void conn_close(tconn *c);
 int write_raw(tconn *c);

@@ -148,47 +148,69 @@ static void ws_msg(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_
     (void)ud; /* data messages are taken frame by frame; ping, pong and close wslay answers itself */
 }
 
-/* Move c's queue into wslay and write what the socket takes; close c when
- * it is done or has failed. Loop thread. */
+/* Write c's frames and wslay's control frames, and take the queue other
+ * threads filled; close c when it is done or has failed. Loop thread.
+ *
+ * Text frames are framed here, once, straight into the queue's buffer
+ * (tconn_send), which then becomes c->out whole: no copy per recipient
+ * into wslay and no allocation per message (wslay would copy each message
+ * again). wslay still writes the control frames (its pongs, our pings, the
+ * close), and the two never interleave inside a frame: wslay is asked to
+ * write only when c->out is empty, and the queue moves to c->out only when
+ * wslay has nothing left to write. */
 void ws_flush(tconn *c) {
     if (c->closing) return;
     pthread_mutex_lock(&T.out_mu);
-    omsg *m = c->qhead;
-    c->qhead = c->qtail = NULL;
-    c->qbytes = 0;
     int overflow = c->overflow;
     pthread_mutex_unlock(&T.out_mu);
     if (overflow) { /* a reader that fell behind: it reads nothing, so no close frame either */
-        free_queue(m);
         conn_close(c);
         return;
     }
-    for (omsg *p = m; p; p = p->next) {
-        struct wslay_event_msg wm = {WSLAY_TEXT_FRAME, (const uint8_t *)p->data, p->len};
-        if (!c->close_queued) wslay_event_queue_msg(c->ws, &wm);
-    }
-    free_queue(m);
-    if (c->nout) {
-        int w = write_raw(c);
-        if (w < 0) {
-            conn_close(c);
-            return;
+    for (;;) {
+        if (c->nout) {
+            int w = write_raw(c);
+            if (w < 0) {
+                conn_close(c);
+                return;
+            }
+            if (w == 0) break; /* the socket is full */
         }
-    }
-    if (!c->nout) {
-        if (wslay_event_send(c->ws) != 0) {
-            conn_close(c);
-            return;
-        }
-        if (c->close_code && !c->close_queued && wslay_event_get_queued_msg_count(c->ws) == 0) {
-            c->close_queued = 1;
-            wslay_event_queue_close(c->ws, (uint16_t)c->close_code, (const uint8_t *)c->close_reason,
-                                    strlen(c->close_reason));
-            wslay_event_shutdown_read(c->ws);
+        if (wslay_event_want_write(c->ws)) {
             if (wslay_event_send(c->ws) != 0) {
                 conn_close(c);
                 return;
             }
+            if (wslay_event_want_write(c->ws)) break;
+        }
+        pthread_mutex_lock(&T.out_mu);
+        int took = 0;
+        overflow = c->overflow;
+        if (!overflow && c->qn && !c->close_queued) {
+            c->out = c->qb;
+            c->nout = c->qn;
+            c->outoff = 0;
+            took = 1;
+        } else {
+            free(c->qb); /* (after the close frame nothing more is sent) */
+        }
+        c->qb = NULL;
+        c->qn = c->qcap = 0;
+        pthread_mutex_unlock(&T.out_mu);
+        if (overflow) {
+            conn_close(c);
+            return;
+        }
+        if (!took) break;
+    }
+    if (c->close_code && !c->close_queued && !c->nout && !wslay_event_want_write(c->ws)) {
+        c->close_queued = 1;
+        wslay_event_queue_close(c->ws, (uint16_t)c->close_code, (const uint8_t *)c->close_reason,
+                                strlen(c->close_reason));
+        wslay_event_shutdown_read(c->ws);
+        if (wslay_event_send(c->ws) != 0) {
+            conn_close(c);
+            return;
         }
     }
     if (c->dec_rx_ns && !c->nout && !wslay_event_want_write(c->ws)) {
@@ -197,14 +219,15 @@ void ws_flush(tconn *c) {
         lat_add(&lat_decision, now > c->dec_rx_ns ? (now - c->dec_rx_ns) / 1000 : 0);
         c->dec_rx_ns = 0;
     }
-    size_t held = wslay_event_get_queued_msg_length(c->ws);
-    if (held > (size_t)T.lim->out_max) { /* the reader falls behind: drop it */
+    size_t held = c->nout - c->outoff + wslay_event_get_queued_msg_length(c->ws);
+    pthread_mutex_lock(&T.out_mu);
+    c->inflight = held;
+    size_t queued = c->qn;
+    pthread_mutex_unlock(&T.out_mu);
+    if (held + queued > (size_t)T.lim->out_max) { /* the reader falls behind: drop it */
         conn_close(c);
         return;
     }
-    pthread_mutex_lock(&T.out_mu);
-    c->inflight = held;
-    pthread_mutex_unlock(&T.out_mu);
     int want_w = c->nout || wslay_event_want_write(c->ws);
     int want_r = wslay_event_want_read(c->ws) && !c->too_big && !c->close_code;
     if (!want_w && !want_r) {
@@ -273,26 +296,46 @@ void upgrade(tconn *c, const char *key, size_t keylen) {
 /* ---- the outbound queue --------------------------------------------------------------- */
 
 int tconn_send(tconn *c, const char *text, size_t len) {
-    omsg *m = malloc(sizeof *m + len);
-    if (m) {
-        m->next = NULL;
-        m->len = len;
-        memcpy(m->data, text, len);
+    /* a server's text frame: FIN and opcode 1, unmasked, the length in 7,
+     * 16 or 64 bits (RFC 6455 5.2) */
+    unsigned char head[10];
+    size_t h = 0;
+    head[h++] = 0x81;
+    if (len < 126) {
+        head[h++] = (unsigned char)len;
+    } else if (len < 65536) {
+        head[h++] = 126;
+        head[h++] = (unsigned char)(len >> 8);
+        head[h++] = (unsigned char)len;
+    } else {
+        head[h++] = 127;
+        for (int i = 7; i >= 0; i--) head[h++] = (unsigned char)((uint64_t)len >> (8 * i));
     }
     pthread_mutex_lock(&T.out_mu);
     int rc = 0, wake = 0;
     if (c->dead || c->overflow) {
         rc = -1;
-        free(m);
-    } else if (!m || c->qbytes + c->inflight + len > (size_t)T.lim->out_max + OUT_SLACK) {
+    } else if (c->qn + c->inflight + len > (size_t)T.lim->out_max + OUT_SLACK) {
         c->overflow = 1;
         rc = -1;
-        free(m);
     } else {
-        if (c->qtail) c->qtail->next = m;
-        else c->qhead = m;
-        c->qtail = m;
-        c->qbytes += len;
+        if (c->qn + h + len > c->qcap) {
+            size_t cap = c->qcap ? c->qcap : 1024;
+            while (cap < c->qn + h + len) cap *= 2;
+            char *b = realloc(c->qb, cap);
+            if (!b) {
+                c->overflow = 1;
+                rc = -1;
+            } else {
+                c->qb = b;
+                c->qcap = cap;
+            }
+        }
+        if (rc == 0) {
+            memcpy(c->qb + c->qn, head, h);
+            memcpy(c->qb + c->qn + h, text, len);
+            c->qn += h + len;
+        }
     }
     if (!c->dead && !c->dirty) {
         c->dirty = 1;
