@@ -288,6 +288,25 @@ static void lat_line(const uint64_t *b, char *out, size_t cap) {
              lat_quantile(b, n, 0.99) / 1e3, n ? lat_upper(top) / 1e3 : 0.0, (unsigned long long)n);
 }
 
+/* c picks a random legal decision of its newest state: sent now, or (with
+ * think time) put in the heap until it is due. */
+static void decide(client *c, client *cl, dueheap *heap, kontor_rng *rng, uint64_t think, long *nextid,
+                   long *errors) {
+    long mv = c->legal[kontor_rng_below(rng, (uint32_t)c->nlegal)];
+    if (think) {
+        c->next_move = mv;
+        c->due = cli_now() + (double)kontor_rng_below(rng, (uint32_t)(2 * think + 1)) / 1000.0;
+        heap_push(heap, cl, (int)(c - cl));
+        return;
+    }
+    char msg[96];
+    c->id = (*nextid)++;
+    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%ld,\"id\":%ld}", mv, c->id);
+    c->pending = 1;
+    c->sent_at = cli_now();
+    if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) (*errors)++;
+}
+
 static double cpu_self_s(void) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
@@ -452,6 +471,36 @@ int cmd_loadtest(int argc, char **argv) {
         }
         json_decref(o);
     }
+    /* wait until the server has answered every player's join with a state:
+     * the playing time, and the server's figures read when it starts, begin
+     * with the joins done, not in the middle of them */
+    long joined = 0;
+    for (double until_t = cli_now() + 120; joined < nplayers && cli_now() < until_t;) {
+        int r = epoll_wait(ep, evs, nclients, 200);
+        for (int k = 0; k < r; k++) {
+            client *c = &cl[evs[k].data.u32];
+            long got = wsc_fill(&c->w);
+            if (got == 0 || got == -1) {
+                cli_error("loadtest: game %d seat %d: the server closed the socket before the game began", c->game,
+                          c->seat);
+                goto out;
+            }
+            int op;
+            const char *m;
+            size_t len, off = 0;
+            fields f;
+            while (wsc_peek(&c->w, &off, &op, &m, &len) == 1)
+                if (op == 1 && scan_fields(m, len, &f) && val_is(f.type, f.type_e, "\"state\"")) {
+                    joined += !c->has_state;
+                    if (take_legal(c, f.legal, f.legal_e) != 0) goto out;
+                }
+            wsc_consume(&c->w, off);
+        }
+    }
+    if (joined < nplayers) {
+        cli_error("loadtest: %ld of %d players had no state from the server after 120 s", joined, nplayers);
+        goto out;
+    }
     /* spectators (watch game i mod games) and idle sockets (never join) */
     for (int i = nplayers; i < nclients; i++) {
         client *c = &cl[i];
@@ -478,7 +527,8 @@ int cmd_loadtest(int argc, char **argv) {
     /* several nodes (behind a proxy): a move can be refused because the
      * player's node had not yet heard of another node's move */
     int stale_ok = server_stat(p, "shared") == 1;
-    printf("loadtest: %d games created and %d sockets joined in %.1f s (%d players, %d spectators, %d idle)\n",
+    printf("loadtest: %d games created and %d sockets joined (every player has its first state) in %.1f s (%d players, "
+           "%d spectators, %d idle)\n",
            (int)games, nclients, t1 - t0, nplayers, (int)nspect, (int)nidle);
     fflush(stdout);
     long idle_closed = 0, spect_dropped = 0;
@@ -487,6 +537,9 @@ int cmd_loadtest(int argc, char **argv) {
     double deadline = t1 + (double)seconds;
     dueheap heap = {malloc(sizeof(int) * (size_t)(nplayers ? nplayers : 1)), 0};
     if (!heap.a) goto out;
+    /* the first decisions, on the states of the joins */
+    for (int i = 0; i < nplayers; i++)
+        if (cl[i].nlegal) decide(&cl[i], cl, &heap, &rng, think, &nextid, &errors);
     srvlat sl1, sl2;
     server_lat(p, &sl1);
     double self1 = cli_now(), cpuself1 = cpu_self_s();
@@ -600,19 +653,7 @@ int cmd_loadtest(int argc, char **argv) {
                     wsc_close(&c->w);
                 }
             } else if (!c->pending && c->next_move < 0 && c->nlegal) {
-                long mv = c->legal[kontor_rng_below(&rng, (uint32_t)c->nlegal)];
-                if (think) {
-                    c->next_move = mv;
-                    c->due = cli_now() + (double)kontor_rng_below(&rng, (uint32_t)(2 * think + 1)) / 1000.0;
-                    heap_push(&heap, cl, (int)(c - cl));
-                } else {
-                    char msg[96];
-                    c->id = nextid++;
-                    snprintf(msg, sizeof msg, "{\"type\":\"move\",\"move\":%ld,\"id\":%ld}", mv, c->id);
-                    c->pending = 1;
-                    c->sent_at = cli_now();
-                    if (wsc_send(&c->w, 1, msg, strlen(msg)) != 0) errors++;
-                }
+                decide(c, cl, &heap, &rng, think, &nextid, &errors);
             }
         }
         if (r > 0) lat_add(&turns, (uint64_t)((cli_now() - turn0) * 1e6));
