@@ -537,11 +537,11 @@ int cmd_loadtest(int argc, char **argv) {
     double deadline = t1 + (double)seconds;
     dueheap heap = {malloc(sizeof(int) * (size_t)(nplayers ? nplayers : 1)), 0};
     if (!heap.a) goto out;
+    srvlat sl1, sl2;
+    server_lat(p, &sl1);
     /* the first decisions, on the states of the joins */
     for (int i = 0; i < nplayers; i++)
         if (cl[i].nlegal) decide(&cl[i], cl, &heap, &rng, think, &nextid, &errors);
-    srvlat sl1, sl2;
-    server_lat(p, &sl1);
     double self1 = cli_now(), cpuself1 = cpu_self_s();
     lathist turns; /* this client's own turns: from epoll's return to the next wait */
     memset(&turns, 0, sizeof turns);
