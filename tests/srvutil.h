@@ -125,13 +125,14 @@ static inline json_t *create(const srv *s, const char *body) {
 
 typedef struct cl {
     wsc w;
-    json_t *state; /* the newest state */
-    json_t *error; /* the newest error */
+    json_t *state;   /* the newest state */
+    json_t *error;   /* the newest error */
+    json_t *welcome; /* the newest welcome (what the seat may do: takeback, ...) */
     int closed;
 } cl;
 
 /* Read messages until one of type ("*": any) arrives (or timeout); keeps the
- * newest state and error. Returns that message (borrowed) or NULL. */
+ * newest state, error and welcome. Returns that message (borrowed) or NULL. */
 static inline json_t *until(cl *c, const char *type, int timeout_ms) {
     for (;;) {
         int op;
@@ -161,6 +162,9 @@ static inline json_t *until(cl *c, const char *type, int timeout_ms) {
         } else if (strcmp(t, "error") == 0) {
             json_decref(c->error);
             c->error = o;
+        } else if (strcmp(t, "welcome") == 0) {
+            json_decref(c->welcome);
+            c->welcome = o;
         } else {
             json_decref(o);
             o = NULL;
@@ -198,6 +202,7 @@ static inline void close_cl(cl *c) {
     wsc_close(&c->w);
     json_decref(c->state);
     json_decref(c->error);
+    json_decref(c->welcome);
     memset(c, 0, sizeof *c);
 }
 
@@ -208,6 +213,27 @@ static inline const char *token_of(json_t *g, int seat) {
         if (json_integer_value(json_object_get(s, "seat")) == seat) return json_string_value(json_object_get(s, "token"));
     }
     return NULL;
+}
+
+/* The body of the most common game: basic, a person (seat 0) against the computer. */
+#define BASIC_VS_COMPUTER "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}"
+
+static inline const char *game_id(json_t *g) { return json_string_value(json_object_get(g, "id")); }
+
+/* Create a game from body and join c to it with seat's token (welcome and
+ * first state read); returns the game's JSON (the caller frees it). */
+static inline json_t *create_joined(const srv *s, const char *body, cl *c, int seat) {
+    json_t *g = create(s, body);
+    join(c, s, game_id(g), token_of(g, seat));
+    return g;
+}
+
+/* The end of a test's game: c closed, g freed, the server stopped (and
+ * asserted to exit cleanly on SIGTERM). */
+static inline void finish(srv *s, cl *c, json_t *g) {
+    close_cl(c);
+    json_decref(g);
+    stop(s, SIGTERM);
 }
 
 static inline int ply_of(cl *c) { return (int)json_integer_value(json_object_get(c->state, "ply")); }
