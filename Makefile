@@ -165,6 +165,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 
 # the scenario tests share their hand-built positions (tests/scenutil.h)
 $(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenutil.h
+# the rules tests, split along the rulebook's parts, share theirs (tests/rulesutil.h)
+$(BUILD)/tests/test_rules_round $(BUILD)/tests/test_rules_board $(BUILD)/tests/test_rules_scoring: tests/rulesutil.h
 # tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
 $(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
