@@ -1,12 +1,13 @@
-/* srvutil.h: a real `kontor serve` for the server tests (test_server*.c, test_security.c, test_leak.c).
+/* srvutil.h: a real `kontor serve` for the server tests (test_server*.c, test_security.c, test_leak.c, test_serve_limits.c).
  *
  * Each test starts the binary ($KONTOR, set by `make test`; build/kontor
  * otherwise) with `serve --port 0` on 127.0.0.1 and a fresh database in a
  * temporary directory (setup/teardown), and talks to it with the client of
  * src/server/wsclient.c, as a browser would: HTTP requests, WebSocket
- * clients that keep their newest state and error, and players that take
+ * clients that keep their newest state, error and welcome, and players that take
  * decisions. start_env() can set one environment variable for the server,
- * start_bin() start another build of it (the leak oracle's test build).
+ * start_bin() start another build of it (the leak oracle's test build),
+ * start_opts() give it more options (test_serve_limits.c: the limits).
  */
 #ifndef KONTOR_TESTS_SRVUTIL_H
 #define KONTOR_TESTS_SRVUTIL_H
@@ -46,8 +47,9 @@ static inline const char *leaky_bin(void) {
     return path;
 }
 
-/* Start bin's server (with the environment variable name=value if name). */
-static inline srv start_bin(const char *bin, const char *name, const char *value) {
+/* Start bin's server (with the environment variable name=value if name),
+ * with the options extra (NULL-terminated; NULL: none) after the usual ones. */
+static inline srv start_opts(const char *bin, const char *name, const char *value, const char *const *extra) {
     srv s = {-1, 0};
     int pfd[2];
     assert_int_equal(pipe(pfd), 0);
@@ -58,8 +60,12 @@ static inline srv start_bin(const char *bin, const char *name, const char *value
         if (name) setenv(name, value, 1);
         close(pfd[0]);
         close(pfd[1]);
-        execl(bin, "kontor", "serve", "--port", "0", "--db", dbpath, "--web", "web", "--quiet", "--threads", "64",
-              (char *)NULL);
+        const char *argv[48] = {"kontor", "serve", "--port", "0",  "--db", dbpath, "--web",
+                                "web",    "--quiet", "--threads", "64"};
+        int n = 11;
+        for (int i = 0; extra && extra[i] && n < 46; i++) argv[n++] = extra[i];
+        argv[n] = NULL;
+        execv(bin, (char **)argv);
         _exit(127);
     }
     close(pfd[1]);
@@ -75,6 +81,7 @@ static inline srv start_bin(const char *bin, const char *name, const char *value
     return s;
 }
 
+static inline srv start_bin(const char *bin, const char *name, const char *value) { return start_opts(bin, name, value, NULL); }
 static inline srv start_env(const char *name, const char *value) { return start_bin(kontor_bin(), name, value); }
 static inline srv start(void) { return start_env(NULL, NULL); }
 
