@@ -64,7 +64,12 @@ static const char *help =
     "every state. --idle N: N more sockets upgrade to WebSocket and never\n"
     "join (the server closes them after its --join-timeout). It prints the\n"
     "server's CPU (its own count) over the playing time and its memory a game\n"
-    "with every game connected and after every game has ended.\n";
+    "with every game connected and after every game has ended; beside its own\n"
+    "latency, the server's own figures for the same time (/api/stats: a\n"
+    "decision from its arrival to its acknowledgement written, the wait of\n"
+    "reads, the loop's turns) and this client's CPU, so that the client's lag\n"
+    "can be told from the server's. The playing time starts once every player\n"
+    "has the state of its join.\n";
 
 enum { PLAYER, SPECTATOR, IDLE };
 
