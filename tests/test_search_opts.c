@@ -1,6 +1,7 @@
 /* test_search_opts.c: the search options of issue 18's item 3 (a stronger
  * hard): prior=W (greedy's evaluation as a progressive bias at a root
- * placement), order=1 (untried placements in MAST order), keep=D (MAST
+ * placement), order=1 (untried placements in MAST order), eorder=K
+ * (untried placements in the evaluation's order, at every node), keep=D (MAST
  * averages carried to the next decision), clock=cpu (a time budget in the
  * thread's CPU time), and their errors. Each test would fail with its option
  * ignored (checked by hand, docs/ai.md). */
@@ -45,12 +46,14 @@ static int red_places_view(uint64_t seed, kontor_state *s, kontor_view *v) {
 static void test_search_opts_specs(void **st) {
     (void)st;
     const char *ok[] = {"ismcts:ms=5,clock=cpu", "ismcts:ms=5,clock=wall",
-                        "ismcts:iters=10,order=1,pb=0.5,keep=0.5,prior=2"};
+                        "ismcts:iters=10,order=1,pb=0.5,keep=0.5,prior=2",
+                        "ismcts:iters=10,eorder=8", "ismcts:iters=10,eorder=100"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(agent(ok[i], 1));
     struct {
         const char *spec, *says;
     } bad[] = {{"ismcts:clock=gpu", "option 'clock' wants wall|cpu, not 'gpu'"},
                {"ismcts:order=2", "option 'order' wants a number from 0 to 1, not '2'"},
+               {"ismcts:eorder=101", "option 'eorder' wants a number from 0 to 100, not '101'"},
                {"ismcts:prior=-1", "option 'prior' wants a number from 0 to 100"},
                {"ismcts:keep=1.5", "option 'keep' wants a number from 0 to 1"},
                {"ismcts:pb=x", "option 'pb' wants a number"}};
@@ -134,6 +137,64 @@ static void test_order_picks_the_best_mast_move(void **st) {
     assert_int_equal(distinct, n);
 }
 
+/* the placements of seat 0 in s by the evaluation after each: the best's
+ * index, and the gap to the runner-up */
+static int best_by_eval(const kontor_state *s, const kontor_move *m, int n, double *gap) {
+    double best = -1e300, second = -1e300;
+    int bi = -1;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = *s;
+        assert_int_equal(kontor_apply(&c, 0, m[i], NULL), KONTOR_OK);
+        double e = ai_eval(&c, 0);
+        if (e > best) second = best, best = e, bi = i;
+        else if (e > second) second = e;
+    }
+    *gap = best - second;
+    return bi;
+}
+
+/* eorder=K: with K >= the untried placements the one of the best
+ * evaluation is expanded first; with K = 1 the pick is uniform (every
+ * placement comes first some time); and in the search the first
+ * iteration's one visit at a root placement goes to the evaluation's best
+ * (with eorder ignored it goes to a random cell: checked on three
+ * placements with one clear best, n >= 4 cells each). */
+static void test_eorder_expands_the_best_evaluation_first(void **st) {
+    (void)st;
+    int checked = 0;
+    kontor_rng r;
+    kontor_rng_seed(&r, 11);
+    for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
+        kontor_state s;
+        kontor_view v;
+        if (!red_places_view(seed, &s, &v)) continue;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = kontor_legal(&s, 0, m);
+        double gap;
+        int bi = best_by_eval(&s, m, n, &gap);
+        if (n < 4 || gap < 1.0) continue;
+        for (int rep = 0; rep < 5; rep++) {
+            assert_int_equal(ai_eval_order_untried(&s, 0, m, n, n, &r), bi);
+            assert_int_equal(ai_eval_order_untried(&s, 0, m, n, 100, &r), bi);
+        }
+        int seen[KONTOR_MAX_MOVES] = {0}, distinct = 0;
+        for (int rep = 0; rep < 40 * n; rep++) {
+            int i = ai_eval_order_untried(&s, 0, m, n, 1, &r);
+            assert_true(i >= 0 && i < n);
+            if (!seen[i]++) distinct++;
+        }
+        assert_int_equal(distinct, n);
+        kontor_agent *a = agent("ismcts:iters=1,eorder=100", seed);
+        ai_choice c[KONTOR_MAX_MOVES];
+        assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
+        assert_int_equal(c[0].visits, 1);
+        assert_int_equal(c[0].move, m[bi]);
+        kontor_agent_free(a);
+        checked++;
+    }
+    assert_int_equal(checked, 3);
+}
+
 /* keep=D: the MAST averages of one decision carry over to the next, so the
  * second search differs from the same agent's with keep=0 while the first
  * is identical (same seed, same generator). */
@@ -185,6 +246,7 @@ int main(void) {
         cmocka_unit_test(test_search_opts_specs),
         cmocka_unit_test(test_prior_follows_the_evaluation),
         cmocka_unit_test(test_order_picks_the_best_mast_move),
+        cmocka_unit_test(test_eorder_expands_the_best_evaluation_first),
         cmocka_unit_test(test_keep_carries_mast_over),
         cmocka_unit_test(test_clock_cpu_spends_the_budget),
     };

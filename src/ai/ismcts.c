@@ -115,6 +115,7 @@ typedef struct tree {
     float pb;       /* pb=W: progressive bias W x MAST average / (visits + 1) at placements */
     float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
+    int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
     const kontor_state *fixed;
@@ -135,7 +136,7 @@ typedef struct ismcts_impl {
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
-    int order;
+    int order, eorder;
     double pb, keep, prior;
     ai_playout_opts po;
     tree *trees; /* threads of them */
@@ -234,6 +235,37 @@ int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried
     return best;
 }
 
+/* eorder=K, move ordering by the evaluation at a placement: of K untried
+ * cells drawn at random (all when K >= n) the one after which greedy's
+ * evaluation (eval.c) of the position is best for seat is expanded first,
+ * ties to the first drawn. MAST (order=1) learns which cells pay off only
+ * where the playouts use it (the basic game); the evaluation knows from the
+ * first iteration which cell closes an area or gives one away, in either
+ * game. It reads public facts only, so the determinization does not matter.
+ * Costs one apply and one evaluation per cell looked at, paid from the
+ * search's own budget. Returns the index into untried. */
+int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, int k, kontor_rng *rng) {
+    int idx[KONTOR_MAX_MOVES];
+    if (n <= 1) return 0;
+    for (int i = 0; i < n; i++) idx[i] = i;
+    if (k > n) k = n;
+    int best = 0;
+    double bestv = -1e300;
+    for (int i = 0; i < k; i++) {
+        if (k < n) { /* a partial shuffle: the first k are a uniform sample */
+            int j = i + (int)kontor_rng_below(rng, (uint32_t)(n - i));
+            int t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+        }
+        kontor_state c = *s;
+        if (kontor_apply(&c, seat, untried[idx[i]], NULL) != KONTOR_OK) continue;
+        double v = ai_eval(&c, seat);
+        if (v > bestv) bestv = v, best = idx[i];
+    }
+    return best;
+}
+
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
  * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
  * missing edges are added and an unvisited one goes first. Otherwise UCB
@@ -266,6 +298,8 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         kontor_move m = untried[kontor_rng_below(&T->rng, (uint32_t)nuntried)];
         if (T->order && T->mast && s->phase == KONTOR_PHASE_PLACE)
             m = untried[ai_order_untried(s, seat, untried, nuntried, T->mast, &T->rng)];
+        else if (T->eorder > 0 && nuntried > 1 && s->phase == KONTOR_PHASE_PLACE)
+            m = untried[ai_eval_order_untried(s, seat, untried, nuntried, T->eorder, &T->rng)];
         for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
         uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
         if (!e) return 0;
@@ -575,6 +609,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->gamma = m->gamma;
         T->po = m->po;
         T->order = m->order;
+        T->eorder = m->eorder;
         T->pb = (float)m->pb;
         T->keep = (float)m->keep;
         T->prior = (float)m->prior;
@@ -705,6 +740,7 @@ static const ai_opt ismcts_opts[] = {
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
     {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
+    {"eorder", AI_OPT_INT, offsetof(ismcts_impl, eorder), 0, 100},
     {"pb", AI_OPT_DOUBLE, offsetof(ismcts_impl, pb), 0, 100},
     {"keep", AI_OPT_DOUBLE, offsetof(ismcts_impl, keep), 0, 1},
     {"prior", AI_OPT_DOUBLE, offsetof(ismcts_impl, prior), 0, 100},
