@@ -1,7 +1,9 @@
 /* test_search_opts.c: the search options of issue 18's item 3 (a stronger
  * hard): prior=W (greedy's evaluation as a progressive bias at a root
  * placement), order=1 (untried placements in MAST order), eorder=K
- * (untried placements in the evaluation's order, at every node), keep=D (MAST
+ * (untried placements in the evaluation's order, at every node), ebias=W
+ * (every placement node's cells at once, in the evaluation's order, with
+ * its progressive bias), keep=D (MAST
  * averages carried to the next decision), clock=cpu (a time budget in the
  * thread's CPU time), and their errors. Each test would fail with its option
  * ignored (checked by hand, docs/ai.md). */
@@ -47,13 +49,15 @@ static void test_search_opts_specs(void **st) {
     (void)st;
     const char *ok[] = {"ismcts:ms=5,clock=cpu", "ismcts:ms=5,clock=wall",
                         "ismcts:iters=10,order=1,pb=0.5,keep=0.5,prior=2",
-                        "ismcts:iters=10,eorder=8", "ismcts:iters=10,eorder=100"};
+                        "ismcts:iters=10,eorder=8", "ismcts:iters=10,eorder=100",
+                        "ismcts:iters=10,ebias=0.5"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(agent(ok[i], 1));
     struct {
         const char *spec, *says;
     } bad[] = {{"ismcts:clock=gpu", "option 'clock' wants wall|cpu, not 'gpu'"},
                {"ismcts:order=2", "option 'order' wants a number from 0 to 1, not '2'"},
                {"ismcts:eorder=101", "option 'eorder' wants a number from 0 to 100, not '101'"},
+               {"ismcts:ebias=200", "option 'ebias' wants a number from 0 to 100"},
                {"ismcts:prior=-1", "option 'prior' wants a number from 0 to 100"},
                {"ismcts:keep=1.5", "option 'keep' wants a number from 0 to 1"},
                {"ismcts:pb=x", "option 'pb' wants a number"}};
@@ -195,6 +199,45 @@ static void test_eorder_expands_the_best_evaluation_first(void **st) {
     assert_int_equal(checked, 3);
 }
 
+/* ebias=W: the cells of a placement are tried in the evaluation's order
+ * (the first iteration's visit goes to the best), and after every cell has
+ * had its visit the bias W x g / (visits + 1) with W = 100 sends the next
+ * two to the best again (as prior=W at the root; runner-up half an area or
+ * more below). With ebias ignored the first visit goes to a random cell and
+ * the extra ones wherever the results say. */
+static void test_ebias_follows_the_evaluation(void **st) {
+    (void)st;
+    int checked = 0;
+    for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
+        kontor_state s;
+        kontor_view v;
+        if (!red_places_view(seed, &s, &v)) continue;
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = kontor_legal(&s, 0, m);
+        double gap;
+        int bi = best_by_eval(&s, m, n, &gap);
+        if (n < 4 || gap < 5.0) continue;
+        ai_choice c[KONTOR_MAX_MOVES];
+        kontor_agent *a = agent("ismcts:iters=1,ebias=100", seed);
+        assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
+        assert_int_equal(c[0].move, m[bi]);
+        assert_int_equal(c[0].visits, 1);
+        assert_int_equal(c[1].visits, 0);
+        kontor_agent_free(a);
+        char spec[64];
+        snprintf(spec, sizeof spec, "ismcts:iters=%d,ebias=100", n + 2);
+        a = agent(spec, seed);
+        assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
+        assert_int_equal(c[0].move, m[bi]);
+        assert_int_equal(c[0].visits, 3);
+        assert_int_equal(c[1].visits, 1);
+        assert_int_equal(c[n - 1].visits, 1);
+        kontor_agent_free(a);
+        checked++;
+    }
+    assert_int_equal(checked, 3);
+}
+
 /* keep=D: the MAST averages of one decision carry over to the next, so the
  * second search differs from the same agent's with keep=0 while the first
  * is identical (same seed, same generator). */
@@ -247,6 +290,7 @@ int main(void) {
         cmocka_unit_test(test_prior_follows_the_evaluation),
         cmocka_unit_test(test_order_picks_the_best_mast_move),
         cmocka_unit_test(test_eorder_expands_the_best_evaluation_first),
+        cmocka_unit_test(test_ebias_follows_the_evaluation),
         cmocka_unit_test(test_keep_carries_mast_over),
         cmocka_unit_test(test_clock_cpu_spends_the_budget),
     };

@@ -116,6 +116,7 @@ typedef struct tree {
     float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
+    float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
     const kontor_state *fixed;
@@ -137,7 +138,7 @@ typedef struct ismcts_impl {
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
     int order, eorder;
-    double pb, keep, prior;
+    double pb, keep, prior, ebias;
     ai_playout_opts po;
     tree *trees; /* threads of them */
     uint64_t total_iters;
@@ -266,6 +267,32 @@ int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *un
     return best;
 }
 
+/* ebias=W: the first time the search passes a placement node (or meets a
+ * cell it has no edge for) every legal cell gets its edge at once, with
+ * g = exp((e - best e) / 10) in acc, e the evaluation after it (as
+ * root_prior does at the root, at every depth): one evaluation per cell and
+ * node, not per expansion. select_edge then tries the unvisited cells in the
+ * order of g and adds W x g / (visits + 1) to UCB. Returns 0 when the pool
+ * is full. */
+static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n) {
+    double e[KONTOR_MAX_MOVES], best = -1e300;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = *s;
+        e[i] = kontor_apply(&c, seat, moves[i], NULL) == KONTOR_OK ? ai_eval(&c, seat) : -1e300;
+        if (e[i] > best) best = e[i];
+    }
+    uint32_t st = T->stamp; /* the marks select_edge just set: the cells with an edge */
+    for (int i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+        if (k < NKEYS && T->mark[k] == st) continue;
+        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], 0);
+        if (!x) return 0;
+        T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
+        if (k < NKEYS) T->mark[k] = st, T->idx[k] = x;
+    }
+    return 1;
+}
+
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
  * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
  * missing edges are added and an unvisited one goes first. Otherwise UCB
@@ -294,6 +321,16 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
         else untried[nuntried++] = moves[i];
     }
+    int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
+    if (ebias && nuntried) {
+        if (!ebias_expand(T, s, parent, seat, moves, n)) return 0;
+        nc = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+            if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
+        }
+        nuntried = 0;
+    }
     if (kind == N_SEQ && nuntried) {
         kontor_move m = untried[kontor_rng_below(&T->rng, (uint32_t)nuntried)];
         if (T->order && T->mast && s->phase == KONTOR_PHASE_PLACE)
@@ -319,18 +356,26 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     double bestv = -1.0;
     int bias = T->pb > 0 && T->mast && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE;
     int eprior = T->prior > 0 && parent == 1 && kind == N_SEQ;
+    uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
         x->avail++;
         if (x->visits == 0) {
-            if (bestv < 1e30) best = cand[i], bestv = 1e30;
+            if (ebias) {
+                if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
+            } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
             continue;
         }
         double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
         double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
         if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
         if (eprior) u += T->prior * x->acc / (x->visits + 1);
+        if (ebias) u += T->ebias * x->acc / (x->visits + 1);
         if (u > bestv) best = cand[i], bestv = u;
+    }
+    if (fresh) { /* a new cell: the playout starts after it */
+        *expanded = 1;
+        return fresh;
     }
     return best;
 }
@@ -610,6 +655,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->po = m->po;
         T->order = m->order;
         T->eorder = m->eorder;
+        T->ebias = (float)m->ebias;
         T->pb = (float)m->pb;
         T->keep = (float)m->keep;
         T->prior = (float)m->prior;
@@ -740,6 +786,7 @@ static const ai_opt ismcts_opts[] = {
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
     {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
+    {"ebias", AI_OPT_DOUBLE, offsetof(ismcts_impl, ebias), 0, 100},
     {"eorder", AI_OPT_INT, offsetof(ismcts_impl, eorder), 0, 100},
     {"pb", AI_OPT_DOUBLE, offsetof(ismcts_impl, pb), 0, 100},
     {"keep", AI_OPT_DOUBLE, offsetof(ismcts_impl, keep), 0, 1},
