@@ -116,6 +116,7 @@ typedef struct tree {
     float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
+    float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
@@ -138,7 +139,7 @@ typedef struct ismcts_impl {
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
     int order, eorder;
-    double pb, keep, prior, ebias;
+    double pb, keep, prior, ebias, margin;
     ai_playout_opts po;
     tree *trees; /* threads of them */
     uint64_t total_iters;
@@ -407,6 +408,20 @@ static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
     return 0;
 }
 
+/* margin=X: the result of a finished playout as (1 - X) x (win 1, draw
+ * 1/2, loss 0) + X x the point margin (clamped to +-5, mapped to [0, 1]).
+ * playout.c's result is X = 0.1; a larger X makes the search care more for
+ * the margin, a smoother signal at a small budget. */
+void ai_result_margin(const kontor_state *s, float x, float r[2]) {
+    for (int t = 0; t < 2; t++) {
+        float wdl = s->winner == t ? 1.0f : s->winner < 0 ? 0.5f : 0.0f;
+        int m = (int)s->score[t] - (int)s->score[1 - t];
+        if (m > 5) m = 5;
+        if (m < -5) m = -5;
+        r[t] = (1.0f - x) * wdl + x * (0.5f + (float)m / 10.0f);
+    }
+}
+
 static void iterate(tree *T) {
     const kontor_view *v = T->v;
     kontor_state st;
@@ -477,6 +492,7 @@ static void iterate(tree *T) {
     }
     float r[2];
     ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
+    if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
     T->pool[1].visits++;
     for (int i = 0; i < np; i++) {
         node *x = &T->pool[path[i]];
@@ -656,6 +672,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->order = m->order;
         T->eorder = m->eorder;
         T->ebias = (float)m->ebias;
+        T->margin = (float)m->margin;
         T->pb = (float)m->pb;
         T->keep = (float)m->keep;
         T->prior = (float)m->prior;
@@ -786,6 +803,7 @@ static const ai_opt ismcts_opts[] = {
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
     {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
+    {"margin", AI_OPT_DOUBLE, offsetof(ismcts_impl, margin), 0, 1},
     {"ebias", AI_OPT_DOUBLE, offsetof(ismcts_impl, ebias), 0, 100},
     {"eorder", AI_OPT_INT, offsetof(ismcts_impl, eorder), 0, 100},
     {"pb", AI_OPT_DOUBLE, offsetof(ismcts_impl, pb), 0, 100},
@@ -833,6 +851,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->threads = 1;
     m->stop = 1;
     m->c = 0.7;
+    m->margin = -1; /* playout.c's result */
     m->sim = SIM_UCT;
     m->final = FINAL_MAX;
     m->gamma = 0.1f;
