@@ -47,7 +47,8 @@
  * uniform exploration, default 0.1) and final=max|visits (the decision: the
  * most visited, or a draw from the visit shares, the mixed strategy; issue
  * 18; floor=P keeps only the choices with at least P x the top visits). Defaults uct and max, today's play. Sequential decisions are always
- * the most visited legal one at the root. * Issue 18's search refinements, all off by default (docs/ai.md, "Item
+ * the most visited legal one at the root.
+ * Issue 18's search refinements, all off by default (docs/ai.md, "Item
  * 3"): order=1, prior=W, pb=W, keep=D (MAST and the evaluation as move
  * ordering and progressive bias), eorder=K and ebias=W (greedy's evaluation
  * as the order of expansion / the bias at every placement node), margin=X
