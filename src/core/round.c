@@ -508,7 +508,7 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
         water = bb_test(&s->water, value);
         grew = !bb_eq(mask_before, s->mask);
     } else {
-        grew = place_raw(s, value, id) && !bb_eq(mask_before, s->mask); /* the extent grew: did the mask? */
+        grew = place_raw(s, value, id); /* the mask changed */
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
