@@ -173,20 +173,23 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
     bb_t gaps = gap_cells(s);
-    /* An area is open when one of its cells lies next to a gap: the cells
-     * next to a gap, once, instead of four bit tests a cell. Those of the
-     * candidates are open at once, and most candidates are. */
-    bb_t near_gap = bb_neighbours(gaps);
-    todo = bb_andnot(todo, near_gap);
-    if (!bb_any(todo)) return;
     int r0 = s->miny;
     if (s->maxy - r0 < 8) {
-        /* every dock card lies in the extent's rows: fill in their window */
-        bb_win wopen = bb_window(&open, r0), wnear = bb_window(&near_gap, r0);
-        while (bb_any(todo)) {
-            int c = bb_first(todo) - r0 * 16; /* 0..127: the cell in the window */
+        /* Every dock card lies in the extent's rows: fill in their window.
+         * An area is open when one of its cells lies next to a gap: the
+         * cells next to a gap, once (the window's own, and those below the
+         * row above it and above the row below it), instead of four bit tests
+         * a cell. Those of the candidates are open at once, and most are. */
+        bb_win wopen = bb_window(&open, r0), wgaps = bb_window(&gaps, r0), wtodo = bb_window(&todo, r0);
+        bb_win wnear = bb_win_neighbours(wgaps);
+        if (r0 > 0) wnear.w[0] |= bb_row(&gaps, r0 - 1);
+        if (r0 + 8 < 16) wnear.w[1] |= bb_row(&gaps, r0 + 8) << 48;
+        wtodo.w[0] &= ~wnear.w[0];
+        wtodo.w[1] &= ~wnear.w[1];
+        while (wtodo.w[0] | wtodo.w[1]) {
             bb_win area = {{0, 0}};
-            area.w[c >> 6] = 1ULL << (c & 63);
+            if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0]; /* the lowest cell */
+            else area.w[1] = wtodo.w[1] & -wtodo.w[1];
             int enclosed = 1;
             /* grow the area; stop as soon as it reaches a cell next to a
              * gap, which is how most areas end: still open */
@@ -201,12 +204,14 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
                 if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
                 area = grown;
             }
-            bb_t full = bb_unwindow(area, r0);
-            todo = bb_andnot(todo, full);
-            if (enclosed) score_area(s, full, log);
+            wtodo.w[0] &= ~area.w[0];
+            wtodo.w[1] &= ~area.w[1];
+            if (enclosed) score_area(s, bb_unwindow(area, r0), log);
         }
         return;
     }
+    bb_t near_gap = bb_neighbours(gaps);
+    todo = bb_andnot(todo, near_gap);
     while (bb_any(todo)) { /* a fixed board higher than eight rows */
         int c = bb_first(todo);
         bb_t area = bb_cell(c), grown;

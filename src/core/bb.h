@@ -170,6 +170,9 @@ static inline bb_t bb_unwindow(bb_win a, int r0) {
     return r;
 }
 
+/* Row y (0..15) of b as 16 bits. */
+static inline uint64_t bb_row(const bb_t *b, int y) { return (b->w[y >> 2] >> ((y & 3) * 16)) & 0xFFFFULL; }
+
 /* bb_neighbours inside a window (cells beyond its rows are left out). */
 static inline bb_win bb_win_neighbours(bb_win a) {
     bb_win r;
