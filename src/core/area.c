@@ -295,7 +295,8 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
         if (y > s->maxy) s->maxy = (uint8_t)y;
     }
     s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
-    for (int t = 0; t < 2; t++) s->crane_near[t] = bb_neighbours(s->crane[t]);
+    for (int t = 0; t < 2; t++) /* a start of water cards has none */
+        s->crane_near[t] = bb_any(s->crane[t]) ? bb_neighbours(s->crane[t]) : bb_empty();
     if (n) update_mask(s);
 }
 
