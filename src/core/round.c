@@ -173,6 +173,13 @@ static void start_turn(kontor_state *s, kontor_log *log) {
  * first; among equally poor seats that cannot all be paid, none is. */
 void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     memset(got, 0, KONTOR_MAX_SEATS);
+    if (want && !(want & (want - 1)) && s->treasury) { /* one seat, the usual case: paid */
+        int p = __builtin_ctz(want);
+        s->coins[p]++;
+        s->treasury--;
+        got[p] = 1;
+        return;
+    }
     while (want && s->treasury) {
         int least = 256, n = 0;
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
@@ -284,6 +291,18 @@ void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
     int ns = s->cfg.nseats;
+    if (ns == 2 && !log) { /* the playouts' two seats: the same, without the loops */
+        int c0 = s->choice[0], c1 = s->choice[1];
+        if (c0 == KONTOR_NONE || c1 == KONTOR_NONE) return;
+        unsigned pass2 = (unsigned)(c0 == KONTOR_PASS) | (unsigned)(c1 == KONTOR_PASS) << 1;
+        uint8_t got2[KONTOR_MAX_SEATS];
+        if (pass2) pay_out(s, pass2, got2);
+        if (!(pass2 & 1)) s->choice[0] = KONTOR_NONE;
+        if (!(pass2 & 2)) s->choice[1] = KONTOR_NONE;
+        s->phase = KONTOR_PHASE_CHOOSE;
+        if (pass2 == 3) resolve_choices(s, NULL);
+        return;
+    }
     unsigned passers = 0;
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
         if (s->choice[p] == KONTOR_NONE) return;
