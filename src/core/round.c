@@ -124,8 +124,8 @@ static void new_round(kontor_state *s, kontor_log *log) {
         end_game(s, KONTOR_END_MAX_ROUNDS, log);
         return;
     }
-    int any = 0;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) any |= s->hand_n[p] > 0;
+    /* does any seat hold a card? (for two or four seats, without a loop) */
+    int any = s->hand_n[0] | s->hand_n[1] | (s->cfg.nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
     if (!any || ((s->cfg.water_touch || s->cfg.inner_value || s->cfg.tictactoe) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
