@@ -188,9 +188,11 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     s->removed_card = KONTOR_NONE;
 
     /* the centre, then the start layout from the top of the water pile */
-    place_raw(s, KONTOR_CENTRE_CELL, cs->centre);
+    uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
+    cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
     int wi = 0;
-    for (int i = 0; i < cfg->layout_n; i++) place_raw(s, cfg->layout[i], d->water[wi++]);
+    for (int i = 0; i < cfg->layout_n; i++) cells[1 + i] = cfg->layout[i], ids[1 + i] = d->water[wi++];
+    place_start(s, cells, ids, 1 + cfg->layout_n);
     for (int p = 0; p < ns; p++)
         for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
     for (int k = 0; k < cfg->water_aside; k++) pile_put_under(&s->aside, d->water[wi++]);
