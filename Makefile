@@ -61,7 +61,7 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # (PostgreSQL: several nodes on one database, store_pg.c and nodesync.c) is
 # not linked but loaded by src/server/pq.c when a postgresql:// store is
 # opened: linked, it and its 17 libraries cost every kontor command about
-# 11.9 M instructions of the dynamic loader (README, issue 17). Its header is
+# 11.8 M instructions of the dynamic loader (README, issue 17). Its header is
 # still needed to build.
 SERVER_SRC := $(wildcard src/server/*.c)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
