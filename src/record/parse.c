@@ -500,16 +500,31 @@ static kontor_status read_pile(parser *ps, int which, int line, int done[PILES_M
     kontor_status st;
     *n = 0;
     for (;;) {
-        const char *before = ps->p;
-        int before_line = ps->line;
-        if (!read_word(ps, &tok, &st)) {
-            if (st) return st;
-            break;
+        long v = -1;
+        const char *q = ps->p, *end = ps->end;
+        /* the usual word, one space and one to three digits, read at once;
+         * any other word as a word (the same number, or not a number) */
+        if (!ps->la_ok && end - q >= 2 && q[0] == ' ') {
+            const char *w = q + 1;
+            long x = 0;
+            while (w < end && (unsigned)(*w - '0') <= 9 && w - q <= 3) x = x * 10 + (*w++ - '0');
+            if (w - q >= 2 && w - q <= 4 && (w == end || byte_kind[(unsigned char)*w])) {
+                ps->p = w;
+                v = x;
+            }
         }
-        long v = number_of(tok.s, tok.n, 3);
-        if (v < 0) { /* the next keyword or round */
-            unread(ps, tok, before, before_line);
-            break;
+        if (v < 0) {
+            const char *before = ps->p;
+            int before_line = ps->line;
+            if (!read_word(ps, &tok, &st)) {
+                if (st) return st;
+                break;
+            }
+            v = number_of(tok.s, tok.n, 3);
+            if (v < 0) { /* the next keyword or round */
+                unread(ps, tok, before, before_line);
+                break;
+            }
         }
         if (v > 255 || ps->num2id[v] == NO_CARD)
             return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "there is no card %ld in card set '%s'", v, ps->cs->name);
