@@ -722,8 +722,13 @@ static kontor_status read_round(parser *ps, long number) {
     kontor_status st;
     int line = ps->line;
     int ns = ps->r->cfg.nseats;
-    /* the buys, when there were any: one word a seat */
-    if (peek_word(ps, &tok, &st) && IS(tok, "buy")) {
+    /* the buys, when there were any: one word a seat. The usual next word
+     * (after one space, not starting with 'b') is no "buy" without a peek;
+     * the read of the choices below meets what a peek would have. */
+    const char *q = ps->p;
+    int no_buy = !ps->la_ok && ps->end - q >= 2 && q[0] == ' ' && q[1] != 'b' && !byte_kind[(unsigned char)q[1]];
+    st = KONTOR_OK;
+    if (!no_buy && peek_word(ps, &tok, &st) && IS(tok, "buy")) {
         read_word(ps, &tok, &st);
         for (int seat = 0; seat < ns; seat++) {
             if (!read_word(ps, &tok, &st)) {
