@@ -168,9 +168,10 @@ $(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenu
 # tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
 $(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
-# tests/test_jtext.c: the server's JSON writer against json_dumps on whole games
-$(BUILD)/tests/test_jtext: $(BUILD)/src/server/jtext.o $(BUILD)/src/server/sjson.o
-$(BUILD)/tests/test_jtext: TEST_EXTRA = $(BUILD)/src/server/jtext.o $(BUILD)/src/server/sjson.o -ljansson
+# tests/test_jtext.c: the server's JSON writers (jtext.c, sjtext.c, views.c's
+# state message) against json_dumps of sjson.c's trees on whole games
+$(BUILD)/tests/test_jtext: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_jtext: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # tests/test_store.c: the store suite, on SQLite and on a PostgreSQL it starts (tests/pgtmp.h)
 $(BUILD)/tests/test_store: tests/pgtmp.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
