@@ -64,18 +64,14 @@ static void test_the_awkward_cases_match_json_dumps(void **state) {
  * text of them, and the commas of nested arrays and objects. */
 static void test_the_writer_escapes_and_separates_as_json_dumps(void **state) {
     (void)state;
+#define STR(x) {x, sizeof x - 1}
     static const struct {
         const char *s;
         size_t n;
-    } strs[] = {{"", 0},
-                {"plain", 5},
-                {"a\"b\\c/d", 8},
-                {"\b\f\n\r\t\x01\x1f\x7f end", 13},
-                {"K\xc3\xb6nig \xe2\x82\xac \xf0\x9f\x9a\xa2", 17},
-                {"a\0b", 3},
-                {"\"", 1},
-                {"\\", 1},
-                {"\x1f\"\\\n", 4}};
+    } strs[] = {STR(""),        STR("plain"),   STR("a\"b\\c/d"),
+                STR("\b\f\n\r\t\x01\x1f\x7f end"), STR("K\xc3\xb6nig \xe2\x82\xac \xf0\x9f\x9a\xa2"),
+                STR("a\0b"),     STR("\""),      STR("\\"),
+                STR("\x1f\"\\\n")};
     static const long long nums[] = {0, 1, -1, 9, 10, -10, 99, 255, 256, 1234567, -2147483648LL, INT64_MAX, INT64_MIN};
     jtext t = {0};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
