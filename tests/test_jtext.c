@@ -231,7 +231,8 @@ static const char *const names[] = {"", "Ann", "Zo\xc3\xab \"Q\" \\o/", "\xe2\x8
 /* One game of cfg played at random to its end; at every decision each
  * seat's and a spectator's whole state message (its view, legal list,
  * events) is written both ways and compared, and every event for every
- * viewer (-2: everyone, as a finished game's API sends them). */
+ * viewer (-2: everyone, as a finished game's API sends them); at the
+ * deal, each seat's and a spectator's welcome (the card set). */
 static int direct_game(const kontor_config *cfg, uint64_t seed, kontor_rng *rng) {
     kontor_error err;
     sgame *g = calloc(1, sizeof *g);
@@ -290,6 +291,17 @@ static int direct_game(const kontor_config *cfg, uint64_t seed, kontor_rng *rng)
             free(want);
             direct_compared++;
         }
+        if (ply == 0)
+            for (int seat = -1; seat < cfg->nseats; seat++)
+                for (int tb = 0; tb < 2; tb++) { /* the welcome, as session.c packed it before */
+                    g->timeout_s = tb ? 0 : 86400;
+                    json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:b, s:i}", "type", "welcome", "game", g->id,
+                                            "seat", seat >= 0 ? json_integer(seat) : json_null(), "variant",
+                                            kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(g->s.cfg.cards),
+                                            "timeout", g->timeout_s, "takeback", tb, "nseats", g->s.cfg.nseats);
+                    assert_int_equal(welcome_text(g, seat, tb, &t), 0);
+                    same_as_tree(&t, wel, "welcome");
+                }
         if (kontor_over(&g->s) || ply >= 400) break;
         unsigned act = kontor_actors(&g->s);
         int seat = 0;

@@ -129,7 +129,12 @@ int jtext_dump(jtext *t, const json_t *o) {
 
 void jt_int(jtext *t, long long v) {
     jt_comma(t);
-    put_int(t, v);
+    if (v >= 0 && v < 10) { /* most numbers of a message are one digit */
+        char ch = (char)('0' + v);
+        put(t, &ch, 1);
+    } else {
+        put_int(t, v);
+    }
     t->sep = 1;
 }
 

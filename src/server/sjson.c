@@ -31,6 +31,8 @@ _Static_assert(sizeof move_names / sizeof *move_names == KONTOR_MOVE_DECLARE + 1
 #define NAME_OF(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")
 
 const char *sj_move_kind(int kind) { return kind > 0 ? NAME_OF(move_names, kind) : "?"; }
+const char *sj_colour_name(const kontor_card *c) { return colour_names[c->colour < 3 ? c->colour : 2]; }
+const char *sj_kind_name(const kontor_card *c) { return c->kind < 8 ? kind_names[c->kind] : "?"; }
 const char *sj_phase_name(int phase) { return NAME_OF(phase_names, phase); }
 const char *sj_end_name(int reason) { return NAME_OF(end_names, reason); }
 const char *sj_event_name(int kind) { return NAME_OF(event_names, kind); }
@@ -39,10 +41,9 @@ json_t *sj_cards(const kontor_cardset *cs) {
     json_t *a = json_array();
     for (int i = 0; i < cs->ncards; i++) {
         const kontor_card *c = &cs->card[i];
-        json_array_append_new(
-            a, json_pack("{s:i, s:i, s:s, s:s, s:b, s:b, s:[i,i,i]}", "id", i, "n", c->number, "colour",
-                         colour_names[c->colour < 3 ? c->colour : 2], "kind", c->kind < 8 ? kind_names[c->kind] : "?",
-                         "coin", c->coin, "ship", c->ship, "goods", c->goods[0], c->goods[1], c->goods[2]));
+        json_array_append_new(a, json_pack("{s:i, s:i, s:s, s:s, s:b, s:b, s:[i,i,i]}", "id", i, "n", c->number, "colour",
+                                           sj_colour_name(c), "kind", sj_kind_name(c), "coin", c->coin, "ship", c->ship,
+                                           "goods", c->goods[0], c->goods[1], c->goods[2]));
     }
     return a;
 }
@@ -221,24 +222,27 @@ static json_t *lead_json(const uint8_t g[2][3]) {
  * what, and how many free cells still border them. Public knowledge: the
  * board and its warehouses. */
 int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *seen, int *cell, sj_open_area *a) {
-    for (int c = *cell; c < KONTOR_CELLS; c++) {
-        if (!bb_has(&s->dock, c) || bb_has(&s->enclosed, c) || bb_has(seen, c)) continue;
-        a->size = kontor_area_at(s, c, &a->cells, a->goods);
-        uint8_t border[KONTOR_CELLS] = {0};
-        a->free = 0;
-        for (int d = 0; d < KONTOR_CELLS; d++) {
-            if (!bb_has(&a->cells, d)) continue;
-            seen->w[d >> 6] |= 1ULL << (d & 63);
-            int nb[4] = {(d & 15) > 0 ? d - 1 : -1, (d & 15) < 15 ? d + 1 : -1, d >= 16 ? d - 16 : -1,
-                         d < KONTOR_CELLS - 16 ? d + 16 : -1};
-            for (int k = 0; k < 4; k++)
-                if (nb[k] >= 0 && bb_has(gaps, nb[k]) && !border[nb[k]]) border[nb[k]] = 1, a->free++;
-        }
-        *cell = c + 1;
-        return 1;
+    kontor_bb open; /* dock cells not enclosed, and not in an area already listed */
+    for (int k = 0; k < 4; k++) open.w[k] = s->dock.w[k] & ~s->enclosed.w[k] & ~seen->w[k];
+    int c = *cell < KONTOR_CELLS ? sj_next_cell(&open, *cell) : -1;
+    if (c < 0) {
+        *cell = KONTOR_CELLS;
+        return 0;
     }
-    *cell = KONTOR_CELLS;
-    return 0;
+    a->size = kontor_area_at(s, c, &a->cells, a->goods);
+    kontor_bb next; /* the cells beside the area */
+    memset(&next, 0, sizeof next);
+    for (int d = sj_next_cell(&a->cells, 0); d >= 0; d = sj_next_cell(&a->cells, d + 1)) {
+        seen->w[d >> 6] |= 1ULL << (d & 63);
+        int nb[4] = {(d & 15) > 0 ? d - 1 : -1, (d & 15) < 15 ? d + 1 : -1, d >= 16 ? d - 16 : -1,
+                     d < KONTOR_CELLS - 16 ? d + 16 : -1};
+        for (int k = 0; k < 4; k++)
+            if (nb[k] >= 0) next.w[nb[k] >> 6] |= 1ULL << (nb[k] & 63);
+    }
+    a->free = 0; /* the free cells among them */
+    for (int k = 0; k < 4; k++) a->free += __builtin_popcountll(next.w[k] & gaps->w[k]);
+    *cell = c + 1;
+    return 1;
 }
 
 static json_t *open_areas_json(const kontor_state *s) {

@@ -43,6 +43,7 @@ const char *sj_move_kind(int kind);
  * writes one value, with its comma (jtext.h). */
 /* sj_view's members, without the braces: the state message adds its own (views.c). */
 void sjt_view_fields(jtext *t, const kontor_view *v);
+void sjt_cards(jtext *t, const kontor_cardset *cs);
 void sjt_legal(jtext *t, const kontor_state *s, int seat);
 void sjt_move(jtext *t, const kontor_state *s, int seat, kontor_move m);
 void sjt_event(jtext *t, const kontor_state *s, const kontor_event *e, long seq, int viewer);
@@ -50,6 +51,8 @@ void sjt_event(jtext *t, const kontor_state *s, const kontor_event *e, long seq,
 /* ---- what both ways of writing share (sjson.c) ------------------------------
  * The decisions behind the JSON, made once: names, which card a viewer may
  * know, a decision's words, who leads an open area and by what rule. */
+const char *sj_colour_name(const kontor_card *c);
+const char *sj_kind_name(const kontor_card *c);
 const char *sj_phase_name(int phase);
 const char *sj_end_name(int reason);
 const char *sj_event_name(int kind);
@@ -78,6 +81,17 @@ typedef struct sj_open_area {
     int size, free;
 } sj_open_area;
 int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *seen, int *cell, sj_open_area *a);
+
+/* The first cell of b at or after c, by number (the order the JSON lists
+ * cells in); -1 when none. */
+static inline int sj_next_cell(const kontor_bb *b, int c) {
+    while (c < KONTOR_CELLS) {
+        uint64_t m = b->w[c >> 6] >> (c & 63);
+        if (m) return c + __builtin_ctzll(m);
+        c = (c | 63) + 1;
+    }
+    return -1;
+}
 
 /* Outside JSON is parsed only through here. The shape is checked on the raw
  * bytes first: at most SJ_MAX_BYTES bytes and SJ_MAX_DEPTH nested arrays and

@@ -23,6 +23,20 @@
 
 /* Decimal digits of v into p (v of an int, as every number of a view is); the count. */
 static int fmt_int(char *p, int v) {
+    if (v >= 0 && v < 100) { /* nearly every number of a view: cells, cards, counts */
+        if (v < 10) {
+            p[0] = (char)('0' + v);
+            return 1;
+        }
+        p[0] = (char)('0' + v / 10);
+        p[1] = (char)('0' + v % 10);
+        return 2;
+    }
+    if (v < 0 && v > -10) {
+        p[0] = '-';
+        p[1] = (char)('0' - v);
+        return 2;
+    }
     char tmp[12];
     int k = sizeof tmp;
     unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
@@ -64,16 +78,7 @@ static void goods6(jtext *t, const uint8_t g[2][3]) {
 
 static int bb_has(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
 
-/* The first cell of b at or after c, in the order sjson.c walks them (by
- * number); -1 when none. */
-static int next_cell(const kontor_bb *b, int c) {
-    while (c < KONTOR_CELLS) {
-        uint64_t m = b->w[c >> 6] >> (c & 63);
-        if (m) return c + __builtin_ctzll(m);
-        c = (c | 63) + 1;
-    }
-    return -1;
-}
+#define next_cell sj_next_cell
 
 static void cell_list(jtext *t, const kontor_bb *b) {
     jt_open(t, '[');
@@ -433,7 +438,31 @@ static void state_fields(jtext *t, const kontor_state *s, int viewer) {
 void sjt_view_fields(jtext *t, const kontor_view *v) { state_fields(t, &v->s, v->seat == KONTOR_NONE ? -1 : v->seat); }
 
 
-/* ---- decisions and events ------------------------------------------------------ */
+/* ---- the card set, decisions and events ---------------------------------------- */
+
+void sjt_cards(jtext *t, const kontor_cardset *cs) {
+    jt_open(t, '[');
+    for (int i = 0; i < cs->ncards; i++) {
+        const kontor_card *c = &cs->card[i];
+        jt_open(t, '{');
+        jt_key(t, "id");
+        jt_int(t, i);
+        jt_key(t, "n");
+        jt_int(t, c->number);
+        jt_key(t, "colour");
+        jt_str(t, sj_colour_name(c));
+        jt_key(t, "kind");
+        jt_str(t, sj_kind_name(c));
+        jt_key(t, "coin");
+        jt_bool(t, c->coin);
+        jt_key(t, "ship");
+        jt_bool(t, c->ship);
+        jt_key(t, "goods");
+        int3(t, c->goods[0], c->goods[1], c->goods[2]);
+        jt_close(t, '}');
+    }
+    jt_close(t, ']');
+}
 
 void sjt_move(jtext *t, const kontor_state *s, int seat, kontor_move m) {
     int kind = KONTOR_MOVE_KIND(m), val = KONTOR_MOVE_VALUE(m);

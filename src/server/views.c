@@ -144,6 +144,36 @@ int state_text(sgame *g, wsconn *w, jtext *t, double now) {
     return jt_end(t);
 }
 
+/* The welcome message of a connection that joined seat of g (-1: watches):
+ * the game's card set and settings. takeback: its person may take back. */
+int welcome_text(const sgame *g, int seat, int takeback, jtext *t) {
+    jt_reset(t);
+    jt_open(t, '{');
+    jt_key(t, "type");
+    jt_str(t, "welcome");
+    jt_key(t, "game");
+    jt_str(t, g->id);
+    jt_key(t, "seat");
+    if (seat >= 0) jt_int(t, seat);
+    else jt_null(t);
+    jt_key(t, "variant");
+    jt_str(t, kontor_variant_name(g->s.cfg.variant));
+    jt_key(t, "cards");
+    sjt_cards(t, g->s.cfg.cards);
+    jt_key(t, "timeout");
+    jt_int(t, g->timeout_s);
+    jt_key(t, "takeback");
+    jt_bool(t, takeback);
+    jt_key(t, "nseats");
+    jt_int(t, g->s.cfg.nseats);
+    jt_close(t, '}');
+    return jt_end(t);
+}
+
+void send_welcome(wsconn *w, const sgame *g, int takeback) {
+    if (welcome_text(g, w->seat, takeback, &scratch) == 0) w->send(w->tx, scratch.buf, scratch.len);
+}
+
 /* Every connection of g gets its state. Each audience (a seat, or the
  * spectators) sees the same view, so the connections of one audience that
  * have seen the same events share one message, built once; a connection
