@@ -165,9 +165,8 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 
 # the scenario tests share their hand-built positions (tests/scenutil.h)
 $(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenutil.h
-# tests/test_serve_limits.c: each of the server's limits under its abuse (issue 15)
-$(BUILD)/tests/test_serve_limits: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
-$(BUILD)/tests/test_serve_limits: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# the rules tests, split along the rulebook's parts, share theirs (tests/rulesutil.h)
+$(BUILD)/tests/test_rules_round $(BUILD)/tests/test_rules_board $(BUILD)/tests/test_rules_scoring: tests/rulesutil.h
 # tests/test_jtext.c: the server's JSON writers (jtext.c, sjtext.c, views.c's
 # state message) against json_dumps of sjson.c's trees on whole games
 $(BUILD)/tests/test_jtext: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
@@ -178,10 +177,12 @@ $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.
 # tests/test_cluster.c: three nodes on that PostgreSQL behind nginx (deploy/nginx.conf), one killed
 $(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
-# tests/test_server*.c, the security tests and the leak oracle drive a real
-# server over loopback with the C client of src/server/ (tests/srvutil.h)
+# tests/test_server*.c, the security tests, the leak oracle and the limits
+# under abuse (issue 15) drive a real server over loopback with the C client
+# of src/server/ (tests/srvutil.h)
 SERVER_TESTS := $(BUILD)/tests/test_server $(BUILD)/tests/test_server_variants $(BUILD)/tests/test_security \
-                $(BUILD)/tests/test_leak $(BUILD)/tests/test_chat $(BUILD)/tests/test_takeback
+                $(BUILD)/tests/test_leak $(BUILD)/tests/test_chat $(BUILD)/tests/test_takeback \
+                $(BUILD)/tests/test_serve_limits
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # The leak oracle's proof that it can fail: a second kontor whose server is

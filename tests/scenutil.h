@@ -1,7 +1,8 @@
 /* scenutil.h: the hand-built positions of the scenario tests (test_scenarios.c, test_scenarios_players.c).
  *
- * A game of a variant from a seed, card numbers to ids, a card given into a
- * hand, both seats' choices of a round, a placement that must be legal; cards
+ * A game of a variant from a seed, card numbers to ids, cards laid on the
+ * board or given into a hand, both seats' choices of a round, a placement
+ * that must be legal; cards
  * laid or given this way are not taken out of the piles (these tests do not
  * count cards; the property runs of test_properties.c do).
  */
@@ -55,6 +56,12 @@ static inline int in_pile(const kontor_pile *p, int c) {
 static inline void give(kontor_state *s, int seat, int n) {
     if (in_hand(s, seat, n)) return;
     s->hand[seat][s->hand_n[seat] - 1] = (uint8_t)id(s, n);
+}
+
+/* Lay n cards by number on the board, each row {dx, dy, number} (not taken
+ * out of any pile). */
+static inline void lay(kontor_state *s, const int (*at)[3], int n) {
+    for (int i = 0; i < n; i++) kontor__put(s, C(at[i][0], at[i][1]), id(s, at[i][2]));
 }
 
 static inline void choose(kontor_state *s, int red, int black) {

@@ -1,12 +1,13 @@
-/* srvutil.h: a real `kontor serve` for the server tests (test_server*.c, test_security.c, test_leak.c).
+/* srvutil.h: a real `kontor serve` for the server tests (test_server*.c, test_security.c, test_leak.c, test_serve_limits.c).
  *
  * Each test starts the binary ($KONTOR, set by `make test`; build/kontor
  * otherwise) with `serve --port 0` on 127.0.0.1 and a fresh database in a
  * temporary directory (setup/teardown), and talks to it with the client of
  * src/server/wsclient.c, as a browser would: HTTP requests, WebSocket
- * clients that keep their newest state and error, and players that take
+ * clients that keep their newest state, error and welcome, and players that take
  * decisions. start_env() can set one environment variable for the server,
- * start_bin() start another build of it (the leak oracle's test build).
+ * start_bin() start another build of it (the leak oracle's test build),
+ * start_opts() give it more options (test_serve_limits.c: the limits).
  */
 #ifndef KONTOR_TESTS_SRVUTIL_H
 #define KONTOR_TESTS_SRVUTIL_H
@@ -46,8 +47,9 @@ static inline const char *leaky_bin(void) {
     return path;
 }
 
-/* Start bin's server (with the environment variable name=value if name). */
-static inline srv start_bin(const char *bin, const char *name, const char *value) {
+/* Start bin's server (with the environment variable name=value if name),
+ * with the options extra (NULL-terminated; NULL: none) after the usual ones. */
+static inline srv start_opts(const char *bin, const char *name, const char *value, const char *const *extra) {
     srv s = {-1, 0};
     int pfd[2];
     assert_int_equal(pipe(pfd), 0);
@@ -58,8 +60,12 @@ static inline srv start_bin(const char *bin, const char *name, const char *value
         if (name) setenv(name, value, 1);
         close(pfd[0]);
         close(pfd[1]);
-        execl(bin, "kontor", "serve", "--port", "0", "--db", dbpath, "--web", "web", "--quiet", "--threads", "64",
-              (char *)NULL);
+        const char *argv[48] = {"kontor", "serve", "--port", "0",  "--db", dbpath, "--web",
+                                "web",    "--quiet", "--threads", "64"};
+        int n = 11;
+        for (int i = 0; extra && extra[i] && n < 46; i++) argv[n++] = extra[i];
+        argv[n] = NULL;
+        execv(bin, (char **)argv);
         _exit(127);
     }
     close(pfd[1]);
@@ -75,6 +81,7 @@ static inline srv start_bin(const char *bin, const char *name, const char *value
     return s;
 }
 
+static inline srv start_bin(const char *bin, const char *name, const char *value) { return start_opts(bin, name, value, NULL); }
 static inline srv start_env(const char *name, const char *value) { return start_bin(kontor_bin(), name, value); }
 static inline srv start(void) { return start_env(NULL, NULL); }
 
@@ -125,13 +132,14 @@ static inline json_t *create(const srv *s, const char *body) {
 
 typedef struct cl {
     wsc w;
-    json_t *state; /* the newest state */
-    json_t *error; /* the newest error */
+    json_t *state;   /* the newest state */
+    json_t *error;   /* the newest error */
+    json_t *welcome; /* the newest welcome (what the seat may do: takeback, ...) */
     int closed;
 } cl;
 
 /* Read messages until one of type ("*": any) arrives (or timeout); keeps the
- * newest state and error. Returns that message (borrowed) or NULL. */
+ * newest state, error and welcome. Returns that message (borrowed) or NULL. */
 static inline json_t *until(cl *c, const char *type, int timeout_ms) {
     for (;;) {
         int op;
@@ -161,6 +169,9 @@ static inline json_t *until(cl *c, const char *type, int timeout_ms) {
         } else if (strcmp(t, "error") == 0) {
             json_decref(c->error);
             c->error = o;
+        } else if (strcmp(t, "welcome") == 0) {
+            json_decref(c->welcome);
+            c->welcome = o;
         } else {
             json_decref(o);
             o = NULL;
@@ -198,6 +209,7 @@ static inline void close_cl(cl *c) {
     wsc_close(&c->w);
     json_decref(c->state);
     json_decref(c->error);
+    json_decref(c->welcome);
     memset(c, 0, sizeof *c);
 }
 
@@ -208,6 +220,27 @@ static inline const char *token_of(json_t *g, int seat) {
         if (json_integer_value(json_object_get(s, "seat")) == seat) return json_string_value(json_object_get(s, "token"));
     }
     return NULL;
+}
+
+/* The body of the most common game: basic, a person (seat 0) against the computer. */
+#define BASIC_VS_COMPUTER "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}"
+
+static inline const char *game_id(json_t *g) { return json_string_value(json_object_get(g, "id")); }
+
+/* Create a game from body and join c to it with seat's token (welcome and
+ * first state read); returns the game's JSON (the caller frees it). */
+static inline json_t *create_joined(const srv *s, const char *body, cl *c, int seat) {
+    json_t *g = create(s, body);
+    join(c, s, game_id(g), token_of(g, seat));
+    return g;
+}
+
+/* The end of a test's game: c closed, g freed, the server stopped (and
+ * asserted to exit cleanly on SIGTERM). */
+static inline void finish(srv *s, cl *c, json_t *g) {
+    close_cl(c);
+    json_decref(g);
+    stop(s, SIGTERM);
 }
 
 static inline int ply_of(cl *c) { return (int)json_integer_value(json_object_get(c->state, "ply")); }

@@ -41,40 +41,56 @@ static int sh(const char *cmd) {
 
 static int have_gettext(void) { return sh("xgettext --version >/dev/null 2>&1 && msgfmt --version >/dev/null 2>&1") == 0; }
 
-/* ---- the terminal client ------------------------------------------------------ */
-
-static void test_de_po_translates_every_shown_string(void **state) {
-    (void)state;
+/* Skip the test (said on stderr) where gettext's tools are missing. */
+static void need_gettext(void) {
     if (!have_gettext()) {
         fprintf(stderr, "gettext's tools are not installed (apt-get install gettext): skipped\n");
         skip();
     }
-    assert_int_equal(sh("sh tests/i18n_check.sh translated de"), 0);
-    /* the check fails on a new message nobody translated ... */
-    char dir[] = "/tmp/kontor-i18n-XXXXXX";
+}
+
+/* ---- the terminal client ------------------------------------------------------ */
+
+/* A scratch directory for the broken copies the script is run on. */
+static void scratch(char dir[static 24]) {
+    strcpy(dir, "/tmp/kontor-i18n-XXXXXX");
     assert_non_null(mkdtemp(dir));
+}
+
+/* tests/i18n_check.sh ARGS, run with the environment ENV on what the shell
+ * command PREP made (both may name the scratch directory dir as $D), fails:
+ * exits 1, and says WANT (a grep pattern, quoted for the shell) if given. */
+static void assert_check_fails(const char *dir, const char *prep, const char *env, const char *args, const char *want) {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "cp src/cli/tui_input.c %s/x.c && printf '%%s\\n' 'static const char *x = _(\"a message nobody translated\");' >> %s/x.c && "
-             "SRC='src/cli/play.c src/cli/tui_draw.c %s/x.c' sh tests/i18n_check.sh translated de >%s/out 2>&1",
-             dir, dir, dir, dir);
-    assert_int_equal(sh(cmd), 1);
-    snprintf(cmd, sizeof cmd, "grep -q 'a message nobody translated' %s/out", dir);
-    assert_int_equal(sh(cmd), 0);
-    /* ... and on a fuzzy or empty translation */
-    snprintf(cmd, sizeof cmd,
-             "awk '/^msgid \"quit the game\\?\"/ { print \"#, fuzzy\" } { print }' po/de.po > %s/fuzzy.po && "
-             "PO=%s/fuzzy.po sh tests/i18n_check.sh translated de >%s/out 2>&1",
-             dir, dir, dir);
-    assert_int_equal(sh(cmd), 1);
-    snprintf(cmd, sizeof cmd,
-             "sed 's/^msgstr \"das Spiel beenden?\"/msgstr \"\"/' po/de.po > %s/empty.po && "
-             "PO=%s/empty.po sh tests/i18n_check.sh translated de >%s/out 2>&1 && echo passed >> %s/out; "
-             "grep -q 'quit the game' %s/out",
-             dir, dir, dir, dir, dir);
-    assert_int_equal(sh(cmd), 0);
+    int n = snprintf(cmd, sizeof cmd, "D=%s; { %s; } || exit 2; %s sh tests/i18n_check.sh %s >$D/out 2>&1; test $? = 1%s%s%s",
+                     dir, prep, env, args, want ? " && grep -q " : "", want ? want : "", want ? " $D/out" : "");
+    assert_true(n > 0 && (size_t)n < sizeof cmd);
+    if (sh(cmd) != 0) fail_msg("tests/i18n_check.sh %s did not fail (1) saying %s after: %s", args, want ? want : "-", prep);
+}
+
+static void remove_scratch(const char *dir) {
+    char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(sh(cmd), 0);
+}
+
+static void test_de_po_translates_every_shown_string(void **state) {
+    (void)state;
+    need_gettext();
+    assert_int_equal(sh("sh tests/i18n_check.sh translated de"), 0);
+    char dir[24];
+    scratch(dir);
+    /* the check fails on a new message nobody translated ... */
+    assert_check_fails(dir,
+                       "cp src/cli/tui_input.c $D/x.c && "
+                       "printf '%s\\n' 'static const char *x = _(\"a message nobody translated\");' >> $D/x.c",
+                       "SRC=\"src/cli/play.c src/cli/tui_draw.c $D/x.c\"", "translated de", "'a message nobody translated'");
+    /* ... and on a fuzzy or empty translation */
+    assert_check_fails(dir, "awk '/^msgid \"quit the game\\?\"/ { print \"#, fuzzy\" } { print }' po/de.po > $D/fuzzy.po",
+                       "PO=$D/fuzzy.po", "translated de", NULL);
+    assert_check_fails(dir, "sed 's/^msgstr \"das Spiel beenden?\"/msgstr \"\"/' po/de.po > $D/empty.po", "PO=$D/empty.po",
+                       "translated de", "'quit the game'");
+    remove_scratch(dir);
 }
 
 /* de.po holds a German msgstr for s: the msgid spelled as in the catalogue
@@ -110,52 +126,33 @@ static void test_de_po_translates_every_event_card_and_tile_name(void **state) {
         fprintf(stderr, "gettext's tools are not installed (apt-get install gettext): script check skipped\n");
         return;
     }
-    char dir[] = "/tmp/kontor-i18n-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char cmd[1024];
+    char dir[24];
+    scratch(dir);
     /* a tile's German deleted */
-    snprintf(cmd, sizeof cmd,
-             "sed 's/^msgstr \"das Schiff bis zum Spielende\"/msgstr \"\"/' po/de.po > %s/tile.po && "
-             "PO=%s/tile.po sh tests/i18n_check.sh translated de >%s/out 2>&1 && echo passed >> %s/out; "
-             "grep -q 'untr: \"the ship for the rest of the game\"' %s/out",
-             dir, dir, dir, dir, dir);
-    assert_int_equal(sh(cmd), 0);
+    assert_check_fails(dir, "sed 's/^msgstr \"das Schiff bis zum Spielende\"/msgstr \"\"/' po/de.po > $D/tile.po", "PO=$D/tile.po",
+                       "translated de", "'untr: \"the ship for the rest of the game\"'");
     /* an event's German deleted */
-    snprintf(cmd, sizeof cmd,
-             "sed 's/^msgstr \"Springflut: .*\"/msgstr \"\"/' po/de.po > %s/event.po && "
-             "PO=%s/event.po sh tests/i18n_check.sh translated de >%s/out 2>&1 && echo passed >> %s/out; "
-             "grep -q 'untr: \"Spring tide: ' %s/out",
-             dir, dir, dir, dir, dir);
-    assert_int_equal(sh(cmd), 0);
+    assert_check_fails(dir, "sed 's/^msgstr \"Springflut: .*\"/msgstr \"\"/' po/de.po > $D/event.po", "PO=$D/event.po",
+                       "translated de", "'untr: \"Spring tide: '");
     /* a new event written into the file, nobody translated it */
-    snprintf(cmd, sizeof cmd,
-             "cp data/events.txt %s/events.txt && echo 'fog | no_pass | Fog over the harbour: nobody may pass.' >> %s/events.txt && "
-             "EVENTS=%s/events.txt sh tests/i18n_check.sh translated de >%s/out 2>&1; test $? = 1 && "
-             "grep -q 'untr: \"Fog over the harbour: nobody may pass.\"' %s/out",
-             dir, dir, dir, dir, dir);
-    assert_int_equal(sh(cmd), 0);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(sh(cmd), 0);
+    assert_check_fails(dir,
+                       "cp data/events.txt $D/events.txt && "
+                       "echo 'fog | no_pass | Fog over the harbour: nobody may pass.' >> $D/events.txt",
+                       "EVENTS=$D/events.txt", "translated de", "'untr: \"Fog over the harbour: nobody may pass.\"'");
+    remove_scratch(dir);
 }
 
 static void test_every_shown_string_is_marked(void **state) {
     (void)state;
-    if (!have_gettext()) {
-        fprintf(stderr, "gettext's tools are not installed (apt-get install gettext): skipped\n");
-        skip();
-    }
+    need_gettext();
     assert_int_equal(sh("sh tests/i18n_check.sh marked"), 0);
     /* a message shown without _() is found */
-    char dir[] = "/tmp/kontor-i18n-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "sed 's/_(\"quit the game?\")/\"quit the game?\"/' src/cli/tui_input.c > %s/x.c && "
-             "SRC='src/cli/play.c src/cli/tui_draw.c %s/x.c' sh tests/i18n_check.sh marked >%s/out 2>&1",
-             dir, dir, dir);
-    assert_int_equal(sh(cmd), 1);
-    snprintf(cmd, sizeof cmd, "grep -q 'not marked for translation: \"quit the game?\"' %s/out && rm -rf %s", dir, dir);
-    assert_int_equal(sh(cmd), 0);
+    char dir[24];
+    scratch(dir);
+    assert_check_fails(dir, "sed 's/_(\"quit the game?\")/\"quit the game?\"/' src/cli/tui_input.c > $D/x.c",
+                       "SRC=\"src/cli/play.c src/cli/tui_draw.c $D/x.c\"", "marked",
+                       "'not marked for translation: \"quit the game?\"'");
+    remove_scratch(dir);
 }
 
 /* ---- the server's error codes in the browser's catalogues ------------------------- */
@@ -181,15 +178,16 @@ static void add_code(codes *cs, const char *s, size_t len, const char *file) {
     cs->n++;
 }
 
-/* The string literals of one C argument that starts at p (up to the comma or
- * closing parenthesis at depth 0, or ';'); returns where it ends. */
-static const char *literals_of_arg(codes *cs, const char *p, const char *file) {
+/* One C argument that starts at p, up to the comma or closing parenthesis
+ * at depth 0, or ';': returns where it ends; with cs, its string literals at
+ * depth 0 are added as codes (found in file). */
+static const char *walk_arg(const char *p, codes *cs, const char *file) {
     int depth = 0;
     for (; *p; p++) {
         if (*p == '"') {
             const char *q = p + 1;
             while (*q && *q != '"') q += *q == '\\' && q[1] ? 2 : 1;
-            if (depth == 0) add_code(cs, p + 1, (size_t)(q - p - 1), file);
+            if (cs && depth == 0) add_code(cs, p + 1, (size_t)(q - p - 1), file);
             p = q;
             if (!*p) break;
         } else if (*p == '(') {
@@ -203,18 +201,12 @@ static const char *literals_of_arg(codes *cs, const char *p, const char *file) {
     return p;
 }
 
-/* Skip n arguments of a call whose '(' was just passed. */
+/* Skip n arguments of a call whose '(' was just passed (stops at its ')'). */
 static const char *skip_args(const char *p, int n) {
-    int depth = 0;
-    for (; *p && n > 0; p++) {
-        if (*p == '"') {
-            p++;
-            while (*p && *p != '"') p += *p == '\\' && p[1] ? 2 : 1;
-            if (!*p) break;
-        } else if (*p == '(') depth++;
-        else if (*p == ')') {
-            if (depth-- == 0) return p;
-        } else if (*p == ',' && depth == 0) n--;
+    for (; n > 0; n--) {
+        p = walk_arg(p, NULL, NULL);
+        if (*p != ',') return p;
+        p++;
     }
     return p;
 }
@@ -239,9 +231,9 @@ static void server_codes(codes *cs) {
         assert_non_null(src);
         for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
             for (const char *p = src; (p = strstr(p, calls[k].call)); p++)
-                literals_of_arg(cs, skip_args(p + strlen(calls[k].call), calls[k].arg), path);
-        for (const char *p = src; (p = strstr(p, "\"code\",")); p++) literals_of_arg(cs, p + 7, path);
-        for (const char *p = src; (p = strstr(p, "*code = ")); p++) literals_of_arg(cs, p + 8, path);
+                walk_arg(skip_args(p + strlen(calls[k].call), calls[k].arg), cs, path);
+        for (const char *p = src; (p = strstr(p, "\"code\",")); p++) walk_arg(p + 7, cs, path);
+        for (const char *p = src; (p = strstr(p, "*code = ")); p++) walk_arg(p + 8, cs, path);
         for (const char *p = src; (p = strstr(p, "\\\"code\\\":\\\"")); p++) {
             const char *v = p + 11, *q = strstr(v, "\\\"");
             if (q && strncmp(v, "%s", 2) != 0) add_code(cs, v, (size_t)(q - v), path);
@@ -250,7 +242,7 @@ static void server_codes(codes *cs) {
         if (f) {
             const char *end = strstr(f, "\n}\n");
             assert_non_null(end);
-            for (const char *p = f; (p = strstr(p, "return ")) && p < end; p++) literals_of_arg(cs, p + 7, path);
+            for (const char *p = f; (p = strstr(p, "return ")) && p < end; p++) walk_arg(p + 7, cs, path);
         }
         free(src);
     }

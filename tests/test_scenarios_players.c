@@ -261,19 +261,21 @@ static void armut4_both_teams_broke_at_once_the_points_decide(void **st) {
 
 /* ---- Alte Seilschaften ---- */
 
+/* Red's tavern 87 on +1,-1 and card number other on +1,-2, closed into an
+ * area of two cells by six water cards. */
+static void tavern_area(kontor_state *s, int other) {
+    static const int water[6][3] = {{2, -1, 38}, {2, -2, 40}, {1, -3, 47}, {0, -3, 50}, {0, -2, 52}, {0, -1, 53}};
+    kontor__put(s, C(1, -1), id(s, 87));
+    kontor__put(s, C(1, -2), id(s, other));
+    lay(s, water, 6);
+}
+
 static void seilschaften_the_taverns_owner_decides_at_the_end(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "seilschaften", NULL, 1);
     /* red's tavern 87 with black's 2 in an enclosed area that black wins */
-    kontor__put(&s, C(1, -1), id(&s, 87));
-    kontor__put(&s, C(1, -2), id(&s, 2));
-    kontor__put(&s, C(2, -1), id(&s, 38));
-    kontor__put(&s, C(2, -2), id(&s, 40));
-    kontor__put(&s, C(1, -3), id(&s, 47));
-    kontor__put(&s, C(0, -3), id(&s, 50));
-    kontor__put(&s, C(0, -2), id(&s, 52));
-    kontor__put(&s, C(0, -1), id(&s, 53));
+    tavern_area(&s, 2);
     kontor__score_enclosed(&s, NULL);
     assert_int_equal(s.nareas, 1);
     assert_int_equal(s.area[0].winner, 1);
@@ -292,14 +294,7 @@ static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st)
     (void)st;
     kontor_state s;
     setup(&s, "seilschaften", NULL, 1);
-    kontor__put(&s, C(1, -1), id(&s, 87));
-    kontor__put(&s, C(1, -2), id(&s, 86));
-    kontor__put(&s, C(2, -1), id(&s, 38));
-    kontor__put(&s, C(2, -2), id(&s, 40));
-    kontor__put(&s, C(1, -3), id(&s, 47));
-    kontor__put(&s, C(0, -3), id(&s, 50));
-    kontor__put(&s, C(0, -2), id(&s, 52));
-    kontor__put(&s, C(0, -1), id(&s, 53));
+    tavern_area(&s, 86); /* black's tavern beside red's */
     kontor__put(&s, C(-1, -1), id(&s, 2)); /* a second area, black's, without a tavern */
     kontor__put(&s, C(-2, -1), id(&s, 54));
     kontor__put(&s, C(-1, -2), id(&s, 56));

@@ -35,10 +35,9 @@ static void wait_for_choice_hidden(cl *c, int seat) {
 static void test_the_record_of_a_running_game_is_not_served(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
-    join(&a, &s, id, token_of(g, 0));
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    const char *id = game_id(g);
     wait_for_choice_hidden(&a, 1); /* the computer has chosen its card */
     char path[80], *resp = NULL;
     snprintf(path, sizeof path, "/api/games/%s/record", id);
@@ -55,9 +54,7 @@ static void test_the_record_of_a_running_game_is_not_served(void **state) {
     assert_non_null(strstr(resp, "[Seed "));
     assert_non_null(strstr(resp, "deal red"));
     free(resp);
-    close_cl(&a);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish(&s, &a, g);
 }
 
 typedef struct ai_ctx {
@@ -84,10 +81,9 @@ static void ai_guess(void *ctx, const kontor_state *s, int ply, const kontor_log
 static void test_the_computer_is_not_seeded_from_the_published_seed(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
-    join(&a, &s, id, token_of(g, 0));
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    const char *id = game_id(g);
     play_to_the_end(&a, 3, 200);
     char path[80], *resp = NULL;
     snprintf(path, sizeof path, "/api/games/%s/record", id);
@@ -108,19 +104,16 @@ static void test_the_computer_is_not_seeded_from_the_published_seed(void **state
     kontor_agent_free(c.a);
     kontor_record_release(&r);
     free(resp);
-    close_cl(&a);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish(&s, &a, g);
 }
 
 /* /view of a running game names who decided last, never a hidden choice. */
 static void test_view_last_never_names_a_hidden_choice(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
-    join(&a, &s, id, token_of(g, 0));
+    json_t *g = create_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &a, 0);
+    const char *id = game_id(g);
     assert_int_equal(play_one(&a, NULL), 1); /* red chooses a card: hidden until black has chosen */
     char path[80];
     snprintf(path, sizeof path, "/api/games/%s/view", id);
@@ -132,9 +125,7 @@ static void test_view_last_never_names_a_hidden_choice(void **state) {
     assert_int_equal(json_integer_value(json_object_get(last, "seat")), 0);
     assert_null(json_object_get(last, "m"));
     json_decref(v);
-    close_cl(&a);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish(&s, &a, g);
 }
 
 static char *nested(const char *open, int depth, const char *close) {
@@ -199,10 +190,9 @@ static void test_deep_json_is_refused_and_stops_nothing(void **state) {
 static void test_a_finished_game_is_found_after_a_restart(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
-    join(&a, &s, id, token_of(g, 0));
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    const char *id = game_id(g);
     play_to_the_end(&a, 9, 200);
     json_t *score = json_deep_copy(json_object_get(a.state, "score"));
     close_cl(&a);
@@ -390,20 +380,17 @@ static void test_team_chat_never_reaches_the_other_team_or_a_spectator(void **st
 /* Play a game of a person (random decisions) against the computer to its
  * end; returns its id (static storage). */
 static const char *finished_game(const srv *s, uint64_t seed, cl *a, json_t **g) {
-    *g = create(s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(*g, "id"));
-    join(a, s, id, token_of(*g, 0));
+    *g = create_joined(s, BASIC_VS_COMPUTER, a, 0);
     play_to_the_end(a, seed, 200);
-    return id;
+    return game_id(*g);
 }
 
 static void test_the_analysis_is_for_finished_games_once_and_rationed(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
-    join(&a, &s, id, token_of(g, 0));
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    const char *id = game_id(g);
     wait_for_choice_hidden(&a, 1);
     char path[80], *resp = NULL;
     snprintf(path, sizeof path, "/api/games/%s/analysis", id);

@@ -1,17 +1,18 @@
 /* test_serve_limits.c: kontor serve under each abuse of issue 15, scaled to CI: a game still moves, memory stays bounded.
  *
- * Each test starts the real server ($KONTOR serve --port 0, a fresh database)
- * with the limit under test set small where that makes the test quick, and
- * runs one abuse: a thousand idle sockets, frames that announce a gigabyte, a
- * spectator that never reads, a burst of game creations, a hundred games of
- * computers only, peers that stop answering. While it runs, a probe (two
- * people playing a game over two WebSockets) plays moves and measures each
- * move from sending it to its acknowledgement: the test asserts the p99 is
- * under PROBE_P99_MS and that the server's resident memory (its /api/stats)
- * stays under RSS_MAX_KIB. Before the event loop (civetweb, a thread a
- * connection) the idle sockets stopped every request, the gigabyte frame
- * was buffered, the silent spectator froze its game for ~45 s and the
- * computer games made a person's opponent answer after 49 s.
+ * Each test starts the real server ($KONTOR serve --port 0, a fresh
+ * database: tests/srvutil.h) with the limit under test set small where that
+ * makes the test quick, and runs one abuse: a thousand idle sockets, frames
+ * that announce a gigabyte, a spectator that never reads, a burst of game
+ * creations, a hundred games of computers only, peers that stop answering.
+ * While it runs, a probe (two people playing a game over two WebSockets)
+ * plays moves and measures each move from sending it to its acknowledgement:
+ * the test asserts the p99 is under PROBE_P99_MS and that the server's
+ * resident memory (its /api/stats) stays under RSS_MAX_KIB. Before the event
+ * loop (civetweb, a thread a connection) the idle sockets stopped every
+ * request, the gigabyte frame was buffered, the silent spectator froze its
+ * game for ~45 s and the computer games made a person's opponent answer
+ * after 49 s.
  */
 #define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
@@ -31,20 +32,10 @@
 
 #include <jansson.h>
 
-#include "server/wsclient.h"
-#include "testutil.h"
+#include "srvutil.h"
 
 #define PROBE_P99_MS 100.0
 #define RSS_MAX_KIB (96 * 1024)
-
-static char tmpdir[64];
-static char dbpath[128];
-static pid_t running = -1;
-
-typedef struct srv {
-    pid_t pid;
-    int port;
-} srv;
 
 static double now_ms(void) {
     struct timespec ts;
@@ -54,51 +45,13 @@ static double now_ms(void) {
 
 static void sleep_ms(int ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL); }
 
-/* Start the server with extra options (NULL-terminated). */
-static srv start_with(const char *const *extra) {
-    srv s = {-1, 0};
-    int pfd[2];
-    assert_int_equal(pipe(pfd), 0);
-    const char *bin = getenv("KONTOR") ? getenv("KONTOR") : "build/kontor";
-    s.pid = fork();
-    assert_true(s.pid >= 0);
-    if (s.pid == 0) {
-        dup2(pfd[1], 1);
-        close(pfd[0]);
-        close(pfd[1]);
-        const char *argv[40] = {"kontor", "serve", "--port", "0", "--db", dbpath, "--web", "web", "--quiet"};
-        int n = 9;
-        for (int i = 0; extra && extra[i] && n < 38; i++) argv[n++] = extra[i];
-        argv[n] = NULL;
-        execv(bin, (char **)argv);
-        _exit(127);
-    }
-    close(pfd[1]);
-    running = s.pid;
-    char line[256];
-    size_t n = 0;
-    while (n < sizeof line - 1 && read(pfd[0], line + n, 1) == 1 && line[n] != '\n') n++;
-    line[n] = 0;
-    close(pfd[0]);
-    char *colon = strrchr(line, ':');
-    s.port = colon ? atoi(colon + 1) : 0;
-    assert_true(s.port > 0);
-    return s;
-}
+/* The server with the options extra (NULL-terminated) after srvutil.h's. */
+static srv start_with(const char *const *extra) { return start_opts(kontor_bin(), NULL, NULL, extra); }
 
-static void stop(srv *s) {
-    kill(s->pid, SIGTERM);
-    int status;
-    waitpid(s->pid, &status, 0);
-    running = -1;
-    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-}
-
-static int setup(void **state) {
-    (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/kontor-limits-XXXXXX");
-    assert_non_null(mkdtemp(tmpdir));
-    snprintf(dbpath, sizeof dbpath, "%s/games.db", tmpdir);
+/* srvutil.h's setup, and as many open files as allowed (a thousand idle
+ * sockets), and a write to a closed socket an error, not a signal. */
+static int limits_setup(void **state) {
+    setup(state);
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
         rl.rlim_cur = rl.rlim_max;
@@ -106,26 +59,6 @@ static int setup(void **state) {
     }
     signal(SIGPIPE, SIG_IGN);
     return 0;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    if (running > 0) {
-        kill(running, SIGKILL);
-        waitpid(running, NULL, 0);
-        running = -1;
-    }
-    char cmd[200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static json_t *http_json(const srv *s, const char *method, const char *path, const char *body, int *status) {
-    char *resp = NULL;
-    *status = http_request("127.0.0.1", s->port, method, path, body, &resp);
-    json_t *o = resp ? json_loads(resp, 0, NULL) : NULL;
-    free(resp);
-    return o;
 }
 
 static long rss_kib(const srv *s) {
@@ -144,8 +77,9 @@ static long games_in_memory(const srv *s) {
     return k;
 }
 
-/* Read frames until a JSON message of type arrives (NULL on timeout or close). */
-static json_t *until(wsc *w, const char *type, int timeout_ms, int *closed) {
+/* Read frames until a JSON message of type arrives (a new reference; NULL on
+ * timeout or close). srvutil.h's until() reads a cl; this one a bare socket. */
+static json_t *wait_for(wsc *w, const char *type, int timeout_ms, int *closed) {
     double end = now_ms() + timeout_ms;
     for (;;) {
         int left = (int)(end - now_ms());
@@ -189,8 +123,8 @@ static void probe_join(probe *pr, const srv *s, json_t *g, int seat) {
              json_string_value(json_object_get(g, "id")),
              json_string_value(json_object_get(json_array_get(seats, (size_t)seat), "token")));
     assert_int_equal(wsc_send(&pr->p[seat], 1, msg, strlen(msg)), 0);
-    json_decref(until(&pr->p[seat], "welcome", 5000, NULL));
-    pr->st[seat] = until(&pr->p[seat], "state", 5000, NULL);
+    json_decref(wait_for(&pr->p[seat], "welcome", 5000, NULL));
+    pr->st[seat] = wait_for(&pr->p[seat], "state", 5000, NULL);
     assert_non_null(pr->st[seat]);
 }
 
@@ -207,7 +141,7 @@ static void probe_start(probe *pr, const srv *s) {
 /* Newest state of seat i, reading what is pending (up to ms). */
 static void probe_drain(probe *pr, int i, int ms) {
     json_t *o;
-    while ((o = until(&pr->p[i], "state", ms, NULL))) {
+    while ((o = wait_for(&pr->p[i], "state", ms, NULL))) {
         json_decref(pr->st[i]);
         pr->st[i] = o;
         ms = 0;
@@ -230,7 +164,7 @@ static int probe_play(probe *pr, int k) {
             double t0 = now_ms();
             assert_int_equal(wsc_send(&pr->p[i], 1, msg, strlen(msg)), 0);
             for (;;) {
-                json_t *o = until(&pr->p[i], "state", 5000, NULL);
+                json_t *o = wait_for(&pr->p[i], "state", 5000, NULL);
                 assert_non_null(o); /* acknowledged within 5 s at all */
                 json_decref(pr->st[i]);
                 pr->st[i] = o;
@@ -329,7 +263,7 @@ static void test_idle_sockets_are_closed_and_do_not_starve_players(void **state)
     for (int i = 0; i < N; i++) close(fds[i]);
     assert_true(probe_play(&pr, 5) > 0);
     probe_end(&pr);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* One address may hold --conns-per-addr connections; the next is refused
@@ -360,7 +294,7 @@ static void test_connections_per_address_are_capped(void **state) {
     st = http_request("127.0.0.1", s.port, "GET", "/api/games", NULL, &resp);
     assert_int_equal(st, 200);
     free(resp);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* Ten sockets each send a frame header announcing 1 GB and some of its
@@ -386,12 +320,12 @@ static void test_frames_announcing_a_gigabyte_are_refused_from_the_header(void *
     free(chunk);
     for (int i = 0; i < N; i++) {
         int closed = 0;
-        json_t *e = until(&w[i], "error", 5000, &closed);
+        json_t *e = wait_for(&w[i], "error", 5000, &closed);
         assert_non_null(e);
         assert_string_equal(json_string_value(json_object_get(e, "code")), "too_large");
         assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "1073741824 bytes"));
         json_decref(e);
-        json_decref(until(&w[i], "-", 3000, &closed));
+        json_decref(wait_for(&w[i], "-", 3000, &closed));
         assert_true(closed);
         wsc_close(&w[i]);
     }
@@ -401,7 +335,7 @@ static void test_frames_announcing_a_gigabyte_are_refused_from_the_header(void *
     printf("    server memory %ld KiB before, %ld KiB after ten 1 GB frames\n", rss0, rss1);
     assert_true(rss1 - rss0 < 16 * 1024);
     probe_end(&pr);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* A spectator that never reads (civetweb: its blocked write held the game's
@@ -446,7 +380,7 @@ static void test_a_reader_that_never_reads_is_dropped(void **state) {
     wsc_close(&sp);
     assert_true(rss_kib(&s) < RSS_MAX_KIB);
     probe_end(&pr);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* A burst of creations from one address: --create-per-min pass, then 429
@@ -479,7 +413,7 @@ static void test_a_burst_of_creations_is_refused_with_retry_after(void **state) 
     assert_int_equal(probe_play(&pr, 30), 30);
     assert_true(probe_p99(&pr) < PROBE_P99_MS);
     probe_end(&pr);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* Games of computers only: refused by default past --ai-games (4), off
@@ -497,7 +431,7 @@ static void test_computer_only_games_are_limited_and_wait_behind_people(void **s
         assert_int_equal(st, 429);
         assert_non_null(strstr(json_string_value(json_object_get(e, "error")), "--ai-games"));
         json_decref(e);
-        stop(&s);
+        stop(&s, SIGTERM);
     }
     {
         const char *off[] = {"--ai-games", "0", NULL};
@@ -505,7 +439,7 @@ static void test_computer_only_games_are_limited_and_wait_behind_people(void **s
         json_t *e = http_json(&s, "POST", "/api/games", body, &st);
         assert_int_equal(st, 403);
         json_decref(e);
-        stop(&s);
+        stop(&s, SIGTERM);
     }
     const char *opts[] = {"--ai-games", "100", "--create-per-min", "0", "--ai-threads", "2", NULL};
     snprintf(dbpath, sizeof dbpath, "%s/games2.db", tmpdir); /* not the four games above */
@@ -533,7 +467,7 @@ static void test_computer_only_games_are_limited_and_wait_behind_people(void **s
      * the computer's answers in between (and the loop's own work) */
     int made = 0;
     double t0 = now_ms();
-    json_t *last = until(&h, "state", 5000, NULL);
+    json_t *last = wait_for(&h, "state", 5000, NULL);
     while (last && made < 10 && !json_is_true(json_object_get(last, "over")) && now_ms() - t0 < 30000) {
         json_t *legal = json_object_get(last, "legal");
         if (json_array_size(legal)) {
@@ -543,7 +477,7 @@ static void test_computer_only_games_are_limited_and_wait_behind_people(void **s
             made++;
         }
         json_decref(last);
-        last = until(&h, "state", 10000, NULL);
+        last = wait_for(&h, "state", 10000, NULL);
     }
     json_decref(last);
     wsc_close(&h);
@@ -555,7 +489,7 @@ static void test_computer_only_games_are_limited_and_wait_behind_people(void **s
     assert_true(probe_p99(&pr) < PROBE_P99_MS);
     assert_true(rss_kib(&s) < RSS_MAX_KIB);
     probe_end(&pr);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* A finished game leaves memory after --linger (the store keeps its record);
@@ -587,7 +521,7 @@ static void test_finished_and_abandoned_games_leave_memory(void **state) {
     free(resp);
     json_decref(fin);
     json_decref(open);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* A running game that nobody follows (no seat, no spectator connected)
@@ -612,7 +546,7 @@ static void test_a_running_game_nobody_follows_leaves_memory_and_comes_back(void
     assert_int_equal(wsc_connect(&held[MORE], "127.0.0.1", s.port, "/ws", err, sizeof err), 0);
     snprintf(msg, sizeof msg, "{\"type\":\"watch\",\"game\":\"%s\"}", id);
     assert_int_equal(wsc_send(&held[MORE], 1, msg, strlen(msg)), 0);
-    json_decref(until(&held[MORE], "welcome", 5000, NULL));
+    json_decref(wait_for(&held[MORE], "welcome", 5000, NULL));
     /* 200 more games, each with a seat joined */
     char newest[40] = "";
     for (int k = 0; k < MORE; k++) {
@@ -623,7 +557,7 @@ static void test_a_running_game_nobody_follows_leaves_memory_and_comes_back(void
         snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", newest,
                  json_string_value(json_object_get(json_array_get(json_object_get(o, "seats"), 0), "token")));
         assert_int_equal(wsc_send(&held[k], 1, msg, strlen(msg)), 0);
-        json_decref(until(&held[k], "welcome", 5000, NULL));
+        json_decref(wait_for(&held[k], "welcome", 5000, NULL));
         json_decref(o);
     }
     probe pr;
@@ -693,7 +627,7 @@ static void test_a_running_game_nobody_follows_leaves_memory_and_comes_back(void
     assert_true(json_is_true(json_object_get(pr.st[0], "over")) || json_is_true(json_object_get(pr.st[1], "over")));
     probe_end(&pr);
     json_decref(g);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* One HTTP response from fd: its status, its Connection header's value
@@ -712,8 +646,8 @@ static int read_response(int fd, char *conn, size_t conncap) {
         end = strstr(buf, "\r\n\r\n");
     }
     int status = atoi(buf + 9);
-    const char *cl = strcasestr(buf, "\r\nContent-Length:");
-    long len = cl ? atol(cl + 17) : 0;
+    const char *clen = strcasestr(buf, "\r\nContent-Length:");
+    long len = clen ? atol(clen + 17) : 0;
     const char *cn = strcasestr(buf, "\r\nConnection:");
     conn[0] = 0;
     if (cn) sscanf(cn + 13, " %63[^\r]", conn);
@@ -780,7 +714,7 @@ static void test_http_keep_alive_serves_several_requests_then_closes(void **stat
     assert_string_equal(conn, "close");
     assert_true(peer_closed(fd, 3000));
     close(fd);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* Keep-alive: a WebSocket that stops answering pings is dropped after
@@ -800,7 +734,7 @@ static void test_a_dead_peer_is_dropped_after_an_unanswered_ping(void **state) {
     assert_true(json_is_true(json_object_get(json_array_get(players, 0), "connected")));
     assert_false(json_is_true(json_object_get(json_array_get(players, 1), "connected")));
     probe_end(&pr);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 /* The WAL is checkpointed and truncated while the server runs: after a few
@@ -829,23 +763,23 @@ static void test_the_wal_stays_small_while_the_server_runs(void **state) {
     printf("    largest WAL seen during the burst: %ld KiB; after it: %ld KiB\n", biggest / 1024, (long)sb.st_size / 1024);
     assert_true(biggest < 64L * 1024 * 1024);
     assert_true(sb.st_size <= 4L * 1024 * 1024);
-    stop(&s);
+    stop(&s, SIGTERM);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_idle_sockets_are_closed_and_do_not_starve_players, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_connections_per_address_are_capped, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_frames_announcing_a_gigabyte_are_refused_from_the_header, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_a_reader_that_never_reads_is_dropped, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_a_burst_of_creations_is_refused_with_retry_after, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_computer_only_games_are_limited_and_wait_behind_people, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_finished_and_abandoned_games_leave_memory, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_a_running_game_nobody_follows_leaves_memory_and_comes_back, setup,
+        cmocka_unit_test_setup_teardown(test_idle_sockets_are_closed_and_do_not_starve_players, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_connections_per_address_are_capped, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_frames_announcing_a_gigabyte_are_refused_from_the_header, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_reader_that_never_reads_is_dropped, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_burst_of_creations_is_refused_with_retry_after, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_computer_only_games_are_limited_and_wait_behind_people, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_finished_and_abandoned_games_leave_memory, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_running_game_nobody_follows_leaves_memory_and_comes_back, limits_setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_http_keep_alive_serves_several_requests_then_closes, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_a_dead_peer_is_dropped_after_an_unanswered_ping, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_the_wal_stays_small_while_the_server_runs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_http_keep_alive_serves_several_requests_then_closes, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_dead_peer_is_dropped_after_an_unanswered_ping, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_wal_stays_small_while_the_server_runs, limits_setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,69 +115,86 @@ static store *fresh(void **state) {
 /* ids unique across the tests (PostgreSQL keeps one database for all) */
 static void gid(char *out, size_t cap, const char *what) { snprintf(out, cap, "%s%d", what, ndb); }
 
-static void test_save_get_round_trip(void **state) {
-    store *st = fresh(state);
+/* What every test starts from, on the backend of *state: a fresh store, a
+ * game played at random from seed, and the id what+N, saved with meta and no
+ * decision yet. */
+typedef struct fixture {
+    store *st;
     game g;
-    make_game(&g, 11);
     char id[32];
-    gid(id, sizeof id, "rt");
+} fixture;
+
+static void begin(fixture *f, void **state, uint64_t seed, const char *what, const char *meta) {
+    f->st = fresh(state);
+    make_game(&f->g, seed);
+    gid(f->id, sizeof f->id, what);
     kontor_error err;
-    assert_int_equal(store_save(st, id, 0, "{\"m\":1}", g.empty, &err), KONTOR_OK);
+    assert_int_equal(store_save(f->st, f->id, 0, meta, f->g.empty, &err), KONTOR_OK);
+}
+
+/* Store the game's decisions from to to (not included) one at a time. */
+static void add_plies(fixture *f, int from, int to) {
+    kontor_error err;
+    for (int i = from; i < to; i++) assert_int_equal(store_add_ply(f->st, f->id, i, f->g.seat[i], f->g.move[i], &err), KONTOR_OK);
+}
+
+static void end(fixture *f) {
+    free(f->g.empty);
+    kontor_record_release(&f->g.rec);
+    store_close(f->st);
+}
+
+static void test_save_get_round_trip(void **state) {
+    fixture f;
+    begin(&f, state, 11, "rt", "{\"m\":1}");
+    kontor_error err;
     int over = -1;
     char *meta, *rec;
-    assert_int_equal(store_get(st, id, &over, &meta, &rec, &err), KONTOR_OK);
+    assert_int_equal(store_get(f.st, f.id, &over, &meta, &rec, &err), KONTOR_OK);
     assert_int_equal(over, 0);
     assert_string_equal(meta, "{\"m\":1}");
-    assert_string_equal(rec, g.empty);
+    assert_string_equal(rec, f.g.empty);
     free(meta);
     free(rec);
-    assert_int_equal(store_get(st, "nosuchgame", &over, &meta, &rec, &err), KONTOR_E_INVALID);
+    assert_int_equal(store_get(f.st, "nosuchgame", &over, &meta, &rec, &err), KONTOR_E_INVALID);
     assert_non_null(strstr(err.msg, "does not exist"));
-    free(g.empty);
-    kontor_record_release(&g.rec);
-    store_close(st);
+    end(&f);
 }
 
 /* Decisions appended one at a time come back as one record; a full save
  * folds them in; the last save marks the game over. */
 static void test_plies_fold_into_the_record(void **state) {
-    store *st = fresh(state);
-    game g;
-    make_game(&g, 12);
-    char id[32];
-    gid(id, sizeof id, "pl");
+    fixture f;
+    begin(&f, state, 12, "pl", "{}");
     kontor_error err;
-    assert_int_equal(store_save(st, id, 0, "{}", g.empty, &err), KONTOR_OK);
-    for (int i = 0; i < 10; i++) assert_int_equal(store_add_ply(st, id, i, g.seat[i], g.move[i], &err), KONTOR_OK);
+    add_plies(&f, 0, 10);
     int over;
     char *meta, *rec;
-    assert_int_equal(store_get(st, id, &over, &meta, &rec, &err), KONTOR_OK);
-    char *want = text_upto(&g, 10);
+    assert_int_equal(store_get(f.st, f.id, &over, &meta, &rec, &err), KONTOR_OK);
+    char *want = text_upto(&f.g, 10);
     assert_string_equal(rec, want);
     free(meta);
     free(rec);
     free(want);
     /* a save at 10, then more decisions, then the whole game over */
-    char *t10 = text_upto(&g, 10);
-    assert_int_equal(store_save(st, id, 0, "{\"s\":1}", t10, &err), KONTOR_OK);
+    char *t10 = text_upto(&f.g, 10);
+    assert_int_equal(store_save(f.st, f.id, 0, "{\"s\":1}", t10, &err), KONTOR_OK);
     free(t10);
-    for (int i = 10; i < g.n - 1; i++) assert_int_equal(store_add_ply(st, id, i, g.seat[i], g.move[i], &err), KONTOR_OK);
-    assert_int_equal(store_get(st, id, &over, &meta, &rec, &err), KONTOR_OK);
-    assert_int_equal(nply_of(rec), g.n - 1);
+    add_plies(&f, 10, f.g.n - 1);
+    assert_int_equal(store_get(f.st, f.id, &over, &meta, &rec, &err), KONTOR_OK);
+    assert_int_equal(nply_of(rec), f.g.n - 1);
     assert_string_equal(meta, "{\"s\":1}");
     free(meta);
     free(rec);
-    char *all = text_upto(&g, g.n);
-    assert_int_equal(store_save(st, id, 1, "{\"s\":1}", all, &err), KONTOR_OK);
-    assert_int_equal(store_get(st, id, &over, &meta, &rec, &err), KONTOR_OK);
+    char *all = text_upto(&f.g, f.g.n);
+    assert_int_equal(store_save(f.st, f.id, 1, "{\"s\":1}", all, &err), KONTOR_OK);
+    assert_int_equal(store_get(f.st, f.id, &over, &meta, &rec, &err), KONTOR_OK);
     assert_int_equal(over, 1);
     assert_string_equal(rec, all);
     free(meta);
     free(rec);
     free(all);
-    free(g.empty);
-    kontor_record_release(&g.rec);
-    store_close(st);
+    end(&f);
 }
 
 typedef struct seen {
@@ -205,43 +222,39 @@ static int has(const seen *s, const char *id) {
 /* load lists unfinished games with their decisions, recent the finished
  * ones, delete forgets a game and its decisions. */
 static void test_load_recent_delete(void **state) {
-    store *st = fresh(state);
-    game g;
-    make_game(&g, 13);
-    char a[32], b[32], c[32];
-    gid(a, sizeof a, "la");
+    fixture f; /* game a (f.id), saved with no decision yet */
+    begin(&f, state, 13, "la", "{}");
+    const char *a = f.id;
+    char b[32], c[32];
     gid(b, sizeof b, "lb");
     gid(c, sizeof c, "lc");
     kontor_error err;
-    char *all = text_upto(&g, g.n);
-    assert_int_equal(store_save(st, a, 0, "{}", g.empty, &err), KONTOR_OK);
-    for (int i = 0; i < 5; i++) assert_int_equal(store_add_ply(st, a, i, g.seat[i], g.move[i], &err), KONTOR_OK);
-    assert_int_equal(store_save(st, b, 1, "{}", all, &err), KONTOR_OK);
-    assert_int_equal(store_save(st, c, 0, "{}", g.empty, &err), KONTOR_OK);
+    char *all = text_upto(&f.g, f.g.n);
+    add_plies(&f, 0, 5); /* to a */
+    assert_int_equal(store_save(f.st, b, 1, "{}", all, &err), KONTOR_OK);
+    assert_int_equal(store_save(f.st, c, 0, "{}", f.g.empty, &err), KONTOR_OK);
     seen s = {0};
-    assert_int_equal(store_load(st, 1, collect, &s, &err), KONTOR_OK);
+    assert_int_equal(store_load(f.st, 1, collect, &s, &err), KONTOR_OK);
     assert_true(has(&s, a) >= 0 && has(&s, c) >= 0);
     assert_int_equal(has(&s, b), -1);
     assert_int_equal(s.nply[has(&s, a)], 5);
     memset(&s, 0, sizeof s);
-    assert_int_equal(store_recent(st, 10, collect, &s, &err), KONTOR_OK);
+    assert_int_equal(store_recent(f.st, 10, collect, &s, &err), KONTOR_OK);
     assert_true(has(&s, b) >= 0);
     assert_int_equal(s.over[has(&s, b)], 1);
     assert_int_equal(has(&s, a), -1);
-    assert_int_equal(store_delete(st, a, &err), KONTOR_OK);
+    assert_int_equal(store_delete(f.st, a, &err), KONTOR_OK);
     int over;
     char *meta, *rec;
-    assert_int_equal(store_get(st, a, &over, &meta, &rec, &err), KONTOR_E_INVALID);
+    assert_int_equal(store_get(f.st, a, &over, &meta, &rec, &err), KONTOR_E_INVALID);
     /* its decisions went with it: a new game under the same id starts empty */
-    assert_int_equal(store_save(st, a, 0, "{}", g.empty, &err), KONTOR_OK);
-    assert_int_equal(store_get(st, a, &over, &meta, &rec, &err), KONTOR_OK);
+    assert_int_equal(store_save(f.st, a, 0, "{}", f.g.empty, &err), KONTOR_OK);
+    assert_int_equal(store_get(f.st, a, &over, &meta, &rec, &err), KONTOR_OK);
     assert_int_equal(nply_of(rec), 0);
     free(meta);
     free(rec);
     free(all);
-    free(g.empty);
-    kontor_record_release(&g.rec);
-    store_close(st);
+    end(&f);
 }
 
 /* Two nodes (two stores on one database) race to store the same decision
@@ -269,17 +282,12 @@ static void *race(void *arg) {
 }
 
 static void test_decision_stored_once_when_nodes_race(void **state) {
-    const backend *b = *state;
-    store *st = fresh(state);
+    fixture f;
+    begin(&f, state, 14, "race", "{}");
     kontor_error err;
-    store *st2 = open_be(b, &err);
+    store *st2 = open_be(*state, &err); /* a second node on the same database */
     assert_non_null(st2);
-    game g;
-    make_game(&g, 14);
-    char id[32];
-    gid(id, sizeof id, "race");
-    assert_int_equal(store_save(st, id, 0, "{}", g.empty, &err), KONTOR_OK);
-    racer r[4] = {{st, id, &g, 0, 0}, {st2, id, &g, 0, 0}, {st, id, &g, 0, 0}, {st2, id, &g, 0, 0}};
+    racer r[4] = {{f.st, f.id, &f.g, 0, 0}, {st2, f.id, &f.g, 0, 0}, {f.st, f.id, &f.g, 0, 0}, {st2, f.id, &f.g, 0, 0}};
     pthread_t t[4];
     for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, race, &r[i]);
     for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
@@ -290,50 +298,42 @@ static void test_decision_stored_once_when_nodes_race(void **state) {
     }
     int over;
     char *meta, *rec;
-    assert_int_equal(store_get(st2, id, &over, &meta, &rec, &err), KONTOR_OK);
+    assert_int_equal(store_get(st2, f.id, &over, &meta, &rec, &err), KONTOR_OK);
     assert_int_equal(nply_of(rec), 30);
-    if (store_shared(st)) {
+    if (store_shared(f.st)) {
         assert_int_equal(wins, 30);
         assert_int_equal(late, 90);
         /* a decision past the next one is refused too, and so is any after the end */
-        assert_int_equal(store_add_ply(st, id, 31, g.seat[31], g.move[31], &err), KONTOR_E_ILLEGAL);
+        assert_int_equal(store_add_ply(f.st, f.id, 31, f.g.seat[31], f.g.move[31], &err), KONTOR_E_ILLEGAL);
         assert_non_null(strstr(err.msg, "already stored"));
     } else {
         assert_int_equal(wins, 120);
     }
     free(meta);
     free(rec);
-    free(g.empty);
-    kontor_record_release(&g.rec);
     store_close(st2);
-    store_close(st);
+    end(&f);
 }
 
 /* A node whose copy is behind saves the game (a seat claimed): the newer
  * decisions another node stored stay, the seats are taken. */
 static void test_stale_save_keeps_newer_decisions(void **state) {
-    store *st = fresh(state);
-    game g;
-    make_game(&g, 15);
-    char id[32];
-    gid(id, sizeof id, "stale");
+    fixture f;
+    begin(&f, state, 15, "stale", "{}");
     kontor_error err;
-    assert_int_equal(store_save(st, id, 0, "{}", g.empty, &err), KONTOR_OK);
-    for (int i = 0; i < 8; i++) assert_int_equal(store_add_ply(st, id, i, g.seat[i], g.move[i], &err), KONTOR_OK);
-    char *t3 = text_upto(&g, 3);
-    assert_int_equal(store_save(st, id, 0, "{\"claimed\":1}", t3, &err), KONTOR_OK);
+    add_plies(&f, 0, 8);
+    char *t3 = text_upto(&f.g, 3);
+    assert_int_equal(store_save(f.st, f.id, 0, "{\"claimed\":1}", t3, &err), KONTOR_OK);
     free(t3);
     int over;
     char *meta, *rec;
-    assert_int_equal(store_get(st, id, &over, &meta, &rec, &err), KONTOR_OK);
+    assert_int_equal(store_get(f.st, f.id, &over, &meta, &rec, &err), KONTOR_OK);
     assert_string_equal(meta, "{\"claimed\":1}");
     /* SQLite's one node never saves behind itself: the save is the game */
-    assert_int_equal(nply_of(rec), store_shared(st) ? 8 : 3);
+    assert_int_equal(nply_of(rec), store_shared(f.st) ? 8 : 3);
     free(meta);
     free(rec);
-    free(g.empty);
-    kontor_record_release(&g.rec);
-    store_close(st);
+    end(&f);
 }
 
 static int take_id(void *ctx, const char *id) {
@@ -345,45 +345,38 @@ static int take_id(void *ctx, const char *id) {
 /* The computer's seats: one node holds a game's lease; another gets it
  * only once it ran out, and its sweep finds the game then, not before. */
 static void test_lease_passes_when_its_node_is_gone(void **state) {
-    const backend *b = *state;
-    store *st = fresh(state);
+    fixture f;
+    begin(&f, state, 16, "lease", "{}");
     kontor_error err;
-    store *st2 = open_be(b, &err);
+    store *st2 = open_be(*state, &err); /* a second node on the same database */
     assert_non_null(st2);
-    game g;
-    make_game(&g, 16);
-    char id[32];
-    gid(id, sizeof id, "lease");
-    assert_int_equal(store_save(st, id, 0, "{}", g.empty, &err), KONTOR_OK);
-    assert_int_equal(store_lease(st, id, "nodeA", 700), 1);
-    assert_int_equal(store_lease(st, id, "nodeA", 700), 1); /* renewing one's own */
+    assert_int_equal(store_lease(f.st, f.id, "nodeA", 700), 1);
+    assert_int_equal(store_lease(f.st, f.id, "nodeA", 700), 1); /* renewing one's own */
     seen s = {0};
     assert_int_equal(store_orphans(st2, "nodeB", 5000, 10, take_id, &s, &err), KONTOR_OK);
-    if (!store_shared(st)) {
-        assert_int_equal(store_lease(st2, id, "nodeB", 700), 1); /* one node: always its own */
+    if (!store_shared(f.st)) {
+        assert_int_equal(store_lease(st2, f.id, "nodeB", 700), 1); /* one node: always its own */
         assert_int_equal(s.n, 0);
     } else {
-        assert_int_equal(store_lease(st2, id, "nodeB", 700), 0);
-        assert_int_equal(has(&s, id), -1);
-        assert_true(store_renew(st, "nodeA", 700) >= 1);
+        assert_int_equal(store_lease(st2, f.id, "nodeB", 700), 0);
+        assert_int_equal(has(&s, f.id), -1);
+        assert_true(store_renew(f.st, "nodeA", 700) >= 1);
         sleep_ms(900); /* nodeA died: no renewal */
         assert_int_equal(store_orphans(st2, "nodeB", 5000, 10, take_id, &s, &err), KONTOR_OK);
-        assert_true(has(&s, id) >= 0);
-        assert_int_equal(store_lease(st, id, "nodeA", 700), 0); /* now nodeB's */
-        assert_int_equal(store_lease(st2, id, "nodeB", 700), 1);
+        assert_true(has(&s, f.id) >= 0);
+        assert_int_equal(store_lease(f.st, f.id, "nodeA", 700), 0); /* now nodeB's */
+        assert_int_equal(store_lease(st2, f.id, "nodeB", 700), 1);
         /* a finished game is nobody's orphan */
-        char *all = text_upto(&g, g.n);
-        assert_int_equal(store_save(st2, id, 1, "{}", all, &err), KONTOR_OK);
+        char *all = text_upto(&f.g, f.g.n);
+        assert_int_equal(store_save(st2, f.id, 1, "{}", all, &err), KONTOR_OK);
         free(all);
         sleep_ms(800);
         memset(&s, 0, sizeof s);
-        assert_int_equal(store_orphans(st, "nodeA", 5000, 10, take_id, &s, &err), KONTOR_OK);
-        assert_int_equal(has(&s, id), -1);
+        assert_int_equal(store_orphans(f.st, "nodeA", 5000, 10, take_id, &s, &err), KONTOR_OK);
+        assert_int_equal(has(&s, f.id), -1);
     }
-    free(g.empty);
-    kontor_record_release(&g.rec);
     store_close(st2);
-    store_close(st);
+    end(&f);
 }
 
 /* A database that cannot be reached is a clear error, not a crash. */

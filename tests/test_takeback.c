@@ -20,6 +20,15 @@ static json_t *takeback(const srv *s, const char *id, const char *token, int *st
 
 static const char *code_of(json_t *o) { return json_string_value(json_object_get(o, "code")); }
 
+/* A takeback that must be refused with status and, if code, that code. */
+static void expect_refused(const srv *s, const char *id, const char *token, int status, const char *code) {
+    int st;
+    json_t *r = takeback(s, id, token, &st);
+    assert_int_equal(st, status);
+    if (code) assert_string_equal(code_of(r), code);
+    json_decref(r);
+}
+
 /* Wait until c's state offers c decisions (the computer has answered). */
 static void wait_my_turn(cl *c) {
     for (int i = 0; i < 100 && !json_array_size(json_object_get(c->state, "legal")) && !is_over(c); i++)
@@ -42,11 +51,9 @@ static void assert_same_position(json_t *a, json_t *b) {
 static void test_a_takeback_restores_the_hand_and_the_board_and_the_store_forgets_the_moves(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
-    const char *tok = token_of(g, 0);
     cl a;
-    join(&a, &s, id, tok);
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    const char *id = game_id(g), *tok = token_of(g, 0);
     /* several decisions; the position before the last one is kept */
     json_t *before = NULL;
     int placed = 0;
@@ -105,11 +112,9 @@ static void test_a_takeback_restores_the_hand_and_the_board_and_the_store_forget
 static void test_takebacks_go_back_decision_by_decision_to_the_first(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
-    const char *tok = token_of(g, 0);
     cl a;
-    join(&a, &s, id, tok);
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    const char *id = game_id(g), *tok = token_of(g, 0);
     for (int i = 0; i < 3; i++) {
         wait_my_turn(&a);
         assert_true(play_one(&a, NULL));
@@ -125,100 +130,54 @@ static void test_takebacks_go_back_decision_by_decision_to_the_first(void **stat
         json_decref(r);
         drain(&a, 200); /* the computer may decide again before the next */
     }
-    json_t *r = takeback(&s, id, tok, &st);
-    assert_int_equal(st, 409);
-    assert_string_equal(code_of(r), "takeback_none");
-    json_decref(r);
-    close_cl(&a);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    expect_refused(&s, id, tok, 409, "takeback_none");
+    finish(&s, &a, g);
 }
 
 static void test_a_takeback_is_refused_with_two_people_without_a_token_or_before_any_decision(void **state) {
     (void)state;
     srv s = start();
-    int st;
     /* two people */
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &a, 0);
+    join(&b, &s, game_id(g), token_of(g, 1));
     assert_true(play_one(&a, NULL));
-    json_t *r = takeback(&s, id, token_of(g, 0), &st);
-    assert_int_equal(st, 409);
-    assert_string_equal(code_of(r), "takeback_people");
-    json_decref(r);
+    expect_refused(&s, game_id(g), token_of(g, 0), 409, "takeback_people");
     close_cl(&a);
     close_cl(&b);
     json_decref(g);
     /* against the computer: not before a decision, not without the token */
-    g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    id = json_string_value(json_object_get(g, "id"));
-    open_cl(&a, &s);
-    char msg[200];
-    snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", id, token_of(g, 0));
-    send_str(&a, msg);
-    json_t *wel = until(&a, "welcome", 2000);
-    assert_non_null(wel);
-    until(&a, "state", 2000);
-    r = takeback(&s, id, token_of(g, 0), &st);
-    assert_int_equal(st, 409);
-    assert_string_equal(code_of(r), "takeback_none");
-    json_decref(r);
-    r = takeback(&s, id, "0123456789abcdef0123456789abcdef", &st);
-    assert_int_equal(st, 403);
-    json_decref(r);
+    g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
+    expect_refused(&s, game_id(g), token_of(g, 0), 409, "takeback_none");
+    expect_refused(&s, game_id(g), "0123456789abcdef0123456789abcdef", 403, NULL);
     close_cl(&a);
     json_decref(g);
     /* "takeback" is true or false */
-    r = http_json(&s, "POST", "/api/games", "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"],\"takeback\":\"yes\"}", &st);
+    int st;
+    json_t *r = http_json(&s, "POST", "/api/games", "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"],\"takeback\":\"yes\"}", &st);
     assert_int_equal(st, 400);
     assert_non_null(strstr(json_string_value(json_object_get(r, "error")), "'takeback'"));
     json_decref(r);
     /* a game created without takebacks */
-    g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"],\"takeback\":false}");
-    id = json_string_value(json_object_get(g, "id"));
-    join(&a, &s, id, token_of(g, 0));
+    g = create_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"],\"takeback\":false}", &a, 0);
     assert_true(play_one(&a, NULL));
-    r = takeback(&s, id, token_of(g, 0), &st);
-    assert_int_equal(st, 409);
-    assert_string_equal(code_of(r), "takeback_off");
-    json_decref(r);
-    close_cl(&a);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    expect_refused(&s, game_id(g), token_of(g, 0), 409, "takeback_off");
+    finish(&s, &a, g);
 }
 
 /* The welcome says whether the seat may take back (the client's Undo). */
 static void test_the_welcome_says_whether_a_takeback_is_offered(void **state) {
     (void)state;
     srv s = start();
-    const char *bodies[] = {"{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}",
+    const char *bodies[] = {BASIC_VS_COMPUTER,
                             "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}",
                             "{\"variant\":\"basic\",\"seats\":[\"random\",\"human\"],\"takeback\":false}"};
     int want[] = {1, 0, 0};
     for (int k = 0; k < 3; k++) {
-        json_t *g = create(&s, bodies[k]);
-        const char *id = json_string_value(json_object_get(g, "id"));
         cl a;
-        open_cl(&a, &s);
-        char msg[200];
-        snprintf(msg, sizeof msg, "{\"type\":\"join\",\"game\":\"%s\",\"token\":\"%s\"}", id, token_of(g, k == 2 ? 1 : 0));
-        send_str(&a, msg);
-        int op;
-        char *m;
-        size_t len;
-        json_t *wel = NULL;
-        while (!wel && wsc_recv(&a.w, 2000, &op, &m, &len) > 0) {
-            json_t *o = json_loadb(m, len, 0, NULL);
-            free(m);
-            if (strcmp(json_string_value(json_object_get(o, "type")), "welcome") == 0) wel = o;
-            else json_decref(o);
-        }
-        assert_non_null(wel);
-        assert_int_equal(json_is_true(json_object_get(wel, "takeback")), want[k]);
-        json_decref(wel);
+        json_t *g = create_joined(&s, bodies[k], &a, k == 2 ? 1 : 0);
+        assert_non_null(a.welcome);
+        assert_int_equal(json_is_true(json_object_get(a.welcome, "takeback")), want[k]);
         close_cl(&a);
         json_decref(g);
     }
@@ -229,10 +188,8 @@ static void test_the_welcome_says_whether_a_takeback_is_offered(void **state) {
 static void test_a_takeback_is_refused_once_the_game_is_over(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"random\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a;
-    join(&a, &s, id, token_of(g, 0));
+    json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
     kontor_rng rng;
     kontor_rng_seed(&rng, 3);
     for (int i = 0; i < 400 && !is_over(&a); i++) {
@@ -241,14 +198,8 @@ static void test_a_takeback_is_refused_once_the_game_is_over(void **state) {
     }
     for (int i = 0; i < 50 && !is_over(&a); i++) until(&a, "state", 100);
     assert_true(is_over(&a));
-    int st;
-    json_t *r = takeback(&s, id, token_of(g, 0), &st);
-    assert_int_equal(st, 409);
-    assert_string_equal(code_of(r), "takeback_over");
-    json_decref(r);
-    close_cl(&a);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    expect_refused(&s, game_id(g), token_of(g, 0), 409, "takeback_over");
+    finish(&s, &a, g);
 }
 
 int main(void) {

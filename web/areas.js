@@ -2,7 +2,8 @@
 // board with a badge, and listed beside it. An open area says who leads it
 // and by what (the rule that decides, as the server reports it in
 // open_areas) and how many free cells still border it; an enclosed one says
-// who won it and whether it counts now (the five largest, and so on).
+// who won it and whether it counts now (the five largest, and so on), or,
+// once the game is over, whether it counted in the final scoring.
 import { t } from './i18n.js';
 import { el, CELL, TEAM, MARK_GLYPH, fmt } from './board.js';
 
@@ -39,11 +40,13 @@ export function openWords(a) {
   return `${by} · ${free}`;
 }
 
-// Words for an enclosed area.
-export function closedWords(a) {
+// Words for an enclosed area; over: the game is over, so its counts is the
+// final scoring's (as in the end table), not a reading of the moment.
+export function closedWords(a, over) {
   if (a.winner === null) return t('area.closed_tie');
   const won = t('area.closed_won', { team: t(`team.${TEAM[a.winner]}`) });
-  return `${won} · ${a.out ? t('area.struck') : a.counts ? t('area.counts') : t('area.not_counting')}`;
+  const counts = over ? (a.counts ? t('area.counted') : t('area.not_counted')) : a.counts ? t('area.counts') : t('area.not_counting');
+  return `${won} · ${a.out ? t('area.struck') : counts}`;
 }
 
 // Draw the outlines and badges (drawBoard's overlay hook).
@@ -66,7 +69,7 @@ export function areaOverlay(st) {
     st.areas.forEach((a, i) => {
       const ink = a.winner === null ? '#6b6b6b' : INK[a.winner];
       el('path', { d: outline(a.cells, px, py), stroke: ink, 'stroke-width': 3, fill: 'none', class: 'area-outline closed' }, g);
-      badge(a.cells, `${i + 1}${a.counts && !a.out ? '✓' : ''}`, ink, 'closed', closedWords(a));
+      badge(a.cells, `${i + 1}${a.counts && !a.out ? '✓' : ''}`, ink, 'closed', closedWords(a, st.over));
     });
   };
 }
@@ -83,7 +86,7 @@ export function areaList(st, open) {
   };
   const ul = document.createElement('ul');
   (st.open_areas || []).forEach((a, i) => ul.append(li(letter(i), 'area-open', openWords(a), fmt(...first(a.cells)))));
-  st.areas.forEach((a, i) => ul.append(li(String(i + 1), 'area-closed', closedWords(a), fmt(...a.at))));
+  st.areas.forEach((a, i) => ul.append(li(String(i + 1), 'area-closed', closedWords(a, st.over), fmt(...a.at))));
   const d = document.createElement('details');
   d.id = 'areas';
   d.className = 'areas-list';

@@ -182,6 +182,13 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
     }
     assert.ok(rows.some(r => r[8] !== 'yes'), 'an area that does not count');
     for (const r of rows) if (r[8] !== 'yes') assert.equal(r[7], '–', `an area that does not count shows no points: ${r}`);
+    // the areas beside the board give the final reading, the table's, not the words of a running game ("now")
+    const listed = await page.$$eval('#areas li.area-closed', l => l.map(x => x.textContent));
+    assert.equal(listed.length, rows.length, 'one area listed per row of the end table');
+    listed.forEach((w, i) => {
+      assert.doesNotMatch(w, /\bnow\b/, `an area after the end: ${w}`);
+      if (!/a tie|struck/.test(w)) assert.match(w, rows[i][8] === 'yes' ? / · counted$/ : / · did not count \(not among the areas that scored\)$/, `area ${i + 1} as in the end table (${rows[i][8]}): ${w}`);
+    });
     await page.close();
   });
 
@@ -460,7 +467,8 @@ export async function uiTests({ test, A, B, url, act, playToEnd, SHOTS }) {
         assert.equal(r.solid, closed.length);
         for (const w of open) assert.match(w, /^[A-Z]\d* \([+-]?\d+,[+-]?\d+\) ((red|black) leads( by \d+ (tea|wine|spice)|, ahead in \d goods|: (tea|wine|spice) beats (tea|wine|spice))|tied: nobody leads|no warehouses) · /);
         for (const w of open) assert.match(w, /\d+ free cells? borders?/);
-        for (const w of closed) assert.match(w, /enclosed: (a tie|(red|black) won it · (counts|does not count now|struck))/);
+        // (the last move may have ended the game: then the final reading, counted or not)
+        for (const w of closed) assert.match(w, /enclosed: (a tie|(red|black) won it · (counts|does not count now|struck|counted|did not count))/);
         if (open.some(w => /leads/.test(w)) && closed.length >= 2) break;
       }
     }

@@ -385,6 +385,9 @@ export default {
   'area.closed_won': 'umschlossen: {team} hat es gewonnen',
   'area.counts': 'zählt',
   'area.not_counting': 'zählt derzeit nicht (nicht unter den wertenden Gebieten)',
+  // nach dem Ende: was die Schlusswertung gezählt hat (die Spalte „zählt“ der Endtabelle)
+  'area.counted': 'hat gezählt',
+  'area.not_counted': 'hat nicht gezählt (nicht unter den gewerteten Gebieten)',
   'area.struck': 'vom Besitzer der Hafenkneipe gestrichen',
   'ref.colours': 'Rote Karten zeigen ◆ neben der Zahl, schwarze ●.',
 

@@ -383,6 +383,9 @@ export default {
   'area.closed_won': 'enclosed: {team} won it',
   'area.counts': 'counts',
   'area.not_counting': 'does not count now (not among the areas that score)',
+  // after the end: the final scoring's reading (the end table's "counts")
+  'area.counted': 'counted',
+  'area.not_counted': 'did not count (not among the areas that scored)',
   'area.struck': 'struck by its tavern’s owner',
   'ref.colours': 'Red cards show ◆ beside the number, black ones ●.',
 

@@ -1,0 +1,283 @@
+/* test_rules_board.c: the rules of the board of the two-player game, one test per rule and per ruling of docs/rules.md.
+ *
+ * Where a card may be placed (orthogonally, never stacked, cranes), the
+ * board's extent (basic and advanced), a card with no legal cell (R3),
+ * compulsory placing (R4), and the ship of the advanced game (R6). Split
+ * from test_rules.c along the rulebook's parts: a round and the end are in
+ * test_rules_round.c, areas and their scoring in test_rules_scoring.c.
+ *
+ * Positions come about through the real interface (choose, place) wherever a
+ * few rounds reach them; the rulebook's figures, which no short game reaches,
+ * are laid by hand with the hooks of core/internal.h (tests/rulesutil.h). */
+#include "rulesutil.h"
+
+/* ---- placing ------------------------------------------------------------------------ */
+
+static void placement_example_two_cards_leave_six_cells_a_to_f(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    bare(&s);
+    kontor__put(&s, C(1, 0), id(&s, 47));
+    choose(&s, 38, PASS, NULL);
+    kontor_move m[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&s, 0, m);
+    assert_int_equal(n, 6);
+    int want[6] = {C(-1, 0), C(2, 0), C(0, -1), C(1, -1), C(0, 1), C(1, 1)};
+    for (int i = 0; i < 6; i++) assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, want[i])));
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 1)), "diagonal");
+}
+
+static void placement_must_touch_a_card_orthogonally_and_never_stack(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    choose(&s, 5, PASS, NULL);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(3, 1)), "does not touch");
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 0)), "already holds");
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(3, 0))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 1))));
+}
+
+static void board_extent_is_fixed_once_a_direction_reaches_six(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    choose(&s, 38, PASS, NULL);
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-3, 0))));
+    place(&s, 0, C(3, 0), NULL);
+    choose(&s, 40, PASS, NULL);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-3, 0)), "outside the 6x6 board");
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(4, 0)), "outside");
+    /* the other direction is still open */
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 3))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -3))));
+}
+
+static void advanced_board_is_seven_by_seven(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    kontor__put(&s, C(3, 0), id(&s, 47));
+    choose(&s, 38, PASS, NULL);
+    if (s.phase == KONTOR_PHASE_SHIP) kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE), NULL);
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-3, 0))));
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(4, 0))));
+    place(&s, 0, C(4, 0), NULL);
+    choose(&s, 40, PASS, NULL);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-3, 0)), "outside the 7x7 board");
+}
+
+static void crane_keeps_the_free_cells_next_to_it_clear_of_opposing_dock_cards(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    bare(&s);
+    kontor__put(&s, C(1, 0), id(&s, 7)); /* red crane */
+    /* black's dock card: not next to the crane */
+    choose(&s, PASS, 6, NULL);
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0)), "crane");
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 1)), "crane");
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, -1)), "crane");
+    assert_true(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1))));
+    assert_true(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, 0))));
+    place(&s, 1, C(0, 1), NULL);
+    /* black's water card may go there */
+    choose(&s, PASS, 40, NULL);
+    assert_true(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0))));
+    place(&s, 1, C(-1, 0), NULL);
+    /* red's own dock card may go there */
+    choose(&s, 5, PASS, NULL);
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0))));
+}
+
+static void crane_two_opposing_cranes_leave_only_water(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    bare(&s);
+    kontor__put(&s, C(1, 0), id(&s, 7)); /* red crane */
+    kontor__put(&s, C(3, 0), id(&s, 8)); /* black crane */
+    kontor__put(&s, C(2, -1), id(&s, 47));
+    choose(&s, 5, PASS, NULL);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0)), "black's crane");
+    place(&s, 0, C(-1, 0), NULL);
+    choose(&s, PASS, 6, NULL);
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0)), "red's crane");
+    place(&s, 1, C(0, 1), NULL);
+    choose(&s, 38, PASS, NULL);
+    place(&s, 0, C(2, 0), NULL);
+}
+
+static void ruling_R3_a_card_with_no_legal_cell_goes_back_to_the_hand(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", "width=3,height=3");
+    bare(&s);
+    kontor__put(&s, C(1, 0), id(&s, 8));  /* black cranes left and right */
+    kontor__put(&s, C(-1, 0), id(&s, 44));
+    kontor__put(&s, C(0, 1), id(&s, 47)); /* water above and below: 3x3 fixed */
+    kontor__put(&s, C(0, -1), id(&s, 48));
+    choose(&s, 5, PASS, &log);
+    assert_true(in_hand(&s, 0, 5));
+    assert_int_equal(s.hand_n[0], 5);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
+    assert_int_equal(s.round, 2);
+    int found = 0;
+    for (int i = 0; i < log.n; i++)
+        if (log.ev[i].kind == KONTOR_EV_TAKEBACK && log.ev[i].a == KONTOR_TAKEBACK_NOCELL) found = 1;
+    assert_true(found);
+}
+
+static void ruling_R4_placing_is_compulsory_unless_optional_place(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", NULL);
+    choose(&s, 5, PASS, NULL);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE), "must place");
+    setup(&s, "basic", "optional_place=1");
+    choose(&s, 5, PASS, NULL);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE), &log), KONTOR_OK);
+    assert_true(in_hand(&s, 0, 5));
+    assert_int_equal(s.round, 2);
+}
+
+/* ---- the ship (advanced) ------------------------------------------------------------------------ */
+
+static void ship_a_ship_card_may_move_the_ship_to_any_other_water_card(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    choose(&s, 3 /* TWS ship */, PASS, NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_SHIP);
+    assert_int_equal(legal_count(&s, 0), 1 + 8); /* stay, or one of the 8 cross cards */
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(0, 0)), "already on");
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(1, 1)), "water card");
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(2, 0)), NULL), KONTOR_OK);
+    assert_int_equal(s.ship_cell, C(2, 0));
+    /* nothing to remove next to 2,0: straight to placing */
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+}
+
+static void ship_a_card_without_ship_symbol_does_not_move_it(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    choose(&s, 5, PASS, NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+    /* and in the basic game a ship card does nothing with it */
+    setup(&s, "basic", NULL);
+    choose(&s, 3, PASS, NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+}
+
+static void ship_not_moving_means_no_removal(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    kontor__put(&s, C(1, -1), id(&s, 17)); /* red T ship, next to the centre? no: next to 1,0 and 0,-1 */
+    choose(&s, PASS, 4, NULL);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+    assert_int_equal(s.ship_cell, C(0, 0));
+}
+
+/* The rulebook's ship example: Black removes the 3 with the ship; Red's
+ * three warehouses leave with it; 36 and 16 become separate areas and Black's
+ * green warehouse moves to the 16. */
+static void ship_example_black_removes_the_3_and_the_area_splits(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    uint8_t g[2][3];
+    setup(&s, "advanced", NULL);
+    bare(&s);
+    for (int x = -2; x <= 3; x++)
+        if (x) kontor__put(&s, C(x, 0), id(&s, 49 + x + 2));
+    kontor__put(&s, C(1, 1), id(&s, 36)); /* black W */
+    kontor__put(&s, C(2, 1), id(&s, 3));  /* red TWS, ship */
+    kontor__put(&s, C(3, 1), id(&s, 16)); /* black S */
+    kontor__put(&s, C(2, 2), id(&s, 47));
+    assert_int_equal(kontor_area_at(&s, C(1, 1), NULL, g), 3);
+    assert_int_equal(g[1][KONTOR_WINE], 1);
+    assert_int_equal(g[1][KONTOR_SPICE], 1);
+    assert_int_equal(g[0][KONTOR_TEA], 1);
+    int under = s.dock_pile[0].n;
+    choose(&s, PASS, 48 /* water, ship */, &log);
+    assert_int_equal(s.phase, KONTOR_PHASE_SHIP);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(2, 2)), &log), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_REMOVE);
+    assert_int_equal(legal_count(&s, 1), 2); /* none, or the 3 */
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(2, 1)), &log), KONTOR_OK);
+    assert_int_equal(s.cell_card[C(2, 1)], KONTOR_NONE);
+    assert_int_equal(s.dock_pile[0].n, under + 1);
+    assert_int_equal(s.dock_pile[0].card[(s.dock_pile[0].head + under) & (KONTOR_PILE_MAX - 1)], id(&s, 3));
+    assert_int_equal(kontor_area_at(&s, C(1, 1), NULL, g), 1);
+    assert_int_equal(g[1][KONTOR_WINE], 1);
+    assert_int_equal(g[1][KONTOR_SPICE], 0);
+    assert_int_equal(g[0][KONTOR_TEA] + g[0][KONTOR_WINE] + g[0][KONTOR_SPICE], 0);
+    assert_int_equal(kontor_area_at(&s, C(3, 1), NULL, g), 1);
+    assert_int_equal(g[1][KONTOR_SPICE], 1); /* the green warehouse is now on the 16 */
+    assert_true(has_event(&log, KONTOR_EV_REMOVE, 1));
+    /* the player may fill the space just made */
+    place(&s, 1, C(2, 1), NULL);
+}
+
+static void ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    bare(&s);
+    kontor__put(&s, C(1, 0), id(&s, 47));
+    kontor__put(&s, C(2, 0), id(&s, 5));   /* red W, no ship symbol */
+    kontor__put(&s, C(1, 1), id(&s, 17));  /* red T ship: own card of red */
+    kontor__put(&s, C(1, -1), id(&s, 18)); /* black T ship, in an enclosed area below */
+    kontor__put(&s, C(0, -1), id(&s, 50));
+    kontor__put(&s, C(2, -1), id(&s, 51));
+    kontor__put(&s, C(1, -2), id(&s, 52));
+    kontor__score_enclosed(&s, NULL);
+    assert_true(bb_test_cell(&s.enclosed, C(1, -1)));
+    choose(&s, 39 /* water ship */, PASS, NULL);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(1, 0)), NULL), KONTOR_OK);
+    assert_int_equal(s.phase, KONTOR_PHASE_REMOVE);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(2, 0)), "no ship symbol");
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(1, -1)), "enclosed");
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(1, 1))));
+    assert_int_equal(legal_count(&s, 0), 2);
+}
+
+static void ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_card(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    kontor__put(&s, C(3, 0), id(&s, 17));
+    kontor__put(&s, C(4, 0), id(&s, 19)); /* x -2..4: width 7 reached */
+    kontor__put(&s, C(4, 1), id(&s, 60));
+    choose(&s, PASS, 39 /* ship */, NULL);
+    kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(4, 1)), NULL);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(4, 0)), NULL), KONTOR_OK);
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-3, 0)), "outside the 7x7 board");
+    assert_true(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(4, 0))));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(placement_example_two_cards_leave_six_cells_a_to_f),
+        cmocka_unit_test(placement_must_touch_a_card_orthogonally_and_never_stack),
+        cmocka_unit_test(board_extent_is_fixed_once_a_direction_reaches_six),
+        cmocka_unit_test(advanced_board_is_seven_by_seven),
+        cmocka_unit_test(crane_keeps_the_free_cells_next_to_it_clear_of_opposing_dock_cards),
+        cmocka_unit_test(crane_two_opposing_cranes_leave_only_water),
+        cmocka_unit_test(ruling_R3_a_card_with_no_legal_cell_goes_back_to_the_hand),
+        cmocka_unit_test(ruling_R4_placing_is_compulsory_unless_optional_place),
+        cmocka_unit_test(ship_a_ship_card_may_move_the_ship_to_any_other_water_card),
+        cmocka_unit_test(ship_a_card_without_ship_symbol_does_not_move_it),
+        cmocka_unit_test(ship_not_moving_means_no_removal),
+        cmocka_unit_test(ship_example_black_removes_the_3_and_the_area_splits),
+        cmocka_unit_test(ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too),
+        cmocka_unit_test(ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_card),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,506 @@
+/* test_rules_round.c: the rules of a round of the two-player game and of its end, one test per rule and per ruling of docs/rules.md.
+ *
+ * Set-up, declaring a pass and taxes (R1, R2, R12), who acts first, drawing
+ * and money, the end of the game and its winner (R8, R9), and the options'
+ * text. test_rules.c once held every rule; it grew past 1,100 lines and is
+ * split along the rulebook's parts: the board (placing, the ship) is in
+ * test_rules_board.c, areas and their scoring in test_rules_scoring.c.
+ *
+ * Positions come about through the real interface (choose, place) wherever a
+ * few rounds reach them; the rest are laid by hand with the hooks of
+ * core/internal.h (tests/rulesutil.h). */
+#include "rulesutil.h"
+
+/* ---- set-up -------------------------------------------------------------------- */
+
+static void setup_lays_centre_and_cross_from_the_top_of_the_water_pile(void **st) {
+    (void)st;
+    kontor_config cfg;
+    kontor_deal d;
+    kontor_state s;
+    kontor_config_init(&cfg, "basic", NULL);
+    kontor_deal_shuffle(&d, &cfg, 11);
+    assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
+    assert_int_equal(s.cell_card[C(0, 0)], cfg.cards->centre);
+    /* R13: N1 N2 E1 E2 S1 S2 W1 W2 */
+    int cells[8] = {C(0, -1), C(0, -2), C(1, 0), C(2, 0), C(0, 1), C(0, 2), C(-1, 0), C(-2, 0)};
+    for (int i = 0; i < 8; i++) assert_int_equal(s.cell_card[cells[i]], d.water[i]);
+    assert_int_equal(s.ncards_board, 9);
+    /* hands: 3 dock cards from the top of the own pile, then 2 water cards;
+     * red takes water 9 and 10 of the pile, black 11 and 12 */
+    for (int p = 0; p < 2; p++) {
+        assert_int_equal(s.hand_n[p], 5);
+        for (int i = 0; i < 3; i++) assert_int_equal(s.hand[p][i], d.dock[p][i]);
+        assert_int_equal(s.hand[p][3], d.water[8 + 2 * p]);
+        assert_int_equal(s.hand[p][4], d.water[9 + 2 * p]);
+        assert_int_equal(s.dock_pile[p].n, 19);
+        assert_int_equal(s.dock_pile[p].card[s.dock_pile[p].head], d.dock[p][3]);
+    }
+    assert_int_equal(s.water_pile.n, 43 - 12);
+    assert_int_equal(s.coins[0], 4);
+    assert_int_equal(s.coins[1], 4);
+    assert_int_equal(s.treasury, 12);
+    assert_int_equal(s.ship_cell, KONTOR_NONE);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
+    assert_int_equal(kontor_actors(&s), 3u);
+}
+
+static void setup_advanced_puts_the_ship_on_the_centre(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    assert_int_equal(s.ship_cell, C(0, 0));
+    assert_int_equal(s.cfg.width, 7);
+    assert_int_equal(s.cfg.largest, 5);
+}
+
+static void setup_rejects_a_deal_that_is_not_a_permutation(void **st) {
+    (void)st;
+    kontor_config cfg;
+    kontor_deal d;
+    kontor_state s;
+    kontor_error err;
+    kontor_config_init(&cfg, "basic", NULL);
+    kontor_deal_shuffle(&d, &cfg, 3);
+    d.dock[0][5] = d.dock[0][6];
+    assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, &err), KONTOR_E_INVALID);
+    assert_non_null(strstr(err.msg, "permutation"));
+}
+
+static void same_seed_same_game(void **st) {
+    (void)st;
+    kontor_state a, b;
+    kontor_rng r1, r2;
+    setup(&a, "advanced", NULL);
+    setup(&b, "advanced", NULL);
+    assert_memory_equal(&a, &b, sizeof a);
+    kontor_rng_seed(&r1, 99);
+    kontor_rng_seed(&r2, 99);
+    kontor_playout(&a, &r1);
+    kontor_playout(&b, &r2);
+    assert_memory_equal(&a, &b, sizeof a);
+}
+
+/* ---- taxes and passes ------------------------------------------------------------ */
+
+static void tax_coin_symbol_makes_the_opponent_pay_the_treasury(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", NULL);
+    choose(&s, 1 /* S, coin */, 6 /* W */, &log);
+    assert_int_equal(s.coins[0], 4);
+    assert_int_equal(s.coins[1], 3);
+    assert_int_equal(s.treasury, 13);
+    assert_true(has_event(&log, KONTOR_EV_TAX, 1));
+}
+
+static void tax_who_cannot_pay_takes_the_card_back_and_loses_the_round(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", NULL);
+    s.treasury = (uint8_t)(s.treasury + s.coins[1]);
+    s.coins[1] = 0;
+    choose(&s, 1, 6, &log);
+    assert_true(in_hand(&s, 1, 6));
+    assert_int_equal(s.norder, 1);
+    assert_int_equal(s.order[0], 0);
+    assert_true(has_event(&log, KONTOR_EV_TAKEBACK, 1));
+    assert_int_equal(s.coins[0], 4);
+}
+
+static void tax_a_card_taken_back_imposes_no_tax(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    s.treasury = (uint8_t)(s.treasury + s.coins[0]);
+    s.coins[0] = 0;
+    choose(&s, 1 /* coin */, 2 /* coin */, NULL);
+    /* red cannot pay for black's 2 and takes the 1 back; so black owes nothing */
+    assert_true(in_hand(&s, 0, 1));
+    assert_int_equal(s.coins[1], 4);
+    assert_int_equal(s.norder, 1);
+    assert_int_equal(s.order[0], 1);
+}
+
+static void tax_both_broke_both_sit_out_and_take_a_coin(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", NULL);
+    s.treasury = 20;
+    s.coins[0] = s.coins[1] = 0;
+    choose(&s, 1, 2, &log);
+    assert_int_equal(s.coins[0], 1);
+    assert_int_equal(s.coins[1], 1);
+    assert_int_equal(s.treasury, 18);
+    assert_true(in_hand(&s, 0, 1));
+    assert_true(in_hand(&s, 1, 2));
+    assert_int_equal(s.round, 2);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
+    assert_true(has_event(&log, KONTOR_EV_SITOUT, 0));
+}
+
+static void pass_earns_a_coin_and_pays_no_tax(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    choose(&s, PASS, 2 /* coin */, NULL);
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.treasury, 11);
+    assert_int_equal(s.hand_n[0], 5);
+    assert_int_equal(s.norder, 1);
+}
+
+/* R1: "gleich zu Anfang einer Aktionsrunde, noch bevor Karten gespielt werden
+ * erklären, daß man auf das Ausspielen einer Karte verzichtet. Dann bekommt
+ * man 1 Münze" -- the declarations are simultaneous and hidden until all are
+ * made; the passer is paid at once; the other chooses his card knowing it. */
+static void ruling_R1_a_pass_is_declared_before_the_cards_and_paid_at_once(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_view v;
+    setup(&s, "basic", NULL);
+    give(&s, 1, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+    assert_int_equal(kontor_actors(&s), 3u);
+    assert_int_equal(legal_count(&s, 0), 2); /* play or pass, no card yet */
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s.hand[0][0]), "declare whether to pass");
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    /* hidden until black has declared too: no coin yet, black cannot see it */
+    assert_int_equal(s.coins[0], 4);
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.choice[0], KONTOR_HIDDEN);
+    kontor_log log = {0};
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), &log), KONTOR_OK);
+    /* revealed together: red takes his coin at once, before any card */
+    assert_true(has_event(&log, KONTOR_EV_PASS, 0));
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.treasury, 11);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(kontor_actors(&s), 2u);
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.choice[0], KONTOR_PASS); /* black chooses knowing red passed */
+    /* black declared to play: he chooses a card and may not pass now */
+    assert_int_equal(legal_count(&s, 1), 5);
+    expect_why(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), "declared to play");
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id(&s, 2)), NULL), KONTOR_OK);
+    assert_int_equal(s.coins[0], 5); /* 2 shows a coin; red passed and pays no tax */
+    assert_int_equal(s.norder, 1);
+    assert_int_equal(s.order[0], 1);
+}
+
+static void ruling_R1_when_all_declare_a_pass_the_round_ends(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), NULL), KONTOR_OK);
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.coins[1], 5);
+    assert_int_equal(s.round, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+    /* a seat with no card in hand can only pass */
+    s.hand_n[0] = 0;
+    assert_int_equal(legal_count(&s, 0), 1);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), "no card in hand");
+}
+
+static void ruling_R1_option_declare_hidden_makes_the_pass_a_hidden_choice(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_view v;
+    setup(&s, "basic", "declare=hidden");
+    give(&s, 1, 2);
+    assert_int_equal(s.phase, KONTOR_PHASE_CHOOSE);
+    assert_int_equal(legal_count(&s, 0), 6); /* five cards or a pass */
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), "choose a card");
+    assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), NULL), KONTOR_OK);
+    kontor_view_of(&s, 1, &v);
+    assert_int_equal(v.s.choice[0], KONTOR_HIDDEN); /* black chooses not knowing */
+    assert_int_equal(legal_count(&s, 1), 6);
+    assert_int_equal(s.coins[0], 4);
+    assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id(&s, 2)), NULL), KONTOR_OK);
+    assert_int_equal(s.coins[0], 5); /* paid at the reveal */
+    assert_int_equal(s.norder, 1);
+}
+
+/* R2: the rulebook sets no limit to passing; the limit after a double pass is
+ * the translator's bracketed house rule ("Suggested house rule ... - DO'D"),
+ * kept as pass=rest. */
+static void ruling_R2_passing_is_allowed_after_a_double_pass(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.round, 2);
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS)));
+    assert_int_equal(legal_count(&s, 0), 2);
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.round, 3);
+    assert_int_equal(s.coins[0], 6);
+}
+
+static void ruling_R2_option_pass_rest_forbids_passing_after_a_double_pass(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", "pass=rest");
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.coins[1], 5);
+    assert_int_equal(s.round, 2);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS), "all passed");
+    assert_int_equal(legal_count(&s, 1), 1); /* only "play" */
+    /* the round after that, passing is allowed again */
+    choose(&s, 38, 40, NULL);
+    place(&s, 1, C(1, 1), NULL);
+    place(&s, 0, C(-1, 1), NULL);
+    assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS)));
+    /* the same with the pass as a hidden choice */
+    setup(&s, "basic", "pass=rest,declare=hidden");
+    choose(&s, PASS, PASS, NULL);
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS), "all passed");
+    assert_int_equal(legal_count(&s, 1), 5);
+}
+
+static void ruling_R12_one_coin_for_two_goes_to_the_poorer(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    s.treasury = 1;
+    s.coins[0] = 5;
+    s.coins[1] = 14;
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.coins[0], 6);
+    assert_int_equal(s.coins[1], 14);
+    assert_int_equal(s.treasury, 0);
+    /* equally poor and one coin: nobody */
+    setup(&s, "basic", "total_coins=21");
+    s.treasury = 1;
+    s.coins[0] = s.coins[1] = 10;
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.coins[0], 10);
+    assert_int_equal(s.coins[1], 10);
+    assert_int_equal(s.treasury, 1);
+}
+
+static void the_higher_number_goes_first(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    choose(&s, 5, 2, NULL);
+    assert_int_equal(s.order[0], 0);
+    assert_int_equal(s.order[1], 1);
+    assert_int_equal(kontor_current(&s), 0);
+    setup(&s, "basic", NULL);
+    choose(&s, 87 /* red's tavern */, 86 /* black's tavern */, NULL);
+    assert_int_equal(kontor_current(&s), 0);
+    setup(&s, "basic", NULL);
+    choose(&s, 38 /* water */, 86, NULL);
+    assert_int_equal(kontor_current(&s), 1);
+    /* the second player may not act first */
+    expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 1)), "turn");
+}
+
+/* ---- drawing and money ---------------------------------------------------------------- */
+
+static void draw_the_same_kind_and_water_earns_a_coin(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    choose(&s, 38, 5, NULL);
+    int wtop = s.water_pile.card[s.water_pile.head];
+    int dtop = s.dock_pile[1].card[s.dock_pile[1].head];
+    place(&s, 0, C(1, 1), NULL); /* 38 is higher: red first */
+    assert_true(in_hand(&s, 0, s.cfg.cards->card[wtop].number));
+    assert_int_equal(s.hand_n[0], 5);
+    assert_int_equal(s.coins[0], 5);
+    assert_int_equal(s.treasury, 11);
+    place(&s, 1, C(-1, 1), NULL);
+    assert_true(in_hand(&s, 1, s.cfg.cards->card[dtop].number));
+    assert_int_equal(s.coins[1], 4);
+    /* the new tops are public */
+    kontor_view v;
+    kontor_view_of(&s, 0, &v);
+    assert_int_equal(v.s.water_pile.card[v.s.water_pile.head], s.water_pile.card[s.water_pile.head]);
+}
+
+static void no_draw_from_an_empty_pile_and_no_coin_from_an_empty_treasury(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    s.coins[0] = 16;
+    s.treasury = 0;
+    give(&s, 0, 38);
+    s.water_pile.n = 0; /* (the cards vanish: fine for this test) */
+    choose(&s, 38, PASS, NULL);
+    place(&s, 0, C(1, 1), NULL);
+    assert_int_equal(s.hand_n[0], 4);
+    assert_int_equal(s.coins[0], 16);
+}
+
+/* ---- the end ------------------------------------------------------------------------------ */
+
+/* Fill a 6x6 board (x -2..3, y -2..3) with water except for cell last. */
+static void fill_but(kontor_state *s, int last) {
+    bare(s);
+    int w = 47;
+    for (int y = -2; y <= 3; y++)
+        for (int x = -2; x <= 3; x++) {
+            int c = C(x, y);
+            if (c == C(0, 0) || c == last) continue;
+            kontor__put(s, c, id(s, w));
+            w = w == 85 ? 47 : w + 1;
+        }
+}
+
+static void ruling_R9_the_game_ends_at_once_when_the_board_is_full(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_log log = {0};
+    setup(&s, "basic", NULL);
+    fill_but(&s, C(3, 3));
+    choose(&s, 38, 40, &log);
+    int coins = s.coins[1];
+    place(&s, 1, C(3, 3), &log); /* 40 is higher */
+    assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+    assert_int_equal(s.end_reason, KONTOR_END_FULL);
+    assert_int_equal(s.hand_n[1], 4); /* no draw */
+    assert_int_equal(s.coins[1], coins); /* no coin */
+    assert_int_equal(kontor_actors(&s), 0u);
+    assert_true(has_event(&log, KONTOR_EV_END, -1));
+    /* red never placed */
+    assert_int_equal(legal_count(&s, 0), 0);
+}
+
+static void ruling_R9_option_final_draw_still_draws_and_pays(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", "final_draw=1");
+    fill_but(&s, C(3, 3));
+    choose(&s, 38, 40, NULL);
+    int coins = s.coins[1];
+    place(&s, 1, C(3, 3), NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+    assert_int_equal(s.hand_n[1], 5);
+    assert_int_equal(s.coins[1], coins + 1);
+}
+
+static void most_keepers_win_then_most_coins_else_a_draw(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", NULL);
+    fill_but(&s, C(3, 3));
+    s.nareas = 1;
+    memset(&s.area[0], 0, sizeof s.area[0]);
+    s.area[0].winner = 1;
+    s.area[0].keeper = 1;
+    s.area[0].value = 1;
+    s.area[0].size = 1;
+    s.keepers[1] = 1;
+    s.coins[0] = 10;
+    s.coins[1] = 0;
+    s.treasury = 10;
+    choose(&s, 38, PASS, NULL);
+    place(&s, 0, C(3, 3), NULL);
+    assert_int_equal(s.winner, 1);
+    assert_int_equal(s.score[1], 1);
+
+    setup(&s, "basic", NULL);
+    fill_but(&s, C(3, 3));
+    s.coins[0] = 3;
+    s.coins[1] = 9;
+    s.treasury = 8;
+    choose(&s, 38, PASS, NULL); /* black passes and takes a coin: 10 */
+    place(&s, 0, C(3, 3), NULL);
+    assert_int_equal(s.score[0], 0);
+    assert_int_equal(s.winner, 1);
+
+    setup(&s, "basic", NULL);
+    fill_but(&s, C(3, 3));
+    s.coins[0] = 5;
+    s.coins[1] = 4;
+    s.treasury = 11;
+    choose(&s, 38, PASS, NULL); /* 5 and 5 */
+    place(&s, 0, C(3, 3), NULL);
+    assert_int_equal(s.winner, -1);
+}
+
+static void ruling_R8_the_game_ends_after_max_rounds(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "basic", "max_rounds=2,pass=free");
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.phase, kt_choice_phase(&s));
+    choose(&s, PASS, PASS, NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+    assert_int_equal(s.end_reason, KONTOR_END_MAX_ROUNDS);
+    assert_int_equal(s.round, 2);
+}
+
+/* ---- options --------------------------------------------------------------------------------- */
+
+static void options_parse_and_describe_round_trip(void **st) {
+    (void)st;
+    kontor_config cfg, back;
+    kontor_error err;
+    char buf[256];
+    kontor_config_init(&cfg, "advanced", NULL);
+    assert_int_equal(kontor_config_describe(&cfg, buf, sizeof buf), 0);
+    assert_int_equal(kontor_config_options(&cfg, "edge=both, pass=rest,declare=hidden,max_rounds=90", &err), KONTOR_OK);
+    kontor_config_describe(&cfg, buf, sizeof buf);
+    assert_string_equal(buf, "edge=both,declare=hidden,pass=rest,max_rounds=90");
+    kontor_config_init(&back, "advanced", NULL);
+    assert_int_equal(kontor_config_options(&back, buf, &err), KONTOR_OK);
+    assert_memory_equal(&cfg, &back, sizeof cfg);
+    assert_int_equal(kontor_config_option(&cfg, "edge=sideways", &err), KONTOR_E_PARSE);
+    assert_int_equal(kontor_config_option(&cfg, "pass=1", &err), KONTOR_E_PARSE); /* once meant pass=free */
+    assert_non_null(strstr(err.msg, "wants 'free' or 'rest'"));
+    assert_int_equal(kontor_config_option(&cfg, "bogus=1", &err), KONTOR_E_PARSE);
+    assert_non_null(strstr(err.msg, "unknown option 'bogus'"));
+    assert_int_equal(kontor_config_option(&cfg, "max_rounds=0", &err), KONTOR_E_RANGE);
+    assert_int_equal(kontor_config_init(&cfg, "chess", &err), KONTOR_E_INVALID);
+}
+
+static void cells_format_and_parse(void **st) {
+    (void)st;
+    char b[8];
+    assert_string_equal(kontor_format_cell(C(1, -2), b), "+1,-2");
+    assert_string_equal(kontor_format_cell(C(0, 0), b), "0,0");
+    assert_int_equal(kontor_parse_cell("+1,-2"), C(1, -2));
+    assert_int_equal(kontor_parse_cell("-3,4"), C(-3, 4));
+    assert_int_equal(kontor_parse_cell("1;2"), -1);
+    assert_int_equal(kontor_parse_cell("9,0"), -1);
+    assert_int_equal(kontor_parse_cell(""), -1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(setup_lays_centre_and_cross_from_the_top_of_the_water_pile),
+        cmocka_unit_test(setup_advanced_puts_the_ship_on_the_centre),
+        cmocka_unit_test(setup_rejects_a_deal_that_is_not_a_permutation),
+        cmocka_unit_test(same_seed_same_game),
+        cmocka_unit_test(tax_coin_symbol_makes_the_opponent_pay_the_treasury),
+        cmocka_unit_test(tax_who_cannot_pay_takes_the_card_back_and_loses_the_round),
+        cmocka_unit_test(tax_a_card_taken_back_imposes_no_tax),
+        cmocka_unit_test(tax_both_broke_both_sit_out_and_take_a_coin),
+        cmocka_unit_test(pass_earns_a_coin_and_pays_no_tax),
+        cmocka_unit_test(ruling_R1_a_pass_is_declared_before_the_cards_and_paid_at_once),
+        cmocka_unit_test(ruling_R1_when_all_declare_a_pass_the_round_ends),
+        cmocka_unit_test(ruling_R1_option_declare_hidden_makes_the_pass_a_hidden_choice),
+        cmocka_unit_test(ruling_R2_passing_is_allowed_after_a_double_pass),
+        cmocka_unit_test(ruling_R2_option_pass_rest_forbids_passing_after_a_double_pass),
+        cmocka_unit_test(ruling_R12_one_coin_for_two_goes_to_the_poorer),
+        cmocka_unit_test(the_higher_number_goes_first),
+        cmocka_unit_test(draw_the_same_kind_and_water_earns_a_coin),
+        cmocka_unit_test(no_draw_from_an_empty_pile_and_no_coin_from_an_empty_treasury),
+        cmocka_unit_test(ruling_R9_the_game_ends_at_once_when_the_board_is_full),
+        cmocka_unit_test(ruling_R9_option_final_draw_still_draws_and_pays),
+        cmocka_unit_test(most_keepers_win_then_most_coins_else_a_draw),
+        cmocka_unit_test(ruling_R8_the_game_ends_after_max_rounds),
+        cmocka_unit_test(options_parse_and_describe_round_trip),
+        cmocka_unit_test(cells_format_and_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
