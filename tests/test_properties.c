@@ -53,6 +53,35 @@ static void check_cards(const kontor_state *s) {
     }
 }
 
+/* The orthogonal neighbours of a set, cell by cell (not the engine's shifts). */
+static kontor_bb neighbours_by_cell(const kontor_bb *b) {
+    kontor_bb r = {{0, 0, 0, 0}};
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        if (!((b->w[c >> 6] >> (c & 63)) & 1)) continue;
+        int x = c & 15, y = c >> 4;
+        int nb[4] = {x > 0 ? c - 1 : -1, x < 15 ? c + 1 : -1, y > 0 ? c - 16 : -1, y < 15 ? c + 16 : -1};
+        for (int i = 0; i < 4; i++)
+            if (nb[i] >= 0) r.w[nb[i] >> 6] |= 1ULL << (nb[i] & 63);
+    }
+    return r;
+}
+
+/* The bitboards the engine keeps as cards come and go (s->front, the free
+ * cells next to a card; s->crane_near, the cells next to each colour's
+ * cranes) are what the board says. */
+static void check_kept_bitboards(const kontor_state *s) {
+    kontor_bb front = neighbours_by_cell(&s->occ);
+    for (int w = 0; w < 4; w++) front.w[w] &= ~s->occ.w[w];
+    if (memcmp(&front, &s->front, sizeof front) != 0)
+        fail_msg("%s: the kept frontier differs from the board's (round %d)", kontor_variant_name(s->cfg.variant), s->round);
+    for (int t = 0; t < 2; t++) {
+        kontor_bb near = neighbours_by_cell(&s->crane[t]);
+        if (memcmp(&near, &s->crane_near[t], sizeof near) != 0)
+            fail_msg("%s: the kept cells next to the cranes of colour %d differ from the board's (round %d)",
+                     kontor_variant_name(s->cfg.variant), t, s->round);
+    }
+}
+
 static void check_coins_and_supply(const kontor_state *s) {
     int total = s->treasury;
     for (int p = 0; p < s->cfg.nseats; p++) total += s->coins[p];
@@ -171,6 +200,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             decisions++;
             check_coins_and_supply(&s);
             check_cards(&s);
+            check_kept_bitboards(&s);
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }
@@ -333,6 +363,46 @@ static void property_views_are_blind_to_hidden_information(void **st) {
         }
     }
     assert_true(swapped > 100);
+}
+
+/* The frontier and the cells next to the cranes, kept as cards come and go,
+ * stay what the board says when cards also leave it: the ship removes them
+ * (advanced), floods and bridges cover them (the game for four, the special
+ * cards for two), the harbour centre moves (tile 1). The random games above
+ * check them after every decision too; these check that the removals
+ * happened. */
+static void property_kept_frontier_follows_cards_that_leave_the_board(void **st) {
+    (void)st;
+    static const struct {
+        const char *variant, *options;
+    } on[] = {{"advanced", ""}, {"four", ""}, {"specials", ""}, {"advanced", "tiles=1"}};
+    int removed = 0, covered = 0;
+    for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 17 + v);
+        for (int g = 0; g < 200; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+            check_kept_bitboards(&s);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                kontor_log log = {.n = 0};
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], &log), KONTOR_OK);
+                for (int i = 0; i < log.n; i++) {
+                    removed += log.ev[i].kind == KONTOR_EV_REMOVE && log.ev[i].cell != KONTOR_NONE;
+                    covered += log.ev[i].kind == KONTOR_EV_OVERBUILD;
+                }
+                check_kept_bitboards(&s);
+            }
+        }
+    }
+    assert_true(removed > 100);
+    assert_true(covered > 100);
 }
 
 static void property_playout_is_deterministic_for_a_seed(void **st) {
@@ -602,6 +672,7 @@ int main(void) {
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
+        cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_same_cards_as_before),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),

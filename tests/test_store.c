@@ -10,6 +10,7 @@
  * assert on SQLite what its single node promises instead.
  */
 #include <pthread.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,65 @@ static void test_unreachable_database_is_an_error(void **state) {
     assert_int_equal(err.code, KONTOR_E_IO);
 }
 
+/* 1 if the PostgreSQL client library is mapped into this process */
+static int libpq_mapped(void) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return -1;
+    char line[512];
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        if (strstr(line, "/libpq.so")) found = 1;
+    fclose(f);
+    return found;
+}
+
+/* The server is not linked with libpq: src/server/pq.c loads it when a
+ * postgresql:// store is opened, so that no other command pays its load
+ * (README, issue 17); a library that cannot be loaded is a clear error.
+ * In a child process; the test runs first, before this process opened a
+ * PostgreSQL store. */
+static void test_libpq_is_loaded_only_when_a_postgresql_store_is_opened(void **state) {
+    (void)state;
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        char out[600];
+        kontor_error err = {0};
+        int before = libpq_mapped();
+        setenv("KONTOR_LIBPQ", "/nonexistent-dir/libpq.so.5", 1);
+        store *bad = store_open(pg_be.url, &err);
+        int bad_mapped = libpq_mapped();
+        unsetenv("KONTOR_LIBPQ");
+        kontor_error err2 = {0};
+        store *good = store_open(pg_be.url, &err2);
+        int after = libpq_mapped();
+        snprintf(out, sizeof out, "%d %d %d %d %d %d|%s", before, bad != NULL, (int)err.code, bad_mapped,
+                 good != NULL, after, err.msg);
+        if (good) store_close(good);
+        ssize_t w = write(fd[1], out, strlen(out) + 1);
+        _exit(w > 0 ? 0 : 1);
+    }
+    close(fd[1]);
+    char got[600] = {0};
+    size_t n = 0;
+    ssize_t k;
+    while (n < sizeof got - 1 && (k = read(fd[0], got + n, sizeof got - 1 - n)) > 0) n += (size_t)k;
+    close(fd[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char want[64];
+    snprintf(want, sizeof want, "0 0 %d 0 1 1|", (int)KONTOR_E_IO);
+    if (strncmp(got, want, strlen(want)) != 0) fprintf(stderr, "child said: %s\n", got);
+    assert_true(strncmp(got, want, strlen(want)) == 0);
+    const char *msg = "store: postgresql: cannot load the PostgreSQL client library '/nonexistent-dir/libpq.so.5' "
+                      "(install libpq5, or set KONTOR_LIBPQ to its path): /nonexistent-dir/libpq.so.5: "; /* dlerror's */
+    assert_true(strncmp(strchr(got, '|') + 1, msg, strlen(msg)) == 0);
+}
+
 static int group_setup(void **state) {
     (void)state;
     snprintf(sqlite_dir, sizeof sqlite_dir, "/tmp/kontor-store-XXXXXX");
@@ -413,6 +473,7 @@ static int group_teardown(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_libpq_is_loaded_only_when_a_postgresql_store_is_opened),
         BOTH(test_save_get_round_trip),
         BOTH(test_plies_fold_into_the_record),
         BOTH(test_load_recent_delete),

@@ -18,7 +18,7 @@ packages=(
     nettle-dev          # kontor serve: SHA-1 and base64 of the WebSocket handshake (no hand-written crypto)
     libjansson-dev      # kontor serve: the JSON messages
     libsqlite3-dev      # kontor serve: every game stored as its record (WAL)
-    libpq-dev           # kontor serve --db postgresql://...: several nodes on one database
+    libpq-dev           # kontor serve --db postgresql://...: several nodes on one database (its header; libpq.so.5 is loaded only then)
     postgresql          # the store and cluster tests start a PostgreSQL server of their own
     nginx               # the cluster test: three nodes behind nginx (deploy/nginx.conf)
     chromium            # the browser end-to-end tests of the server

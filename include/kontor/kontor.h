@@ -362,6 +362,9 @@ typedef struct kontor_state {
     kontor_bb shipsym;      /* dock cards with a ship symbol */
     kontor_bb enclosed;     /* cells of enclosed areas */
     kontor_bb mask;         /* cells where a card can still ever lie */
+    kontor_bb front;        /* the free cells next to a card (kept as cards come and go: the place
+                               phase's candidates without a pass over the board) */
+    kontor_bb crane_near[2];/* the cells next to each colour's cranes, kept the same way */
     uint8_t cell_card[KONTOR_CELLS];
     uint8_t minx, maxx, miny, maxy;  /* extent reached so far (grid coords); never shrinks */
     uint8_t ncards_board;

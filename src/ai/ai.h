@@ -124,6 +124,13 @@ float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mas
  * MAST average for seat in s, ties drawn with rng (ismcts.c). */
 int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, const ai_mast *mast,
                      kontor_rng *rng);
+/* ismcts's eorder=K: the index among untried[0..n) of the placement after
+ * which ai_eval is best for seat, of K drawn at random (all when K >= n;
+ * ties to the first drawn; ismcts.c). */
+/* ismcts's margin=X: the result per team of a finished game s, (1 - X) x
+ * win/draw/loss + X x the point margin (clamped to +-5) (ismcts.c). */
+void ai_result_margin(const kontor_state *s, float x, float r[2]);
+int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, int k, kontor_rng *rng);
 
 /* ---- constructors (one per agent file) --------------------------------------- */
 

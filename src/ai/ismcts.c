@@ -48,6 +48,11 @@
  * most visited, or a draw from the visit shares, the mixed strategy; issue
  * 18; floor=P keeps only the choices with at least P x the top visits). Defaults uct and max, today's play. Sequential decisions are always
  * the most visited legal one at the root.
+ * Issue 18's search refinements, all off by default (docs/ai.md, "Item
+ * 3"): order=1, prior=W, pb=W, keep=D (MAST and the evaluation as move
+ * ordering and progressive bias), eorder=K and ebias=W (greedy's evaluation
+ * as the order of expansion / the bias at every placement node), margin=X
+ * (the margin's weight in a playout's result).
  */
 #include <math.h>
 #include <pthread.h>
@@ -115,6 +120,9 @@ typedef struct tree {
     float pb;       /* pb=W: progressive bias W x MAST average / (visits + 1) at placements */
     float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
+    int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
+    float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
+    float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
     const kontor_state *fixed;
@@ -135,8 +143,8 @@ typedef struct ismcts_impl {
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
-    int order;
-    double pb, keep, prior;
+    int order, eorder;
+    double pb, keep, prior, ebias, margin;
     ai_playout_opts po;
     tree *trees; /* threads of them */
     uint64_t total_iters;
@@ -234,6 +242,63 @@ int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried
     return best;
 }
 
+/* eorder=K, move ordering by the evaluation at a placement: of K untried
+ * cells drawn at random (all when K >= n) the one after which greedy's
+ * evaluation (eval.c) of the position is best for seat is expanded first,
+ * ties to the first drawn. MAST (order=1) learns which cells pay off only
+ * where the playouts use it (the basic game); the evaluation knows from the
+ * first iteration which cell closes an area or gives one away, in either
+ * game. It reads public facts only, so the determinization does not matter.
+ * Costs one apply and one evaluation per cell looked at, paid from the
+ * search's own budget. Returns the index into untried. */
+int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, int k, kontor_rng *rng) {
+    int idx[KONTOR_MAX_MOVES];
+    if (n <= 1) return 0;
+    for (int i = 0; i < n; i++) idx[i] = i;
+    if (k > n) k = n;
+    int best = 0;
+    double bestv = -1e300;
+    for (int i = 0; i < k; i++) {
+        if (k < n) { /* a partial shuffle: the first k are a uniform sample */
+            int j = i + (int)kontor_rng_below(rng, (uint32_t)(n - i));
+            int t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+        }
+        kontor_state c = *s;
+        if (kontor_apply(&c, seat, untried[idx[i]], NULL) != KONTOR_OK) continue;
+        double v = ai_eval(&c, seat);
+        if (v > bestv) bestv = v, best = idx[i];
+    }
+    return best;
+}
+
+/* ebias=W: the first time the search passes a placement node (or meets a
+ * cell it has no edge for) every legal cell gets its edge at once, with
+ * g = exp((e - best e) / 10) in acc, e the evaluation after it (as
+ * root_prior does at the root, at every depth): one evaluation per cell and
+ * node, not per expansion. select_edge then tries the unvisited cells in the
+ * order of g and adds W x g / (visits + 1) to UCB. Returns 0 when the pool
+ * is full. */
+static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n) {
+    double e[KONTOR_MAX_MOVES], best = -1e300;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = *s;
+        e[i] = kontor_apply(&c, seat, moves[i], NULL) == KONTOR_OK ? ai_eval(&c, seat) : -1e300;
+        if (e[i] > best) best = e[i];
+    }
+    uint32_t st = T->stamp; /* the marks select_edge just set: the cells with an edge */
+    for (int i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+        if (k < NKEYS && T->mark[k] == st) continue;
+        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], 0);
+        if (!x) return 0;
+        T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
+        if (k < NKEYS) T->mark[k] = st, T->idx[k] = x;
+    }
+    return 1;
+}
+
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
  * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
  * missing edges are added and an unvisited one goes first. Otherwise UCB
@@ -262,10 +327,22 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
         else untried[nuntried++] = moves[i];
     }
+    int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
+    if (ebias && nuntried) {
+        if (!ebias_expand(T, s, parent, seat, moves, n)) return 0;
+        nc = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+            if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
+        }
+        nuntried = 0;
+    }
     if (kind == N_SEQ && nuntried) {
         kontor_move m = untried[kontor_rng_below(&T->rng, (uint32_t)nuntried)];
         if (T->order && T->mast && s->phase == KONTOR_PHASE_PLACE)
             m = untried[ai_order_untried(s, seat, untried, nuntried, T->mast, &T->rng)];
+        else if (T->eorder > 0 && nuntried > 1 && s->phase == KONTOR_PHASE_PLACE)
+            m = untried[ai_eval_order_untried(s, seat, untried, nuntried, T->eorder, &T->rng)];
         for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
         uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
         if (!e) return 0;
@@ -285,18 +362,26 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     double bestv = -1.0;
     int bias = T->pb > 0 && T->mast && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE;
     int eprior = T->prior > 0 && parent == 1 && kind == N_SEQ;
+    uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
         x->avail++;
         if (x->visits == 0) {
-            if (bestv < 1e30) best = cand[i], bestv = 1e30;
+            if (ebias) {
+                if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
+            } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
             continue;
         }
         double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
         double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
         if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
         if (eprior) u += T->prior * x->acc / (x->visits + 1);
+        if (ebias) u += T->ebias * x->acc / (x->visits + 1);
         if (u > bestv) best = cand[i], bestv = u;
+    }
+    if (fresh) { /* a new cell: the playout starts after it */
+        *expanded = 1;
+        return fresh;
     }
     return best;
 }
@@ -326,6 +411,20 @@ static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
             return e;
         }
     return 0;
+}
+
+/* margin=X: the result of a finished playout as (1 - X) x (win 1, draw
+ * 1/2, loss 0) + X x the point margin (clamped to +-5, mapped to [0, 1]).
+ * playout.c's result is X = 0.1; a larger X makes the search care more for
+ * the margin, a smoother signal at a small budget. */
+void ai_result_margin(const kontor_state *s, float x, float r[2]) {
+    for (int t = 0; t < 2; t++) {
+        float wdl = s->winner == t ? 1.0f : s->winner < 0 ? 0.5f : 0.0f;
+        int m = (int)s->score[t] - (int)s->score[1 - t];
+        if (m > 5) m = 5;
+        if (m < -5) m = -5;
+        r[t] = (1.0f - x) * wdl + x * (0.5f + (float)m / 10.0f);
+    }
 }
 
 static void iterate(tree *T) {
@@ -398,6 +497,7 @@ static void iterate(tree *T) {
     }
     float r[2];
     ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
+    if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
     T->pool[1].visits++;
     for (int i = 0; i < np; i++) {
         node *x = &T->pool[path[i]];
@@ -575,6 +675,9 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->gamma = m->gamma;
         T->po = m->po;
         T->order = m->order;
+        T->eorder = m->eorder;
+        T->ebias = (float)m->ebias;
+        T->margin = (float)m->margin;
         T->pb = (float)m->pb;
         T->keep = (float)m->keep;
         T->prior = (float)m->prior;
@@ -705,6 +808,9 @@ static const ai_opt ismcts_opts[] = {
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
     {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
+    {"margin", AI_OPT_DOUBLE, offsetof(ismcts_impl, margin), 0, 1},
+    {"ebias", AI_OPT_DOUBLE, offsetof(ismcts_impl, ebias), 0, 100},
+    {"eorder", AI_OPT_INT, offsetof(ismcts_impl, eorder), 0, 100},
     {"pb", AI_OPT_DOUBLE, offsetof(ismcts_impl, pb), 0, 100},
     {"keep", AI_OPT_DOUBLE, offsetof(ismcts_impl, keep), 0, 1},
     {"prior", AI_OPT_DOUBLE, offsetof(ismcts_impl, prior), 0, 100},
@@ -750,6 +856,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->threads = 1;
     m->stop = 1;
     m->c = 0.7;
+    m->margin = -1; /* playout.c's result */
     m->sim = SIM_UCT;
     m->final = FINAL_MAX;
     m->gamma = 0.1f;

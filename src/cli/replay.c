@@ -105,21 +105,18 @@ static void each_ply(void *ctx, const kontor_state *s, int ply, const kontor_log
 
 /* ---- the command ---------------------------------------------------------------- */
 
-static int replay_one(const char *path, const char *cards_file, int do_trace, int quiet) {
+/* s and t: the caller's, reused from record to record (a replay of many
+ * records allocates them once; t's area text is not cleared beyond its
+ * first byte). */
+static int replay_one(const char *path, const char *cards_file, int do_trace, int quiet, kontor_state *s, trace *t) {
     kontor_record r;
     if (cli_load_record(path, cards_file, &r)) return 1;
-    kontor_state *s = malloc(sizeof *s);
-    trace *t = calloc(1, sizeof *t);
-    if (!s || !t) {
-        free(s);
-        free(t);
-        kontor_record_release(&r);
-        cli_error("out of memory");
-        return 1;
-    }
     t->f = stdout;
     t->on = do_trace;
     t->round = 1;
+    t->rounds = 0;
+    t->areas[0] = 0;
+    t->nareas = 0;
     kontor_error err;
     int rc = 0;
     if (kontor_record_replay(&r, -1, s, each_ply, t, &err)) {
@@ -149,8 +146,6 @@ static int replay_one(const char *path, const char *cards_file, int do_trace, in
         if (n >= sizeof board) printf("...\n");
     }
 done:
-    free(s);
-    free(t);
     kontor_record_release(&r);
     return rc;
 }
@@ -184,6 +179,14 @@ int cmd_replay(int argc, char **argv) {
         cli_error("replay: which record? (kontor replay FILE..., try --help)");
         return 2;
     }
+    kontor_state *s = malloc(sizeof *s);
+    trace *t = malloc(sizeof *t);
+    if (!s || !t) {
+        free(s);
+        free(t);
+        cli_error("out of memory");
+        return 1;
+    }
     int rc = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -192,8 +195,10 @@ int cmd_replay(int argc, char **argv) {
             continue;
         }
         if (a[0] == '-' && a[1] != 0) continue;
-        if (replay_one(a, cards_file, do_trace, quiet)) rc = 1;
+        if (replay_one(a, cards_file, do_trace, quiet, s, t)) rc = 1;
         fflush(stdout);
     }
+    free(s);
+    free(t);
     return rc;
 }

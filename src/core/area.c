@@ -14,13 +14,15 @@
 /* R5: the cells where a card may still ever lie: every cell of some W x H
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
-static void update_mask(kontor_state *s) {
-    if (s->cfg.fixed_board) { /* scenarios with a fixed board: the mask never changes */
-        s->mask = s->cfg.board_mask;
-        return;
+static int update_mask(kontor_state *s) {
+    bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
+    if (!s->cfg.fixed_board) {
+        int w = s->cfg.width, h = s->cfg.height;
+        m = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
     }
-    int w = s->cfg.width, h = s->cfg.height;
-    s->mask = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
+    int changed = !bb_eq(m, s->mask);
+    s->mask = m;
+    return changed;
 }
 
 /* R7: do the cells that can never hold a card close areas yet? As soon as
@@ -171,26 +173,55 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
     bb_t gaps = gap_cells(s);
-    while (bb_any(todo)) {
-        int c = bb_first(todo);
-        /* most cards that could close an area have a free cell next to
-         * them: four bit tests settle it */
-        if (((c & 15) > 0 && bb_test(&gaps, c - 1)) || ((c & 15) < 15 && bb_test(&gaps, c + 1)) ||
-            (c >= 16 && bb_test(&gaps, c - 16)) || (c < KONTOR_CELLS - 16 && bb_test(&gaps, c + 16))) {
-            bb_clear(&todo, c);
-            continue;
+    int r0 = s->miny;
+    if (s->maxy - r0 < 8) {
+        /* Every dock card lies in the extent's rows: fill in their window.
+         * An area is open when one of its cells lies next to a gap: the
+         * cells next to a gap, once (the window's own, and those below the
+         * row above it and above the row below it), instead of four bit tests
+         * a cell. Those of the candidates are open at once, and most are. */
+        bb_win wopen = bb_window(&open, r0), wgaps = bb_window(&gaps, r0), wtodo = bb_window(&todo, r0);
+        bb_win wnear = bb_win_neighbours(wgaps);
+        if (r0 > 0) wnear.w[0] |= bb_row(&gaps, r0 - 1);
+        if (r0 + 8 < 16) wnear.w[1] |= bb_row(&gaps, r0 + 8) << 48;
+        wtodo.w[0] &= ~wnear.w[0];
+        wtodo.w[1] &= ~wnear.w[1];
+        while (wtodo.w[0] | wtodo.w[1]) {
+            bb_win area = {{0, 0}};
+            if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0]; /* the lowest cell */
+            else area.w[1] = wtodo.w[1] & -wtodo.w[1];
+            int enclosed = 1;
+            /* grow the area; stop as soon as it reaches a cell next to a
+             * gap, which is how most areas end: still open */
+            for (;;) {
+                bb_win n = bb_win_neighbours(area), grown;
+                grown.w[0] = (area.w[0] | n.w[0]) & wopen.w[0];
+                grown.w[1] = (area.w[1] | n.w[1]) & wopen.w[1];
+                if ((grown.w[0] & wnear.w[0]) | (grown.w[1] & wnear.w[1])) {
+                    enclosed = 0;
+                    break;
+                }
+                if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
+                area = grown;
+            }
+            wtodo.w[0] &= ~area.w[0];
+            wtodo.w[1] &= ~area.w[1];
+            if (enclosed) score_area(s, bb_unwindow(area, r0), log);
         }
-        /* grow the area from that cell; stop as soon as it touches a gap,
-         * which is how most areas end: still open */
+        return;
+    }
+    bb_t near_gap = bb_neighbours(gaps);
+    todo = bb_andnot(todo, near_gap);
+    while (bb_any(todo)) { /* a fixed board higher than eight rows */
+        int c = bb_first(todo);
         bb_t area = bb_cell(c), grown;
         int enclosed = 1;
         for (;;) {
-            bb_t around = bb_neighbours(area);
-            if (bb_any(bb_and(around, gaps))) {
+            grown = bb_and(bb_or(area, bb_neighbours(area)), open);
+            if (bb_any(bb_and(grown, near_gap))) {
                 enclosed = 0;
                 break;
             }
-            grown = bb_and(bb_or(area, around), open);
             if (bb_eq(grown, area)) break;
             area = grown;
         }
@@ -205,7 +236,8 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
 /* Put a card on a cell: bitboards, extent, mask. No scoring. */
 /* Put a card on a cell, as water or as a dock card (special cards: a flood
  * is water, a bridge a dock card, a customs house either). */
-int place_as(kontor_state *s, int cell, int id, int as_water) {
+/* The card's bits: its cell, the bitboards of its kind, the count. */
+static inline void put_bits(kontor_state *s, int cell, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     s->cell_card[cell] = (uint8_t)id;
     bb_set(&s->occ, cell);
@@ -222,17 +254,51 @@ int place_as(kontor_state *s, int cell, int id, int as_water) {
     }
     s->ncards_board++;
     pub_set(s, id);
+}
+
+int place_as(kontor_state *s, int cell, int id, int as_water) {
+    const kontor_card *k = card_of(s, id);
+    put_bits(s, cell, id, as_water);
+    /* the frontier: the cell leaves it, its free neighbours join it */
+    int i = cell >> 6, b = cell & 63;
+    uint64_t bit = 1ULL << b, near[3];
+    bb_near(cell, near);
+    s->front.w[i] = (s->front.w[i] | (near[1] & ~s->occ.w[i])) & ~bit;
+    if (near[0]) s->front.w[i - 1] |= near[0] & ~s->occ.w[i - 1];
+    if (near[2]) s->front.w[i + 1] |= near[2] & ~s->occ.w[i + 1];
+    if (!as_water && k->colour < 2 && k->kind == KONTOR_KIND_CRANE) {
+        bb_t *cn = &s->crane_near[k->colour];
+        cn->w[i] |= near[1];
+        if (near[0]) cn->w[i - 1] |= near[0];
+        if (near[2]) cn->w[i + 1] |= near[2];
+    }
     int x = gx(cell), y = gy(cell);
     int changed = 0;
     if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
     if (x > s->maxx) s->maxx = (uint8_t)x, changed = 1;
     if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
     if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
-    if (changed) update_mask(s);
-    return changed;
+    return changed && update_mask(s);
 }
 
 int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
+
+/* The start's cards on an empty board, as place_raw one by one would lay
+ * them, with the frontier, the extent and the mask worked out once. */
+void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int n) {
+    for (int j = 0; j < n; j++) {
+        int cell = cells[j], x = gx(cell), y = gy(cell);
+        put_bits(s, cell, ids[j], is_water(card_of(s, ids[j])));
+        if (x < s->minx) s->minx = (uint8_t)x;
+        if (x > s->maxx) s->maxx = (uint8_t)x;
+        if (y < s->miny) s->miny = (uint8_t)y;
+        if (y > s->maxy) s->maxy = (uint8_t)y;
+    }
+    s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
+    for (int t = 0; t < 2; t++) /* a start of water cards has none */
+        s->crane_near[t] = bb_any(s->crane[t]) ? bb_neighbours(s->crane[t]) : bb_empty();
+    if (n) update_mask(s);
+}
 
 void remove_raw(kontor_state *s, int cell) {
     int id = s->cell_card[cell];
@@ -246,8 +312,10 @@ void remove_raw(kontor_state *s, int cell) {
     if (k->colour < 2) {
         bb_clear(&s->team_dock[k->colour], cell);
         bb_clear(&s->crane[k->colour], cell);
+        s->crane_near[k->colour] = bb_neighbours(s->crane[k->colour]);
     }
     s->ncards_board--;
+    s->front = bb_andnot(bb_neighbours(s->occ), s->occ); /* rare (the ship, an overbuild): recounted */
 }
 
 /* Tic Tac Toe: "Wasserkarten ... duerfen aber keine neuen Gebiete abtrennen".

@@ -113,6 +113,18 @@ static inline bb_t bb_around(int c) {
     return r;
 }
 
+/* The orthogonal neighbours of one cell c as three words: near[1] those in
+ * c's own word (c >> 6), near[0] and near[2] those in the words before and
+ * after it (0 when none). For updates in place of a state's bitboards, where
+ * bb_around's set would be built in memory. */
+static inline void bb_near(int c, uint64_t near[3]) {
+    int i = c >> 6, b = c & 63;
+    uint64_t bit = 1ULL << b;
+    near[1] = ((bit << 1) & ~BB_COL0) | ((bit >> 1) & ~BB_COL15) | (bit << 16) | (bit >> 16);
+    near[0] = b < 16 && i > 0 ? bit << 48 : 0;
+    near[2] = b >= 48 && i < 3 ? bit >> 48 : 0;
+}
+
 /* The connected component (orthogonal) of within that contains seed. */
 static inline bb_t bb_flood(bb_t seed, bb_t within) {
     bb_t a = bb_and(seed, within);
@@ -121,6 +133,53 @@ static inline bb_t bb_flood(bb_t seed, bb_t within) {
         if (bb_eq(n, a)) return a;
         a = n;
     }
+}
+
+/* ---- eight rows as two words ----
+ * Every card lies inside the board's extent, at most eight rows high in all
+ * but the fixed boards, so an area and everything a flood fill of it reads
+ * fit rows r0..r0+7 of the grid: 128 bits, two words instead of four. A
+ * window is cut out of a bitboard and put back by shifts; a fill in it costs
+ * half the word operations of one on the whole grid. */
+typedef struct bb_win {
+    uint64_t w[2]; /* rows r0..r0+3, r0+4..r0+7, 16 cells a row */
+} bb_win;
+
+/* Rows r0..r0+7 (0 <= r0 <= 15) of b; rows past the grid read empty. */
+static inline bb_win bb_window(const bb_t *b, int r0) {
+    int q = r0 >> 2, sh = (r0 & 3) * 16;
+    uint64_t w0 = b->w[q], w1 = q < 3 ? b->w[q + 1] : 0, w2 = q < 2 ? b->w[q + 2] : 0;
+    bb_win r;
+    if (sh) {
+        r.w[0] = (w0 >> sh) | (w1 << (64 - sh));
+        r.w[1] = (w1 >> sh) | (w2 << (64 - sh));
+    } else {
+        r.w[0] = w0, r.w[1] = w1;
+    }
+    return r;
+}
+
+/* The window's cells as a bitboard of the grid (the inverse of bb_window
+ * for a set inside rows r0..r0+7). */
+static inline bb_t bb_unwindow(bb_win a, int r0) {
+    int q = r0 >> 2, sh = (r0 & 3) * 16;
+    bb_t r = bb_empty();
+    r.w[q] = a.w[0] << sh;
+    if (q < 3) r.w[q + 1] = sh ? (a.w[0] >> (64 - sh)) | (a.w[1] << sh) : a.w[1];
+    if (q < 2 && sh) r.w[q + 2] = a.w[1] >> (64 - sh);
+    return r;
+}
+
+/* Row y (0..15) of b as 16 bits. */
+static inline uint64_t bb_row(const bb_t *b, int y) { return (b->w[y >> 2] >> ((y & 3) * 16)) & 0xFFFFULL; }
+
+/* bb_neighbours inside a window (cells beyond its rows are left out). */
+static inline bb_win bb_win_neighbours(bb_win a) {
+    bb_win r;
+    for (int i = 0; i < 2; i++) r.w[i] = ((a.w[i] << 1) & ~BB_COL0) | ((a.w[i] >> 1) & ~BB_COL15);
+    r.w[0] |= (a.w[0] << 16) | (a.w[0] >> 16) | (a.w[1] << 48);
+    r.w[1] |= (a.w[1] << 16) | (a.w[0] >> 48) | (a.w[1] >> 16);
+    return r;
 }
 
 /* BB_ROWS_BELOW[k]: the cells of rows 0..k-1. */

@@ -11,9 +11,6 @@
 
 /* ---- set-up --------------------------------------------------------------------- */
 
-/* The class of a card (validation of a deal only: the dealer reads cs->class_ids). */
-static inline int class_of(const kontor_cardset *cs, int id) { return kontor_card_class(&cs->card[id]); }
-
 static inline int is_removed(const kontor_config *cfg, int id) {
     if (cfg->remove_kinds) return kontor_card_removed(cfg, id); /* scenarios: by kind too */
     return (int)((cfg->removed[id >> 6] >> (id & 63)) & 1);
@@ -114,31 +111,53 @@ static kontor_status deal_error(kontor_error *err, const char *msg) {
 
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d);
 
+/* Takes the n cards ids into seen: 1 if each is of the class (bits in), not
+ * out of the game (gone) and not met before, else 0. */
+static int deal_take(const uint8_t *ids, int n, const uint64_t in[2], const uint64_t gone[2], uint64_t seen[2]) {
+    for (int i = 0; i < n; i++) {
+        int id = ids[i];
+        if (id >= KONTOR_MAX_CARDS) return 0;
+        uint64_t bit = 1ULL << (id & 63);
+        int w = id >> 6;
+        if (!(in[w] & ~gone[w] & ~seen[w] & bit)) return 0;
+        seen[w] |= bit;
+    }
+    return 1;
+}
+
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
     const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
     if (ns != 2 && ns != 4) return deal_error(err, "a game is for 2 or 4 players");
-    /* the deal must hold every card in play of its class exactly once */
-    uint8_t seen[KONTOR_MAX_CARDS] = {0};
-    int want[KONTOR_NCLASSES] = {0};
-    for (int id = 0; id < cs->ncards; id++)
-        if (!is_removed(cfg, id)) want[class_of(cs, id)]++;
-    if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
-    for (int i = 0; i < d->nwater; i++) {
-        int id = d->water[i];
-        if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_WATER || is_removed(cfg, id) || seen[id]++)
-            return deal_error(err, "the water pile is not a permutation of the water cards");
+    /* the deal must hold every card in play of its class exactly once;
+     * checked with bit sets (a replay deals every record: issue 17): in[cl]
+     * holds the cards in play of class cl, seen the cards met so far */
+    uint64_t gone[2] = {cfg->removed[0], cfg->removed[1]}, in[KONTOR_NCLASSES][2], seen[2] = {0, 0};
+    if (cfg->remove_kinds)
+        for (int id = 0; id < cs->ncards; id++)
+            if (is_removed(cfg, id)) gone[id >> 6] |= 1ULL << (id & 63);
+    int want[KONTOR_NCLASSES];
+    for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
+        want[cl] = 0;
+        for (int w = 0; w < 2; w++) {
+            /* only ids below ncards are cards */
+            uint64_t below = cs->ncards >= (w + 1) * 64 ? ~0ULL
+                             : cs->ncards > w * 64  ? (1ULL << (cs->ncards - w * 64)) - 1
+                                                    : 0;
+            in[cl][w] = cs->class_ids[cl][w] & below;
+            want[cl] += __builtin_popcountll(in[cl][w] & ~gone[w]);
+        }
     }
+    if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
+    if (!deal_take(d->water, d->nwater, in[KONTOR_CLASS_WATER], gone, seen))
+        return deal_error(err, "the water pile is not a permutation of the water cards");
     int got[2] = {0, 0};
     for (int p = 0; p < ns; p++) {
         int t = ns == 4 ? p / 2 : p;
         if (d->ndock[p] < 3) return deal_error(err, "a dock pile has fewer than 3 cards");
-        for (int i = 0; i < d->ndock[p]; i++) {
-            int id = d->dock[p][i];
-            if (id >= cs->ncards || class_of(cs, id) != t || is_removed(cfg, id) || seen[id]++)
-                return deal_error(err, "a dock pile is not a permutation of its colour's cards");
-        }
+        if (!deal_take(d->dock[p], d->ndock[p], in[t], gone, seen))
+            return deal_error(err, "a dock pile is not a permutation of its colour's cards");
         got[t] += d->ndock[p];
     }
     if (got[0] != want[KONTOR_CLASS_RED] || got[1] != want[KONTOR_CLASS_BLACK])
@@ -146,11 +165,9 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     if (cfg->specials) {
         if (d->nspecial != want[KONTOR_CLASS_SPECIAL] || d->nspecial < (cfg->specials == 1 ? ns : 0))
             return deal_error(err, "the special cards are not all dealt");
-        for (int i = 0; i < d->nspecial; i++) {
-            int id = d->special[i];
-            if (id >= cs->ncards || class_of(cs, id) != KONTOR_CLASS_SPECIAL || seen[id]++)
-                return deal_error(err, "the special cards are not a permutation of the special cards");
-        }
+        static const uint64_t none[2] = {0, 0}; /* a special card counts even when removed */
+        if (!deal_take(d->special, d->nspecial, in[KONTOR_CLASS_SPECIAL], none, seen))
+            return deal_error(err, "the special cards are not a permutation of the special cards");
     } else if (d->nspecial) {
         return deal_error(err, "special cards are dealt in a game without them");
     }
@@ -188,9 +205,11 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     s->removed_card = KONTOR_NONE;
 
     /* the centre, then the start layout from the top of the water pile */
-    place_raw(s, KONTOR_CENTRE_CELL, cs->centre);
+    uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
+    cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
     int wi = 0;
-    for (int i = 0; i < cfg->layout_n; i++) place_raw(s, cfg->layout[i], d->water[wi++]);
+    for (int i = 0; i < cfg->layout_n; i++) cells[1 + i] = cfg->layout[i], ids[1 + i] = d->water[wi++];
+    place_start(s, cells, ids, 1 + cfg->layout_n);
     for (int p = 0; p < ns; p++)
         for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
     for (int k = 0; k < cfg->water_aside; k++) pile_put_under(&s->aside, d->water[wi++]);

@@ -316,7 +316,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             break;
         }
         case KONTOR_PHASE_PLACE: {
-            int a = bb_count(s->cells), b = bb_count(s->cells_water);
+            int a = bb_count(s->cells), b = bb_any(s->cells_water) ? bb_count(s->cells_water) : 0; /* a customs house */
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
             int i = (int)rng_below(&r, (uint32_t)n);
             if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);

@@ -205,7 +205,8 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
 
 void kontor__clear_board(kontor_state *s) {
     s->occ = s->water = s->dock = s->shipsym = s->enclosed = s->mask = bb_empty();
-    for (int t = 0; t < 2; t++) s->team_dock[t] = s->crane[t] = bb_empty();
+    for (int t = 0; t < 2; t++) s->team_dock[t] = s->crane[t] = s->crane_near[t] = bb_empty();
+    s->front = bb_empty();
     memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
     memset(s->export_mark, 0, sizeof s->export_mark);
     s->minx = s->miny = 255;

@@ -124,8 +124,8 @@ static void new_round(kontor_state *s, kontor_log *log) {
         end_game(s, KONTOR_END_MAX_ROUNDS, log);
         return;
     }
-    int any = 0;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) any |= s->hand_n[p] > 0;
+    /* does any seat hold a card? (for two or four seats, without a loop) */
+    int any = s->hand_n[0] | s->hand_n[1] | (s->cfg.nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
     if (!any || ((s->cfg.water_touch || s->cfg.inner_value || s->cfg.tictactoe) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
@@ -173,6 +173,13 @@ static void start_turn(kontor_state *s, kontor_log *log) {
  * first; among equally poor seats that cannot all be paid, none is. */
 void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     memset(got, 0, KONTOR_MAX_SEATS);
+    if (want && !(want & (want - 1)) && s->treasury) { /* one seat, the usual case: paid */
+        int p = __builtin_ctz(want);
+        s->coins[p]++;
+        s->treasury--;
+        got[p] = 1;
+        return;
+    }
     while (want && s->treasury) {
         int least = 256, n = 0;
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
@@ -284,6 +291,18 @@ void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
     int ns = s->cfg.nseats;
+    if (ns == 2 && !log) { /* the playouts' two seats: the same, without the loops */
+        int c0 = s->choice[0], c1 = s->choice[1];
+        if (c0 == KONTOR_NONE || c1 == KONTOR_NONE) return;
+        unsigned pass2 = (unsigned)(c0 == KONTOR_PASS) | (unsigned)(c1 == KONTOR_PASS) << 1;
+        uint8_t got2[KONTOR_MAX_SEATS];
+        if (pass2) pay_out(s, pass2, got2);
+        if (!(pass2 & 1)) s->choice[0] = KONTOR_NONE;
+        if (!(pass2 & 2)) s->choice[1] = KONTOR_NONE;
+        s->phase = KONTOR_PHASE_CHOOSE;
+        if (pass2 == 3) resolve_choices(s, NULL);
+        return;
+    }
     unsigned passers = 0;
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) {
         if (s->choice[p] == KONTOR_NONE) return;
@@ -508,7 +527,7 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
         water = bb_test(&s->water, value);
         grew = !bb_eq(mask_before, s->mask);
     } else {
-        grew = place_raw(s, value, id) && !bb_eq(mask_before, s->mask); /* the extent grew: did the mask? */
+        grew = place_raw(s, value, id); /* the mask changed */
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {

@@ -129,9 +129,11 @@ static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
 
 void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
-/* Both return 1 when the board's extent grew (and with it the mask). */
+/* Both return 1 when the mask changed (the board's extent grew, and the
+ * cells where a card may still lie with it). */
 int place_as(kontor_state *s, int cell, int id, int as_water);
 int place_raw(kontor_state *s, int cell, int id);
+void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int n);
 void remove_raw(kontor_state *s, int cell);
 int count_goods(const kontor_card *k);
 bb_t special_cells(const kontor_state *s, int seat, int id, int as_water);
@@ -208,13 +210,12 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
  * more than one rule file. */
 /* Free cells next to the board where seat may put card id. */
 __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state *s, int seat, int id) {
-    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
+    bb_t cand = bb_and(s->front, s->mask); /* the free cells next to the board (place_as keeps s->front) */
     const kontor_card *k = card_of(s, id);
     if (is_dock(k)) {
         /* Crane: an opposing crane keeps the free cells next to it clear of
          * this player's dock cards; water may still go there. */
-        int other = 1 - team_of(s, seat);
-        if (bb_any(s->crane[other])) cand = bb_andnot(cand, bb_neighbours(s->crane[other]));
+        cand = bb_andnot(cand, s->crane_near[1 - team_of(s, seat)]);
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
         if (s->cfg.water_touch | s->cfg.inner_value) {

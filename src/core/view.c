@@ -210,18 +210,26 @@ void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out
         }
         for (int i = 0; i < n; i++) out->event_deck[out->event_next + i] = rest[i];
     }
-    uint64_t gone[2];
-    int removed_done = 0;
+    /* the cards no place shows: ids below ncards, not present, in the game */
+    uint64_t avail[2];
+    int avail_done = 0;
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
         if (!sl.n[cl]) continue;
-        if (!removed_done) removed_bits(&out->cfg, gone), removed_done = 1;
+        if (!avail_done) {
+            uint64_t gone[2];
+            removed_bits(&out->cfg, gone);
+            for (int w = 0; w < 2; w++) {
+                uint64_t below = cs->ncards >= (w + 1) * 64 ? ~0ULL
+                                 : cs->ncards > w * 64  ? (1ULL << (cs->ncards - w * 64)) - 1
+                                                        : 0;
+                avail[w] = below & ~present[w] & ~gone[w];
+            }
+            avail_done = 1;
+        }
         uint8_t unseen[KONTOR_MAX_CARDS];
         int n = 0;
-        for (int w = 0; w < 2; w++) {
-            uint64_t b = cs->class_ids[cl][w] & ~present[w] & ~gone[w];
-            if (cs->ncards < (w + 1) * 64) b &= (1ULL << (cs->ncards > w * 64 ? cs->ncards - w * 64 : 0)) - 1; /* ids < ncards */
-            for (; b; b &= b - 1) unseen[n++] = (uint8_t)(w * 64 + __builtin_ctzll(b));
-        }
+        for (uint64_t b = cs->class_ids[cl][0] & avail[0]; b; b &= b - 1) unseen[n++] = (uint8_t)__builtin_ctzll(b);
+        for (uint64_t b = cs->class_ids[cl][1] & avail[1]; b; b &= b - 1) unseen[n++] = (uint8_t)(64 + __builtin_ctzll(b));
         for (int i = n - 1; i > 0; i--) {
             int j = (int)rng_below(&r, (uint32_t)i + 1);
             uint8_t t = unseen[i];

@@ -244,7 +244,7 @@ static int peek_word(parser *ps, token *t, kontor_status *st) {
 }
 
 /* A decimal number of at most digits digits, whole word; -1 if not. */
-static long number_of(const char *s, int n, int digits) {
+static inline __attribute__((always_inline)) long number_of(const char *s, int n, int digits) {
     if (n <= 0 || n > digits) return -1;
     long v = 0;
     for (int i = 0; i < n; i++) {
@@ -255,7 +255,7 @@ static long number_of(const char *s, int n, int digits) {
 }
 
 /* "12." -> 12; -1 if the word is not a round marker. */
-static long round_of(token t) {
+static inline __attribute__((always_inline)) long round_of(token t) {
     if (t.n < 2 || t.s[t.n - 1] != '.') return -1;
     return number_of(t.s, t.n - 1, 5);
 }
@@ -264,8 +264,24 @@ static long round_of(token t) {
  * digits, within -7..8), or "-" for KONTOR_NONE; -1 if neither. The grid
  * cell +8,+8 has the number of KONTOR_NONE and so cannot be written. The
  * same grammar as kontor_parse_cell, on a slice. */
+static inline int coord_short(const char *s, int n) { /* "5", "+5", "-5"; -100 if another form */
+    if (n == 1) return (unsigned)(s[0] - '0') <= 9 ? s[0] - '0' : -100;
+    if (n == 2 && (s[0] == '+' || s[0] == '-') && (unsigned)(s[1] - '0') <= 9) return s[0] == '-' ? '0' - s[1] : s[1] - '0';
+    return -100;
+}
+
 static int cell_of(token t) {
     if (t.n == 1 && t.s[0] == '-') return KONTOR_NONE;
+    /* the forms a record writes (one digit, a sign or none): without the loop */
+    if (t.n >= 3 && t.n <= 5) {
+        int c = t.s[1] == ',' ? 1 : t.s[2] == ',' ? 2 : 0;
+        int x = c ? coord_short(t.s, c) : -100, y = c ? coord_short(t.s + c + 1, t.n - c - 1) : -100;
+        if (x > -100 && y > -100) {
+            if (x < -7 || x > 8 || y < -7 || y > 8) return -1;
+            int cell = kontor_cell(x, y);
+            return cell == KONTOR_NONE ? -1 : cell;
+        }
+    }
     const char *q = t.s, *end = t.s + t.n;
     int v[2];
     for (int k = 0; k < 2; k++) {
@@ -284,7 +300,7 @@ static int cell_of(token t) {
 
 /* The seat a word names (record_seat_name's words), or -1: red, black with
  * two seats; red1, red2, black1, black2 with four. */
-static int seat_of(token t, int nseats) {
+static inline __attribute__((always_inline)) int seat_of(token t, int nseats) {
     const char *s = t.s;
     int seat, len;
     if (s[0] == 'r' && t.n >= 3 && s[1] == 'e' && s[2] == 'd') seat = 0, len = 3;
@@ -484,16 +500,31 @@ static kontor_status read_pile(parser *ps, int which, int line, int done[PILES_M
     kontor_status st;
     *n = 0;
     for (;;) {
-        const char *before = ps->p;
-        int before_line = ps->line;
-        if (!read_word(ps, &tok, &st)) {
-            if (st) return st;
-            break;
+        long v = -1;
+        const char *q = ps->p, *end = ps->end;
+        /* the usual word, one space and one to three digits, read at once;
+         * any other word as a word (the same number, or not a number) */
+        if (!ps->la_ok && end - q >= 2 && q[0] == ' ') {
+            const char *w = q + 1;
+            long x = 0;
+            while (w < end && (unsigned)(*w - '0') <= 9 && w - q <= 3) x = x * 10 + (*w++ - '0');
+            if (w - q >= 2 && w - q <= 4 && (w == end || byte_kind[(unsigned char)*w])) {
+                ps->p = w;
+                v = x;
+            }
         }
-        long v = number_of(tok.s, tok.n, 3);
-        if (v < 0) { /* the next keyword or round */
-            unread(ps, tok, before, before_line);
-            break;
+        if (v < 0) {
+            const char *before = ps->p;
+            int before_line = ps->line;
+            if (!read_word(ps, &tok, &st)) {
+                if (st) return st;
+                break;
+            }
+            v = number_of(tok.s, tok.n, 3);
+            if (v < 0) { /* the next keyword or round */
+                unread(ps, tok, before, before_line);
+                break;
+            }
         }
         if (v > 255 || ps->num2id[v] == NO_CARD)
             return fail_at(ps->err, KONTOR_E_INVALID, ps->line, "there is no card %ld in card set '%s'", v, ps->cs->name);
@@ -691,8 +722,13 @@ static kontor_status read_round(parser *ps, long number) {
     kontor_status st;
     int line = ps->line;
     int ns = ps->r->cfg.nseats;
-    /* the buys, when there were any: one word a seat */
-    if (peek_word(ps, &tok, &st) && IS(tok, "buy")) {
+    /* the buys, when there were any: one word a seat. The usual next word
+     * (after one space, not starting with 'b') is no "buy" without a peek;
+     * the read of the choices below meets what a peek would have. */
+    const char *q = ps->p;
+    int no_buy = !ps->la_ok && ps->end - q >= 2 && q[0] == ' ' && q[1] != 'b' && !byte_kind[(unsigned char)q[1]];
+    st = KONTOR_OK;
+    if (!no_buy && peek_word(ps, &tok, &st) && IS(tok, "buy")) {
         read_word(ps, &tok, &st);
         for (int seat = 0; seat < ns; seat++) {
             if (!read_word(ps, &tok, &st)) {

@@ -12,9 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include <libpq-fe.h>
-
 #include "server/nodesync.h"
+#include "server/pq.h"
 
 static struct {
     pthread_t th;
@@ -89,6 +88,7 @@ static void *listener(void *arg) {
 }
 
 int nodesync_start(const char *url, nodesync_fn fn, kontor_error *err) {
+    if (pq_load(err) != KONTOR_OK) return -1;
     N.url = strdup(url);
     N.fn = fn;
     N.stop = 0;

@@ -37,9 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
 #include "kontor/record.h"
+#include "server/pq.h"
 #include "server/store_backend.h"
 
 typedef struct pg_store {
@@ -100,6 +99,7 @@ static PGresult *run(pg_store *st, const char *sql, int n, const char *const *ar
 }
 
 store *store_pg_open(const char *url, kontor_error *err) {
+    if (pq_load(err) != KONTOR_OK) return NULL;
     pg_store *st = calloc(1, sizeof *st);
     if (!st) {
         store_io_error(err, "postgresql", "out of memory");
