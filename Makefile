@@ -172,9 +172,10 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 $(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenutil.h
 # the rules tests, split along the rulebook's parts, share theirs (tests/rulesutil.h)
 $(BUILD)/tests/test_rules_round $(BUILD)/tests/test_rules_board $(BUILD)/tests/test_rules_scoring: tests/rulesutil.h
-# tests/test_jtext.c: the server's JSON writer against json_dumps on whole games
-$(BUILD)/tests/test_jtext: $(BUILD)/src/server/jtext.o $(BUILD)/src/server/sjson.o
-$(BUILD)/tests/test_jtext: TEST_EXTRA = $(BUILD)/src/server/jtext.o $(BUILD)/src/server/sjson.o -ljansson
+# tests/test_jtext.c: the server's JSON writers (jtext.c, sjtext.c, views.c's
+# state message) against json_dumps of sjson.c's trees on whole games
+$(BUILD)/tests/test_jtext: $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
+$(BUILD)/tests/test_jtext: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # tests/test_store.c: the store suite, on SQLite and on a PostgreSQL it starts (tests/pgtmp.h)
 $(BUILD)/tests/test_store: tests/pgtmp.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)

@@ -1,16 +1,18 @@
-/* jtext.c: compact JSON text of a jansson tree into a reusable buffer (jtext.h says why).
+/* jtext.c: compact JSON text into a reusable buffer, from a jansson tree or value by value (jtext.h says why).
  *
  * Written to give json_dumps(JSON_COMPACT)'s bytes exactly: objects in
  * their insertion order, strings escaped as jansson does (\" \\ \b \f \n \r
  * \t, other control characters as \u00XX, UTF-8 left as it is), integers in
- * decimal. Reals (the game's JSON has none) go through jansson itself.
+ * decimal. Reals (the game's JSON has none) go through jansson itself. The
+ * tree's dump and the direct writer share the integer and string writers,
+ * so the two cannot escape differently.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/jtext.h"
 
-static int grow(jtext *t, size_t more) {
+int jtext_grow(jtext *t, size_t more) {
     if (t->oom) return -1;
     if (t->len + more + 1 <= t->cap) return 0;
     size_t cap = t->cap ? t->cap : 4096;
@@ -27,7 +29,7 @@ static int grow(jtext *t, size_t more) {
 
 /* (the NUL is written once, at the end of jtext_dump) */
 static inline int put(jtext *t, const char *s, size_t n) {
-    if (t->len + n + 1 > t->cap && grow(t, n)) return -1;
+    if (t->len + n + 1 > t->cap && jtext_grow(t, n)) return -1;
     memcpy(t->buf + t->len, s, n);
     t->len += n;
     return 0;
@@ -48,7 +50,7 @@ static int put_int(jtext *t, json_int_t v) {
 
 static int put_string(jtext *t, const char *s, size_t n) {
     static const char hex[] = "0123456789ABCDEF";
-    if (grow(t, n + 2)) return -1;
+    if (jtext_grow(t, n + 2)) return -1;
     t->buf[t->len++] = '"';
     size_t run = 0; /* characters copied as they are, since the last escape */
     for (size_t i = 0; i < n; i++) {
@@ -120,7 +122,30 @@ static int dump(jtext *t, const json_t *o) {
 }
 
 int jtext_dump(jtext *t, const json_t *o) {
-    if (dump(t, o) || grow(t, 0)) return -1;
+    if (dump(t, o) || jtext_grow(t, 0)) return -1;
+    t->buf[t->len] = 0;
+    return 0;
+}
+
+void jt_int(jtext *t, long long v) {
+    jt_comma(t);
+    if (v >= 0 && v < 10) { /* most numbers of a message are one digit */
+        char ch = (char)('0' + v);
+        put(t, &ch, 1);
+    } else {
+        put_int(t, v);
+    }
+    t->sep = 1;
+}
+
+void jt_strn(jtext *t, const char *s, size_t n) {
+    jt_comma(t);
+    put_string(t, s, n);
+    t->sep = 1;
+}
+
+int jt_end(jtext *t) {
+    if (jtext_grow(t, 0)) return -1;
     t->buf[t->len] = 0;
     return 0;
 }

@@ -62,11 +62,7 @@ static void attach(wsconn *w, sgame *g, int seat, const char *name) {
             if (save_game(g, &err) != KONTOR_OK) logf_("%s", err.msg);
         }
     }
-    json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:b, s:i}", "type", "welcome", "game", g->id, "seat",
-                            seat >= 0 ? json_integer(seat) : json_null(), "variant",
-                            kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(g->s.cfg.cards), "timeout",
-                            g->timeout_s, "takeback", seat >= 0 && takeback_allowed(g), "nseats", g->s.cfg.nseats);
-    send_json(w, wel);
+    send_welcome(w, g, seat >= 0 && takeback_allowed(g));
     chat_welcome(w, g); /* the chat so far, as far as this seat may read it */
     /* everyone sees who is connected now; the newcomer also gets every event so far */
     broadcast(g);

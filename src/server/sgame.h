@@ -36,6 +36,7 @@
 #include "kontor/kontor.h"
 #include "kontor/record.h"
 #include "server/chat.h"
+#include "server/jtext.h"
 #include "server/limits.h"
 #include "server/store.h"
 
@@ -194,6 +195,14 @@ void send_text(wsconn *c, const char *text);
 void send_json(wsconn *c, json_t *o);
 void send_error(wsconn *c, const char *code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 json_t *seats_info(const sgame *g);
+/* The state message of w (its seat's view, legal decisions, new events, ...)
+ * into t, written directly; now: the broadcast's now_s(). Marks w's events
+ * sent and its ack told; g->mu held. 0, or -1 out of memory. */
+int state_text(sgame *g, wsconn *w, jtext *t, double now);
+/* The welcome message of a connection to seat of g (-1: a spectator), with
+ * the card set; takeback: its person may take decisions back. 0, or -1. */
+int welcome_text(const sgame *g, int seat, int takeback, jtext *t);
+void send_welcome(wsconn *w, const sgame *g, int takeback);
 json_t *summary(sgame *g);
 void broadcast(sgame *g);
 void views_thread_done(void);

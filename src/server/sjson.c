@@ -7,6 +7,7 @@
  * same numbers the record uses, so the log in the browser and the record
  * read alike.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,15 +31,19 @@ _Static_assert(sizeof move_names / sizeof *move_names == KONTOR_MOVE_DECLARE + 1
 #define NAME_OF(tab, i) ((unsigned)(i) < sizeof tab / sizeof *tab ? tab[i] : "?")
 
 const char *sj_move_kind(int kind) { return kind > 0 ? NAME_OF(move_names, kind) : "?"; }
+const char *sj_colour_name(const kontor_card *c) { return colour_names[c->colour < 3 ? c->colour : 2]; }
+const char *sj_kind_name(const kontor_card *c) { return c->kind < 8 ? kind_names[c->kind] : "?"; }
+const char *sj_phase_name(int phase) { return NAME_OF(phase_names, phase); }
+const char *sj_end_name(int reason) { return NAME_OF(end_names, reason); }
+const char *sj_event_name(int kind) { return NAME_OF(event_names, kind); }
 
 json_t *sj_cards(const kontor_cardset *cs) {
     json_t *a = json_array();
     for (int i = 0; i < cs->ncards; i++) {
         const kontor_card *c = &cs->card[i];
-        json_array_append_new(
-            a, json_pack("{s:i, s:i, s:s, s:s, s:b, s:b, s:[i,i,i]}", "id", i, "n", c->number, "colour",
-                         colour_names[c->colour < 3 ? c->colour : 2], "kind", c->kind < 8 ? kind_names[c->kind] : "?",
-                         "coin", c->coin, "ship", c->ship, "goods", c->goods[0], c->goods[1], c->goods[2]));
+        json_array_append_new(a, json_pack("{s:i, s:i, s:s, s:s, s:b, s:b, s:[i,i,i]}", "id", i, "n", c->number, "colour",
+                                           sj_colour_name(c), "kind", sj_kind_name(c), "coin", c->coin, "ship", c->ship,
+                                           "goods", c->goods[0], c->goods[1], c->goods[2]));
     }
     return a;
 }
@@ -81,12 +86,22 @@ static json_t *mask_box(const kontor_bb *b) {
     return x0 > x1 ? json_null() : json_pack("[i,i,i,i]", x0, x1, y0, y1);
 }
 
+/* The built-in deck, parsed once for the process (every server thread reads it). */
+static kontor_event_card deck[KONTOR_EVENTS_MAX];
+static int deck_n;
+static pthread_once_t deck_once = PTHREAD_ONCE_INIT;
+static void deck_load(void) { deck_n = kontor_events_default(deck, KONTOR_EVENTS_MAX); }
+
+const kontor_event_card *sj_event_card_info(int idx) {
+    pthread_once(&deck_once, deck_load);
+    return idx >= 0 && idx < deck_n ? &deck[idx] : NULL;
+}
+
 /* Event card idx of the built-in deck (data/events.txt, the one every server game uses). */
 static json_t *event_card_json(int idx) {
-    kontor_event_card ev[KONTOR_EVENTS_MAX];
-    int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
-    if (idx < 0 || idx >= n) return json_pack("{s:i}", "card", idx);
-    return json_pack("{s:i, s:s, s:s}", "card", idx, "name", ev[idx].name, "text", ev[idx].text);
+    const kontor_event_card *ev = sj_event_card_info(idx);
+    if (!ev) return json_pack("{s:i}", "card", idx);
+    return json_pack("{s:i, s:s, s:s}", "card", idx, "name", ev->name, "text", ev->text);
 }
 
 /* What the special cards, the scenarios and the action tiles add to the board. */
@@ -173,7 +188,7 @@ static json_t *pile_top(const kontor_state *s, const kontor_pile *p) {
 /* Who leads an open area, and by what: the rule of kontor_compare_goods
  * that decides (the largest superiority in one good; else being ahead in
  * more goods; else the cycle wine > spice > tea > wine), said for the reader. */
-static json_t *lead_json(const uint8_t g[2][3]) {
+void sj_lead(const uint8_t g[2][3], sj_lead_t *out) {
     int max[2] = {0, 0}, cnt[2] = {0, 0}, lead[2] = {-1, -1};
     for (int k = 0; k < 3; k++) {
         int d = (int)g[0][k] - (int)g[1][k], who = d > 0 ? 0 : 1;
@@ -182,46 +197,68 @@ static json_t *lead_json(const uint8_t g[2][3]) {
         cnt[who]++;
         if (d > max[who]) max[who] = d, lead[who] = k;
     }
-    int w = kontor_compare_goods(g);
-    if (w < 0) return json_pack("{s:n}", "leader");
-    const char *rule = max[0] != max[1] ? "superiority" : cnt[0] != cnt[1] ? "more" : "cycle";
-    json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:i}", "leader", w, "rule", rule, "good", lead[w], "amount", max[w],
-                          "ahead", cnt[w]);
-    if (strcmp(rule, "cycle") == 0) json_object_set_new(o, "over", json_integer(lead[1 - w]));
+    memset(out, 0, sizeof *out);
+    out->over = -1;
+    int w = out->leader = kontor_compare_goods(g);
+    if (w < 0) return;
+    out->rule = max[0] != max[1] ? "superiority" : cnt[0] != cnt[1] ? "more" : "cycle";
+    out->good = lead[w];
+    out->amount = max[w];
+    out->ahead = cnt[w];
+    if (strcmp(out->rule, "cycle") == 0) out->over = lead[1 - w];
+}
+
+static json_t *lead_json(const uint8_t g[2][3]) {
+    sj_lead_t l;
+    sj_lead(g, &l);
+    if (l.leader < 0) return json_pack("{s:n}", "leader");
+    json_t *o = json_pack("{s:i, s:s, s:i, s:i, s:i}", "leader", l.leader, "rule", l.rule, "good", l.good, "amount",
+                          l.amount, "ahead", l.ahead);
+    if (strcmp(l.rule, "cycle") == 0) json_object_set_new(o, "over", json_integer(l.over));
     return o;
 }
 
 /* The areas not yet enclosed: their cells, warehouses, who leads and by
  * what, and how many free cells still border them. Public knowledge: the
  * board and its warehouses. */
+int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *seen, int *cell, sj_open_area *a) {
+    kontor_bb open; /* dock cells not enclosed, and not in an area already listed */
+    for (int k = 0; k < 4; k++) open.w[k] = s->dock.w[k] & ~s->enclosed.w[k] & ~seen->w[k];
+    int c = *cell < KONTOR_CELLS ? sj_next_cell(&open, *cell) : -1;
+    if (c < 0) {
+        *cell = KONTOR_CELLS;
+        return 0;
+    }
+    a->size = kontor_area_at(s, c, &a->cells, a->goods);
+    kontor_bb next; /* the cells beside the area */
+    memset(&next, 0, sizeof next);
+    for (int d = sj_next_cell(&a->cells, 0); d >= 0; d = sj_next_cell(&a->cells, d + 1)) {
+        seen->w[d >> 6] |= 1ULL << (d & 63);
+        int nb[4] = {(d & 15) > 0 ? d - 1 : -1, (d & 15) < 15 ? d + 1 : -1, d >= 16 ? d - 16 : -1,
+                     d < KONTOR_CELLS - 16 ? d + 16 : -1};
+        for (int k = 0; k < 4; k++)
+            if (nb[k] >= 0) next.w[nb[k] >> 6] |= 1ULL << (nb[k] & 63);
+    }
+    a->free = 0; /* the free cells among them */
+    for (int k = 0; k < 4; k++) a->free += __builtin_popcountll(next.w[k] & gaps->w[k]);
+    *cell = c + 1;
+    return 1;
+}
+
 static json_t *open_areas_json(const kontor_state *s) {
     json_t *out = json_array();
     kontor_bb seen, gaps;
     memset(&seen, 0, sizeof seen);
     kontor_gap_cells(s, &gaps);
-    for (int c = 0; c < KONTOR_CELLS; c++) {
-        if (!bb_has(&s->dock, c) || bb_has(&s->enclosed, c) || bb_has(&seen, c)) continue;
-        kontor_bb cells;
-        uint8_t goods[2][3];
-        int n = kontor_area_at(s, c, &cells, goods);
-        json_t *cj = json_array();
-        uint8_t border[KONTOR_CELLS] = {0};
-        int free_n = 0;
-        for (int d = 0; d < KONTOR_CELLS; d++) {
-            if (!bb_has(&cells, d)) continue;
-            seen.w[d >> 6] |= 1ULL << (d & 63);
-            json_array_append_new(cj, xy(d));
-            int nb[4] = {(d & 15) > 0 ? d - 1 : -1, (d & 15) < 15 ? d + 1 : -1, d >= 16 ? d - 16 : -1,
-                         d < KONTOR_CELLS - 16 ? d + 16 : -1};
-            for (int k = 0; k < 4; k++)
-                if (nb[k] >= 0 && bb_has(&gaps, nb[k]) && !border[nb[k]]) border[nb[k]] = 1, free_n++;
-        }
-        json_t *a = lead_json(goods);
-        json_object_set_new(a, "size", json_integer(n));
-        json_object_set_new(a, "free", json_integer(free_n));
-        json_object_set_new(a, "goods", json_pack("[[i,i,i],[i,i,i]]", goods[0][0], goods[0][1], goods[0][2], goods[1][0],
-                                                  goods[1][1], goods[1][2]));
-        json_object_set_new(a, "cells", cj);
+    sj_open_area oa;
+    int c = 0;
+    while (sj_open_area_next(s, &gaps, &seen, &c, &oa)) {
+        json_t *a = lead_json(oa.goods);
+        json_object_set_new(a, "size", json_integer(oa.size));
+        json_object_set_new(a, "free", json_integer(oa.free));
+        json_object_set_new(a, "goods", json_pack("[[i,i,i],[i,i,i]]", oa.goods[0][0], oa.goods[0][1], oa.goods[0][2],
+                                                  oa.goods[1][0], oa.goods[1][1], oa.goods[1][2]));
+        json_object_set_new(a, "cells", cell_list(&oa.cells));
         json_array_append_new(out, a);
     }
     return out;
@@ -349,18 +386,21 @@ json_t *sj_view(const kontor_view *v) {
 
 json_t *sj_state_full(const kontor_state *s) { return state_json(s, -2); }
 
-json_t *sj_move(const kontor_state *s, int seat, kontor_move m) {
-    int kind = KONTOR_MOVE_KIND(m), val = KONTOR_MOVE_VALUE(m);
-    char text[160];
-    kontor_move_text(s, seat, m, text, sizeof text);
+void sj_move_words(const kontor_state *s, int seat, kontor_move m, char *text, size_t cap) {
+    kontor_move_text(s, seat, m, text, cap);
 #ifdef KONTOR_TEST_LEAKY
     /* the test build build/tests/kontor-leaky (Makefile) names another
      * seat's first hand card in the words, for tests/test_leak.c to catch */
     int q = (seat + 1) % s->cfg.nseats;
     if (s->hand_n[q] && s->hand[q][0] < s->cfg.cards->ncards)
-        snprintf(text + strlen(text), sizeof text - strlen(text), ", beside card %d",
-                 s->cfg.cards->card[s->hand[q][0]].number);
+        snprintf(text + strlen(text), cap - strlen(text), ", beside card %d", s->cfg.cards->card[s->hand[q][0]].number);
 #endif
+}
+
+json_t *sj_move(const kontor_state *s, int seat, kontor_move m) {
+    int kind = KONTOR_MOVE_KIND(m), val = KONTOR_MOVE_VALUE(m);
+    char text[160];
+    sj_move_words(s, seat, m, text, sizeof text);
     json_t *o = json_pack("{s:i, s:s, s:s}", "m", m, "kind", sj_move_kind(kind), "text", text);
     switch (kind) {
     case KONTOR_MOVE_CHOOSE:
@@ -412,17 +452,19 @@ static int card_visible(const kontor_state *s, int viewer, int id) {
     return 0;
 }
 
+int sj_event_card(const kontor_state *s, const kontor_event *e, int viewer) {
+    /* a card the viewer may not know (a special card bought, a card drawn
+     * unseen) goes as its back, like the cards of a view */
+    int card = e->card;
+    if (e->kind != KONTOR_EV_TAVERN && !card_visible(s, viewer, card))
+        card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[card]);
+    return card;
+}
+
 json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int viewer) {
-    json_t *o = json_pack("{s:i, s:s}", "seq", (json_int_t)seq, "kind", NAME_OF(event_names, e->kind));
+    json_t *o = json_pack("{s:I, s:s}", "seq", (json_int_t)seq, "kind", NAME_OF(event_names, e->kind));
     if (e->seat != KONTOR_NONE) json_object_set_new(o, "seat", json_integer(e->seat));
-    if (e->card != KONTOR_NONE) {
-        /* a card the viewer may not know (a special card bought, a card drawn
-         * unseen) goes as its back, like the cards of a view */
-        int card = e->card;
-        if (e->kind != KONTOR_EV_TAVERN && !card_visible(s, viewer, card))
-            card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[card]);
-        json_object_set_new(o, "card", json_integer(card));
-    }
+    if (e->card != KONTOR_NONE) json_object_set_new(o, "card", json_integer(sj_event_card(s, e, viewer)));
     if (e->cell != KONTOR_NONE) {
         json_object_set_new(o, "x", json_integer(kontor_cell_dx(e->cell)));
         json_object_set_new(o, "y", json_integer(kontor_cell_dy(e->cell)));

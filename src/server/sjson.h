@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "kontor/kontor.h"
+#include "server/jtext.h"
 
 /* The card set: [{id, n, colour, kind, coin, ship, goods:[t,w,s]}, ...]. */
 json_t *sj_cards(const kontor_cardset *cs);
@@ -30,6 +31,67 @@ json_t *sj_move(const kontor_state *s, int seat, kontor_move m);
 json_t *sj_event(const kontor_state *s, const kontor_event *e, long seq, int viewer);
 /* "choose", "ship", ..., "tile" for a move kind; "?" for others. */
 const char *sj_move_kind(int kind);
+
+/* ---- the same JSON written directly (sjtext.c) ------------------------------
+ *
+ * The server's hot path writes the state message's parts straight into a
+ * jtext (jtext.h) instead of building the trees above: the same bytes, the
+ * same keys in the same order (tests/test_jtext.c compares them on every
+ * decision of random games), from the same data: a view for the board and
+ * hands, the full state only where the functions above take it too (a
+ * seat's own legal decisions, which event cards a viewer may know). Each
+ * writes one value, with its comma (jtext.h). */
+/* sj_view's members, without the braces: the state message adds its own (views.c). */
+void sjt_view_fields(jtext *t, const kontor_view *v);
+void sjt_cards(jtext *t, const kontor_cardset *cs);
+void sjt_legal(jtext *t, const kontor_state *s, int seat);
+void sjt_move(jtext *t, const kontor_state *s, int seat, kontor_move m);
+void sjt_event(jtext *t, const kontor_state *s, const kontor_event *e, long seq, int viewer);
+
+/* ---- what both ways of writing share (sjson.c) ------------------------------
+ * The decisions behind the JSON, made once: names, which card a viewer may
+ * know, a decision's words, who leads an open area and by what rule. */
+const char *sj_colour_name(const kontor_card *c);
+const char *sj_kind_name(const kontor_card *c);
+const char *sj_phase_name(int phase);
+const char *sj_end_name(int reason);
+const char *sj_event_name(int kind);
+/* The card id of event e as viewer (a seat, -1 a spectator, -2 everyone) may
+ * know it: its own id, or KONTOR_UNKNOWN_BASE + its class. */
+int sj_event_card(const kontor_state *s, const kontor_event *e, int viewer);
+/* Event card idx of the built-in deck (data/events.txt, the one every server
+ * game uses), parsed once; NULL when there is no such card. */
+const kontor_event_card *sj_event_card_info(int idx);
+/* The words of seat's decision m, as its entry of the legal list says them. */
+void sj_move_words(const kontor_state *s, int seat, kontor_move m, char *text, size_t cap);
+/* Who leads an open area with these goods and by which rule of
+ * kontor_compare_goods ("superiority", "more", "cycle"); leader -1: a tie
+ * (nothing else set); over: the good the leader is beaten in (cycle only, else -1). */
+typedef struct sj_lead_t {
+    int leader, good, amount, ahead, over;
+    const char *rule;
+} sj_lead_t;
+void sj_lead(const uint8_t goods[2][3], sj_lead_t *out);
+/* The open areas one by one: start with *cell = 0 and seen zeroed, gaps from
+ * kontor_gap_cells; each call fills *a with the next area (its cells, goods,
+ * size, and free cells bordering it) and returns 1, or 0 when none is left. */
+typedef struct sj_open_area {
+    kontor_bb cells;
+    uint8_t goods[2][3];
+    int size, free;
+} sj_open_area;
+int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *seen, int *cell, sj_open_area *a);
+
+/* The first cell of b at or after c, by number (the order the JSON lists
+ * cells in); -1 when none. */
+static inline int sj_next_cell(const kontor_bb *b, int c) {
+    while (c < KONTOR_CELLS) {
+        uint64_t m = b->w[c >> 6] >> (c & 63);
+        if (m) return c + __builtin_ctzll(m);
+        c = (c | 63) + 1;
+    }
+    return -1;
+}
 
 /* Outside JSON is parsed only through here. The shape is checked on the raw
  * bytes first: at most SJ_MAX_BYTES bytes and SJ_MAX_DEPTH nested arrays and

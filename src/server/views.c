@@ -58,45 +58,120 @@ json_t *seats_info(const sgame *g) {
     return a;
 }
 
+/* seats_info, written directly. */
+static void seats_text(jtext *t, const sgame *g) {
+    jt_open(t, '[');
+    for (int i = 0; i < g->s.cfg.nseats; i++) {
+        jt_open(t, '{');
+        jt_key(t, "name");
+        jt_str(t, kontor_seat_name(&g->s, i));
+        jt_key(t, "team");
+        jt_int(t, kontor_team(&g->s, i));
+        jt_key(t, "kind");
+        jt_str(t, g->seat[i].kind);
+        jt_key(t, "claimed");
+        jt_bool(t, g->seat[i].claimed);
+        jt_key(t, "connected");
+        jt_bool(t, g->seat[i].connected > 0);
+        jt_key(t, "player");
+        jt_str(t, g->seat[i].player);
+        jt_close(t, '}');
+    }
+    jt_close(t, ']');
+}
+
 /* The state message for one connection: its view, its legal decisions, the
- * events it has not seen, as JSON text in *t (reset first). Marks those
- * events sent. Call with g->mu held. 0, or -1 out of memory. */
-static int state_text(sgame *g, wsconn *w, jtext *t) {
+ * events it has not seen, as JSON text in *t (reset first), written
+ * directly (sjtext.c; docs/server.md lists the fields). now: now_s() of the
+ * broadcast, for the deadline. Marks those events sent and the ack told.
+ * Call with g->mu held. 0, or -1 out of memory. */
+int state_text(sgame *g, wsconn *w, jtext *t, double now) {
     kontor_view v;
     kontor_view_of(&g->s, w->seat, &v);
-    json_t *o = sj_view(&v);
-    json_object_set_new(o, "type", json_string("state"));
-    json_object_set_new(o, "game", json_string(g->id));
-    json_object_set_new(o, "seat", w->seat >= 0 ? json_integer(w->seat) : json_null());
-    json_object_set_new(o, "ply", json_integer(g->rec.nply));
+    jt_reset(t);
+    jt_open(t, '{');
+    sjt_view_fields(t, &v);
+    jt_key(t, "type");
+    jt_str(t, "state");
+    jt_key(t, "game");
+    jt_str(t, g->id);
+    jt_key(t, "seat");
+    if (w->seat >= 0) jt_int(t, w->seat);
+    else jt_null(t);
+    jt_key(t, "ply");
+    jt_int(t, g->rec.nply);
     if (w->has_ack) {
-        json_object_set_new(o, "ack", json_integer(w->ack));
+        jt_key(t, "ack");
+        jt_int(t, w->ack);
         w->has_ack = 0;
     }
-    json_object_set_new(o, "players", seats_info(g));
-    if (w->seat >= 0 && g->s.cfg.nseats == 4) /* its team may confer now (chat.h) */
-        json_object_set_new(o, "team_chat", json_boolean(chat_team_open(&g->s, kontor_team(&g->s, w->seat))));
-    json_object_set_new(o, "legal", sj_legal(&g->s, w->seat));
-    json_t *ev = json_array();
-    for (long i = w->sent; i < g->nev; i++) json_array_append_new(ev, sj_event(&g->s, &g->ev[i], i, w->seat));
+    jt_key(t, "players");
+    seats_text(t, g);
+    if (w->seat >= 0 && g->s.cfg.nseats == 4) { /* its team may confer now (chat.h) */
+        jt_key(t, "team_chat");
+        jt_bool(t, chat_team_open(&g->s, kontor_team(&g->s, w->seat)));
+    }
+    jt_key(t, "legal");
+    sjt_legal(t, &g->s, w->seat);
+    jt_key(t, "events");
+    jt_open(t, '[');
+    for (long i = w->sent; i < g->nev; i++) sjt_event(t, &g->s, &g->ev[i], i, w->seat);
+    jt_close(t, ']');
     w->sent = g->nev;
-    json_object_set_new(o, "events", ev);
     if (g->timing_seat > 0) {
         /* the decision of this message was played by the timer, not chosen */
-        json_t *tm = json_pack("{s:i}", "seat", g->timing_seat - 1);
+        jt_key(t, "timeout");
+        jt_open(t, '{');
+        jt_key(t, "seat");
+        jt_int(t, g->timing_seat - 1);
         if (w->seat == g->timing_seat - 1) {
-            json_object_set_new(tm, "text", json_string(g->timing_text));
-            json_object_set_new(tm, "move", json_integer(g->timing_move));
+            jt_key(t, "text");
+            jt_str(t, g->timing_text);
+            jt_key(t, "move");
+            jt_int(t, g->timing_move);
         }
-        json_object_set_new(o, "timeout", tm);
+        jt_close(t, '}');
     }
-    if (g->deadline > 0) json_object_set_new(o, "deadline_ms", json_integer((json_int_t)((g->deadline - now_s()) * 1000)));
-    if (kontor_over(&g->s)) json_object_set_new(o, "result", json_string(g->rec.result));
-    t->len = 0;
-    t->oom = 0;
-    int r = jtext_dump(t, o);
-    json_decref(o);
-    return r;
+    if (g->deadline > 0) {
+        jt_key(t, "deadline_ms");
+        jt_int(t, (long long)((g->deadline - now) * 1000));
+    }
+    if (kontor_over(&g->s)) {
+        jt_key(t, "result");
+        jt_str(t, g->rec.result);
+    }
+    jt_close(t, '}');
+    return jt_end(t);
+}
+
+/* The welcome message of a connection that joined seat of g (-1: watches):
+ * the game's card set and settings. takeback: its person may take back. */
+int welcome_text(const sgame *g, int seat, int takeback, jtext *t) {
+    jt_reset(t);
+    jt_open(t, '{');
+    jt_key(t, "type");
+    jt_str(t, "welcome");
+    jt_key(t, "game");
+    jt_str(t, g->id);
+    jt_key(t, "seat");
+    if (seat >= 0) jt_int(t, seat);
+    else jt_null(t);
+    jt_key(t, "variant");
+    jt_str(t, kontor_variant_name(g->s.cfg.variant));
+    jt_key(t, "cards");
+    sjt_cards(t, g->s.cfg.cards);
+    jt_key(t, "timeout");
+    jt_int(t, g->timeout_s);
+    jt_key(t, "takeback");
+    jt_bool(t, takeback);
+    jt_key(t, "nseats");
+    jt_int(t, g->s.cfg.nseats);
+    jt_close(t, '}');
+    return jt_end(t);
+}
+
+void send_welcome(wsconn *w, const sgame *g, int takeback) {
+    if (welcome_text(g, w->seat, takeback, &scratch) == 0) w->send(w->tx, scratch.buf, scratch.len);
 }
 
 /* Every connection of g gets its state. Each audience (a seat, or the
@@ -104,17 +179,18 @@ static int state_text(sgame *g, wsconn *w, jtext *t) {
  * have seen the same events share one message, built once; a connection
  * whose move this acknowledges gets its own (its "ack"). */
 void broadcast(sgame *g) {
+    double now = now_s();
     long from[KONTOR_MAX_SEATS + 1];
     for (int i = 0; i <= KONTOR_MAX_SEATS; i++) from[i] = -1; /* -1: not built in this broadcast */
     for (wsconn *w = g->conns; w; w = w->next) {
         if (w->has_ack) {
-            if (state_text(g, w, &scratch) == 0) w->send(w->tx, scratch.buf, scratch.len);
+            if (state_text(g, w, &scratch, now) == 0) w->send(w->tx, scratch.buf, scratch.len);
             continue;
         }
         int a = w->seat + 1;
         if (from[a] != w->sent) {
             from[a] = w->sent;
-            if (state_text(g, w, &aud[a]) != 0) {
+            if (state_text(g, w, &aud[a], now) != 0) {
                 from[a] = -1;
                 continue;
             }
