@@ -66,6 +66,7 @@
 typedef struct got {
     int party;  /* seat, or -1 the spectator (and anyone over HTTP) */
     int lo, hi; /* the moments it can have been written at */
+    int fixed;  /* 1: a view of the past moment lo (/view?ply=K), checked at that moment only */
     int probe;  /* the refused decision it answers, or -1 */
     char *bytes;
     char where[64];
@@ -105,6 +106,7 @@ static void keep(game_run *r, int party, int lo, int hi, int probe, const char *
     x->party = party;
     x->lo = lo;
     x->hi = hi;
+    x->fixed = 0;
     x->probe = probe;
     x->bytes = malloc(len + 1);
     memcpy(x->bytes, bytes, len);
@@ -588,9 +590,14 @@ static void fetch_all(game_run *r, const srv *s, int now, int bots, int *cyc) {
     fetch(r, s, now, path);
     snprintf(path, sizeof path, "/api/games/%s/view", r->id);
     fetch(r, s, now, path);
+    /* a past moment's view shows what the party could see then: it is held to
+     * the secrets of that moment (a card chosen openly then may be chosen again,
+     * hidden, now: the old view still names it, and that is no leak) */
     if (*cyc > now) *cyc = 0;
-    snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", r->id, (*cyc)++);
-    fetch(r, s, now, path);
+    int at = (*cyc)++;
+    snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", r->id, at);
+    int vi = fetch(r, s, at, path); /* fetch may move r->g: index after it */
+    r->g[vi].fixed = 1;
     /* issue 18: the search's reading of every decision, hands included; a
      * constant 409 while the game runs: 16 moments from the 12th (when the
      * first round's card choices are in the record: the leaky test build
@@ -617,7 +624,8 @@ static void fetch_all(game_run *r, const srv *s, int now, int bots, int *cyc) {
     int hi = (int)json_integer_value(json_object_get(o, "ply"));
     json_decref(o);
     assert_true(hi >= now);
-    for (int i = from; i < r->n; i++) r->g[i].hi = hi;
+    for (int i = from; i < r->n; i++)
+        if (!r->g[i].fixed) r->g[i].hi = hi;
 }
 
 /* Play variant (with options) to its end, seat i a client where kinds[i] is
