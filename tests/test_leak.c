@@ -66,7 +66,7 @@
 typedef struct got {
     int party;  /* seat, or -1 the spectator (and anyone over HTTP) */
     int lo, hi; /* the moments it can have been written at */
-    int fixed;  /* 1: a view of the past moment lo (/view?ply=K), checked at that moment only */
+    int at;     /* a view of a past moment (/view?ply=K): K, whose secrets it is held to; else -1 */
     int probe;  /* the refused decision it answers, or -1 */
     char *bytes;
     char where[64];
@@ -106,7 +106,7 @@ static void keep(game_run *r, int party, int lo, int hi, int probe, const char *
     x->party = party;
     x->lo = lo;
     x->hi = hi;
-    x->fixed = 0;
+    x->at = -1;
     x->probe = probe;
     x->bytes = malloc(len + 1);
     memcpy(x->bytes, bytes, len);
@@ -516,7 +516,17 @@ static void check_got(game_run *r, const got *g, kontor_state *const *states, co
     r->checked++;
     if (g->probe >= 0) r->refusals++;
     if (strstr(g->bytes, "\"legal\":[{")) r->offers++;
-    for (int k = g->lo; k <= g->hi && k <= nply; k++) {
+    if (g->at >= 0) {
+        /* a past moment's view: nothing secret if the game may have ended
+         * when it was fetched (a finished game shows every hand); else held
+         * to the secrets of the moment it shows */
+        for (int k = g->lo; k <= g->hi && k <= nply; k++)
+            if (kontor_over(states[k])) return;
+        moment mo = {g->at, states[g->at], &sec[g->at * MAXP + g->party + 1], seed, r->id};
+        check_one(&first, g, &mo);
+        if (!first.leaks) return;
+    }
+    for (int k = g->lo; g->at < 0 && k <= g->hi && k <= nply; k++) {
         if (kontor_over(states[k])) return;
         finding f;
         memset(&f, 0, sizeof f);
@@ -596,8 +606,8 @@ static void fetch_all(game_run *r, const srv *s, int now, int bots, int *cyc) {
     if (*cyc > now) *cyc = 0;
     int at = (*cyc)++;
     snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", r->id, at);
-    int vi = fetch(r, s, at, path); /* fetch may move r->g: index after it */
-    r->g[vi].fixed = 1;
+    int vi = fetch(r, s, now, path); /* fetch may move r->g: index after it */
+    r->g[vi].at = at;
     /* issue 18: the search's reading of every decision, hands included; a
      * constant 409 while the game runs: 16 moments from the 12th (when the
      * first round's card choices are in the record: the leaky test build
@@ -624,8 +634,7 @@ static void fetch_all(game_run *r, const srv *s, int now, int bots, int *cyc) {
     int hi = (int)json_integer_value(json_object_get(o, "ply"));
     json_decref(o);
     assert_true(hi >= now);
-    for (int i = from; i < r->n; i++)
-        if (!r->g[i].fixed) r->g[i].hi = hi;
+    for (int i = from; i < r->n; i++) r->g[i].hi = hi;
 }
 
 /* Play variant (with options) to its end, seat i a client where kinds[i] is
