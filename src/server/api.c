@@ -177,13 +177,25 @@ static json_t *links_of(sgame *g, int only) {
     return a;
 }
 
-static int api_create(hx *c) {
-    if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
-        return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
+/* A request's body as a JSON object: capped at MSG_MAX and checked for size
+ * and depth before jansson parses it (sj_parse_object). NULL once it has
+ * answered 413 or 400, with that reply's result in *replied. */
+static json_t *body_object(hx *c, int *replied) {
+    if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX) {
+        *replied = reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
+        return NULL;
+    }
     const char *code;
     char why[160];
     json_t *req = sj_parse_object(c->rq->body ? c->rq->body : "", c->rq->body_len, &code, why, sizeof why);
-    if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+    if (!req) *replied = reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+    return req;
+}
+
+static int api_create(hx *c) {
+    int replied;
+    json_t *req = body_object(c, &replied);
+    if (!req) return replied;
     json_t *vj = json_object_get(req, "variant"), *oj = json_object_get(req, "options");
     if ((vj && !json_is_string(vj)) || (oj && !json_is_string(oj))) {
         const char *field = vj && !json_is_string(vj) ? "variant" : "options";
@@ -245,12 +257,9 @@ static int api_create(hx *c) {
  * create it, every seat's token then gets its own new seat's link, and the
  * game's connections are told (without any link) that it exists. */
 static int api_rematch(hx *c, sgame *g) {
-    if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
-        return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
-    const char *code;
-    char why[160];
-    json_t *req = sj_parse_object(c->rq->body ? c->rq->body : "", c->rq->body_len, &code, why, sizeof why);
-    if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+    int replied;
+    json_t *req = body_object(c, &replied);
+    if (!req) return replied;
     const char *tok = json_string_value(json_object_get(req, "token"));
     pthread_mutex_lock(&g->mu);
     int seat = -1, ns = g->s.cfg.nseats;
@@ -603,12 +612,9 @@ static int api_handler(hx *c) {
         if (strcmp(rest, "takeback") == 0 && post) { /* game_chat.c */
             sgame *g = get_game(id);
             if (!g) return reply_error(c, 404, "game '%s' does not exist", id);
-            if (c->rq->body_over || c->rq->body_len > (size_t)MSG_MAX)
-                return reply_code(c, 413, "too_large", "request body is over %d bytes", MSG_MAX);
-            const char *code;
-            char why[160];
-            json_t *req = sj_parse_object(c->rq->body ? c->rq->body : "", c->rq->body_len, &code, why, sizeof why);
-            if (!req) return reply_code(c, strcmp(code, "too_large") == 0 ? 413 : 400, code, "request body is %s", why);
+            int replied;
+            json_t *req = body_object(c, &replied);
+            if (!req) return replied;
             json_t *answer = NULL;
             int status = game_takeback(g, json_string_value(json_object_get(req, "token")), &answer);
             json_decref(req);
