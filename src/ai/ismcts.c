@@ -56,6 +56,8 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,9 +97,32 @@ typedef struct node {
 /* log(avail) from a table below this (computed by log(), so the same values) */
 #define LOGS_N 8192
 
+/* par=tree: what the threads searching one tree share. A node's child
+ * lists and its children's statistics are guarded by the node's lock, a
+ * spin lock of a stripe (node index mod NLOCKS, one cache line each); a
+ * thread holds one lock at a time, so there is no lock order to keep. The
+ * pool is handed out by an atomic counter, the iterations of a budget by
+ * another, which also numbers them (sim=rm|exp3 stamps). */
+#define NLOCKS 1024
+typedef struct stripe {
+    _Alignas(64) atomic_flag f;
+} stripe;
+typedef struct shared {
+    stripe lock[NLOCKS];
+    atomic_uint n;          /* nodes handed out of the first tree's pool */
+    atomic_ullong next;     /* iterations handed out */
+    atomic_int done;        /* the first thread saw the decision settled (ms=, stop=1) */
+} shared;
+
 typedef struct tree {
-    node *pool;
+    node *pool;       /* the nodes searched: mem, or under par=tree the first tree's */
     uint32_t cap, n;
+    node *mem;        /* this tree's own pool (under par=tree only the first tree has one) */
+    uint32_t memcap;
+    shared *sh;       /* par=tree with threads > 1: the shared counters and locks; else NULL */
+    int first;        /* the first thread (the one that checks the early stop) */
+    uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
+    uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
     kontor_rng rng;
     uint32_t stamp;
     uint32_t *mark; /* NKEYS stamps */
@@ -131,12 +156,16 @@ typedef struct tree {
 } tree;
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
+enum { PAR_TREE = 0, PAR_ROOT = 1 };
 enum { FINAL_MAX = 0, FINAL_VISITS = 1 };
 
 typedef struct ismcts_impl {
     ai_base base;
     uint64_t iters;
     int ms, threads;
+    int par;   /* par=tree|root: several threads share one tree, or grow one each */
+    int vl;    /* vl=K, par=tree: the virtual loss, in visits */
+    shared *sh; /* par=tree and threads > 1 */
     int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
     int clock; /* ms= counts wall time (clock=wall, default) or each thread's CPU time (clock=cpu) */
     int sim, final;
@@ -151,9 +180,35 @@ typedef struct ismcts_impl {
     double total_seconds;
 } ismcts_impl;
 
+/* The lock of node i under par=tree (nothing with one thread or par=root).
+ * A waiter yields after a while: on a loaded machine the holder may be off
+ * its core. */
+static void lock_node(tree *T, uint32_t i) {
+    if (!T->sh) return;
+    atomic_flag *f = &T->sh->lock[i & (NLOCKS - 1)].f;
+    int spins = 0;
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+        if (++spins == 64) {
+            spins = 0;
+            sched_yield();
+        }
+}
+
+static void unlock_node(tree *T, uint32_t i) {
+    if (T->sh) atomic_flag_clear_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, memory_order_release);
+}
+
+/* A new node under parent, whose lock the caller holds (par=tree). */
 static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_move move, uint32_t key) {
-    if (T->n >= T->cap) return 0;
-    uint32_t i = T->n++;
+    uint32_t i;
+    if (T->sh) {
+        if (atomic_load_explicit(&T->sh->n, memory_order_relaxed) >= T->cap) return 0;
+        i = atomic_fetch_add_explicit(&T->sh->n, 1, memory_order_relaxed);
+        if (i >= T->cap) return 0; /* another thread took the last one */
+    } else {
+        if (T->n >= T->cap) return 0;
+        i = T->n++;
+    }
     node *x = &T->pool[i];
     memset(x, 0, sizeof *x);
     x->kind = (uint8_t)kind;
@@ -180,7 +235,7 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
 static uint32_t select_sampled(tree *T, const uint32_t *cand, int nc, float *prob) {
     node *pool = T->pool;
     double w[KONTOR_MAX_MOVES], sum = 0, top = -1e300;
-    uint32_t it = (uint32_t)T->iters + 1;
+    uint32_t it = T->it;
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
         x->avail++;
@@ -218,7 +273,7 @@ static void update_sampled(tree *T, uint32_t parent, uint32_t e, float p, float 
     node *pool = T->pool;
     float gain = p > 0 ? x / p : 0;
     if (T->sim == SIM_RM) {
-        uint32_t it = (uint32_t)T->iters + 1;
+        uint32_t it = T->it;
         for (uint32_t f = pool[parent].child; f; f = pool[f].sibling)
             if (pool[f].kind == N_STAT && pool[f].seat == pool[e].seat && pool[f].seen == it) pool[f].acc -= x;
     }
@@ -427,6 +482,15 @@ void ai_result_margin(const kontor_state *s, float x, float r[2]) {
     }
 }
 
+/* One iteration: a determinization, a walk down the tree to a new node, a
+ * playout, and its result added along the path. An edge's visit is counted
+ * on the way down (vl of them: the virtual loss) and its result on the way
+ * back, so that under par=tree another thread meanwhile sees the edge
+ * visited and not yet paid, a loss, and tends to another (Chaslot, Winands
+ * and van den Herik 2008). With one thread and vl=1 nothing reads an edge of
+ * the path before its result is in, so this is the same search as counting
+ * the visit at the end. Under par=tree every touch of a node's children
+ * holds the node's lock. */
 static void iterate(tree *T) {
     const kontor_view *v = T->v;
     kontor_state st;
@@ -448,6 +512,7 @@ static void iterate(tree *T) {
             kontor_move pick[KONTOR_MAX_SEATS];
             uint32_t key = 0;
             int full = 0;
+            lock_node(T, cur);
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
                 if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
@@ -463,6 +528,7 @@ static void iterate(tree *T) {
                     pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
+                    T->pool[e].visits += T->vl;
                     from[np] = cur;
                     prob[np] = p;
                     path[np++] = e;
@@ -472,21 +538,24 @@ static void iterate(tree *T) {
             /* decoupled: the picks were made independently; now apply them */
             for (int q = 0; q < st.cfg.nseats; q++)
                 if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
-            if (full) break;
-            uint32_t j = find_joint(T, cur, phase, key);
-            if (!j) {
+            uint32_t j = full ? 0 : find_joint(T, cur, phase, key);
+            if (!full && !j) {
                 j = alloc_node(T, cur, N_JOINT, phase, 0, key);
-                if (!j) break;
-                expanded = 1;
+                if (j) expanded = 1;
             }
-            T->pool[j].visits++;
+            if (j) T->pool[j].visits++;
+            unlock_node(T, cur);
+            if (!j) break;
             cur = j;
         } else {
             int q = 0;
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             int n = kontor_legal(&st, q, moves);
             if (n <= 0) break;
+            lock_node(T, cur);
             uint32_t e = select_edge(T, &st, cur, N_SEQ, q, moves, n, &expanded, NULL);
+            if (e) T->pool[e].visits += T->vl;
+            unlock_node(T, cur);
             if (!e) break;
             kontor_apply(&st, q, T->pool[e].move, NULL);
             from[np] = cur;
@@ -498,12 +567,16 @@ static void iterate(tree *T) {
     float r[2];
     ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
+    lock_node(T, 1);
     T->pool[1].visits++;
+    unlock_node(T, 1);
     for (int i = 0; i < np; i++) {
+        lock_node(T, from[i]);
         node *x = &T->pool[path[i]];
-        x->visits++;
+        x->visits -= T->vl - 1;
         x->reward += r[kontor_team(&st, x->seat)];
         if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
+        unlock_node(T, from[i]);
     }
     T->iters++;
 }
@@ -513,26 +586,31 @@ static void iterate(tree *T) {
  * iterations the rest of the time could still run, more search cannot change
  * it (Huang, Coulom and Lin 2010, "Time management for Monte-Carlo tree
  * search in Go"). The remaining iterations are estimated from this search's
- * own rate, with a margin of a half. Only with threads=1: with several
- * trees the decision is the sum of their root visits, which no one tree can
- * settle alone. ai_settled is the test itself, apart for the tests. */
+ * own rate, with a margin of a half. With one thread or par=tree (one
+ * tree, the first thread checks it for all, counting every thread's
+ * iterations); not under par=root: there the decision is the sum of several
+ * trees' root visits, which no one tree can settle alone. ai_settled is the
+ * test itself, apart for the tests. */
 int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left) {
     if (spent <= 0 || iters < 64 || first <= second) return 0;
     double more = (double)iters / spent * (left > 0 ? left : 0) * 1.5 + 16;
     return (double)(first - second) > more;
 }
 
-static int settled(const tree *T, double t0, double now) {
+static int settled(tree *T, double t0, double now) {
     const kontor_view *v = T->v;
     int kind = simultaneous(&v->s) ? N_STAT : N_SEQ;
     uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
+    lock_node(T, 1);
     for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
         const node *x = &T->pool[e];
         if (x->kind != kind || x->seat != v->seat) continue;
         if (x->visits > first) second = first, first = x->visits;
         else if (x->visits > second) second = x->visits;
     }
-    return ai_settled(first, second, T->iters, now - t0, T->deadline - now);
+    unlock_node(T, 1);
+    uint64_t iters = T->sh ? atomic_load_explicit(&T->sh->next, memory_order_relaxed) : T->iters;
+    return ai_settled(first, second, iters, now - t0, T->deadline - now);
 }
 
 /* prior=W: at a root placement every legal cell gets its edge before the
@@ -575,13 +653,28 @@ static double clock_of(int cpu) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A fresh root (under par=tree once, by the calling thread, before the
+ * threads start). */
+static void new_root(tree *T) {
+    if (T->sh) atomic_store(&T->sh->n, 2);
+    T->n = 2; /* 0 is "none", 1 the root */
+    memset(&T->pool[1], 0, sizeof T->pool[1]);
+    root_prior(T);
+}
+
+/* par=tree: the next iteration of the budget, or 0 when it is spent (with
+ * a deadline: just its number). */
+static uint32_t claim(tree *T) {
+    uint64_t i = atomic_fetch_add_explicit(&T->sh->next, 1, memory_order_relaxed);
+    if (T->budget && i >= T->budget) return 0;
+    return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
+}
+
 static void *run_tree(void *arg) {
     tree *T = arg;
     if (T->cpu) T->deadline = clock_of(1) + T->span;
-    T->n = 2; /* 0 is "none", 1 the root */
-    memset(&T->pool[1], 0, sizeof T->pool[1]);
+    if (!T->sh) new_root(T);
     T->iters = 0;
-    root_prior(T);
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {
             uint32_t n = (uint32_t)(T->mast->n[k] * T->keep);
@@ -589,21 +682,36 @@ static void *run_tree(void *arg) {
             T->mast->n[k] = n;
         }
     } else if (T->mast) memset(T->mast, 0, sizeof *T->mast);
-    if (T->budget) {
-        for (uint64_t i = 0; i < T->budget; i++) iterate(T);
+    if (T->sh && T->budget) {
+        while ((T->it = claim(T)) != 0) iterate(T);
+    } else if (T->budget) {
+        for (uint64_t i = 0; i < T->budget; i++) {
+            T->it = (uint32_t)T->iters + 1;
+            iterate(T);
+        }
     } else {
         double t0 = clock_of(T->cpu), now;
-        do {
-            for (int i = 0; i < 16; i++) iterate(T);
+        for (;;) {
+            for (int i = 0; i < 16; i++) {
+                T->it = T->sh ? claim(T) : (uint32_t)T->iters + 1;
+                iterate(T);
+            }
             now = clock_of(T->cpu);
-        } while (now < T->deadline && !(T->stop && settled(T, t0, now)));
+            if (now >= T->deadline) break;
+            if (T->sh && atomic_load_explicit(&T->sh->done, memory_order_relaxed)) break;
+            if (T->stop && T->first && settled(T, t0, now)) {
+                if (T->sh) atomic_store_explicit(&T->sh->done, 1, memory_order_relaxed);
+                break;
+            }
+        }
     }
     return NULL;
 }
 
 static int ensure_trees(kontor_agent *a) {
     ismcts_impl *m = a->impl;
-    uint64_t want = m->ms ? POOL_LIMIT : 24 * (m->iters / (uint64_t)m->threads + 1) + 4096;
+    uint64_t per = m->sh ? m->iters : m->iters / (uint64_t)m->threads; /* iterations in one tree */
+    uint64_t want = m->ms ? POOL_LIMIT : 24 * (per + 1) + 4096;
     if (want > POOL_LIMIT) want = POOL_LIMIT;
     for (int t = 0; t < m->threads; t++) {
         tree *T = &m->trees[t];
@@ -621,12 +729,14 @@ static int ensure_trees(kontor_agent *a) {
             if (!(T->mast = malloc(sizeof *T->mast))) return -1;
             memset(T->mast, 0, sizeof *T->mast);
         }
-        if (T->cap < want) {
-            node *p = realloc(T->pool, (size_t)want * sizeof *p);
+        if (T->memcap < want && (t == 0 || !m->sh)) {
+            node *p = realloc(T->mem, (size_t)want * sizeof *p);
             if (!p) return -1;
-            T->pool = p;
-            T->cap = (uint32_t)want;
+            T->mem = p;
+            T->memcap = (uint32_t)want;
         }
+        T->pool = m->sh ? m->trees[0].mem : T->mem;
+        T->cap = m->sh ? m->trees[0].memcap : T->memcap;
     }
     return 0;
 }
@@ -663,7 +773,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
     }
     uint64_t base = kontor_rng_next(&a->rng);
     double t0 = ai_now();
-    for (int t = 0; t < m->threads; t++) {
+    for (int t = 0; t < m->threads; t++) { /* each thread its own generator, one tree or several */
         tree *T = &m->trees[t];
         kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
         T->v = v;
@@ -686,7 +796,16 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->deadline = t0 + m->ms / 1000.0;
         T->cpu = m->clock;
         T->span = m->ms / 1000.0;
-        T->stop = m->stop && m->threads == 1;
+        T->stop = m->stop && (m->threads == 1 || m->sh);
+        T->sh = m->sh;
+        T->first = t == 0;
+        T->vl = (uint32_t)m->vl;
+        if (m->sh) T->budget = m->ms ? 0 : m->iters; /* the threads draw from one budget */
+    }
+    if (m->sh) { /* one root for all, before they start */
+        atomic_store(&m->sh->next, 0);
+        atomic_store(&m->sh->done, 0);
+        new_root(&m->trees[0]);
     }
     pthread_t th[64];
     int started = 0;
@@ -706,7 +825,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
     for (int i = 0; i < n; i++) {
         uint64_t vis = 0;
         double rew = 0;
-        for (int t = 0; t < m->threads; t++) {
+        for (int t = 0; t < (m->sh ? 1 : m->threads); t++) { /* par=tree: one tree */
             tree *T = &m->trees[t];
             for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
                 node *x = &T->pool[e];
@@ -782,13 +901,14 @@ static void ismcts_destroy(void *impl) {
     if (!m) return;
     if (m->trees)
         for (int t = 0; t < m->threads; t++) {
-            free(m->trees[t].pool);
+            free(m->trees[t].mem);
             free(m->trees[t].mark);
             free(m->trees[t].idx);
             free(m->trees[t].logs);
             free(m->trees[t].mast);
         }
     free(m->trees);
+    free(m->sh);
     free(m);
 }
 
@@ -797,6 +917,7 @@ static const ai_opt ismcts_opts[] = {
     {"ms", AI_OPT_INT, offsetof(ismcts_impl, ms), 1, 3600000},
     {"stop", AI_OPT_INT, offsetof(ismcts_impl, stop), 0, 1},
     {"threads", AI_OPT_INT, offsetof(ismcts_impl, threads), 1, 64},
+    {"vl", AI_OPT_INT, offsetof(ismcts_impl, vl), 1, 1000},
     {"c", AI_OPT_DOUBLE, offsetof(ismcts_impl, c), 0, 100},
     {"rounds", AI_OPT_INT, offsetof(ismcts_impl, po.rounds), 0, 1000},
     {"scale", AI_OPT_FLOAT, offsetof(ismcts_impl, po.scale), 0, 1000},
@@ -834,7 +955,8 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
     kontor_agent *a = ctx;
     ismcts_impl *m = a->impl;
     static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits"},
-                             *const clocks[] = {"wall", "cpu"};
+                             *const clocks[] = {"wall", "cpu"}, *const pars[] = {"tree", "root"};
+    if (strcmp(key, "par") == 0) return word_opt(a, key, val, pars, 2, &m->par, err);
     if (strcmp(key, "clock") == 0) return word_opt(a, key, val, clocks, 2, &m->clock, err);
     if (strcmp(key, "sim") == 0) return word_opt(a, key, val, sims, 3, &m->sim, err);
     if (strcmp(key, "final") == 0) return word_opt(a, key, val, finals, 2, &m->final, err);
@@ -854,6 +976,8 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->base.destroy = ismcts_destroy;
     m->iters = 10000;
     m->threads = 1;
+    m->par = PAR_TREE;
+    m->vl = 1;
     m->stop = 1;
     m->c = 0.7;
     m->margin = -1; /* playout.c's result */
@@ -877,7 +1001,11 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
      * even where the playouts do not use them (the advanced game) */
     m->po.record = m->order || m->pb > 0 || m->keep > 0;
     m->trees = calloc((size_t)m->threads, sizeof *m->trees);
-    if (!m->trees) {
+    if (m->par == PAR_TREE && m->threads > 1 && (m->sh = aligned_alloc(64, sizeof *m->sh)) != NULL)
+        for (int i = 0; i < NLOCKS; i++) atomic_flag_clear(&m->sh->lock[i].f);
+    if (!m->trees || (m->par == PAR_TREE && m->threads > 1 && !m->sh)) {
+        free(m->trees);
+        free(m->sh);
         free(m);
         a->impl = NULL;
         ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);
