@@ -24,13 +24,19 @@
  *
  * Speed: the node pool is allocated once and reused across decisions (no
  * allocation in the loop); children of a node are found through a stamped
- * table indexed by (seat, move), so a visit costs O(children + legal). Root
- * parallelism: threads=N grows N independent trees on N cores, each with its
- * own generator and its share of the iterations, and sums the root
- * statistics; with an iteration budget the result does not depend on timing.
+ * table indexed by (seat, move), so a visit costs O(children + legal).
+ * Threads (threads=N, each with its own generator, determinizations and
+ * MAST): par=tree (the default) searches ONE tree with all of them, under
+ * per-node striped spin locks with a virtual loss (vl=K), drawing from one
+ * iteration budget; not deterministic with N > 1, since the interleaving
+ * decides what each iteration sees. par=root grows N independent trees, each
+ * with its share of the iterations, and sums the root statistics; with an
+ * iteration budget its result does not depend on timing. One thread is the
+ * same search under both (docs/ai.md, "Tree parallelism").
  *
  * Options: iters=N (iterations per decision, default 10000), ms=N (time per
- * decision instead), threads=N (default 1), c=X (exploration, default 0.7);
+ * decision instead), threads=N (default 1), par=tree|root and vl=K (above),
+ * c=X (exploration, default 0.7);
  * the playout (playout.c): policy=0|1 (the ship policy, default 1), ship=P
  * (its chance to move the ship when it can remove an opponent's card,
  * default 1), place=P (bias of dock cards next to their owner's, default 0),
