@@ -262,8 +262,8 @@ static int winner_without(const kontor_state *s, int c) {
  * score, where remove=0 takes any. */
 static void test_remove_takes_the_card_that_hurts(void **st) {
     (void)st;
-    int states = 0, lower = 0, flips = 0;
-    for (uint64_t seed = 1; seed <= 300 && states < 30; seed++) {
+    int states = 0, lower = 0, flips = 0, gains = 0;
+    for (uint64_t seed = 1; seed <= 2000 && (states < 30 || !gains); seed++) {
         kontor_state s;
         kontor_rng r;
         deal(&s, "advanced", seed);
@@ -284,6 +284,7 @@ static void test_remove_takes_the_card_that_hurts(void **st) {
             score[c] = ai_removal_score(&s, 0, c);
             assert_int_equal(score[c], expect);
             flips += expect == 3;
+            gains += w != 0 && w2 == 0;
             if (score[c] > top) top = score[c];
         }
         if (!top) continue;
@@ -302,6 +303,7 @@ static void test_remove_takes_the_card_that_hurts(void **st) {
     assert_true(states >= 10);
     assert_true(lower > 0); /* without the option a worse card is taken too */
     assert_true(flips > 0);
+    assert_true(gains > 0); /* a removal that hands the area to red was judged too */
 }
 
 static void test_reuse_specs(void **st) {
