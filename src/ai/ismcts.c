@@ -52,7 +52,12 @@
  * 3"): order=1, prior=W, pb=W, keep=D (MAST and the evaluation as move
  * ordering and progressive bias), eorder=K and ebias=W (greedy's evaluation
  * as the order of expansion / the bias at every placement node), margin=X
- * (the margin's weight in a playout's result).
+ * (the margin's weight in a playout's result); the third round (docs/ai.md,
+ * "Item 3, a fourth session"): reuse=1 (the subtree of the last search under
+ * the decisions and reveals since, reuse.c, becomes the tree), bank=1 with
+ * seq=F (a sequential decision gets F of its budget and what it leaves,
+ * the early stop's savings too, goes to the next simultaneous decision),
+ * and the playout's remove=1 (playout.c).
  */
 #include <math.h>
 #include <pthread.h>

@@ -20,6 +20,9 @@
  *  - a ship policy: the ship moves only to a water cell next to a removable
  *    dock card of the opponent (with probability ship_move), and then
  *    removes one of the opponent's cards there; otherwise it stays.
+ *    With remove=1 (issue 18, off by default) it goes after the cards whose
+ *    removal hurts the opponent most (ai_removal_score: the area's lead
+ *    lost, or handed over) and takes one of those.
  *  - a placement bias: a dock card goes next to one of its owner's dock
  *    cards with probability `place`, elsewhere uniformly;
  *  - MAST (move-average sampling): with probability `mast` a card choice or
