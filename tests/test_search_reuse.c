@@ -1,8 +1,9 @@
 /* test_search_reuse.c: issue 18 item 3's third round of search options:
  * reuse=1 (the subtree of the last search kept for the next decision,
  * reuse.c), bank=1 and seq=F (budget moved from sequential decisions to the
- * next simultaneous one) and the playout's remove=1 (the ship takes the
- * opponent's card whose removal hurts him most). Each test fails with its
+ * next simultaneous one), the playout's remove=1 (the ship takes the
+ * opponent's card whose removal hurts him most) and shipw=K (progressive
+ * widening at the ship: the policy's moves first). Each test fails with its
  * option's code broken (checked by hand, docs/ai.md). */
 #include "testutil.h"
 
@@ -306,9 +307,52 @@ static void test_remove_takes_the_card_that_hurts(void **st) {
     assert_true(gains > 0); /* a removal that hands an undecided area to red was judged too */
 }
 
+static int red_ships(const kontor_state *s) {
+    if (s->round < 4 || s->phase != KONTOR_PHASE_SHIP || kontor_current(s) != 0) return 0;
+    kontor_move m[KONTOR_MAX_MOVES];
+    int n = kontor_legal(s, 0, m), useful = 0;
+    for (int i = 0; i < n; i++) useful += ai_ship_useful(s, 0, m[i]);
+    return useful >= 2 && useful < n;
+}
+
+/* shipw=K: at a ship node only the moves the ship policy could make are
+ * searched until the node has K visits; without it every water cell is. */
+static void test_shipw_widens_progressively(void **st) {
+    (void)st;
+    int views = 0;
+    for (uint64_t seed = 1; seed <= 200 && views < 5; seed++) {
+        kontor_state s;
+        kontor_rng r;
+        kontor_view v;
+        deal(&s, "advanced", seed);
+        kontor_rng_seed(&r, seed);
+        if (!play_until(&s, &r, red_ships)) continue;
+        views++;
+        kontor_view_of(&s, 0, &v);
+        const char *specs[3] = {"ismcts:iters=600,shipw=1000000", "ismcts:iters=600", "ismcts:iters=600,shipw=100"};
+        for (int k = 0; k < 3; k++) {
+            kontor_agent *a = agent(specs[k], seed);
+            kontor_move m = a->decide(a, &v);
+            assert_true(kontor_is_legal(&s, 0, m));
+            ai_base *b = a->impl;
+            uint64_t useless = 0, all = 0;
+            for (int i = 0; i < b->nlast; i++) {
+                all += b->last[i].visits;
+                if (!ai_ship_useful(&s, 0, b->last[i].move)) useless += b->last[i].visits;
+            }
+            assert_int_equal(all, 600);
+            if (k == 0) assert_int_equal(useless, 0);
+            else assert_true(useless > 0);
+            if (k == 0) assert_true(ai_ship_useful(&s, 0, m));
+            kontor_agent_free(a);
+        }
+    }
+    assert_int_equal(views, 5);
+}
+
 static void test_reuse_specs(void **st) {
     (void)st;
-    kontor_agent_free(agent("ismcts:iters=10,reuse=1,bank=1,seq=0.5,remove=1", 1));
+    kontor_agent_free(agent("ismcts:iters=10,reuse=1,bank=1,seq=0.5,remove=1,shipw=50", 1));
     kontor_error err;
     assert_null(kontor_agent_new("ismcts:reuse=2", 1, &err));
     assert_non_null(strstr(err.msg, "option 'reuse' wants a number from 0 to 1, not '2'"));
@@ -323,6 +367,7 @@ int main(void) {
         cmocka_unit_test(test_reuse_keeps_the_subtree),
         cmocka_unit_test(test_bank_moves_the_budget),
         cmocka_unit_test(test_remove_takes_the_card_that_hurts),
+        cmocka_unit_test(test_shipw_widens_progressively),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

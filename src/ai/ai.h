@@ -111,6 +111,10 @@ int ai_removal_score(const kontor_state *s, int seat, int c);
 /* The ship policy's decision for seat in s, in the ship phase (where the
  * ship goes) or the removal phase (which card it takes) (playout.c). */
 kontor_move ai_playout_ship_pick(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng);
+/* ismcts's shipw=K: 1 when seat's ship move or removal m is one the ship
+ * policy could make (stay or take nothing; go next to, or take, a removable
+ * card of the opponent), 0 for the others (playout.c). */
+int ai_ship_useful(const kontor_state *s, int seat, kontor_move m);
 
 /* MAST (move-average sampling, Finnsson and Bjoernsson 2008): the average
  * result per team of each card choice and each placement (cell, and whether

@@ -128,6 +128,7 @@ typedef struct tree {
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
+    int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
@@ -152,7 +153,7 @@ typedef struct ismcts_impl {
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
-    int order, eorder;
+    int order, eorder, shipw;
     double pb, keep, prior, ebias, margin;
     ai_playout_opts po;
     /* reuse=1: the view the last search was for and the seat's decisions
@@ -329,6 +330,16 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
 static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int kind, int seat,
                             const kontor_move *moves, int n, int *expanded, float *prob) {
     node *pool = T->pool;
+    kontor_move useful[KONTOR_MAX_MOVES];
+    if (T->shipw && kind == N_SEQ && (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE) &&
+        pool[parent].visits < (uint32_t)T->shipw) {
+        /* shipw=K, progressive widening: until the node has K visits only
+         * the moves the ship policy could make are candidates */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (ai_ship_useful(s, seat, moves[i])) useful[k++] = moves[i];
+        if (k > 0) moves = useful, n = k;
+    }
     uint32_t st = ++T->stamp;
     if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
         memset(T->mark, 0, NKEYS * sizeof *T->mark);
@@ -754,6 +765,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->po = m->po;
         T->order = m->order;
         T->eorder = m->eorder;
+        T->shipw = m->shipw;
         T->ebias = (float)m->ebias;
         T->margin = (float)m->margin;
         T->pb = (float)m->pb;
@@ -938,6 +950,7 @@ static const ai_opt ismcts_opts[] = {
     {"keep", AI_OPT_DOUBLE, offsetof(ismcts_impl, keep), 0, 1},
     {"prior", AI_OPT_DOUBLE, offsetof(ismcts_impl, prior), 0, 100},
     {"reuse", AI_OPT_INT, offsetof(ismcts_impl, reuse), 0, 1},
+    {"shipw", AI_OPT_INT, offsetof(ismcts_impl, shipw), 0, 1000000},
     {"bank", AI_OPT_INT, offsetof(ismcts_impl, bank), 0, 1},
     {"seq", AI_OPT_DOUBLE, offsetof(ismcts_impl, seq), 0.05, 1},
     {"remove", AI_OPT_INT, offsetof(ismcts_impl, po.remove), 0, 1},

@@ -158,6 +158,18 @@ static kontor_move pick_remove(const kontor_state *s, int seat, const ai_playout
     return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
 }
 
+int ai_ship_useful(const kontor_state *s, int seat, kontor_move m) {
+    int kind = KONTOR_MOVE_KIND(m), c = KONTOR_MOVE_VALUE(m);
+    if (c == KONTOR_NONE) return 1; /* staying, taking nothing */
+    bb_t t = opponent_targets(s, seat);
+    if (kind == KONTOR_MOVE_SHIP) {
+        bb_t near = bb_and(s->water, bb_neighbours(t));
+        return bb_test(&near, c);
+    }
+    if (kind == KONTOR_MOVE_REMOVE) return bb_test(&t, c);
+    return 1;
+}
+
 kontor_move ai_playout_ship_pick(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
     return s->phase == KONTOR_PHASE_SHIP ? pick_ship(s, seat, o, rng) : pick_remove(s, seat, o, rng);
 }
