@@ -351,12 +351,14 @@ typedef struct kontor_area {
     uint8_t size;       /* dock cards in it */
     uint8_t dist;       /* Manhattan distance of its nearest cell to the centre */
     uint8_t winner;     /* team that put a keeper there, or KONTOR_NONE */
-    uint8_t keeper;     /* 1 if a keeper was placed */
     uint8_t round;      /* round in which it was enclosed */
     uint8_t goods[2][3];/* warehouses per team and good when it was scored */
     uint8_t value;      /* points it is worth: 1, plus 1 for each customs house in it
                            (scenarios: its size in Kleinen, inner_value on the inner cells) */
-    uint8_t out;        /* Alte Seilschaften: its tavern's owner chose that it does not score */
+    /* Two flags in one byte (bit-fields: 13 bytes an area instead of 14,
+     * 50 bytes of the state; issue 17). */
+    uint8_t keeper : 1; /* 1 if a keeper was placed */
+    uint8_t out : 1;    /* Alte Seilschaften: its tavern's owner chose that it does not score */
 } kontor_area;
 
 typedef struct kontor_state {
