@@ -27,6 +27,7 @@
 
 #include "kontor/record.h"
 #include "ceilings.h"
+#include "fast.h"
 
 /* A line may be long (a whole game written on one line is still a reasonable
  * record: about 20 characters a round times at most 10000 rounds would not
@@ -805,19 +806,24 @@ static kontor_status read_round(parser *ps, long number) {
     }
 }
 
-static kontor_status parse_body(parser *ps) {
+/* The tags, first in a record, and the configuration they make. */
+static kontor_status parse_tags(parser *ps) {
     tags t;
     for (int i = 0; i < NTAGS; i++) t.value[i][0] = 0, t.line[i] = 0;
     kontor_status st;
-    /* tags first */
     for (;;) {
         if ((st = skip_space(ps))) return st;
         if (ps->p >= ps->end || *ps->p != '[') break;
         if ((st = read_tag(ps, &t))) return st;
     }
-    if ((st = apply_tags(ps, &t))) return st;
+    return apply_tags(ps, &t);
+}
 
-    /* then the deal */
+/* After the tags: the deal and the rounds, by the general reader. */
+static kontor_status parse_body(parser *ps) {
+    kontor_status st;
+
+    /* the deal */
     token tok;
     int done[PILES_MAX] = {0};
     int ns = ps->r->cfg.nseats, npiles = 1 + ns + (ps->r->cfg.specials ? 1 : 0), any = 0;
@@ -881,26 +887,67 @@ static kontor_status parse_body(parser *ps) {
     }
 }
 
-kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
-                                       kontor_error *err) {
-    kontor_error local;
-    if (!err) err = &local;
+static void parser_init(parser *ps, kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                        kontor_error *err) {
     memset(err, 0, sizeof *err);
     memset(r, 0, sizeof *r);
     r->result[0] = '*';
-    kontor_status st = check_lines(text, len, err);
-    if (st) return st;
+    memset(ps, 0, sizeof *ps);
+    ps->p = text;
+    ps->end = text + len;
+    ps->line = 1;
+    ps->err = err;
+    ps->r = r;
+    ps->cs = cards ? cards : kontor_cards_builtin();
+}
+
+/* The fast way (fast.c): the tags by the general reader, the deal and the
+ * rounds by the fast path, and the lines checked as check_lines does, the
+ * tags' lines by check_lines and the rest by the fast path, which takes no
+ * byte but the few its words and blanks are made of, on lines no longer
+ * than the text after the tags. 1 when all of it reads; 0 otherwise, also
+ * on any error, which the general reader then finds (check_lines first, as
+ * always, so that an error is the same whichever way a text would be read). */
+static int parse_fast(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len, kontor_error *err) {
     parser ps;
-    memset(&ps, 0, sizeof ps);
-    ps.p = text;
-    ps.end = text + len;
-    ps.line = 1;
-    ps.err = err;
-    ps.r = r;
-    ps.cs = cards ? cards : kontor_cards_builtin();
-    st = parse_body(&ps);
+    parser_init(&ps, r, cards, text, len, err);
+    if (parse_tags(&ps)) return 0;
+    const char *line = ps.p;
+    while (line > text && line[-1] != '\n') line--;
+    if (ps.end - line > LINE_MAX_CHARS || check_lines(text, (size_t)(ps.p - text), err)) return 0;
+    fast_tables ft = {ps.num2id, (const uint64_t (*)[2])ps.cls, ps.gone};
+    return !ps.la_ok && record_parse_fast(r, &ft, ps.p, ps.end, ps.dealt);
+}
+
+static kontor_status parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                kontor_error *err, int mode) {
+    kontor_error local;
+    if (!err) err = &local;
+    if (mode != RECORD_READ_GENERAL) {
+        if (parse_fast(r, cards, text, len, err)) return KONTOR_OK;
+        kontor_record_release(r);
+        if (mode == RECORD_READ_FAST_ONLY) {
+            memset(err, 0, sizeof *err);
+            return fail_at(err, KONTOR_E_PARSE, 0, "the fast reader declines the record");
+        }
+    }
+    parser ps;
+    parser_init(&ps, r, cards, text, len, err);
+    kontor_status st = check_lines(text, len, err);
+    if (!st) st = parse_tags(&ps);
+    if (!st) st = parse_body(&ps);
     if (st) kontor_record_release(r);
     return st;
+}
+
+kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                       kontor_error *err) {
+    return parse_with(r, cards, text, len, err, RECORD_READ_BOTH);
+}
+
+kontor_status record_parse_mode(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                kontor_error *err, int mode) {
+    return parse_with(r, cards, text, len, err, mode);
 }
 
 kontor_status kontor_record_parse(kontor_record *r, const char *text, size_t len, kontor_error *err) {
