@@ -42,6 +42,10 @@ static const unsigned char parts[256] = {[' '] = 1, ['\n'] = 1, ['\t'] = 2, ['\r
  * ends it. */
 #define BLANKS()                                                     \
     do {                                                             \
+        if (end - p >= 2 && *p == ' ' && !parts[(unsigned char)p[1]]) { \
+            p++;                                                     \
+            break;                                                   \
+        }                                                            \
         while (p < end && parts[(unsigned char)*p] == 1) p++;        \
         if (p < end && parts[(unsigned char)*p]) return 0;           \
     } while (0)
@@ -242,6 +246,26 @@ static int read_rounds(kontor_record *r, const fast_tables *t, const char *p, co
         for (int seat = -1;;) {
             BLANKS();
             if (p == end) break;
+            /* the usual cell, [+-]d,[+-]d and a blank or the end, read at once */
+            if (seat >= 0 && end - p >= 4) {
+                const char *q = p;
+                int sx = 1, sy = 1;
+                if (*q == '+' || *q == '-') sx = *q++ == '-' ? -1 : 1;
+                unsigned dx = (unsigned char)q[0] - '0';
+                if (dx <= 9 && q[1] == ',' && end - q >= 3) {
+                    q += 2;
+                    if (*q == '+' || *q == '-') sy = *q++ == '-' ? -1 : 1;
+                    unsigned dy = q < end ? (unsigned char)*q - '0' : 10;
+                    if (dy <= 9 && (q + 1 == end || parts[(unsigned char)q[1]] == 1)) {
+                        int x = sx * (int)dx, y = sy * (int)dy;
+                        if (x >= -7 && x <= 8 && y >= -7 && y <= 8 && kontor_cell(x, y) != KONTOR_NONE) {
+                            if (!push(r, &pl, seat, KONTOR_MOVE(KONTOR_MOVE_PLACE, kontor_cell(x, y)))) return 0;
+                            p = q + 1;
+                            continue;
+                        }
+                    }
+                }
+            }
             WORD(s, n);
             if (s[n - 1] == '.') { /* the next round (or a word the general reader refuses) */
                 p = s;

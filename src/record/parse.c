@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "kontor/record.h"
 #include "ceilings.h"
@@ -325,6 +326,18 @@ typedef struct tags {
     int line[NTAGS];  /* 0: not given */
 } tags;
 
+/* The bytes of a tag's name: letters, digits, '_'. */
+static const unsigned char name_byte[256] = {
+#define R(a, b) [a] = 1, [a + 1] = 1, [a + 2] = 1, [a + 3] = 1, [a + 4] = 1, [a + 5] = 1, [a + 6] = 1, [a + 7] = 1, \
+                [a + 8] = 1, [a + 9] = 1
+    R('0', 0), R('A', 0), R('A' + 10, 0), ['A' + 20] = 1, ['A' + 21] = 1, ['A' + 22] = 1, ['A' + 23] = 1,
+    ['A' + 24] = 1, ['A' + 25] = 1, R('a', 0), R('a' + 10, 0), ['a' + 20] = 1, ['a' + 21] = 1, ['a' + 22] = 1,
+    ['a' + 23] = 1, ['a' + 24] = 1, ['a' + 25] = 1, ['_'] = 1,
+#undef R
+};
+/* The bytes that end a run of a tag's value: its end, an escape, a newline. */
+static const unsigned char value_stop[256] = {['"'] = 1, ['\\'] = 1, ['\n'] = 1};
+
 /* At '[': read [Name "value"] into t. */
 static kontor_status read_tag(parser *ps, tags *t) {
     int line = ps->line;
@@ -332,7 +345,7 @@ static kontor_status read_tag(parser *ps, tags *t) {
     char name[TOKEN_MAX];
     size_t n = 0;
     while (p < end && *p == ' ') p++;
-    while (p < end && ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+    while (p < end && name_byte[(unsigned char)*p]) {
         if (n + 1 >= sizeof name) return fail_at(ps->err, KONTOR_E_PARSE, line, "a tag name is too long");
         name[n++] = *p++;
     }
@@ -345,6 +358,14 @@ static kontor_status read_tag(parser *ps, tags *t) {
     char value[KONTOR_TAG_MAX];
     size_t vn = 0;
     for (;;) {
+        /* a run of plain bytes at once, as the loop below would copy them one by one */
+        const char *q = p;
+        while (q < end && !value_stop[(unsigned char)*q]) q++;
+        if ((size_t)(q - p) < sizeof value - vn) {
+            memcpy(value + vn, p, (size_t)(q - p));
+            vn += (size_t)(q - p);
+            p = q;
+        }
         if (p >= end || *p == '\n')
             return fail_at(ps->err, KONTOR_E_PARSE, line, "the value of tag '%s' is not closed by '\"'", name);
         char c = *p++;
@@ -386,12 +407,28 @@ static void copy_str(char *dst, size_t cap, const char *src) {
 /* The tables the deal and the rounds read cards with: number -> id, the ids
  * of each class (the card set's index, or computed here for a set nobody
  * indexed) and the cards out of the game. */
+static void num2id_of(const kontor_cardset *cs, uint8_t num2id[256]) {
+    int nc = cs->ncards < KONTOR_MAX_CARDS ? cs->ncards : KONTOR_MAX_CARDS;
+    memset(num2id, NO_CARD, 256);
+    for (int id = 0; id < nc; id++) num2id[cs->card[id].number] = (uint8_t)id;
+}
+
+/* The built-in card set's numbers, worked out once per process (the set is
+ * itself parsed once: kontor_cards_builtin). */
+static uint8_t builtin_num2id[256];
+static once_flag builtin_num2id_once = ONCE_FLAG_INIT;
+static void builtin_num2id_init(void) { num2id_of(kontor_cards_builtin(), builtin_num2id); }
+
 static void card_tables(parser *ps) {
     const kontor_cardset *cs = ps->cs;
     const kontor_config *cfg = &ps->r->cfg;
     int nc = cs->ncards < KONTOR_MAX_CARDS ? cs->ncards : KONTOR_MAX_CARDS;
-    memset(ps->num2id, NO_CARD, sizeof ps->num2id);
-    for (int id = 0; id < nc; id++) ps->num2id[cs->card[id].number] = (uint8_t)id;
+    if (cs == kontor_cards_builtin()) {
+        call_once(&builtin_num2id_once, builtin_num2id_init);
+        memcpy(ps->num2id, builtin_num2id, sizeof ps->num2id);
+    } else {
+        num2id_of(cs, ps->num2id);
+    }
     int indexed = 0;
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++)
         indexed += __builtin_popcountll(cs->class_ids[cl][0]) + __builtin_popcountll(cs->class_ids[cl][1]);
