@@ -18,7 +18,9 @@
 #include "kontor/record.h"
 #include "record/fast.h"
 
-static char *slurp(const char *path, size_t *len) {
+/* A file and its length (kt_slurp's string would end at a NUL byte, which a
+ * fuzz corpus file may hold). */
+static char *read_bytes(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     assert_non_null(f);
     static char buf[1 << 20];
@@ -66,7 +68,7 @@ static void every_committed_record_reads_the_same_both_ways(void **state) {
         if (glob(patterns[k], 0, NULL, &g) != 0) continue;
         for (size_t i = 0; i < g.gl_pathc; i++) {
             size_t len;
-            char *text = slurp(g.gl_pathv[i], &len);
+            char *text = read_bytes(g.gl_pathv[i], &len);
             same_both_ways(text, len, g.gl_pathv[i]);
             kontor_record r;
             kontor_error e;
@@ -101,7 +103,7 @@ static void mutations_of_records_read_the_same_both_ways(void **state) {
     int done = 0;
     for (size_t i = 0; i < g.gl_pathc; i += 7) {
         size_t len;
-        char *text = slurp(g.gl_pathv[i], &len);
+        char *text = read_bytes(g.gl_pathv[i], &len);
         char *m = malloc(len + 256);
         assert_non_null(m);
         for (int k = 0; k < 24; k++) {
