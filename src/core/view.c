@@ -134,47 +134,33 @@ static inline uint64_t draw8(kontor_rng *r, int i) {
     }
 }
 
-/* Step i of the shuffle below: the card at place i changes places with the
- * card at a place x uniform in [0, i], the index read off z. */
-#define SWAP_STEP(i)                                   \
-    do {                                               \
-        uint64_t m_ = z * (uint64_t)((i) + 1);         \
-        unsigned x_ = (unsigned)(m_ >> 57);            \
-        z = m_ & BITS57;                               \
-        uint8_t t_ = u[i];                             \
-        u[i] = u[x_];                                  \
-        u[x_] = t_;                                    \
-    } while (0)
+/* The ids that are the bits of b (plus base) put into a uniformly random
+ * order in u[0..i + popcount(b)), after the i cards already there:
+ * Fisher-Yates inside out (card i goes to place i, after the card at a place
+ * x uniform in [0, i] has moved there), the ids in ascending order, the
+ * indices eight from a number (draw8). */
+static inline int shuffle_word(kontor_rng *r, uint64_t b, unsigned base, uint8_t *u, int i, uint64_t *zp) {
+    uint64_t z = *zp;
+    for (; b; b &= b - 1, i++) {
+        if (!(i & 7)) z = draw8(r, i);
+        uint64_t m = z * (uint64_t)(i + 1);
+        unsigned x = (unsigned)(m >> 57);
+        z = m & BITS57;
+        u[i] = u[x];
+        u[x] = (uint8_t)(base + (unsigned)__builtin_ctzll(b));
+    }
+    *zp = z;
+    return i;
+}
 
 /* The cards whose ids are the bits of b0 (ids 0-63) and b1 (64-127), at
- * most KONTOR_MAX_CARDS of them, in a uniformly random order into u (every
- * order exactly equally likely): the ids in ascending order, then
- * Fisher-Yates from the front (step i swaps place i with a place uniform in
- * [0, i]), eight steps to a random number. Returns how many. */
+ * most KONTOR_MAX_CARDS of them, in a uniformly random order into u: every
+ * order exactly equally likely. Returns how many. */
 static inline int shuffle_ids(kontor_rng *r, uint64_t b0, uint64_t b1, uint8_t *u) {
-    int n = 0;
-    for (; b0; b0 &= b0 - 1) u[n++] = (uint8_t)__builtin_ctzll(b0);
-    for (; b1; b1 &= b1 - 1) u[n++] = (uint8_t)(64 + __builtin_ctzll(b1));
-    int i = 0;
-    uint64_t z;
-    for (; i + 8 <= n; i += 8) {
-        z = draw8(r, i);
-        SWAP_STEP(i);
-        SWAP_STEP(i + 1);
-        SWAP_STEP(i + 2);
-        SWAP_STEP(i + 3);
-        SWAP_STEP(i + 4);
-        SWAP_STEP(i + 5);
-        SWAP_STEP(i + 6);
-        SWAP_STEP(i + 7);
-    }
-    if (i < n) {
-        z = draw8(r, i);
-        for (; i < n; i++) SWAP_STEP(i);
-    }
-    return n;
+    uint64_t z = 0;
+    int n = shuffle_word(r, b0, 0, u, 0, &z);
+    return shuffle_word(r, b1, 64, u, n, &z);
 }
-#undef SWAP_STEP
 
 /* m (at most 64) bytes from src to dst, eight at a time; the bytes of the
  * last word past m are kept. src has eight bytes of room past m. */
