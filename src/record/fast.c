@@ -222,6 +222,23 @@ static int read_rounds(kontor_record *r, const fast_tables *t, const char *p, co
             card[seat] = -1;
             BLANKS();
             if (p == end) return 0;
+            /* the usual card number, one or two digits and a blank, read at once */
+            unsigned d0 = (unsigned char)p[0] - '0';
+            if (d0 <= 9 && end - p >= 3) {
+                unsigned d1 = (unsigned char)p[1] - '0', v = d0;
+                const char *q = p + 1;
+                if (d1 <= 9) v = v * 10 + d1, q++;
+                if (parts[(unsigned char)*q] == 1 && num2id[v] != NO_CARD) {
+                    p = q;
+                    if (declare) {
+                        if (!push(r, &pl, seat, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY))) return 0;
+                        card[seat] = num2id[v];
+                    } else if (!push(r, &pl, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, num2id[v]))) {
+                        return 0;
+                    }
+                    continue;
+                }
+            }
             WORD(s, n);
             if (n == 4 && s[0] == 'p' && s[1] == 'a' && s[2] == 's' && s[3] == 's') {
                 if (!push(r, &pl, seat, KONTOR_MOVE(declare ? KONTOR_MOVE_DECLARE : KONTOR_MOVE_CHOOSE, KONTOR_PASS))) return 0;
@@ -246,6 +263,18 @@ static int read_rounds(kontor_record *r, const fast_tables *t, const char *p, co
         for (int seat = -1;;) {
             BLANKS();
             if (p == end) break;
+            /* the usual seat words of the game for two, read at once */
+            if (ns == 2 && end - p >= 3 && p[0] == 'r' && p[1] == 'e' && p[2] == 'd' &&
+                (end - p == 3 || parts[(unsigned char)p[3]] == 1)) {
+                seat = 0;
+                p += 3;
+                continue;
+            }
+            if (ns == 2 && end - p >= 5 && memcmp(p, "black", 5) == 0 && (end - p == 5 || parts[(unsigned char)p[5]] == 1)) {
+                seat = 1;
+                p += 5;
+                continue;
+            }
             /* the usual cell, [+-]d,[+-]d and a blank or the end, read at once */
             if (seat >= 0 && end - p >= 4) {
                 const char *q = p;
