@@ -496,7 +496,7 @@ static void test_four_hot_seat_hands_over(void **state) {
 static void test_scenarios_through_the_menu(void **state) {
     (void)state;
     static const char *const v[][2] = {
-        {"bakschisch", "3"}, {"justizia", "3"}, {"seilschaften", "2"}, {"specials", "3"}};
+        {"bakschisch", "3"}, {"justizia", "3"}, {"seilschaften", "4"}, {"specials", "3"}};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
         char args[256], script[128], dump[128];
         snprintf(args, sizeof args, "--variant %s --seed %s --black greedy --hint greedy", v[i][0], v[i][1]);
@@ -528,17 +528,19 @@ static void test_expansions_to_the_end(void **state) {
          "repeat h<enter>\n"
          "until red: the tile:\n"
          "expect 1) forgo the tile\n"
-         "expect 1: move the harbour centre\n"
+         "expect tile 3: a\n"
          "dump tile\n"
          "until red: the event:\n"
          "expect 1) pass on the event\n"
-         "expect event storm:\n"
+         "expect event spring_tide:\n"
          "dump event\n"
          "until-over h<enter>\n"
          "expect Game over after\n"
          "expect export T/W/S\n"
          "keys q\n");
-    assert_int_equal(run_play("--variant advanced --options export=1,events=1,tiles=1 --seed 1 --black greedy "
+    /* seed 6: red wins a tile and decides an event (with kontor_determinize's
+     * draws since issue 17 the greedy opponent of seed 1 leaves red no event) */
+    assert_int_equal(run_play("--variant advanced --options export=1,events=1,tiles=1 --seed 6 --black greedy "
                               "--hint greedy", script, dump), 0);
     char *s = kt_slurp(dump);
     check_dump_sizes(s, "tile", 80, 24);

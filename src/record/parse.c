@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "kontor/record.h"
 #include "ceilings.h"
+#include "fast.h"
 
 /* A line may be long (a whole game written on one line is still a reasonable
  * record: about 20 characters a round times at most 10000 rounds would not
@@ -324,6 +326,18 @@ typedef struct tags {
     int line[NTAGS];  /* 0: not given */
 } tags;
 
+/* The bytes of a tag's name: letters, digits, '_'. */
+static const unsigned char name_byte[256] = {
+#define R(a, b) [a] = 1, [a + 1] = 1, [a + 2] = 1, [a + 3] = 1, [a + 4] = 1, [a + 5] = 1, [a + 6] = 1, [a + 7] = 1, \
+                [a + 8] = 1, [a + 9] = 1
+    R('0', 0), R('A', 0), R('A' + 10, 0), ['A' + 20] = 1, ['A' + 21] = 1, ['A' + 22] = 1, ['A' + 23] = 1,
+    ['A' + 24] = 1, ['A' + 25] = 1, R('a', 0), R('a' + 10, 0), ['a' + 20] = 1, ['a' + 21] = 1, ['a' + 22] = 1,
+    ['a' + 23] = 1, ['a' + 24] = 1, ['a' + 25] = 1, ['_'] = 1,
+#undef R
+};
+/* The bytes that end a run of a tag's value: its end, an escape, a newline. */
+static const unsigned char value_stop[256] = {['"'] = 1, ['\\'] = 1, ['\n'] = 1};
+
 /* At '[': read [Name "value"] into t. */
 static kontor_status read_tag(parser *ps, tags *t) {
     int line = ps->line;
@@ -331,7 +345,7 @@ static kontor_status read_tag(parser *ps, tags *t) {
     char name[TOKEN_MAX];
     size_t n = 0;
     while (p < end && *p == ' ') p++;
-    while (p < end && ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) {
+    while (p < end && name_byte[(unsigned char)*p]) {
         if (n + 1 >= sizeof name) return fail_at(ps->err, KONTOR_E_PARSE, line, "a tag name is too long");
         name[n++] = *p++;
     }
@@ -344,6 +358,14 @@ static kontor_status read_tag(parser *ps, tags *t) {
     char value[KONTOR_TAG_MAX];
     size_t vn = 0;
     for (;;) {
+        /* a run of plain bytes at once, as the loop below would copy them one by one */
+        const char *q = p;
+        while (q < end && !value_stop[(unsigned char)*q]) q++;
+        if ((size_t)(q - p) < sizeof value - vn) {
+            memcpy(value + vn, p, (size_t)(q - p));
+            vn += (size_t)(q - p);
+            p = q;
+        }
         if (p >= end || *p == '\n')
             return fail_at(ps->err, KONTOR_E_PARSE, line, "the value of tag '%s' is not closed by '\"'", name);
         char c = *p++;
@@ -385,12 +407,28 @@ static void copy_str(char *dst, size_t cap, const char *src) {
 /* The tables the deal and the rounds read cards with: number -> id, the ids
  * of each class (the card set's index, or computed here for a set nobody
  * indexed) and the cards out of the game. */
+static void num2id_of(const kontor_cardset *cs, uint8_t num2id[256]) {
+    int nc = cs->ncards < KONTOR_MAX_CARDS ? cs->ncards : KONTOR_MAX_CARDS;
+    memset(num2id, NO_CARD, 256);
+    for (int id = 0; id < nc; id++) num2id[cs->card[id].number] = (uint8_t)id;
+}
+
+/* The built-in card set's numbers, worked out once per process (the set is
+ * itself parsed once: kontor_cards_builtin). */
+static uint8_t builtin_num2id[256];
+static once_flag builtin_num2id_once = ONCE_FLAG_INIT;
+static void builtin_num2id_init(void) { num2id_of(kontor_cards_builtin(), builtin_num2id); }
+
 static void card_tables(parser *ps) {
     const kontor_cardset *cs = ps->cs;
     const kontor_config *cfg = &ps->r->cfg;
     int nc = cs->ncards < KONTOR_MAX_CARDS ? cs->ncards : KONTOR_MAX_CARDS;
-    memset(ps->num2id, NO_CARD, sizeof ps->num2id);
-    for (int id = 0; id < nc; id++) ps->num2id[cs->card[id].number] = (uint8_t)id;
+    if (cs == kontor_cards_builtin()) {
+        call_once(&builtin_num2id_once, builtin_num2id_init);
+        memcpy(ps->num2id, builtin_num2id, sizeof ps->num2id);
+    } else {
+        num2id_of(cs, ps->num2id);
+    }
     int indexed = 0;
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++)
         indexed += __builtin_popcountll(cs->class_ids[cl][0]) + __builtin_popcountll(cs->class_ids[cl][1]);
@@ -805,19 +843,24 @@ static kontor_status read_round(parser *ps, long number) {
     }
 }
 
-static kontor_status parse_body(parser *ps) {
+/* The tags, first in a record, and the configuration they make. */
+static kontor_status parse_tags(parser *ps) {
     tags t;
     for (int i = 0; i < NTAGS; i++) t.value[i][0] = 0, t.line[i] = 0;
     kontor_status st;
-    /* tags first */
     for (;;) {
         if ((st = skip_space(ps))) return st;
         if (ps->p >= ps->end || *ps->p != '[') break;
         if ((st = read_tag(ps, &t))) return st;
     }
-    if ((st = apply_tags(ps, &t))) return st;
+    return apply_tags(ps, &t);
+}
 
-    /* then the deal */
+/* After the tags: the deal and the rounds, by the general reader. */
+static kontor_status parse_body(parser *ps) {
+    kontor_status st;
+
+    /* the deal */
     token tok;
     int done[PILES_MAX] = {0};
     int ns = ps->r->cfg.nseats, npiles = 1 + ns + (ps->r->cfg.specials ? 1 : 0), any = 0;
@@ -881,26 +924,67 @@ static kontor_status parse_body(parser *ps) {
     }
 }
 
-kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
-                                       kontor_error *err) {
-    kontor_error local;
-    if (!err) err = &local;
+static void parser_init(parser *ps, kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                        kontor_error *err) {
     memset(err, 0, sizeof *err);
     memset(r, 0, sizeof *r);
     r->result[0] = '*';
-    kontor_status st = check_lines(text, len, err);
-    if (st) return st;
+    memset(ps, 0, sizeof *ps);
+    ps->p = text;
+    ps->end = text + len;
+    ps->line = 1;
+    ps->err = err;
+    ps->r = r;
+    ps->cs = cards ? cards : kontor_cards_builtin();
+}
+
+/* The fast way (fast.c): the tags by the general reader, the deal and the
+ * rounds by the fast path, and the lines checked as check_lines does, the
+ * tags' lines by check_lines and the rest by the fast path, which takes no
+ * byte but the few its words and blanks are made of, on lines no longer
+ * than the text after the tags. 1 when all of it reads; 0 otherwise, also
+ * on any error, which the general reader then finds (check_lines first, as
+ * always, so that an error is the same whichever way a text would be read). */
+static int parse_fast(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len, kontor_error *err) {
     parser ps;
-    memset(&ps, 0, sizeof ps);
-    ps.p = text;
-    ps.end = text + len;
-    ps.line = 1;
-    ps.err = err;
-    ps.r = r;
-    ps.cs = cards ? cards : kontor_cards_builtin();
-    st = parse_body(&ps);
+    parser_init(&ps, r, cards, text, len, err);
+    if (parse_tags(&ps)) return 0;
+    const char *line = ps.p;
+    while (line > text && line[-1] != '\n') line--;
+    if (ps.end - line > LINE_MAX_CHARS || check_lines(text, (size_t)(ps.p - text), err)) return 0;
+    fast_tables ft = {ps.num2id, (const uint64_t (*)[2])ps.cls, ps.gone};
+    return !ps.la_ok && record_parse_fast(r, &ft, ps.p, ps.end, ps.dealt);
+}
+
+static kontor_status parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                kontor_error *err, int mode) {
+    kontor_error local;
+    if (!err) err = &local;
+    if (mode != RECORD_READ_GENERAL) {
+        if (parse_fast(r, cards, text, len, err)) return KONTOR_OK;
+        kontor_record_release(r);
+        if (mode == RECORD_READ_FAST_ONLY) {
+            memset(err, 0, sizeof *err);
+            return fail_at(err, KONTOR_E_PARSE, 0, "the fast reader declines the record");
+        }
+    }
+    parser ps;
+    parser_init(&ps, r, cards, text, len, err);
+    kontor_status st = check_lines(text, len, err);
+    if (!st) st = parse_tags(&ps);
+    if (!st) st = parse_body(&ps);
     if (st) kontor_record_release(r);
     return st;
+}
+
+kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                       kontor_error *err) {
+    return parse_with(r, cards, text, len, err, RECORD_READ_BOTH);
+}
+
+kontor_status record_parse_mode(kontor_record *r, const kontor_cardset *cards, const char *text, size_t len,
+                                kontor_error *err, int mode) {
+    return parse_with(r, cards, text, len, err, mode);
 }
 
 kontor_status kontor_record_parse(kontor_record *r, const char *text, size_t len, kontor_error *err) {
