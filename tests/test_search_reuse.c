@@ -185,6 +185,10 @@ static void test_reuse_keeps_the_subtree(void **st) {
     int kept = w.kept;
     play_watched("basic", 12, "ismcts:iters=400,reuse=1", 400, &w);
     assert_true(w.kept * 5 >= w.searched);
+    /* two threads on one tree (par=tree): the shared tree is kept */
+    play_watched("advanced", 11, "ismcts:iters=400,reuse=1,threads=2", 400, &w);
+    assert_true(w.kept * 5 >= w.searched);
+    assert_true(w.seq_kept >= 3);
     play_watched("advanced", 11, "ismcts:iters=400", 400, &w);
     assert_int_equal(w.kept, 0); /* off by default */
     (void)kept;
