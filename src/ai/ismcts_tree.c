@@ -1,0 +1,639 @@
+/* ismcts_tree.c: how ismcts.c's tree grows. One iteration deals a
+ * determinization, walks down the tree by (decoupled) UCB with availability
+ * counts, expands one node, plays out and carries the result back; threads
+ * share one tree under striped spin locks with a virtual loss (par=tree) or
+ * grow one each (par=root); the subtree under the decisions since the last
+ * search can be kept (reuse=1). The why of each choice is in ismcts.c's
+ * opening comment and docs/ai.md. */
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ai/ismcts_tree.h"
+
+static void lock_node(tree *T, uint32_t i) {
+    if (!T->sh) return;
+    atomic_flag *f = &T->sh->lock[i & (NLOCKS - 1)].f;
+    int spins = 0;
+    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
+        if (++spins == 64) {
+            spins = 0;
+            sched_yield();
+        }
+}
+
+static void unlock_node(tree *T, uint32_t i) {
+    if (T->sh) atomic_flag_clear_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, memory_order_release);
+}
+
+/* A new node under parent, whose lock the caller holds (par=tree). */
+static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_move move, uint32_t key) {
+    uint32_t i;
+    if (T->sh) {
+        if (atomic_load_explicit(&T->sh->n, memory_order_relaxed) >= T->cap) return 0;
+        i = atomic_fetch_add_explicit(&T->sh->n, 1, memory_order_relaxed);
+        if (i >= T->cap) return 0; /* another thread took the last one */
+    } else {
+        if (T->n >= T->cap) return 0;
+        i = T->n++;
+    }
+    node *x = &T->pool[i];
+    memset(x, 0, sizeof *x);
+    x->kind = (uint8_t)kind;
+    x->seat = (uint8_t)seat;
+    x->move = move;
+    x->key = key;
+    /* JOINT children on a list of their own: select_edge walks the edges
+     * (SEQ, STAT) of a node, find_joint its joint children, neither the other's */
+    uint32_t *head = kind == N_JOINT ? &T->pool[parent].joint : &T->pool[parent].child;
+    x->sibling = *head;
+    *head = i;
+    return i;
+}
+
+/* Regret matching (Hart and Mas-Colell 2000) or EXP3 (Auer et al. 2002) at
+ * a simultaneous node, as in Lanctot, Lisy and Winands 2014 ("Monte Carlo
+ * tree search in simultaneous move games with applications to Goofspiel"):
+ * the seat's strategy over its selectable edges is the positive regrets
+ * normalised (rm) or exp(eta x estimated reward) normalised (exp3, eta =
+ * gamma / K), mixed with gamma uniform; one edge is drawn from it and its
+ * probability kept for the update (update_sampled). The edges drawn count
+ * visits as under UCT, so the visit shares estimate the average strategy,
+ * which is what final=visits plays. */
+static uint32_t select_sampled(tree *T, const uint32_t *cand, int nc, float *prob) {
+    node *pool = T->pool;
+    double w[KONTOR_MAX_MOVES], sum = 0, top = -1e300;
+    uint32_t it = T->it;
+    for (int i = 0; i < nc; i++) {
+        node *x = &pool[cand[i]];
+        x->avail++;
+        x->seen = it;
+        if (x->acc > top) top = x->acc;
+    }
+    double eta = T->gamma / nc;
+    for (int i = 0; i < nc; i++) {
+        const node *x = &pool[cand[i]];
+        w[i] = T->sim == SIM_RM ? (x->acc > 0 ? x->acc : 0) : exp(eta * (x->acc - top));
+        sum += w[i];
+    }
+    double g = T->gamma, r = (double)(kontor_rng_next(&T->rng) >> 11) * 0x1.0p-53, acc = 0;
+    int pick = nc - 1;
+    double p = 0;
+    for (int i = 0; i < nc; i++) {
+        double pi = (1 - g) * (sum > 0 ? w[i] / sum : 1.0 / nc) + g / nc;
+        acc += pi;
+        if (r < acc) {
+            pick = i;
+            p = pi;
+            break;
+        }
+        p = pi;
+    }
+    *prob = (float)p;
+    return cand[pick];
+}
+
+/* The update after the playout for the edge e drawn by select_sampled under
+ * parent with probability p, x the result for its seat: rm adds to every edge
+ * selectable this iteration the sampled regret (x / p for the drawn edge,
+ * 0 for the others, minus x); exp3 adds x / p to the drawn edge. */
+static void update_sampled(tree *T, uint32_t parent, uint32_t e, float p, float x) {
+    node *pool = T->pool;
+    float gain = p > 0 ? x / p : 0;
+    if (T->sim == SIM_RM) {
+        uint32_t it = T->it;
+        for (uint32_t f = pool[parent].child; f; f = pool[f].sibling)
+            if (pool[f].kind == N_STAT && pool[f].seat == pool[e].seat && pool[f].seen == it) pool[f].acc -= x;
+    }
+    pool[e].acc += gain;
+}
+
+/* order=1, move ordering at a placement: of the untried moves the one MAST
+ * likes best (its average result over this search's playouts so far) is
+ * expanded first, ties at random. With a few thousand iterations a node
+ * with thirty cells sees each of them a handful of times at best, so which
+ * cells it tries first matters. */
+int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, const ai_mast *mast,
+                     kontor_rng *rng) {
+    float bestv = -1.0f;
+    int best = 0, nbest = 0;
+    for (int i = 0; i < n; i++) {
+        float v = ai_mast_value(s, seat, untried[i], mast);
+        if (v > bestv) bestv = v, best = i, nbest = 1;
+        else if (v == bestv && kontor_rng_below(rng, (uint32_t)++nbest) == 0) best = i;
+    }
+    return best;
+}
+
+/* eorder=K, move ordering by the evaluation at a placement: of K untried
+ * cells drawn at random (all when K >= n) the one after which greedy's
+ * evaluation (eval.c) of the position is best for seat is expanded first,
+ * ties to the first drawn. MAST (order=1) learns which cells pay off only
+ * where the playouts use it (the basic game); the evaluation knows from the
+ * first iteration which cell closes an area or gives one away, in either
+ * game. It reads public facts only, so the determinization does not matter.
+ * Costs one apply and one evaluation per cell looked at, paid from the
+ * search's own budget. Returns the index into untried. */
+int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, int k, kontor_rng *rng) {
+    int idx[KONTOR_MAX_MOVES];
+    if (n <= 1) return 0;
+    for (int i = 0; i < n; i++) idx[i] = i;
+    if (k > n) k = n;
+    int best = 0;
+    double bestv = -1e300;
+    for (int i = 0; i < k; i++) {
+        if (k < n) { /* a partial shuffle: the first k are a uniform sample */
+            int j = i + (int)kontor_rng_below(rng, (uint32_t)(n - i));
+            int t = idx[i];
+            idx[i] = idx[j];
+            idx[j] = t;
+        }
+        kontor_state c = *s;
+        if (kontor_apply(&c, seat, untried[idx[i]], NULL) != KONTOR_OK) continue;
+        double v = ai_eval(&c, seat);
+        if (v > bestv) bestv = v, best = idx[i];
+    }
+    return best;
+}
+
+/* ebias=W: the first time the search passes a placement node (or meets a
+ * cell it has no edge for) every legal cell gets its edge at once, with
+ * g = exp((e - best e) / 10) in acc, e the evaluation after it (as
+ * root_prior does at the root, at every depth): one evaluation per cell and
+ * node, not per expansion. select_edge then tries the unvisited cells in the
+ * order of g and adds W x g / (visits + 1) to UCB. Returns 0 when the pool
+ * is full. */
+static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n) {
+    double e[KONTOR_MAX_MOVES], best = -1e300;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = *s;
+        e[i] = kontor_apply(&c, seat, moves[i], NULL) == KONTOR_OK ? ai_eval(&c, seat) : -1e300;
+        if (e[i] > best) best = e[i];
+    }
+    uint32_t st = T->stamp; /* the marks select_edge just set: the cells with an edge */
+    for (int i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+        if (k < NKEYS && T->mark[k] == st) continue;
+        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], 0);
+        if (!x) return 0;
+        T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
+        if (k < NKEYS) T->mark[k] = st, T->idx[k] = x;
+    }
+    return 1;
+}
+
+/* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
+ * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
+ * missing edges are added and an unvisited one goes first. Otherwise UCB
+ * over the available edges. Returns 0 when the pool is full and a new node
+ * would be needed. */
+static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int kind, int seat,
+                            const kontor_move *moves, int n, int *expanded, float *prob) {
+    node *pool = T->pool;
+    kontor_move useful[KONTOR_MAX_MOVES];
+    if (T->shipw && kind == N_SEQ && (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE) &&
+        pool[parent].visits < (uint32_t)T->shipw) {
+        /* shipw=K, progressive widening: until the node has K visits only
+         * the moves the ship policy could make are candidates */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (ai_ship_useful(s, seat, moves[i])) useful[k++] = moves[i];
+        if (k > 0) moves = useful, n = k;
+    }
+    uint32_t st = ++T->stamp;
+    if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
+        memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        st = T->stamp = 1;
+    }
+    for (uint32_t e = pool[parent].child; e; e = pool[e].sibling) {
+        if (pool[e].kind != kind || pool[e].seat != seat) continue;
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
+        T->mark[k] = st;
+        T->idx[k] = e;
+    }
+    uint32_t cand[KONTOR_MAX_MOVES];
+    int nuntried = 0;
+    kontor_move untried[KONTOR_MAX_MOVES];
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+        if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
+        else untried[nuntried++] = moves[i];
+    }
+    int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
+    if (ebias && nuntried) {
+        if (!ebias_expand(T, s, parent, seat, moves, n)) return 0;
+        nc = 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+            if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
+        }
+        nuntried = 0;
+    }
+    if (kind == N_SEQ && nuntried) {
+        kontor_move m = untried[kontor_rng_below(&T->rng, (uint32_t)nuntried)];
+        if (T->order && T->mast && s->phase == KONTOR_PHASE_PLACE)
+            m = untried[ai_order_untried(s, seat, untried, nuntried, T->mast, &T->rng)];
+        else if (T->eorder > 0 && nuntried > 1 && s->phase == KONTOR_PHASE_PLACE)
+            m = untried[ai_eval_order_untried(s, seat, untried, nuntried, T->eorder, &T->rng)];
+        for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
+        uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
+        if (!e) return 0;
+        T->pool[e].avail = 1;
+        *expanded = 1;
+        return e;
+    }
+    if (kind == N_STAT)
+        for (int i = 0; i < nuntried; i++) {
+            uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], 0);
+            if (!e) return 0;
+            cand[nc++] = e;
+        }
+    if (kind == N_STAT && T->sim != SIM_UCT && nc > 0) return select_sampled(T, cand, nc, prob);
+    /* unvisited first (the first in legal order: deterministic), else UCB */
+    uint32_t best = 0;
+    double bestv = -1.0;
+    int bias = T->pb > 0 && T->mast && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE;
+    int eprior = T->prior > 0 && parent == 1 && kind == N_SEQ;
+    uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
+    for (int i = 0; i < nc; i++) {
+        node *x = &pool[cand[i]];
+        x->avail++;
+        if (x->visits == 0) {
+            if (ebias) {
+                if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
+            } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
+            continue;
+        }
+        double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
+        double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
+        if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
+        if (eprior) u += T->prior * x->acc / (x->visits + 1);
+        if (ebias) u += T->ebias * x->acc / (x->visits + 1);
+        if (u > bestv) best = cand[i], bestv = u;
+    }
+    if (fresh) { /* a new cell: the playout starts after it */
+        *expanded = 1;
+        return fresh;
+    }
+    return best;
+}
+
+/* The phases in which the seats decide at the same moment, hidden from each
+ * other: the declarations of who passes (R1), the card choice, buying special
+ * cards (scenario "specials"), and the scenarios' bribes (Bakschisch) and
+ * hand picks (Justizia). */
+int ist_simultaneous(const kontor_state *s) {
+    return s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE || s->phase == KONTOR_PHASE_BUY ||
+           s->phase == KONTOR_PHASE_BRIBE || s->phase == KONTOR_PHASE_SELECT;
+}
+
+/* A joint child is keyed by the phase (in its seat field) and the picks.
+ * The one found moves to the front of its list: the search returns to a few
+ * pairs of picks most of the time, and a node has up to 13 x 13 of them.
+ * (The list's order decides nothing else: a key is on it once.) */
+static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
+    node *pool = T->pool;
+    for (uint32_t e = pool[parent].joint, prev = 0; e; prev = e, e = pool[e].sibling)
+        if (pool[e].seat == phase && pool[e].key == key) {
+            if (prev) {
+                pool[prev].sibling = pool[e].sibling;
+                pool[e].sibling = pool[parent].joint;
+                pool[parent].joint = e;
+            }
+            return e;
+        }
+    return 0;
+}
+
+/* margin=X: the result of a finished playout as (1 - X) x (win 1, draw
+ * 1/2, loss 0) + X x the point margin (clamped to +-5, mapped to [0, 1]).
+ * playout.c's result is X = 0.1; a larger X makes the search care more for
+ * the margin, a smoother signal at a small budget. */
+void ai_result_margin(const kontor_state *s, float x, float r[2]) {
+    for (int t = 0; t < 2; t++) {
+        float wdl = s->winner == t ? 1.0f : s->winner < 0 ? 0.5f : 0.0f;
+        int m = (int)s->score[t] - (int)s->score[1 - t];
+        if (m > 5) m = 5;
+        if (m < -5) m = -5;
+        r[t] = (1.0f - x) * wdl + x * (0.5f + (float)m / 10.0f);
+    }
+}
+
+/* One iteration: a determinization, a walk down the tree to a new node, a
+ * playout, and its result added along the path. An edge's visit is counted
+ * on the way down (vl of them: the virtual loss) and its result on the way
+ * back, so that under par=tree another thread meanwhile sees the edge
+ * visited and not yet paid, a loss, and tends to another (Chaslot, Winands
+ * and van den Herik 2008). With one thread and vl=1 nothing reads an edge of
+ * the path before its result is in, so this is the same search as counting
+ * the visit at the end. Under par=tree every touch of a node's children
+ * holds the node's lock. */
+static void iterate(tree *T) {
+    const kontor_view *v = T->v;
+    kontor_state st;
+    int k = -1;
+    if (T->nfixed) {
+        k = (int)kontor_rng_below(&T->rng, (uint32_t)T->nfixed);
+        st = T->fixed[k];
+    } else kontor_determinize(v, &T->rng, &st);
+    uint32_t path[MAX_PATH], from[MAX_PATH];
+    float prob[MAX_PATH];
+    int np = 0;
+    uint32_t cur = 1;
+    int expanded = 0;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
+        unsigned actors = kontor_actors(&st);
+        if (ist_simultaneous(&st)) {
+            int phase = st.phase;
+            kontor_move pick[KONTOR_MAX_SEATS];
+            uint32_t key = 0;
+            int full = 0;
+            lock_node(T, cur);
+            for (int q = 0; q < st.cfg.nseats; q++) {
+                if (!((actors >> q) & 1)) continue;
+                if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
+                    pick[q] = T->fixed_moves[k * KONTOR_MAX_SEATS + q];
+                    key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
+                    continue;
+                }
+                int n = kontor_legal(&st, q, moves);
+                float p = 0;
+                uint32_t e = select_edge(T, &st, cur, N_STAT, q, moves, n, &expanded, &p);
+                if (!e) {
+                    full = 1;
+                    pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
+                } else {
+                    pick[q] = T->pool[e].move;
+                    T->pool[e].visits += T->vl;
+                    from[np] = cur;
+                    prob[np] = p;
+                    path[np++] = e;
+                }
+                key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
+            }
+            /* decoupled: the picks were made independently; now apply them */
+            for (int q = 0; q < st.cfg.nseats; q++)
+                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
+            uint32_t j = full ? 0 : find_joint(T, cur, phase, key);
+            if (!full && !j) {
+                j = alloc_node(T, cur, N_JOINT, phase, 0, key);
+                if (j) expanded = 1;
+            }
+            if (j) T->pool[j].visits++;
+            unlock_node(T, cur);
+            if (!j) break;
+            cur = j;
+        } else {
+            int q = 0;
+            while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
+            int n = kontor_legal(&st, q, moves);
+            if (n <= 0) break;
+            lock_node(T, cur);
+            uint32_t e = select_edge(T, &st, cur, N_SEQ, q, moves, n, &expanded, NULL);
+            if (e) T->pool[e].visits += T->vl;
+            unlock_node(T, cur);
+            if (!e) break;
+            kontor_apply(&st, q, T->pool[e].move, NULL);
+            from[np] = cur;
+            prob[np] = 0;
+            path[np++] = e;
+            cur = e;
+        }
+    }
+    float r[2];
+    ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
+    if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
+    lock_node(T, 1);
+    T->pool[1].visits++;
+    unlock_node(T, 1);
+    for (int i = 0; i < np; i++) {
+        lock_node(T, from[i]);
+        node *x = &T->pool[path[i]];
+        x->visits -= T->vl - 1;
+        x->reward += r[kontor_team(&st, x->seat)];
+        if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
+        unlock_node(T, from[i]);
+    }
+    T->iters++;
+}
+
+/* Early stop under a time budget: the decision is the most visited root
+ * action, so once its lead over the runner-up is larger than the number of
+ * iterations the rest of the time could still run, more search cannot change
+ * it (Huang, Coulom and Lin 2010, "Time management for Monte-Carlo tree
+ * search in Go"). The remaining iterations are estimated from this search's
+ * own rate, with a margin of a half. With one thread or par=tree (one
+ * tree, the first thread checks it for all, counting every thread's
+ * iterations); not under par=root: there the decision is the sum of several
+ * trees' root visits, which no one tree can settle alone. ai_settled is the
+ * test itself, apart for the tests. */
+int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left) {
+    if (spent <= 0 || iters < 64 || first <= second) return 0;
+    double more = (double)iters / spent * (left > 0 ? left : 0) * 1.5 + 16;
+    return (double)(first - second) > more;
+}
+
+static int settled(tree *T, double t0, double now) {
+    const kontor_view *v = T->v;
+    int kind = ist_simultaneous(&v->s) ? N_STAT : N_SEQ;
+    uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
+    lock_node(T, 1);
+    for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
+        const node *x = &T->pool[e];
+        if (x->kind != kind || x->seat != v->seat) continue;
+        if (x->visits > first) second = first, first = x->visits;
+        else if (x->visits > second) second = x->visits;
+    }
+    unlock_node(T, 1);
+    uint64_t iters = T->sh ? atomic_load_explicit(&T->sh->next, memory_order_relaxed) : T->iters;
+    return ai_settled(first, second, iters, now - t0, T->deadline - now);
+}
+
+/* prior=W: at a root placement every legal cell gets its edge before the
+ * search, with g = exp((e - best e) / 10) in acc (e: the evaluation, eval.c,
+ * of the position after it; 10 = one area), so g is 1 for the cell greedy
+ * would take and 1/e for one an area worse. UCB adds W x g / (visits + 1)
+ * (progressive bias, Chaslot et al. 2008): at a small budget the search
+ * starts from greedy's judgement instead of a uniform one, and the bias
+ * fades as the visits come in. The evaluation reads public facts only, so
+ * one determinization serves for all. */
+static void root_prior(tree *T) {
+    const kontor_view *v = T->v;
+    if (T->prior <= 0 || v->s.phase != KONTOR_PHASE_PLACE) return;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    int n = kontor_legal(&v->s, v->seat, moves);
+    if (n <= 1) return;
+    kontor_state d;
+    kontor_determinize(v, &T->rng, &d);
+    double e[KONTOR_MAX_MOVES], best = -1e300;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = d;
+        e[i] = kontor_apply(&c, v->seat, moves[i], NULL) == KONTOR_OK ? ai_eval(&c, v->seat) : -1e300;
+        if (e[i] > best) best = e[i];
+    }
+    for (int i = 0; i < n; i++) {
+        uint32_t x = alloc_node(T, 1, N_SEQ, v->seat, moves[i], 0);
+        if (!x) return;
+        T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
+    }
+}
+
+/* The clock of a time budget: wall time, or under clock=cpu the CPU time of
+ * the calling thread, so that a search on a loaded machine gets the same
+ * work done per decision as on an idle one (what equal-time comparisons on
+ * a shared machine need; docs/ai.md). */
+double ist_clock_of(int cpu) {
+    if (!cpu) return ai_now();
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A fresh root (under par=tree once, by the calling thread, before the
+ * threads start). */
+void ist_new_root(tree *T) {
+    if (T->sh) atomic_store(&T->sh->n, 2);
+    T->n = 2; /* 0 is "none", 1 the root */
+    memset(&T->pool[1], 0, sizeof T->pool[1]);
+    root_prior(T);
+}
+
+/* par=tree: the next iteration of the budget, or 0 when it is spent (with
+ * a deadline: just its number). */
+static uint32_t claim(tree *T) {
+    uint64_t i = atomic_fetch_add_explicit(&T->sh->next, 1, memory_order_relaxed);
+    if (T->budget && i >= T->budget) return 0;
+    return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
+}
+
+/* reuse=1: make node x the root, keeping its subtree and dropping the rest
+ * of the tree, in place. A child is always allocated after its parent, so
+ * one pass upwards from x marks the subtree, a second numbers it (every new
+ * index is below the old one) and a third moves each node down with its
+ * links renumbered. STAT nodes' iteration stamps (sim=rm|exp3) restart. */
+static void keep_subtree(tree *T, uint32_t x) {
+    node *pool = T->pool;
+    uint32_t *map = T->map, n = T->n;
+    memset(map + x, 0, (size_t)(n - x) * sizeof *map);
+    map[x] = 1;
+    for (uint32_t i = x; i < n; i++) {
+        if (!map[i]) continue;
+        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) map[c] = 1;
+        if (pool[i].kind != N_STAT)
+            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) map[c] = 1;
+    }
+    uint32_t next = 2;
+    for (uint32_t i = x; i < n; i++)
+        if (map[i]) map[i] = i == x ? 1 : next++;
+    for (uint32_t i = x; i < n; i++) {
+        if (!map[i]) continue;
+        node y = pool[i];
+        y.child = y.child ? map[y.child] : 0;
+        y.sibling = i == x || !y.sibling ? 0 : map[y.sibling];
+        if (y.kind == N_STAT) y.seen = 0;
+        else y.joint = y.joint ? map[y.joint] : 0;
+        pool[map[i]] = y;
+    }
+    T->n = next;
+}
+
+/* reuse=1: the node of the last tree at the address p (reuse.c) for seat;
+ * its subtree becomes the tree (returns 1), or 0 when the last search never
+ * went there. */
+int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat) {
+    if (!T->map || T->n <= 2) return 0;
+    uint32_t cur = 1;
+    if (p->joint) cur = find_joint(T, 1, p->phase, p->key);
+    for (int i = 0; cur && i < p->nseq; i++) {
+        uint32_t e = T->pool[cur].child;
+        while (e && !(T->pool[e].kind == N_SEQ && T->pool[e].seat == seat && T->pool[e].move == p->seq[i]))
+            e = T->pool[e].sibling;
+        cur = e;
+    }
+    if (cur <= 1) return 0;
+    keep_subtree(T, cur);
+    return 1;
+}
+
+void *ist_run_tree(void *arg) {
+    tree *T = arg;
+    if (T->cpu) T->deadline = ist_clock_of(1) + T->span;
+    if (!T->sh && !T->reused) ist_new_root(T);
+    T->iters = 0;
+    if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
+        for (int k = 0; k < AI_MAST_KEYS; k++) {
+            uint32_t n = (uint32_t)(T->mast->n[k] * T->keep);
+            T->mast->sum[k] = T->mast->n[k] ? T->mast->sum[k] * (float)n / (float)T->mast->n[k] : 0.0f;
+            T->mast->n[k] = n;
+        }
+    } else if (T->mast) memset(T->mast, 0, sizeof *T->mast);
+    if (T->sh && T->budget) {
+        while ((T->it = claim(T)) != 0) iterate(T);
+    } else if (T->budget) {
+        for (uint64_t i = 0; i < T->budget; i++) {
+            T->it = (uint32_t)T->iters + 1;
+            iterate(T);
+        }
+    } else {
+        double t0 = ist_clock_of(T->cpu), now;
+        for (;;) {
+            for (int i = 0; i < 16; i++) {
+                T->it = T->sh ? claim(T) : (uint32_t)T->iters + 1;
+                iterate(T);
+            }
+            now = ist_clock_of(T->cpu);
+            if (now >= T->deadline) break;
+            if (T->sh && atomic_load_explicit(&T->sh->done, memory_order_relaxed)) break;
+            if (T->stop && T->first && settled(T, t0, now)) {
+                if (T->sh) atomic_store_explicit(&T->sh->done, 1, memory_order_relaxed);
+                break;
+            }
+        }
+    }
+    return NULL;
+}
+
+int ist_ensure_trees(kontor_agent *a) {
+    ismcts_impl *m = a->impl;
+    uint64_t per = m->sh ? m->iters : m->iters / (uint64_t)m->threads; /* iterations in one tree */
+    uint64_t want = m->ms ? POOL_LIMIT : 24 * (per + 1) * (m->reuse ? 2 : 1) + 4096;
+    if (want > POOL_LIMIT) want = POOL_LIMIT;
+    for (int t = 0; t < m->threads; t++) {
+        tree *T = &m->trees[t];
+        if (!T->mark) {
+            T->mark = calloc(NKEYS, sizeof *T->mark);
+            T->idx = calloc(NKEYS, sizeof *T->idx);
+            if (!T->mark || !T->idx) return -1;
+        }
+        if (!T->logs) {
+            if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;
+            T->logs[0] = 0; /* never read: an edge is available before it is visited */
+            for (int i = 1; i < LOGS_N; i++) T->logs[i] = log((double)i);
+        }
+        if ((m->po.mast != 0.0f || m->po.record) && !T->mast) {
+            if (!(T->mast = malloc(sizeof *T->mast))) return -1;
+            memset(T->mast, 0, sizeof *T->mast);
+        }
+        if (T->memcap < want && (t == 0 || !m->sh)) {
+            node *p = realloc(T->mem, (size_t)want * sizeof *p);
+            if (!p) return -1;
+            T->mem = p;
+            T->memcap = (uint32_t)want;
+            if (m->reuse) {
+                free(T->map);
+                if (!(T->map = malloc((size_t)want * sizeof *T->map))) return -1;
+            }
+        }
+        T->pool = m->sh ? m->trees[0].mem : T->mem;
+        T->cap = m->sh ? m->trees[0].memcap : T->memcap;
+    }
+    return 0;
+}

@@ -1,0 +1,158 @@
+/* ismcts_tree.h: the search tree of ismcts.c, shared by its two files:
+ * ismcts_tree.c grows it (selection, expansion, the playout's result carried
+ * back, the threads and their locks, the subtree kept between decisions) and
+ * ismcts.c is the agent around it (the budget, the ranking of the root's
+ * moves, the decision, the options). Private to src/ai. */
+#ifndef KONTOR_AI_ISMCTS_TREE_H
+#define KONTOR_AI_ISMCTS_TREE_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ai/ai.h"
+#include "ai/reuse.h"
+
+
+enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2 };
+
+typedef struct node {
+    uint32_t child;   /* first child, 0 for none (index 0 is never a node) */
+    uint32_t sibling; /* next child of the same parent */
+    uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each */
+    uint32_t visits;
+    uint32_t avail;   /* times it was selectable when its parent was visited */
+    float reward;     /* sum of the results for the team of seat */
+    float acc;        /* STAT under sim=rm: cumulative regret; sim=exp3: estimated total reward */
+    union {
+        uint32_t seen;  /* STAT under sim=rm|exp3: the last iteration (1-based) it was selectable in */
+        uint32_t joint; /* a parent (root, SEQ, JOINT; never a STAT): its first JOINT child, 0 for none */
+    };
+    uint16_t move;
+    uint8_t kind;
+    uint8_t seat;
+} node;
+
+/* Table index of (seat, move): moves are kind<<8 | value, kind in 4 bits. */
+#define KEYS_PER_SEAT (16 * 256)
+#define NKEYS (KONTOR_MAX_SEATS * KEYS_PER_SEAT)
+/* Longest path of tree edges walked in one iteration (a game has a few
+ * hundred decisions at most; the tree grows a handful of levels deep). */
+#define MAX_PATH 512
+/* A tree never grows past this many nodes (28 bytes each, 56 MB); after that
+ * the search goes on without expanding. */
+#define POOL_LIMIT (1u << 21)
+/* log(avail) from a table below this (computed by log(), so the same values) */
+#define LOGS_N 8192
+
+/* par=tree: what the threads searching one tree share. A node's child
+ * lists and its children's statistics are guarded by the node's lock, a
+ * spin lock of a stripe (node index mod NLOCKS, one cache line each); a
+ * thread holds one lock at a time, so there is no lock order to keep. The
+ * pool is handed out by an atomic counter, the iterations of a budget by
+ * another, which also numbers them (sim=rm|exp3 stamps). */
+#define NLOCKS 1024
+typedef struct stripe {
+    _Alignas(64) atomic_flag f;
+} stripe;
+typedef struct shared {
+    stripe lock[NLOCKS];
+    atomic_uint n;          /* nodes handed out of the first tree's pool */
+    atomic_ullong next;     /* iterations handed out */
+    atomic_int done;        /* the first thread saw the decision settled (ms=, stop=1) */
+} shared;
+
+typedef struct tree {
+    node *pool;       /* the nodes searched: mem, or under par=tree the first tree's */
+    uint32_t cap, n;
+    node *mem;        /* this tree's own pool (under par=tree only the first tree has one) */
+    uint32_t memcap;
+    shared *sh;       /* par=tree with threads > 1: the shared counters and locks; else NULL */
+    int first;        /* the first thread (the one that checks the early stop) */
+    uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
+    uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
+    kontor_rng rng;
+    uint32_t stamp;
+    uint32_t *mark; /* NKEYS stamps */
+    uint32_t *idx;  /* NKEYS node indices, valid where mark == stamp */
+    double *logs;   /* LOGS_N values: logs[i] = log(i), the UCB's log(avail) without a call */
+    uint64_t iters;
+    /* work order */
+    const kontor_view *v;
+    uint64_t budget;    /* iterations, or 0 for a deadline */
+    double deadline;
+    int stop;           /* with a deadline: stop once the decision is settled */
+    int cpu;            /* clock=cpu: the deadline is in this thread's CPU time */
+    double span;        /* clock=cpu: the budget in seconds */
+    float c;
+    int sim;        /* selection at a simultaneous node: SIM_UCT, SIM_RM, SIM_EXP3 */
+    float gamma;    /* sim=rm|exp3: the share of uniform exploration */
+    ai_playout_opts po;
+    ai_mast *mast;  /* with po.mast (or po.record): the move averages of this search */
+    int order;      /* order=1: expand the untried placement with the best MAST average */
+    float pb;       /* pb=W: progressive bias W x MAST average / (visits + 1) at placements */
+    float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
+    float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
+    int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
+    float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
+    int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
+    float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
+    /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
+     * with the view and, per state, every seat's modelled choice at the root */
+    const kontor_state *fixed;
+    const kontor_move *fixed_moves; /* nfixed x KONTOR_MAX_SEATS */
+    int nfixed;
+    /* reuse=1: this decision starts from the subtree kept from the last one */
+    int reused;
+    uint32_t *map; /* reuse=1: cap entries of scratch for keep_subtree */
+} tree;
+
+enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
+enum { PAR_TREE = 0, PAR_ROOT = 1 };
+enum { FINAL_MAX = 0, FINAL_VISITS = 1 };
+
+typedef struct ismcts_impl {
+    ai_base base;
+    uint64_t iters;
+    int ms, threads;
+    int par;   /* par=tree|root: several threads share one tree, or grow one each */
+    int vl;    /* vl=K, par=tree: the virtual loss, in visits */
+    shared *sh; /* par=tree and threads > 1 */
+    int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
+    int clock; /* ms= counts wall time (clock=wall, default) or each thread's CPU time (clock=cpu) */
+    int sim, final;
+    float gamma;
+    double floor; /* final=visits: drop choices below floor x the top visits */
+    double c;
+    int order, eorder, shipw;
+    double pb, keep, prior, ebias, margin;
+    ai_playout_opts po;
+    /* reuse=1: the view the last search was for and the seat's decisions
+     * since (reuse.c), and the address found for the next search */
+    int reuse, have_prev, nmine;
+    kontor_view prev;
+    kontor_move mine[AI_REUSE_MAX];
+    const ai_reuse_path *path;
+    /* bank=1, seq=F: the budget moved between decisions (decide): what a
+     * sequential decision does not use (seq=F keeps only F of it; the
+     * early stop) waits in the bank for the next simultaneous one; in ms
+     * or iterations as the budget is. grant: this decision's budget, 0 for
+     * the plain one. */
+    int bank;
+    double seq, banked, grant;
+    tree *trees; /* threads of them */
+    uint64_t total_iters;
+    double total_seconds;
+} ismcts_impl;
+
+/* The lock of node i under par=tree (nothing with one thread or par=root).
+ * A waiter yields after a while: on a loaded machine the holder may be off
+ * its core. */
+
+int ist_simultaneous(const kontor_state *s);
+void *ist_run_tree(void *arg);
+int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat);
+void ist_new_root(tree *T);
+int ist_ensure_trees(kontor_agent *a);
+double ist_clock_of(int cpu);
+#endif
