@@ -188,6 +188,14 @@ int server_run(const server_opts *o, kontor_error *err) {
     pthread_sigmask(SIG_BLOCK, &sigs, &old);
     signal(SIGPIPE, SIG_IGN);
 
+    /* one node: decisions are stored by the writer thread, off the loop
+     * (commit.c); several: each under its game's row lock, at once */
+    if (!S.shared && commit_start(transport_wake) != 0) {
+        err->code = KONTOR_E_IO;
+        snprintf(err->msg, sizeof err->msg, "cannot start the store's writer thread");
+        server_shutdown();
+        return 1;
+    }
     int nai = o->ai_threads > 0 ? o->ai_threads : 1;
     pthread_t ai[16];
     if (nai > 16) nai = 16;
@@ -209,7 +217,7 @@ int server_run(const server_opts *o, kontor_error *err) {
     S.joined = t_joined;
     S.decided = t_decided;
     transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready, o->slow_turn_ms};
-    transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick};
+    transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick, commit_finish};
     int rc = transport_run(&to, &cb, err);
     if (rc == 0) logf_("stopped on a signal");
 
@@ -218,6 +226,7 @@ int server_run(const server_opts *o, kontor_error *err) {
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
+    commit_stop(); /* what is queued is stored (nobody is told any more) */
     nodesync_stop();
     server_shutdown();
     return rc;

@@ -141,13 +141,26 @@ static void handle_message(wsconn *w, json_t *msg) {
         sgame *g = w->g;
         json_t *idj = json_object_get(msg, "id");
         pthread_mutex_lock(&g->mu);
+        if (w->has_ack) {
+            /* its previous move is still on its way to the store: one
+             * acknowledgement owed at a time */
+            pthread_mutex_unlock(&g->mu);
+            json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code", "pending", "error",
+                                  "your previous move is still being stored; wait for its state");
+            if (json_is_integer(idj)) json_object_set(e, "id", idj);
+            send_json(c, e);
+            return;
+        }
         kontor_error err;
         w->ack = json_is_integer(idj) ? json_integer_value(idj) : 0;
         w->has_ack = json_is_integer(idj);
         kontor_status st = apply_decision(g, w->seat, (kontor_move)json_integer_value(mj), &err);
-        w->has_ack = 0;
+        /* with the writer (commit.c) the acknowledgement goes with the
+         * state once the move is stored; without, it has gone */
+        int queued = st == KONTOR_OK && commit_async();
+        if (!queued) w->has_ack = 0;
         pthread_mutex_unlock(&g->mu);
-        if (st == KONTOR_OK && S.decided) S.decided(w->tx); /* its acknowledgement is queued: time it */
+        if (st == KONTOR_OK && !queued && S.decided) S.decided(w->tx); /* its acknowledgement is queued: time it */
         if (st != KONTOR_OK) {
             json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code",
                                   st == KONTOR_E_ILLEGAL ? "illegal" : "server", "error", err.msg);

@@ -9,6 +9,7 @@
  *   registry.c   ids, names, the game table, a game's meta, events and save
  *   views.c      the messages a connection is sent: its state, broadcasts
  *   aiqueue.c    the queues of games owing a computer move
+ *   commit.c     the writer thread: decisions stored off the loop, together (group commit), then told
  *   apply.c      the one way a game changes (apply_decision), timeouts, catching up from other nodes
  *   games.c      a game's life: created, loaded from the store, leaving memory
  *   aiplayer.c   the computer's threads; several nodes' leases
@@ -115,6 +116,12 @@ struct sgame {
     int takeback;      /* its one person may take decisions back (takeback.h); stored in the meta */
     int takebacks;     /* how many were taken back (the record's Event tag says it too) */
     unsigned epoch, agent_epoch; /* a takeback moves epoch on: a computer's move thought before it is dropped */
+    int commits;       /* its writes queued to the writer (commit.c) and not yet finished on the loop; while
+                        * any is, nothing of it is told (broadcast() waits) and it stays in memory */
+    int durable;       /* its decisions known stored (commit.c rewinds to it when a write fails) */
+    int cfailed;       /* a write of the writes in flight failed: rewind when the last one is back */
+    int cbroken;       /* (under commit.c's mutex) a write failed: the writer stores nothing more of it */
+    char cwhy[256];     /* why (the failed write's message) */
     sgame *hnext;      /* hash chain */
 };
 
@@ -188,7 +195,7 @@ sgame **snapshot(long *n);
 void free_game(sgame *g);
 char *make_meta(const sgame *g);
 int push_events(sgame *g, const kontor_log *log);
-kontor_status save_game(sgame *g, kontor_error *err);
+void update_deadline(sgame *g);
 
 /* views.c */
 void send_text(wsconn *c, const char *text);
@@ -211,8 +218,21 @@ void views_thread_done(void);
 void schedule_ai(sgame *g);
 sgame *gq_pop(gqueue *q);
 
+/* commit.c: without the writer (commit_start not called, or a shared
+ * store) every write is made at once by the caller's thread */
+int commit_start(void (*wake)(void));
+void commit_stop(void);   /* stores what is queued, then ends the writer */
+int commit_async(void);   /* 1 while the writer runs */
+void commit_finish(void); /* the loop, woken: finish the games of the writes that came back */
+/* Queue decision number ply of g (g->mu held); 0, or -1 out of memory. */
+int commit_ply(sgame *g, int ply, int seat, int move);
+/* Save g whole (record and meta; g->mu held, or g not yet registered):
+ * save_game returns once it is stored (after every earlier write);
+ * save_game_queued only queues it when the writer runs (told when stored). */
+kontor_status save_game(sgame *g, kontor_error *err);
+kontor_status save_game_queued(sgame *g, kontor_error *err);
+
 /* apply.c */
-void update_deadline(sgame *g);
 kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_error *err);
 void catch_up(sgame *g);
 void on_node_change(const char *id, int nply, int saved);
