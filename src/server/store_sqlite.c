@@ -30,8 +30,8 @@
 /* How often the checkpoint thread copies the WAL into the database, and how
  * the WAL is kept small (frames of 4 KiB) without ever making a writer wait
  * for a checkpoint's fsyncs. The checkpointer copies what it can (PASSIVE,
- * which blocks no writer) every CKPT_MS, and at once when the WAL passes
- * CKPT_RESET_FRAMES / 2. Past CKPT_RESET_FRAMES the writing connection runs
+ * which blocks no writer) every CKPT_MS, and at once each 256 frames past
+ * CKPT_RESET_FRAMES / 4. Past CKPT_RESET_FRAMES the writing connection runs
  * a PASSIVE checkpoint itself right after its commit, between two
  * transactions (on the server's writer thread, commit.c, not the event
  * loop): it copies only the few frames the checkpointer has not, and once the
@@ -123,14 +123,19 @@ static void *ckpt_thread(void *arg) {
 }
 
 /* After each commit of the writing connection (st->mu held): its WAL size
- * is kept; a WAL past CKPT_RESET_FRAMES / 2 wakes the checkpointer now
- * rather than at its next tick. */
+ * is kept; past CKPT_RESET_FRAMES / 4, each 256 frames more wake the
+ * checkpointer now rather than at its next tick, so that little is left
+ * for the writer's own checkpoint. */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int nframes) {
     (void)db;
     (void)name;
     sq_store *st = arg;
+    int before = st->wal_frames;
     st->wal_frames = nframes;
-    if (nframes > CKPT_RESET_FRAMES / 2) {
+    /* each 256 frames, not at every commit: a checkpointer kept busy makes
+     * the writer's own checkpoint (wal_bound) find it busy every time, and
+     * the WAL then grew to 52 MiB */
+    if (nframes > CKPT_RESET_FRAMES / 4 && nframes / 256 != before / 256) {
         pthread_mutex_lock(&st->ck_mu);
         st->kicked = 1;
         pthread_cond_signal(&st->ck_cv);
@@ -274,7 +279,6 @@ static kontor_status sq_save(store *base, const char *id, int over, const char *
         ret = db_fail(err, st->db, what);
         if (!sqlite3_get_autocommit(st->db)) step_done(st->rollback);
     }
-    if (ok) wal_bound(st);
     pthread_mutex_unlock(&st->mu);
     return ret;
 }
@@ -335,8 +339,6 @@ static kontor_status sq_add_ply(store *base, const char *id, int ply, int seat, 
         char what[80];
         snprintf(what, sizeof what, "saving game '%.32s' decision %d", id, ply + 1);
         ret = db_fail(err, st->db, what);
-    } else {
-        wal_bound(st);
     }
     pthread_mutex_unlock(&st->mu);
     return ret;
