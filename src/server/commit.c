@@ -40,6 +40,7 @@ typedef struct cjob {
     struct cjob *next;
     sgame *g;
     int nply;            /* the game's decisions once this is stored */
+    unsigned seq;        /* g->wseq when queued */
     int ply, seat, move; /* a decision (record NULL) */
     int over;            /* a whole save (record not NULL) */
     char *meta, *record;
@@ -160,7 +161,9 @@ void commit_stop(void) {
     pthread_cond_destroy(&C.done_cv);
 }
 
+/* g->mu held (or g not yet registered). */
 static void enqueue(cjob *j) {
+    j->seq = ++j->g->wseq;
     pthread_mutex_lock(&C.mu);
     *C.tail = j;
     C.tail = &j->next;
@@ -222,6 +225,7 @@ static kontor_status commit_save_wait(sgame *g, const char *record, kontor_error
     kontor_status st = j->st;
     if (st == KONTOR_OK) {
         g->durable = j->nply; /* (every earlier write of g is stored too) */
+        g->dseq = j->seq;
     } else {
         *err = j->err;
         /* the caller puts g back itself; writes of g still on their way
@@ -256,7 +260,10 @@ kontor_status save_game(sgame *g, kontor_error *err) {
      * claims took longer than the join timeout); else in order behind them */
     kontor_status st = C.running && g->commits > 0 ? commit_save_wait(g, text, err)
                                                    : store_save(S.st, g->id, kontor_over(&g->s), g->meta, text, err);
-    if (st == KONTOR_OK) g->durable = g->rec.nply;
+    if (st == KONTOR_OK && (!C.running || g->commits == 0)) {
+        g->durable = g->rec.nply;
+        g->dseq = g->wseq;
+    }
     free(text);
     return st;
 }
@@ -330,7 +337,11 @@ void commit_finish(void) {
         pthread_mutex_lock(&g->mu);
         g->commits--;
         if (j->st == KONTOR_OK) {
-            g->durable = j->nply;
+            /* (a whole save waited for since, a takeback's, knows better) */
+            if (j->seq > g->dseq) {
+                g->durable = j->nply;
+                g->dseq = j->seq;
+            }
         } else if (!g->cfailed) {
             g->cfailed = 1;
             memcpy(g->cwhy, j->err.msg, sizeof g->cwhy);

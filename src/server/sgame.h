@@ -119,6 +119,7 @@ struct sgame {
     int commits;       /* its writes queued to the writer (commit.c) and not yet finished on the loop; while
                         * any is, nothing of it is told (broadcast() waits) and it stays in memory */
     int durable;       /* its decisions known stored (commit.c rewinds to it when a write fails) */
+    unsigned wseq, dseq; /* its writes numbered as queued; the newest known stored (durable's) */
     int cfailed;       /* a write of the writes in flight failed: rewind when the last one is back */
     int cbroken;       /* (under commit.c's mutex) a write failed: the writer stores nothing more of it */
     char cwhy[256];     /* why (the failed write's message) */
