@@ -10,9 +10,11 @@
  * 200 ms tick (timeouts, games leaving memory) and the signals. Each game
  * has its own mutex, and everything that changes a game (a player's move, a
  * computer's move, a timeout) goes through apply_decision() under that
- * mutex: check, apply, store the record, and only then queue the new views.
- * So a move is acknowledged only once it is on disk, and a crash can lose at
- * most a move nobody was told about. Nothing is written to a socket under a
+ * mutex: check, apply, store the record, and only then queue the new views
+ * (on one node the store's writer thread, commit.c, commits every pending
+ * decision at once and the loop queues their views when it returns, so the
+ * loop never waits on the disk). So a move is acknowledged only once it is on
+ * disk, and a crash can lose at most a move nobody was told about. Nothing is written to a socket under a
  * game's lock: broadcast() only appends to each connection's bounded queue
  * (tconn_send), and the loop writes. A connection is in its game's list only
  * while it is open (its close removes it under the game's mutex), so queueing

@@ -3,9 +3,10 @@
  * A game's row holds its whole record (a plain record that `kontor replay`
  * reads) as of its last full save: creation, a seat claimed, the end. Each
  * decision in between is one small row of `plies` (game, ply, seat, move),
- * inserted in a transaction of its own, so a decision costs a page or two of
- * WAL instead of rewriting a record of several kilobytes and its overflow
- * pages. A full save deletes the game's plies in the same transaction, so the
+ * inserted in a transaction of its own or, from the server's writer thread
+ * (commit.c), with every write pending at once in one transaction
+ * (store_write_batch), so a decision costs a page or two of WAL instead of
+ * rewriting a record of several kilobytes and its overflow pages. A full save deletes the game's plies in the same transaction, so the
  * row plus the plies after it is always the game as of the last acknowledged
  * decision; readers (store_load, store_get) get it back as one record text.
  * WAL with synchronous=NORMAL makes each commit durable against the death of
@@ -14,7 +15,9 @@
  * synchronous=FULL would cost an fsync per decision). Checkpoints (copying
  * the WAL into the database file, with its fsyncs) run on a thread of their
  * own with a second connection instead of inside whichever decision's commit
- * crosses SQLite's automatic threshold, so no decision waits for them. One
+ * crosses SQLite's automatic threshold, and what keeps the WAL small runs on
+ * the writing thread between its transactions (wal_bound), so no event loop
+ * waits for them. One
  * writing connection is shared behind a mutex: SQLite serializes writers
  * anyway, and statements are prepared once.
  */
