@@ -357,6 +357,7 @@ void commit_finish(void) {
             broadcast(g);
             g->timing_seat = 0;
             schedule_ai(g);
+            if (S.resume) S.resume(g); /* (moves that came meanwhile, judged on what was told) */
         }
         pthread_mutex_unlock(&g->mu);
         job_free(j);

@@ -218,6 +218,7 @@ int server_run(const server_opts *o, kontor_error *err) {
     run_resumed = resumed_games;
     S.joined = t_joined;
     S.decided = t_decided;
+    S.resume = session_resume;
     transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready, o->slow_turn_ms};
     transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick, commit_finish};
     int rc = transport_run(&to, &cb, err);

@@ -76,6 +76,10 @@ struct wsconn {
     int refused;
     json_int_t ack;  /* the "id" of this connection's move being applied */
     int has_ack;
+    int parked;      /* a move that came while a decision of its game was on its way to the store */
+    kontor_move pmove;
+    int phas_id;
+    json_int_t pid;
     chat_rate chat;  /* its recent chat messages (chat.h, --chat-burst) */
     wsconn *next; /* in g->conns */
 };
@@ -154,6 +158,7 @@ typedef struct server_state {
     long ticks;
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
     void (*decided)(void *tx); /* the transport: a decision of this connection was applied (latency.h) */
+    void (*resume)(sgame *g);  /* session.c: the moves parked while g's writes were on their way (commit.c) */
     /* 1 only in the test build build/tests/kontor-leaky (compiled with
      * -DKONTOR_TEST_LEAKY, Makefile): serve the whole record of a running
      * game and the last decision of /view as before issue 13, and the analysis
@@ -254,6 +259,9 @@ int takeback_allowed(const sgame *g);
 void chat_post(wsconn *w, json_t *msg);
 void chat_welcome(wsconn *w, sgame *g);
 int game_takeback(sgame *g, const char *token, json_t **answer);
+
+/* session.c */
+void session_resume(sgame *g); /* g->mu held, none of g's writes on their way: play its parked moves */
 
 /* aiplayer.c */
 void *ai_worker(void *arg);
