@@ -97,15 +97,8 @@ static void test_team_chat_open_exactly_from_the_reveal_until_the_teams_cards_ar
                 if (!want && s->phase == KONTOR_PHASE_CHOOSE) seen_closed_choosing++;
                 if (!want && s->phase == KONTOR_PHASE_PLACE) seen_closed_placing++;
             }
-            unsigned act = kontor_actors(s);
-            int seat = 0;
-            while (!(act & (1u << seat))) seat++;
-            kontor_move mv[KONTOR_MAX_MOVES];
-            int n = kontor_legal(s, seat, mv);
-            assert_true(n > 0);
             kontor_log log;
-            log.n = 0;
-            assert_int_equal(kontor_apply(s, seat, mv[kontor_rng_below(&rng, (uint32_t)n)], &log), KONTOR_OK);
+            kt_random_step(s, &rng, &log);
             for (int i = 0; i < log.n; i++) {
                 const kontor_event *e = &log.ev[i];
                 if (e->kind == KONTOR_EV_ROUND || e->kind == KONTOR_EV_END) pending = 0;

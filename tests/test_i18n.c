@@ -17,23 +17,6 @@
 
 #include "testutil.h"
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (!b) {
-        fclose(f);
-        return NULL;
-    }
-    size_t got = fread(b, 1, (size_t)n, f);
-    b[got] = 0;
-    fclose(f);
-    return b;
-}
-
 static int sh(const char *cmd) {
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
@@ -108,7 +91,7 @@ static int de_translates(const char *po, const char *s) {
  * pass), and the script's check fails on one left out. */
 static void test_de_po_translates_every_event_card_and_tile_name(void **state) {
     (void)state;
-    char *po = slurp("po/de.po");
+    char *po = kt_slurp("po/de.po");
     assert_non_null(po);
     kontor_event_card ev[KONTOR_EVENTS_MAX];
     int n = kontor_events_default(ev, KONTOR_EVENTS_MAX);
@@ -227,7 +210,7 @@ static void server_codes(codes *cs) {
         if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0) continue;
         char path[300];
         snprintf(path, sizeof path, "src/server/%s", e->d_name);
-        char *src = slurp(path);
+        char *src = kt_slurp(path);
         assert_non_null(src);
         for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
             for (const char *p = src; (p = strstr(p, calls[k].call)); p++)
@@ -273,7 +256,7 @@ static void test_every_server_error_code_is_in_both_catalogues(void **state) {
     static const char *const cats[] = {"web/lang/en.js", "web/lang/de.js"};
     int missing = 0;
     for (size_t c = 0; c < 2; c++) {
-        char *js = slurp(cats[c]);
+        char *js = kt_slurp(cats[c]);
         assert_non_null(js);
         for (int i = 0; i < cs.n; i++) {
             char key[64];

@@ -153,15 +153,8 @@ static void test_every_message_of_random_games_matches_json_dumps(void **state) 
                 same_text(sj_view(&vw));
                 if (viewer >= 0) same_text(sj_legal(s, viewer));
             }
-            unsigned act = kontor_actors(s);
-            int seat = 0;
-            while (!(act & (1u << seat))) seat++;
-            kontor_move mv[KONTOR_MAX_MOVES];
-            int n = kontor_legal(s, seat, mv);
-            assert_true(n > 0);
             kontor_log log;
-            log.n = 0;
-            assert_int_equal(kontor_apply(s, seat, mv[kontor_rng_below(&rng, (uint32_t)n)], &log), KONTOR_OK);
+            kt_random_step(s, &rng, &log);
             for (int i = 0; i < log.n; i++)
                 for (int viewer = -2; viewer < cfg.nseats; viewer++) same_text(sj_event(s, &log.ev[i], seq, viewer));
             seq += log.n;

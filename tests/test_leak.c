@@ -603,8 +603,10 @@ static void fetch_all(game_run *r, const srv *s, int now, int bots, int *cyc) {
     /* a past moment's view shows what the party could see then: it is held to
      * the secrets of that moment (a card chosen openly then may be chosen again,
      * hidden, now: the old view still names it, and that is no leak) */
-    if (*cyc > now) *cyc = 0;
-    int at = (*cyc)++;
+    /* K strides through the past (37 is prime to most game lengths), so
+     * that games of people alone, whose calls come once a moment, ask for
+     * truly past moments too, not K == now */
+    int at = (int)(((unsigned)(*cyc)++ * 37u) % (unsigned)(now + 1));
     snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", r->id, at);
     int vi = fetch(r, s, now, path); /* fetch may move r->g: index after it */
     r->g[vi].at = at;

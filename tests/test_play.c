@@ -29,23 +29,6 @@ static const char *kontor_bin(void) {
     return k && *k ? k : "build/kontor";
 }
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (!b) {
-        fclose(f);
-        return NULL;
-    }
-    size_t got = fread(b, 1, (size_t)n, f);
-    b[got] = 0;
-    fclose(f);
-    return b;
-}
-
 static void spit(const char *path, const char *text) {
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
@@ -67,7 +50,7 @@ static int run_play(const char *args, const char *script, const char *dump) {
     if (rc != 0 && !quiet) {
         char errp[128];
         snprintf(errp, sizeof errp, "%s/err", tmpdir);
-        char *e = slurp(errp);
+        char *e = kt_slurp(errp);
         fprintf(stderr, "kontor play %s (script %s) exited %d:\n%s\n", args, script, rc, e ? e : "");
         free(e);
     }
@@ -77,17 +60,17 @@ static int run_play(const char *args, const char *script, const char *dump) {
 static char *err_text(void) {
     char errp[128];
     snprintf(errp, sizeof errp, "%s/err", tmpdir);
-    return slurp(errp);
+    return kt_slurp(errp);
 }
 
 /* Compare the dump with tests/play/NAME.screens line by line. */
 static void check_screens(const char *name, const char *dump) {
     char golden[256];
     snprintf(golden, sizeof golden, "tests/play/%s.screens", name);
-    char *got = slurp(dump);
+    char *got = kt_slurp(dump);
     assert_non_null(got);
     if (getenv("KONTOR_UPDATE_SCREENS")) spit(golden, got);
-    char *want = slurp(golden);
+    char *want = kt_slurp(golden);
     if (!want) fail_msg("no committed screens '%s' (run with KONTOR_UPDATE_SCREENS=1 to write them)", golden);
     if (strcmp(got, want) != 0) {
         int line = 1;
@@ -112,7 +95,7 @@ static void test_help_and_bad_options(void **state) {
     path_in_tmp(out, sizeof out, "help");
     snprintf(cmd, sizeof cmd, "%s play --help > '%s'", kontor_bin(), out);
     assert_int_equal(system(cmd), 0);
-    char *h = slurp(out);
+    char *h = kt_slurp(out);
     assert_non_null(strstr(h, "usage: kontor play"));
     assert_non_null(strstr(h, "--script FILE"));
     free(h);
@@ -172,7 +155,7 @@ static void test_hotseat_round(void **state) {
     assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/hotseat.txt", dump), 0);
     check_screens("hotseat", dump);
     /* the hand-over screens show no card of either hand */
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     const char *h = strstr(s, "--- screen handover to red");
     const char *r = strstr(s, "--- screen red chooses");
     assert_non_null(h);
@@ -195,7 +178,7 @@ static void test_german_screens_under_lang_de(void **state) {
     path_in_tmp(dump, sizeof dump, "german.out");
     assert_int_equal(run_play("--lang de --seed 4 --red human --black human", "tests/play/german.txt", dump), 0);
     check_screens("german", dump);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     static const char *const english[] = {"your hand", "round ", "keepers", "treasury", "give the keyboard",
                                           "? help", "legal", "places", "THE RULES", "quit the game",
                                           "already holds"};
@@ -224,7 +207,7 @@ static void test_german_event_cards_and_tiles(void **state) {
                               "--hint greedy --size 200x40",
                               "tests/play/german_events.txt", dump),
                      0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     assert_non_null(s);
     assert_non_null(strstr(s, "Tafel 2: ein Tee-Lagerhaus"));
     kontor_event_card ev[KONTOR_EVENTS_MAX];
@@ -280,7 +263,7 @@ static void test_resize_and_80x24(void **state) {
     char dump[128];
     path_in_tmp(dump, sizeof dump, "resize.out");
     assert_int_equal(run_play("--seed 3 --black greedy --hint greedy", "tests/play/resize.txt", dump), 0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     check_dump_sizes(s, "80x24", 80, 24);
     check_dump_sizes(s, "120x40", 120, 40);
     check_dump_sizes(s, "played at 80x24", 80, 24);
@@ -295,7 +278,7 @@ static void test_advanced_board_fits_80x24(void **state) {
     /* the widest board (9x9 cells) with the longest hand line */
     spit(script, "dump start\nkeys 1<enter>\ndump placing\nkeys qy\n");
     assert_int_equal(run_play("--variant advanced --seed 2 --black greedy", script, dump), 0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "placing", 80, 24);
     assert_non_null(strstr(s, "SHIP"));
@@ -329,7 +312,7 @@ static void test_save_load_round_trip(void **state) {
     spit(script, text);
     assert_int_equal(run_play("--seed 11 --black greedy --hint greedy", script, dump), 0);
     /* the board and the panel after loading are those before saving */
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     const char *a = strstr(s, "--- screen before"), *b = strstr(s, "--- screen after");
     assert_non_null(a);
     assert_non_null(b);
@@ -343,7 +326,7 @@ static void test_save_load_round_trip(void **state) {
     }
     free(s);
     /* the file is a game record that the records module replays */
-    char *r = slurp(rec);
+    char *r = kt_slurp(rec);
     assert_non_null(r);
     kontor_record kr;
     kontor_error err;
@@ -414,12 +397,12 @@ static void in_tmux(const char *env, const char *args, const char *const steps[]
             nanosleep(&ts, NULL);
             snprintf(cmd, sizeof cmd, "tmux -L %s capture-pane -p > '%s'", sock, cap);
             if (system(cmd) != 0) break;
-            char *pane = slurp(cap);
+            char *pane = kt_slurp(cap);
             seen = pane && strstr(pane, steps[i][1]) != NULL;
             free(pane);
         }
         if (!seen) {
-            char *pane = slurp(cap);
+            char *pane = kt_slurp(cap);
             fprintf(stderr, "tmux: '%s' did not show up; the pane:\n%s\n", steps[i][1], pane ? pane : "");
             free(pane);
             ok = 0;
@@ -470,7 +453,7 @@ static void test_four_full_game_with_three_computers(void **state) {
     path_in_tmp(dump, sizeof dump, "four.out");
     assert_int_equal(run_play("--variant four --seed 2 --red2 greedy --black1 greedy --black2 greedy --hint greedy",
                               "tests/play/four.txt", dump), 0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "pile", 80, 24);
     check_dump_sizes(s, "board", 80, 24);
@@ -520,7 +503,7 @@ static void test_scenarios_through_the_menu(void **state) {
         snprintf(script, sizeof script, "tests/play/%s.txt", v[i][0]);
         path_in_tmp(dump, sizeof dump, "scenario.out");
         assert_int_equal(run_play(args, script, dump), 0);
-        char *s = slurp(dump);
+        char *s = kt_slurp(dump);
         assert_non_null(s);
         /* the script's expect lines checked the menu; its dumps fit 80x24 */
         for (const char *p = strstr(s, "--- screen "); p; p = strstr(p + 1, "--- screen ")) {
@@ -557,7 +540,7 @@ static void test_expansions_to_the_end(void **state) {
          "keys q\n");
     assert_int_equal(run_play("--variant advanced --options export=1,events=1,tiles=1 --seed 1 --black greedy "
                               "--hint greedy", script, dump), 0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     check_dump_sizes(s, "tile", 80, 24);
     check_dump_sizes(s, "event", 80, 24);
     free(s);
@@ -571,7 +554,7 @@ static void test_canale_fits_80x24(void **state) {
     path_in_tmp(dump, sizeof dump, "canale.out");
     spit(script, "dump start\nkeys h<enter>h<enter>\ndump placing\nexpect cursor\nkeys qy\n");
     assert_int_equal(run_play("--variant canale --seed 3 --black greedy --hint greedy", script, dump), 0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "placing", 80, 24);
     assert_non_null(strstr(s, "    -5  -4  -3  -2  -1  +0  +1  +2  +3  +4  +5  +6"));
@@ -595,7 +578,7 @@ static void test_every_variant_draws_at_80x24(void **state) {
         snprintf(args, sizeof args, "--variant %s --seed 5 --hint greedy %s", vs[i],
                  four ? "--red2 greedy --black1 greedy --black2 greedy" : "--black greedy");
         assert_int_equal(run_play(args, script, dump), 0);
-        char *s = slurp(dump);
+        char *s = kt_slurp(dump);
         check_dump_sizes(s, "first", 80, 24);
         free(s);
     }
@@ -613,7 +596,7 @@ static void test_four_save_and_load(void **state) {
     spit(script, text);
     assert_int_equal(run_play("--variant four --seed 6 --red2 greedy --black1 greedy --black2 greedy --hint greedy",
                               script, dump), 0);
-    char *r = slurp(rec);
+    char *r = kt_slurp(rec);
     assert_non_null(r);
     kontor_record kr;
     kontor_error err;
@@ -650,7 +633,7 @@ static void test_customs_house_as_water(void **state) {
          "expect red 1 places 93 customs on 0,-3\n"
          "keys <esc>qy\n");
     assert_int_equal(run_play("--variant four --seed 5 --red2 greedy --black1 greedy --black2 greedy", script, dump), 0);
-    char *s = slurp(dump);
+    char *s = kt_slurp(dump);
     const char *c = strstr(s, "C93");
     assert_non_null(c);
     const char *bol = c;

@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <string.h>
 #include <cmocka.h>
@@ -37,5 +39,37 @@ static inline kontor_status kt_choose_all(kontor_state *s, const int *pick, kont
  * declare=hidden the choice itself. */
 static inline int kt_choice_phase(const kontor_state *s) {
     return s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+}
+/* A whole file as a NUL-terminated string (malloc'd), or NULL if it cannot
+ * be read. */
+static inline char *kt_slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!b) {
+        fclose(f);
+        return NULL;
+    }
+    size_t got = fread(b, 1, (size_t)n, f);
+    b[got] = 0;
+    fclose(f);
+    return b;
+}
+
+/* One random legal decision of the lowest seat that has one to make,
+ * applied (and asserted legal); log may be NULL. Returns the seat. */
+static inline int kt_random_step(kontor_state *s, kontor_rng *rng, kontor_log *log) {
+    unsigned act = kontor_actors(s);
+    int seat = 0;
+    while (!(act & (1u << seat))) seat++;
+    kontor_move mv[KONTOR_MAX_MOVES];
+    int n = kontor_legal(s, seat, mv);
+    assert_true(n > 0);
+    if (log) log->n = 0;
+    assert_int_equal(kontor_apply(s, seat, mv[kontor_rng_below(rng, (uint32_t)n)], log), KONTOR_OK);
+    return seat;
 }
 #endif
