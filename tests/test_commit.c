@@ -53,7 +53,9 @@ static json_t *two_people(srv *s, cl *a, cl *b, cl **mover) {
 
 /* While the store cannot take the move (its write lock held here), nobody
  * is told it: no acknowledgement, no state for the other player; the same
- * player's next move is refused as pending; and the event loop still
+ * player's next move is refused as pending; the other player's move that
+ * would be refused is answered only after the state (a refusal's words
+ * would describe the untold position); and the event loop still
  * answers at once (an HTTP request about the game), because the commit is
  * the writer thread's, not the loop's. Once the lock goes, the
  * acknowledgement and the other player's state come. Before commit.c the
@@ -75,6 +77,10 @@ static void test_a_move_is_told_only_once_stored_and_the_loop_never_waits_for_th
     send_str(m, "{\"type\":\"move\",\"move\":0,\"id\":999}");
     assert_non_null(until(m, "error", 1000));
     assert_string_equal(json_string_value(json_object_get(m->error, "code")), "pending");
+    /* the other player's move that would be refused waits too: judged
+     * against the new position only once that position is told */
+    send_str(other, "{\"type\":\"move\",\"move\":65535,\"id\":777}");
+    assert_null(until(other, "error", 500));
     /* the loop answers meanwhile */
     char path[64];
     snprintf(path, sizeof path, "/api/games/%s", game_id(g));
@@ -94,6 +100,10 @@ static void test_a_move_is_told_only_once_stored_and_the_loop_never_waits_for_th
     assert_int_equal(ply_of(m), ply + 1);
     assert_non_null(until(other, "state", 3000));
     assert_int_equal(ply_of(other), ply + 1);
+    /* and then refused, in words of the position it was told */
+    assert_non_null(until(other, "error", 3000));
+    assert_int_equal(json_integer_value(json_object_get(other->error, "id")), 777);
+    assert_string_equal(json_string_value(json_object_get(other->error, "code")), "illegal");
     sqlite3_close(db);
     close_cl(&a);
     close_cl(&b);

@@ -179,11 +179,13 @@ static void handle_message(wsconn *w, json_t *msg) {
                                   "your previous move is still being stored; wait for its state");
             if (has_id) json_object_set_new(e, "id", json_integer(id));
             send_json(c, e);
-        } else if (g->commits > 0) {
+        } else if (g->commits > 0 && !(!kontor_over(&g->s) && (kontor_actors(&g->s) & (1u << w->seat)) &&
+                                         kontor_is_legal(&g->s, w->seat, m))) {
             /* a decision of the game is on its way to the store and not
-             * yet told: this one is judged once it is (commit.c calls
-             * session_resume), against what this player has seen, so that
-             * a refusal says nothing of a position nobody was told */
+             * yet told, and this one would be refused: it is judged once
+             * that one is told (commit.c calls session_resume), so that a
+             * refusal never describes a position nobody was told (a legal
+             * one is played at once: it is told with the other) */
             w->parked = 1;
             w->pmove = m;
             w->phas_id = has_id;
