@@ -82,6 +82,22 @@ static void check_kept_bitboards(const kontor_state *s) {
     }
 }
 
+/* KONTOR_MAX_AREAS's bound: every enclosed area holds a card laid as a dock
+ * card, and that card never leaves (nor is overbuilt), so there are never
+ * more areas than such cards. card[i] is the card first seen on area i's
+ * cell (KONTOR_NONE: not seen yet). */
+static void check_areas_keep_their_cards(const kontor_state *s, uint8_t card[KONTOR_MAX_AREAS]) {
+    assert_true(s->nareas <= KONTOR_MAX_AREAS);
+    for (int i = 0; i < s->nareas; i++) {
+        int c = s->area[i].cell;
+        if (card[i] == KONTOR_NONE) card[i] = s->cell_card[c];
+        if (card[i] == KONTOR_NONE || s->cell_card[c] != card[i] || !((s->dock.w[c >> 6] >> (c & 63)) & 1) ||
+            !((s->enclosed.w[c >> 6] >> (c & 63)) & 1))
+            fail_msg("%s: area %d lost its dock card on cell %d (round %d)", kontor_variant_name(s->cfg.variant), i, c,
+                     s->round);
+    }
+}
+
 static void check_coins_and_supply(const kontor_state *s) {
     int total = s->treasury;
     for (int p = 0; p < s->cfg.nseats; p++) total += s->coins[p];
@@ -187,6 +203,8 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
         kontor_state s;
         assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
         int decisions = 0;
+        uint8_t area_card[KONTOR_MAX_AREAS];
+        memset(area_card, KONTOR_NONE, sizeof area_card);
         while (!kontor_over(&s)) {
             unsigned actors = kontor_actors(&s);
             assert_true(actors != 0);
@@ -201,6 +219,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             check_coins_and_supply(&s);
             check_cards(&s);
             check_kept_bitboards(&s);
+            check_areas_keep_their_cards(&s, area_card);
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }

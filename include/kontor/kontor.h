@@ -328,7 +328,16 @@ typedef enum kontor_phase {
 #define KONTOR_HAND_MAX 12
 #define KONTOR_UNDER_MAX 8
 #define KONTOR_PILE_MAX 64     /* ring buffer; a power of two */
-#define KONTOR_MAX_AREAS 64
+/* Enclosed areas a game can hold. Each area holds at least one card laid as a
+ * dock card, and no card of an enclosed area ever leaves the board (the ship,
+ * a buy-out, a flood or a bridge never take one; the moved centre is water),
+ * so there are never more areas than cards that can lie as dock cards: the
+ * 44 dock cards of every card set (22 a colour) and its at most 6 special
+ * cards (bridges and customs houses). The board does not bound it more
+ * tightly: the options allow a 12x12 board. (It was 64 until issue 17: the
+ * state of a game for two shrank by 196 bytes; src/core/cards.c checks the
+ * bound against the card set's limits.) */
+#define KONTOR_MAX_AREAS 50
 
 typedef struct kontor_pile {
     uint8_t card[KONTOR_PILE_MAX];  /* ring buffer, top at head */
@@ -342,12 +351,14 @@ typedef struct kontor_area {
     uint8_t size;       /* dock cards in it */
     uint8_t dist;       /* Manhattan distance of its nearest cell to the centre */
     uint8_t winner;     /* team that put a keeper there, or KONTOR_NONE */
-    uint8_t keeper;     /* 1 if a keeper was placed */
     uint8_t round;      /* round in which it was enclosed */
     uint8_t goods[2][3];/* warehouses per team and good when it was scored */
     uint8_t value;      /* points it is worth: 1, plus 1 for each customs house in it
                            (scenarios: its size in Kleinen, inner_value on the inner cells) */
-    uint8_t out;        /* Alte Seilschaften: its tavern's owner chose that it does not score */
+    /* Two flags in one byte (bit-fields: 13 bytes an area instead of 14,
+     * 50 bytes of the state; issue 17). */
+    uint8_t keeper : 1; /* 1 if a keeper was placed */
+    uint8_t out : 1;    /* Alte Seilschaften: its tavern's owner chose that it does not score */
 } kontor_area;
 
 typedef struct kontor_state {

@@ -39,6 +39,11 @@ typedef struct ai_base {
      * final=visits at a simultaneous choice a draw from the visit shares. */
     ai_choice last[KONTOR_MAX_MOVES];
     int nlast, picked;
+    /* ismcts's reuse=1: the seat's root visits the last decision kept from
+     * the search before it (0 when it started afresh), and how many of the
+     * decisions searched so far kept a subtree */
+    uint64_t reused;
+    uint64_t nreused;
 } ai_base;
 
 /* ismcts's ranking for v->seat at a simultaneous choice against an opponent
@@ -96,7 +101,20 @@ typedef struct ai_playout_opts {
                         as often as a uniform pick among the cards and the pass */
     int record;      /* 1: update the MAST averages even where mast is 0 (the
                         tree's move ordering reads them, ismcts.c) */
+    int remove;      /* policy 1: 0 any of the opponent's cards in reach; 1 the ones whose
+                        removal hurts him most (ai_removal_score) */
 } ai_playout_opts;
+/* The playout's remove=1: 3 when removing the opponent's card at c costs him
+ * the lead of its open area (or gives it to seat's team), 2 when he keeps
+ * a lead there, 1 otherwise (playout.c). */
+int ai_removal_score(const kontor_state *s, int seat, int c);
+/* The ship policy's decision for seat in s, in the ship phase (where the
+ * ship goes) or the removal phase (which card it takes) (playout.c). */
+kontor_move ai_playout_ship_pick(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng);
+/* ismcts's shipw=K: 1 when seat's ship move or removal m is one the ship
+ * policy could make (stay or take nothing; go next to, or take, a removable
+ * card of the opponent), 0 for the others (playout.c). */
+int ai_ship_useful(const kontor_state *s, int seat, kontor_move m);
 
 /* MAST (move-average sampling, Finnsson and Bjoernsson 2008): the average
  * result per team of each card choice and each placement (cell, and whether

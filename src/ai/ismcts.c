@@ -52,7 +52,12 @@
  * 3"): order=1, prior=W, pb=W, keep=D (MAST and the evaluation as move
  * ordering and progressive bias), eorder=K and ebias=W (greedy's evaluation
  * as the order of expansion / the bias at every placement node), margin=X
- * (the margin's weight in a playout's result).
+ * (the margin's weight in a playout's result); the third round (docs/ai.md,
+ * "Item 3, a fourth session"): reuse=1 (the subtree of the last search under
+ * the decisions and reveals since, reuse.c, becomes the tree), bank=1 with
+ * seq=F (a sequential decision gets F of its budget and what it leaves,
+ * the early stop's savings too, goes to the next simultaneous decision),
+ * and the playout's remove=1 (playout.c).
  */
 #include <math.h>
 #include <pthread.h>
@@ -63,6 +68,7 @@
 #include <time.h>
 
 #include "ai/ai.h"
+#include "ai/reuse.h"
 
 enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2 };
 
@@ -122,12 +128,16 @@ typedef struct tree {
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
+    int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
     const kontor_state *fixed;
     const kontor_move *fixed_moves; /* nfixed x KONTOR_MAX_SEATS */
     int nfixed;
+    /* reuse=1: this decision starts from the subtree kept from the last one */
+    int reused;
+    uint32_t *map; /* reuse=1: cap entries of scratch for keep_subtree */
 } tree;
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
@@ -143,9 +153,22 @@ typedef struct ismcts_impl {
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
     double c;
-    int order, eorder;
+    int order, eorder, shipw;
     double pb, keep, prior, ebias, margin;
     ai_playout_opts po;
+    /* reuse=1: the view the last search was for and the seat's decisions
+     * since (reuse.c), and the address found for the next search */
+    int reuse, have_prev, nmine;
+    kontor_view prev;
+    kontor_move mine[AI_REUSE_MAX];
+    const ai_reuse_path *path;
+    /* bank=1, seq=F: the budget moved between decisions (decide): what a
+     * sequential decision does not use (seq=F keeps only F of it; the
+     * early stop) waits in the bank for the next simultaneous one; in ms
+     * or iterations as the budget is. grant: this decision's budget, 0 for
+     * the plain one. */
+    int bank;
+    double seq, banked, grant;
     tree *trees; /* threads of them */
     uint64_t total_iters;
     double total_seconds;
@@ -307,6 +330,16 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
 static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int kind, int seat,
                             const kontor_move *moves, int n, int *expanded, float *prob) {
     node *pool = T->pool;
+    kontor_move useful[KONTOR_MAX_MOVES];
+    if (T->shipw && kind == N_SEQ && (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE) &&
+        pool[parent].visits < (uint32_t)T->shipw) {
+        /* shipw=K, progressive widening: until the node has K visits only
+         * the moves the ship policy could make are candidates */
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (ai_ship_useful(s, seat, moves[i])) useful[k++] = moves[i];
+        if (k > 0) moves = useful, n = k;
+    }
     uint32_t st = ++T->stamp;
     if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
         memset(T->mark, 0, NKEYS * sizeof *T->mark);
@@ -575,13 +608,64 @@ static double clock_of(int cpu) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* reuse=1: make node x the root, keeping its subtree and dropping the rest
+ * of the tree, in place. A child is always allocated after its parent, so
+ * one pass upwards from x marks the subtree, a second numbers it (every new
+ * index is below the old one) and a third moves each node down with its
+ * links renumbered. STAT nodes' iteration stamps (sim=rm|exp3) restart. */
+static void keep_subtree(tree *T, uint32_t x) {
+    node *pool = T->pool;
+    uint32_t *map = T->map, n = T->n;
+    memset(map + x, 0, (size_t)(n - x) * sizeof *map);
+    map[x] = 1;
+    for (uint32_t i = x; i < n; i++) {
+        if (!map[i]) continue;
+        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) map[c] = 1;
+        if (pool[i].kind != N_STAT)
+            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) map[c] = 1;
+    }
+    uint32_t next = 2;
+    for (uint32_t i = x; i < n; i++)
+        if (map[i]) map[i] = i == x ? 1 : next++;
+    for (uint32_t i = x; i < n; i++) {
+        if (!map[i]) continue;
+        node y = pool[i];
+        y.child = y.child ? map[y.child] : 0;
+        y.sibling = i == x || !y.sibling ? 0 : map[y.sibling];
+        if (y.kind == N_STAT) y.seen = 0;
+        else y.joint = y.joint ? map[y.joint] : 0;
+        pool[map[i]] = y;
+    }
+    T->n = next;
+}
+
+/* reuse=1: the node of the last tree at the address p (reuse.c) for seat;
+ * its subtree becomes the tree (returns 1), or 0 when the last search never
+ * went there. */
+static int reuse_tree(tree *T, const ai_reuse_path *p, int seat) {
+    if (!T->map || T->n <= 2) return 0;
+    uint32_t cur = 1;
+    if (p->joint) cur = find_joint(T, 1, p->phase, p->key);
+    for (int i = 0; cur && i < p->nseq; i++) {
+        uint32_t e = T->pool[cur].child;
+        while (e && !(T->pool[e].kind == N_SEQ && T->pool[e].seat == seat && T->pool[e].move == p->seq[i]))
+            e = T->pool[e].sibling;
+        cur = e;
+    }
+    if (cur <= 1) return 0;
+    keep_subtree(T, cur);
+    return 1;
+}
+
 static void *run_tree(void *arg) {
     tree *T = arg;
     if (T->cpu) T->deadline = clock_of(1) + T->span;
-    T->n = 2; /* 0 is "none", 1 the root */
-    memset(&T->pool[1], 0, sizeof T->pool[1]);
+    if (!T->reused) {
+        T->n = 2; /* 0 is "none", 1 the root */
+        memset(&T->pool[1], 0, sizeof T->pool[1]);
+        root_prior(T);
+    }
     T->iters = 0;
-    root_prior(T);
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {
             uint32_t n = (uint32_t)(T->mast->n[k] * T->keep);
@@ -603,7 +687,7 @@ static void *run_tree(void *arg) {
 
 static int ensure_trees(kontor_agent *a) {
     ismcts_impl *m = a->impl;
-    uint64_t want = m->ms ? POOL_LIMIT : 24 * (m->iters / (uint64_t)m->threads + 1) + 4096;
+    uint64_t want = m->ms ? POOL_LIMIT : 24 * (m->iters / (uint64_t)m->threads + 1) * (m->reuse ? 2 : 1) + 4096;
     if (want > POOL_LIMIT) want = POOL_LIMIT;
     for (int t = 0; t < m->threads; t++) {
         tree *T = &m->trees[t];
@@ -626,6 +710,10 @@ static int ensure_trees(kontor_agent *a) {
             if (!p) return -1;
             T->pool = p;
             T->cap = (uint32_t)want;
+            if (m->reuse) {
+                free(T->map);
+                if (!(T->map = malloc((size_t)want * sizeof *T->map))) return -1;
+            }
         }
     }
     return 0;
@@ -663,6 +751,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
     }
     uint64_t base = kontor_rng_next(&a->rng);
     double t0 = ai_now();
+    uint64_t reused = 0;
     for (int t = 0; t < m->threads; t++) {
         tree *T = &m->trees[t];
         kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
@@ -676,18 +765,29 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->po = m->po;
         T->order = m->order;
         T->eorder = m->eorder;
+        T->shipw = m->shipw;
         T->ebias = (float)m->ebias;
         T->margin = (float)m->margin;
         T->pb = (float)m->pb;
         T->keep = (float)m->keep;
         T->prior = (float)m->prior;
-        T->budget = m->ms ? 0 : m->iters / (uint64_t)m->threads + ((uint64_t)t < m->iters % (uint64_t)m->threads);
+        uint64_t iters = m->grant > 0 && !m->ms ? (uint64_t)m->grant : m->iters;
+        double ms = m->grant > 0 && m->ms ? m->grant : m->ms;
+        T->budget = m->ms ? 0 : iters / (uint64_t)m->threads + ((uint64_t)t < iters % (uint64_t)m->threads);
         if (!m->ms && T->budget == 0) T->budget = 1;
-        T->deadline = t0 + m->ms / 1000.0;
+        T->deadline = t0 + ms / 1000.0;
         T->cpu = m->clock;
-        T->span = m->ms / 1000.0;
+        T->span = ms / 1000.0;
         T->stop = m->stop && m->threads == 1;
+        T->reused = m->path && !fixed ? reuse_tree(T, m->path, seat) : 0;
+        if (T->reused)
+            for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
+                if (T->pool[e].seat == seat) reused += T->pool[e].visits;
     }
+    m->base.reused = reused;
+    m->base.nreused += reused > 0;
+    m->path = NULL;
+    m->have_prev = 0; /* the trees are this search's now */
     pthread_t th[64];
     int started = 0;
     for (int t = 1; t < m->threads; t++) {
@@ -760,8 +860,29 @@ static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
     ismcts_impl *m = a->impl;
     kontor_move only[KONTOR_MAX_MOVES];
     m->base.nlast = 0;
-    if (kontor_legal(&v->s, v->seat, only) == 1) return only[0]; /* nothing to think about */
+    if (kontor_legal(&v->s, v->seat, only) == 1) { /* nothing to think about */
+        if (m->have_prev && m->nmine < AI_REUSE_MAX) m->mine[m->nmine++] = only[0];
+        else m->have_prev = 0;
+        return only[0];
+    }
+    ai_reuse_path path;
+    if (m->reuse && m->have_prev && ai_reuse_find(&m->prev, m->mine, m->nmine, v, &a->rng, &path)) m->path = &path;
+    int sim = simultaneous(&v->s);
+    double unit = m->ms ? (double)m->ms : (double)m->iters, before = 0;
+    uint64_t iters0 = m->total_iters;
+    if (m->bank) { /* this decision's budget: a share of its own, or its own and the bank */
+        m->grant = sim ? unit + m->banked : unit * m->seq;
+        if (!sim) m->banked += unit - m->grant;
+        else m->banked = 0;
+        before = clock_of(m->clock);
+    }
     int n = ismcts_rank(a, v, m->base.last, KONTOR_MAX_MOVES);
+    m->path = NULL;
+    if (m->bank) { /* what the early stop left goes to the bank */
+        double used = m->ms ? (clock_of(m->clock) - before) * 1000.0 : (double)(m->total_iters - iters0);
+        if (used < m->grant) m->banked += m->grant - used;
+        m->grant = 0;
+    }
     if (n < 0) return KONTOR_FORFEIT;
     if (n == 0) return ai_random_move(a, v); /* fills a->error */
     m->base.nlast = n;
@@ -774,7 +895,20 @@ static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
         i = ai_pick_by_visits(m->base.last, keep, &a->rng);
     }
     m->base.picked = i;
+    if (m->reuse) {
+        m->prev = *v;
+        m->mine[0] = m->base.last[i].move;
+        m->nmine = 1;
+        m->have_prev = 1;
+    }
     return m->base.last[i].move;
+}
+
+/* A new game: nothing of the last tree applies. */
+static void ismcts_newgame(kontor_agent *a, const kontor_view *v) {
+    (void)v;
+    ((ismcts_impl *)a->impl)->have_prev = 0;
+    ((ismcts_impl *)a->impl)->banked = 0;
 }
 
 static void ismcts_destroy(void *impl) {
@@ -787,6 +921,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].idx);
             free(m->trees[t].logs);
             free(m->trees[t].mast);
+            free(m->trees[t].map);
         }
     free(m->trees);
     free(m);
@@ -814,6 +949,11 @@ static const ai_opt ismcts_opts[] = {
     {"pb", AI_OPT_DOUBLE, offsetof(ismcts_impl, pb), 0, 100},
     {"keep", AI_OPT_DOUBLE, offsetof(ismcts_impl, keep), 0, 1},
     {"prior", AI_OPT_DOUBLE, offsetof(ismcts_impl, prior), 0, 100},
+    {"reuse", AI_OPT_INT, offsetof(ismcts_impl, reuse), 0, 1},
+    {"shipw", AI_OPT_INT, offsetof(ismcts_impl, shipw), 0, 1000000},
+    {"bank", AI_OPT_INT, offsetof(ismcts_impl, bank), 0, 1},
+    {"seq", AI_OPT_DOUBLE, offsetof(ismcts_impl, seq), 0.05, 1},
+    {"remove", AI_OPT_INT, offsetof(ismcts_impl, po.remove), 0, 1},
 };
 
 /* The options that take words: sim=uct|rm|exp3, final=max|visits. */
@@ -857,6 +997,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->stop = 1;
     m->c = 0.7;
     m->margin = -1; /* playout.c's result */
+    m->seq = 1;
     m->sim = SIM_UCT;
     m->final = FINAL_MAX;
     m->gamma = 0.1f;
@@ -884,6 +1025,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
         return -1;
     }
     a->decide = ismcts_decide;
+    a->newgame = ismcts_newgame;
     a->release = ai_release;
     return 0;
 }

@@ -20,6 +20,9 @@
  *  - a ship policy: the ship moves only to a water cell next to a removable
  *    dock card of the opponent (with probability ship_move), and then
  *    removes one of the opponent's cards there; otherwise it stays.
+ *    With remove=1 (issue 18, off by default) it goes after the cards whose
+ *    removal hurts the opponent most (ai_removal_score: the area's lead
+ *    lost, or handed over) and takes one of those.
  *  - a placement bias: a dock card goes next to one of its owner's dock
  *    cards with probability `place`, elsewhere uniformly;
  *  - MAST (move-average sampling): with probability `mast` a card choice or
@@ -99,18 +102,76 @@ static bb_t opponent_targets(const kontor_state *s, int seat) {
     return bb_andnot(bb_and(s->shipsym, s->team_dock[op]), s->enclosed);
 }
 
+/* remove=1: how much taking the opponent's card at cell c out of its open
+ * area hurts him: 3 when it costs him the lead of the area (the goods
+ * compared as at the scoring, kontor_compare_goods) or gives it to seat's
+ * team, 2 when he keeps a lead, 1 otherwise. One flood of the area. */
+int ai_removal_score(const kontor_state *s, int seat, int c) {
+    int me = kontor_team(s, seat), op = 1 - me;
+    kontor_bb cells;
+    uint8_t g[2][3];
+    kontor_area_at(s, c, &cells, g);
+    int w = kontor_compare_goods(g);
+    const kontor_card *k = &s->cfg.cards->card[s->cell_card[c]];
+    if (k->kind == KONTOR_KIND_GOODS && k->colour <= 1)
+        for (int i = 0; i < 3; i++) g[k->colour][i] = (uint8_t)(g[k->colour][i] - k->goods[i]);
+    int w2 = kontor_compare_goods(g);
+    if ((w == op && w2 != op) || (w != me && w2 == me)) return 3;
+    return w == op ? 2 : 1;
+}
+
+/* remove=1: of the cells in t, those of the best ai_removal_score (all of
+ * them score at least 1, so the set is empty only when t is) */
+static bb_t best_targets(const kontor_state *s, int seat, bb_t t) {
+    bb_t best = bb_empty();
+    int top = 0;
+    while (bb_any(t)) {
+        int c = bb_pop(&t), v = ai_removal_score(s, seat, c);
+        if (v > top) top = v, best = bb_empty();
+        if (v == top) bb_set(&best, c);
+    }
+    return best;
+}
+
 static kontor_move pick_ship(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
-    bb_t near = bb_neighbours(opponent_targets(s, seat));
+    bb_t targets = opponent_targets(s, seat);
+    if (o->remove && bb_any(targets)) { /* the ship goes next to a card of the best score */
+        bb_t reach = bb_and(s->water, bb_neighbours(targets)), ok = bb_empty();
+        if (s->ship_cell != KONTOR_NONE) bb_clear(&reach, s->ship_cell);
+        while (bb_any(reach)) { /* the targets the ship can still reach */
+            int w = bb_pop(&reach);
+            ok = bb_or(ok, bb_and(targets, bb_around(w)));
+        }
+        if (bb_any(ok)) targets = best_targets(s, seat, ok);
+    }
+    bb_t near = bb_neighbours(targets);
     bb_t t = bb_and(s->water, near);
     if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
     if (!bb_any(t) || unit(rng) >= o->ship_move) return KONTOR_MOVE(KONTOR_MOVE_SHIP, KONTOR_NONE);
     return KONTOR_MOVE(KONTOR_MOVE_SHIP, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
 }
 
-static kontor_move pick_remove(const kontor_state *s, int seat, kontor_rng *rng) {
+static kontor_move pick_remove(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
     bb_t t = bb_and(opponent_targets(s, seat), bb_around(s->ship_cell));
     if (!bb_any(t)) return KONTOR_MOVE(KONTOR_MOVE_REMOVE, KONTOR_NONE);
+    if (o->remove) t = best_targets(s, seat, t);
     return KONTOR_MOVE(KONTOR_MOVE_REMOVE, bb_nth(t, (int)kontor_rng_below(rng, (uint32_t)bb_count(t))));
+}
+
+int ai_ship_useful(const kontor_state *s, int seat, kontor_move m) {
+    int kind = KONTOR_MOVE_KIND(m), c = KONTOR_MOVE_VALUE(m);
+    if (c == KONTOR_NONE) return 1; /* staying, taking nothing */
+    bb_t t = opponent_targets(s, seat);
+    if (kind == KONTOR_MOVE_SHIP) {
+        bb_t near = bb_and(s->water, bb_neighbours(t));
+        return bb_test(&near, c);
+    }
+    if (kind == KONTOR_MOVE_REMOVE) return bb_test(&t, c);
+    return 1;
+}
+
+kontor_move ai_playout_ship_pick(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
+    return s->phase == KONTOR_PHASE_SHIP ? pick_ship(s, seat, o, rng) : pick_remove(s, seat, o, rng);
 }
 
 /* A dock card goes next to one of its owner's dock cards with chance
@@ -235,7 +296,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
         while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
         kontor_move m;
         if (o->policy && s->phase == KONTOR_PHASE_SHIP) m = pick_ship(s, q, o, rng);
-        else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, rng);
+        else if (o->policy && s->phase == KONTOR_PHASE_REMOVE) m = pick_remove(s, q, o, rng);
         else if (o->place > 0.0f && s->phase == KONTOR_PHASE_PLACE) m = pick_place(s, q, o, rng);
         else if (use && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
         else m = pick_uniform(s, q, rng);

@@ -122,7 +122,7 @@ static int manhattan_to_centre(bb_t cells) {
 /* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
  * and freeze it. */
 static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
-    if (s->nareas >= KONTOR_MAX_AREAS) return; /* cannot happen on a 12x12 board */
+    if (s->nareas >= KONTOR_MAX_AREAS) return; /* cannot happen: see KONTOR_MAX_AREAS */
     kontor_area *a = &s->area[s->nareas];
     memset(a, 0, sizeof *a);
     a->cell = (uint8_t)bb_first(cells);

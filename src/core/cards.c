@@ -35,6 +35,10 @@
 #define MIN_WATER 12
 /* The game for four uses 2 floods, 2 bridges, 2 customs houses. */
 #define MAX_SPECIAL 6
+/* Every area holds a card laid as a dock card, and an enclosed area's cards
+ * stay (kontor.h): the state's area array must hold one area per such card. */
+_Static_assert(KONTOR_MAX_AREAS >= 2 * DOCK_PER_COLOUR + MAX_SPECIAL,
+               "KONTOR_MAX_AREAS must hold an area for every card that can lie as a dock card");
 /* Longest set name: kontor_cardset.name holds 21 characters and a NUL. */
 #define NAME_MAX_LEN ((int)sizeof(((kontor_cardset *)0)->name) - 1)
 /* Fields of a card line; one more is read to detect extras. */
