@@ -180,6 +180,9 @@ $(BUILD)/tests/test_jtext: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.
 # tests/test_store.c: the store suite, on SQLite and on a PostgreSQL it starts (tests/pgtmp.h)
 $(BUILD)/tests/test_store: tests/pgtmp.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
+# tests/test_api_body.c: the API's handlers in process (server_http), server.c included
+$(BUILD)/tests/test_api_body: $(SERVER_OBJ)
+$(BUILD)/tests/test_api_body: TEST_EXTRA = $(SERVER_OBJ) $(SERVER_LIBS)
 # tests/test_cluster.c: three nodes on that PostgreSQL behind nginx (deploy/nginx.conf), one killed
 $(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
@@ -188,7 +191,7 @@ $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/serve
 # of src/server/ (tests/srvutil.h)
 SERVER_TESTS := $(BUILD)/tests/test_server $(BUILD)/tests/test_server_variants $(BUILD)/tests/test_security \
                 $(BUILD)/tests/test_leak $(BUILD)/tests/test_chat $(BUILD)/tests/test_takeback \
-                $(BUILD)/tests/test_serve_limits
+                $(BUILD)/tests/test_serve_limits $(BUILD)/tests/test_commit
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # The leak oracle's proof that it can fail: a second kontor whose server is

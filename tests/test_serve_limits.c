@@ -297,6 +297,50 @@ static void test_connections_per_address_are_capped(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* A JSON object body of exactly n bytes: {"seats":["human","human"],"pad":"xxx..."}. */
+static char *body_of(size_t n) {
+    const char *head = "{\"seats\":[\"human\",\"human\"],\"pad\":\"", *tail = "\"}";
+    size_t h = strlen(head), t = strlen(tail);
+    assert_true(n >= h + t);
+    char *b = malloc(n + 1);
+    memcpy(b, head, h);
+    memset(b + h, 'x', n - h - t);
+    memcpy(b + n - t, tail, t + 1);
+    return b;
+}
+
+/* A request body of --msg-max + 1 bytes to POST /api/games, to the rematch
+ * and to the takeback is refused with 413 and code too_large (the transport
+ * reads no more than --msg-max; api.c's body_object() checks the same for
+ * the handlers, test_api_body.c); one of --msg-max bytes is read. */
+static void test_request_bodies_over_msg_max_are_refused_with_413(void **state) {
+    (void)state;
+    const char *opts[] = {"--msg-max", "1024", NULL};
+    srv s = start_with(opts);
+    int st;
+    json_t *g = http_json(&s, "POST", "/api/games", "{\"seats\":[\"human\",\"human\"]}", &st);
+    assert_int_equal(st, 201);
+    char rematch[64], takeback[64];
+    snprintf(rematch, sizeof rematch, "/api/games/%s/rematch", game_id(g));
+    snprintf(takeback, sizeof takeback, "/api/games/%s/takeback", game_id(g));
+    const char *paths[] = {"/api/games", rematch, takeback};
+    char *over = body_of(1025), *at = body_of(1024);
+    for (int i = 0; i < 3; i++) {
+        json_t *e = http_json(&s, "POST", paths[i], over, &st);
+        assert_int_equal(st, 413);
+        assert_string_equal(json_string_value(json_object_get(e, "code")), "too_large");
+        json_decref(e);
+        /* exactly --msg-max: read and answered by the handler */
+        e = http_json(&s, "POST", paths[i], at, &st);
+        assert_int_not_equal(st, 413);
+        json_decref(e);
+    }
+    free(over);
+    free(at);
+    json_decref(g);
+    stop(&s, SIGTERM);
+}
+
 /* Ten sockets each send a frame header announcing 1 GB and some of its
  * payload (civetweb buffered each to its announced size: 10 sockets, 12 GB
  * of address space). Each is refused from the header with too_large and
@@ -782,6 +826,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_idle_sockets_are_closed_and_do_not_starve_players, limits_setup, teardown),
         cmocka_unit_test_setup_teardown(test_connections_per_address_are_capped, limits_setup, teardown),
         cmocka_unit_test_setup_teardown(test_frames_announcing_a_gigabyte_are_refused_from_the_header, limits_setup, teardown),
+        cmocka_unit_test_setup_teardown(test_request_bodies_over_msg_max_are_refused_with_413, limits_setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_reader_that_never_reads_is_dropped, limits_setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_burst_of_creations_is_refused_with_retry_after, limits_setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_only_games_are_limited_and_wait_behind_people, limits_setup, teardown),
