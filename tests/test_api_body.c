@@ -6,6 +6,12 @@
  * of MSG_MAX + 1 bytes is handed to POST /api/games, to the rematch and to
  * the takeback of a game through server_http(), and each answer must be 413
  * with the code too_large (a 400 there went unnoticed before).
+ *
+ * And a body that is not JSON, with bytes that are not UTF-8 next to the
+ * error, is answered 400 with the error in printable ASCII: jansson's error
+ * text quotes the input, and the answer (a JSON string, which must be UTF-8)
+ * came out as nothing (json_pack refused it) and the WebSocket path crashed
+ * on it (found by fuzz_server; its input is in fuzz/corpus/server/).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +71,32 @@ static void test_bodies_over_msg_max_are_413_too_large_in_the_handlers(void **st
     assert_int_equal(system(cmd), 0);
 }
 
+static void test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii(void **state) {
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/kontor-body-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(db, sizeof db, "%s/games.db", dir);
+    kontor_error err;
+    assert_int_equal(server_init(db, 1, &err), 0);
+    const char body[] = "{\"seats\":\"a\\u000\xc9\x9d\xdd\x8a\"}";
+    json_t *e;
+    assert_int_equal(http("POST", "/api/games", body, sizeof body - 1, &e), 400);
+    assert_non_null(e);
+    const char *msg = json_string_value(json_object_get(e, "error"));
+    assert_non_null(msg);
+    assert_non_null(strstr(msg, "not JSON"));
+    for (const char *p = msg; *p; p++) assert_true(*p >= 0x20 && *p < 0x7f);
+    json_decref(e);
+    server_shutdown();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bodies_over_msg_max_are_413_too_large_in_the_handlers),
+        cmocka_unit_test(test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,7 +122,7 @@ static int dump(jtext *t, const json_t *o) {
 }
 
 int jtext_dump(jtext *t, const json_t *o) {
-    if (dump(t, o) || jtext_grow(t, 0)) return -1;
+    if (!o || dump(t, o) || jtext_grow(t, 0)) return -1; /* no object: a json_pack that failed */
     t->buf[t->len] = 0;
     return 0;
 }

@@ -511,6 +511,11 @@ json_t *sj_parse_object(const char *buf, size_t len, const char **code, char *wh
     if (!o) {
         *code = "bad_json";
         snprintf(why, whycap, "not JSON: %s at line %d column %d", je.text, je.line, je.column);
+        /* jansson's text quotes the input near the error, which may be any
+         * bytes: the answer carries it as a JSON string, which must be UTF-8
+         * (json_pack refuses anything else), so it keeps printable ASCII */
+        for (char *p = why; *p; p++)
+            if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
         return NULL;
     }
     if (!json_is_object(o)) {
