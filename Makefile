@@ -191,7 +191,7 @@ $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/serve
 # of src/server/ (tests/srvutil.h)
 SERVER_TESTS := $(BUILD)/tests/test_server $(BUILD)/tests/test_server_variants $(BUILD)/tests/test_security \
                 $(BUILD)/tests/test_leak $(BUILD)/tests/test_chat $(BUILD)/tests/test_takeback \
-                $(BUILD)/tests/test_serve_limits $(BUILD)/tests/test_commit
+                $(BUILD)/tests/test_serve_limits
 $(SERVER_TESTS): tests/srvutil.h $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(SERVER_TESTS): TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)
 # The leak oracle's proof that it can fail: a second kontor whose server is

@@ -43,9 +43,7 @@ sgame *gq_pop(gqueue *q) {
 
 /* Queue g for a computer move if one is owed. Call with g->mu held. */
 void schedule_ai(sgame *g) {
-    /* (a decision of g on its way to the store: commit_finish schedules
-     * once it is stored, so a computer never plays on an unstored one) */
-    if (g->ai_queued || g->ai_busy || g->commits > 0 || !ai_owes(g)) return;
+    if (g->ai_queued || g->ai_busy || !ai_owes(g)) return;
     pthread_mutex_lock(&S.q_mu);
     if (gq_push(g->bots_only ? &S.bots : &S.people, g) == 0) {
         g->ai_queued = 1;

@@ -2,9 +2,7 @@
  *
  * A person's move (session.c), a computer's (aiplayer.c) and a timeout's
  * (play_timeouts, here) all go through apply_decision() under the game's
- * mutex, so a move is acknowledged only once it is in the store: on one
- * node the writer thread stores it and the loop tells it then (commit.c);
- * with a shared store it is stored here, before anyone is told. With
+ * mutex, so a move is acknowledged only once it is in the store. With
  * several nodes on one database a node's copy of a game may be behind:
  * catch_up() replays what others stored, and a decision whose number was
  * taken is retried on the caught-up game.
@@ -14,6 +12,14 @@
 #include <string.h>
 
 #include "server/sgame.h"
+
+void update_deadline(sgame *g) {
+    g->deadline = 0;
+    if (g->timeout_s <= 0 || kontor_over(&g->s)) return;
+    unsigned act = kontor_actors(&g->s);
+    for (int i = 0; i < g->s.cfg.nseats; i++)
+        if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") == 0) g->deadline = now_s() + g->timeout_s;
+}
 
 void catch_up(sgame *g);
 
@@ -49,14 +55,7 @@ static kontor_status apply_once(sgame *g, int seat, kontor_move m, kontor_error 
          * whole record with its result (several nodes: the decision first,
          * under the game's row lock, so that it is stored once) */
         if (kontor_over(&g->s) && !S.shared) {
-            st = save_game_queued(g, err);
-        } else if (commit_async()) {
-            /* the writer stores it (with whatever else is pending) and
-             * the loop tells everyone then (commit.c) */
-            if (commit_ply(g, g->rec.nply - 1, seat, (int)m) != 0) {
-                snprintf(err->msg, sizeof err->msg, "game '%s': out of memory", g->id);
-                st = err->code = KONTOR_E_IO;
-            }
+            st = save_game(g, err);
         } else {
             st = store_add_ply(S.st, g->id, g->rec.nply - 1, seat, (int)m, err);
             if (st == KONTOR_E_ILLEGAL) *late = 1;
@@ -77,7 +76,7 @@ static kontor_status apply_once(sgame *g, int seat, kontor_move m, kontor_error 
         return err->code = st;
     }
     update_deadline(g);
-    broadcast(g); /* (with the writer: nothing yet, until it is stored) */
+    broadcast(g);
     schedule_ai(g);
     return KONTOR_OK;
 }
@@ -203,21 +202,8 @@ void play_timeouts(void) {
                 kontor_move_text(&g->s, seat, m, g->timing_text, sizeof g->timing_text);
                 g->timing_seat = seat + 1;
                 g->timing_move = (int)m;
-                double late = g->deadline;
-                kontor_status st = apply_decision(g, seat, m, &err);
-                if (st != KONTOR_OK || !commit_async()) {
-                    g->timing_seat = 0;
-                    continue;
-                }
-                /* with the writer the broadcast that says so comes once it
-                 * is stored (commit_finish clears timing_seat): one timed
-                 * decision a tick per game, and seats that were late with it
-                 * (simultaneous choices) stay late for the next tick */
-                for (int o = seat + 1; o < g->s.cfg.nseats; o++)
-                    if ((act & (1u << o)) && strcmp(g->seat[o].kind, "human") == 0 &&
-                        (kontor_actors(&g->s) & (1u << o)))
-                        g->deadline = late;
-                break;
+                apply_decision(g, seat, m, &err);
+                g->timing_seat = 0;
             }
         }
         pthread_mutex_unlock(&g->mu);

@@ -186,7 +186,6 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
         free_game(g);
         return NULL;
     }
-    g->durable = g->rec.nply;
     return g;
 }
 
@@ -257,7 +256,7 @@ void evict_games(void) {
     for (long i = 0; i < n; i++) {
         sgame *g = all[i];
         pthread_mutex_lock(&g->mu);
-        int idle = !g->conns && !g->ai_queued && !g->ai_busy && !g->commits;
+        int idle = !g->conns && !g->ai_queued && !g->ai_busy;
         int over = kontor_over(&g->s), joined = 0, people = 0;
         for (int k = 0; k < g->s.cfg.nseats; k++)
             if (strcmp(g->seat[k].kind, "human") == 0) {

@@ -198,13 +198,19 @@ int push_events(sgame *g, const kontor_log *log) {
 }
 
 
-/* When g's present decision times out (0: none): a person owes it and g has a timeout. */
-void update_deadline(sgame *g) {
-    g->deadline = 0;
-    if (g->timeout_s <= 0 || kontor_over(&g->s)) return;
-    unsigned act = kontor_actors(&g->s);
-    for (int i = 0; i < g->s.cfg.nseats; i++)
-        if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") == 0) g->deadline = now_s() + g->timeout_s;
+/* Save g (record and meta) in one transaction. Call with g->mu held. */
+kontor_status save_game(sgame *g, kontor_error *err) {
+    char *text = NULL;
+    size_t len = 0;
+    kontor_record_set_result(&g->rec, &g->s);
+    kontor_status st = kontor_record_write(&g->rec, &text, &len);
+    if (st != KONTOR_OK) {
+        snprintf(err->msg, sizeof err->msg, "game '%s': cannot write its record", g->id);
+        return st;
+    }
+    st = store_save(S.st, g->id, kontor_over(&g->s), g->meta, text, err);
+    free(text);
+    return st;
 }
 
 /* A player's name: 1..PLAYER_NAME_MAX bytes (jansson has checked the

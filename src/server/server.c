@@ -10,11 +10,9 @@
  * 200 ms tick (timeouts, games leaving memory) and the signals. Each game
  * has its own mutex, and everything that changes a game (a player's move, a
  * computer's move, a timeout) goes through apply_decision() under that
- * mutex: check, apply, store the record, and only then queue the new views
- * (on one node the store's writer thread, commit.c, commits every pending
- * decision at once and the loop queues their views when it returns, so the
- * loop never waits on the disk). So a move is acknowledged only once it is on
- * disk, and a crash can lose at most a move nobody was told about. Nothing is written to a socket under a
+ * mutex: check, apply, store the record, and only then queue the new views.
+ * So a move is acknowledged only once it is on disk, and a crash can lose at
+ * most a move nobody was told about. Nothing is written to a socket under a
  * game's lock: broadcast() only appends to each connection's bounded queue
  * (tconn_send), and the loop writes. A connection is in its game's list only
  * while it is open (its close removes it under the game's mutex), so queueing
@@ -190,14 +188,6 @@ int server_run(const server_opts *o, kontor_error *err) {
     pthread_sigmask(SIG_BLOCK, &sigs, &old);
     signal(SIGPIPE, SIG_IGN);
 
-    /* one node: decisions are stored by the writer thread, off the loop
-     * (commit.c); several: each under its game's row lock, at once */
-    if (!S.shared && commit_start(transport_wake) != 0) {
-        err->code = KONTOR_E_IO;
-        snprintf(err->msg, sizeof err->msg, "cannot start the store's writer thread");
-        server_shutdown();
-        return 1;
-    }
     int nai = o->ai_threads > 0 ? o->ai_threads : 1;
     pthread_t ai[16];
     if (nai > 16) nai = 16;
@@ -218,9 +208,8 @@ int server_run(const server_opts *o, kontor_error *err) {
     run_resumed = resumed_games;
     S.joined = t_joined;
     S.decided = t_decided;
-    S.resume = session_resume;
     transport_opts to = {o->host, o->port, o->web, &S.lim, on_ready, o->slow_turn_ms};
-    transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick, commit_finish};
+    transport_cb cb = {t_api, t_ws_open, t_ws_message, t_ws_close, server_tick};
     int rc = transport_run(&to, &cb, err);
     if (rc == 0) logf_("stopped on a signal");
 
@@ -229,7 +218,6 @@ int server_run(const server_opts *o, kontor_error *err) {
     pthread_cond_broadcast(&S.q_cv);
     pthread_mutex_unlock(&S.q_mu);
     for (int i = 0; i < nai; i++) pthread_join(ai[i], NULL);
-    commit_stop(); /* what is queued is stored (nobody is told any more) */
     nodesync_stop();
     server_shutdown();
     return rc;

@@ -69,34 +69,6 @@ static void attach(wsconn *w, sgame *g, int seat, const char *name) {
     pthread_mutex_unlock(&g->mu);
 }
 
-/* w's decision m (id: its "id" if has_id) applied, with g->mu held; a
- * refusal is told to w. With the store's writer (commit.c) its
- * acknowledgement goes with the state once it is stored; without, it has
- * gone when apply_decision returns. */
-static void play_locked(wsconn *w, sgame *g, kontor_move m, int has_id, json_int_t id) {
-    kontor_error err;
-    w->ack = id;
-    w->has_ack = has_id;
-    kontor_status st = apply_decision(g, w->seat, m, &err);
-    int queued = st == KONTOR_OK && commit_async();
-    if (!queued) w->has_ack = 0;
-    if (st == KONTOR_OK && !queued && S.decided) S.decided(w->tx); /* its acknowledgement is queued: time it */
-    if (st != KONTOR_OK) {
-        json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code", st == KONTOR_E_ILLEGAL ? "illegal" : "server",
-                              "error", err.msg);
-        if (has_id) json_object_set_new(e, "id", json_integer(id));
-        send_json(w, e);
-    }
-}
-
-void session_resume(sgame *g) {
-    for (wsconn *w = g->conns; w && g->commits == 0; w = w->next)
-        if (w->parked) {
-            w->parked = 0;
-            play_locked(w, g, w->pmove, w->phas_id, w->pid);
-        }
-}
-
 static void handle_message(wsconn *w, json_t *msg) {
     const char *type = json_string_value(json_object_get(msg, "type"));
     wsconn *c = w;
@@ -168,32 +140,20 @@ static void handle_message(wsconn *w, json_t *msg) {
         }
         sgame *g = w->g;
         json_t *idj = json_object_get(msg, "id");
-        int has_id = json_is_integer(idj);
-        json_int_t id = has_id ? json_integer_value(idj) : 0;
-        kontor_move m = (kontor_move)json_integer_value(mj);
         pthread_mutex_lock(&g->mu);
-        if (w->has_ack || w->parked) {
-            /* its previous move is still on its way to the store: one
-             * acknowledgement owed at a time */
-            json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code", "pending", "error",
-                                  "your previous move is still being stored; wait for its state");
-            if (has_id) json_object_set_new(e, "id", json_integer(id));
-            send_json(c, e);
-        } else if (g->commits > 0 && !(!kontor_over(&g->s) && (kontor_actors(&g->s) & (1u << w->seat)) &&
-                                         kontor_is_legal(&g->s, w->seat, m))) {
-            /* a decision of the game is on its way to the store and not
-             * yet told, and this one would be refused: it is judged once
-             * that one is told (commit.c calls session_resume), so that a
-             * refusal never describes a position nobody was told (a legal
-             * one is played at once: it is told with the other) */
-            w->parked = 1;
-            w->pmove = m;
-            w->phas_id = has_id;
-            w->pid = id;
-        } else {
-            play_locked(w, g, m, has_id, id);
-        }
+        kontor_error err;
+        w->ack = json_is_integer(idj) ? json_integer_value(idj) : 0;
+        w->has_ack = json_is_integer(idj);
+        kontor_status st = apply_decision(g, w->seat, (kontor_move)json_integer_value(mj), &err);
+        w->has_ack = 0;
         pthread_mutex_unlock(&g->mu);
+        if (st == KONTOR_OK && S.decided) S.decided(w->tx); /* its acknowledgement is queued: time it */
+        if (st != KONTOR_OK) {
+            json_t *e = json_pack("{s:s, s:s, s:s}", "type", "error", "code",
+                                  st == KONTOR_E_ILLEGAL ? "illegal" : "server", "error", err.msg);
+            if (json_is_integer(idj)) json_object_set(e, "id", idj);
+            send_json(c, e);
+        }
         return;
     }
     send_error(c, "bad_request", "unknown message type '%.40s' (join, watch, move, chat, ping)", type);

@@ -9,7 +9,6 @@
  *   registry.c   ids, names, the game table, a game's meta, events and save
  *   views.c      the messages a connection is sent: its state, broadcasts
  *   aiqueue.c    the queues of games owing a computer move
- *   commit.c     the writer thread: decisions stored off the loop, together (group commit), then told
  *   apply.c      the one way a game changes (apply_decision), timeouts, catching up from other nodes
  *   games.c      a game's life: created, loaded from the store, leaving memory
  *   aiplayer.c   the computer's threads; several nodes' leases
@@ -76,10 +75,6 @@ struct wsconn {
     int refused;
     json_int_t ack;  /* the "id" of this connection's move being applied */
     int has_ack;
-    int parked;      /* a move that came while a decision of its game was on its way to the store */
-    kontor_move pmove;
-    int phas_id;
-    json_int_t pid;
     chat_rate chat;  /* its recent chat messages (chat.h, --chat-burst) */
     wsconn *next; /* in g->conns */
 };
@@ -120,13 +115,6 @@ struct sgame {
     int takeback;      /* its one person may take decisions back (takeback.h); stored in the meta */
     int takebacks;     /* how many were taken back (the record's Event tag says it too) */
     unsigned epoch, agent_epoch; /* a takeback moves epoch on: a computer's move thought before it is dropped */
-    int commits;       /* its writes queued to the writer (commit.c) and not yet finished on the loop; while
-                        * any is, nothing of it is told (broadcast() waits) and it stays in memory */
-    int durable;       /* its decisions known stored (commit.c rewinds to it when a write fails) */
-    unsigned wseq, dseq; /* its writes numbered as queued; the newest known stored (durable's) */
-    int cfailed;       /* a write of the writes in flight failed: rewind when the last one is back */
-    int cbroken;       /* (under commit.c's mutex) a write failed: the writer stores nothing more of it */
-    char cwhy[256];     /* why (the failed write's message) */
     sgame *hnext;      /* hash chain */
 };
 
@@ -158,7 +146,6 @@ typedef struct server_state {
     long ticks;
     void (*joined)(void *tx); /* the transport: a connection joined a game (ends its join timeout) */
     void (*decided)(void *tx); /* the transport: a decision of this connection was applied (latency.h) */
-    void (*resume)(sgame *g);  /* session.c: the moves parked while g's writes were on their way (commit.c) */
     /* 1 only in the test build build/tests/kontor-leaky (compiled with
      * -DKONTOR_TEST_LEAKY, Makefile): serve the whole record of a running
      * game and the last decision of /view as before issue 13, and the analysis
@@ -201,7 +188,7 @@ sgame **snapshot(long *n);
 void free_game(sgame *g);
 char *make_meta(const sgame *g);
 int push_events(sgame *g, const kontor_log *log);
-void update_deadline(sgame *g);
+kontor_status save_game(sgame *g, kontor_error *err);
 
 /* views.c */
 void send_text(wsconn *c, const char *text);
@@ -224,21 +211,8 @@ void views_thread_done(void);
 void schedule_ai(sgame *g);
 sgame *gq_pop(gqueue *q);
 
-/* commit.c: without the writer (commit_start not called, or a shared
- * store) every write is made at once by the caller's thread */
-int commit_start(void (*wake)(void));
-void commit_stop(void);   /* stores what is queued, then ends the writer */
-int commit_async(void);   /* 1 while the writer runs */
-void commit_finish(void); /* the loop, woken: finish the games of the writes that came back */
-/* Queue decision number ply of g (g->mu held); 0, or -1 out of memory. */
-int commit_ply(sgame *g, int ply, int seat, int move);
-/* Save g whole (record and meta; g->mu held, or g not yet registered):
- * save_game returns once it is stored (after every earlier write);
- * save_game_queued only queues it when the writer runs (told when stored). */
-kontor_status save_game(sgame *g, kontor_error *err);
-kontor_status save_game_queued(sgame *g, kontor_error *err);
-
 /* apply.c */
+void update_deadline(sgame *g);
 kontor_status apply_decision(sgame *g, int seat, kontor_move m, kontor_error *err);
 void catch_up(sgame *g);
 void on_node_change(const char *id, int nply, int saved);
@@ -259,9 +233,6 @@ int takeback_allowed(const sgame *g);
 void chat_post(wsconn *w, json_t *msg);
 void chat_welcome(wsconn *w, sgame *g);
 int game_takeback(sgame *g, const char *token, json_t **answer);
-
-/* session.c */
-void session_resume(sgame *g); /* g->mu held, none of g's writes on their way: play its parked moves */
 
 /* aiplayer.c */
 void *ai_worker(void *arg);

@@ -33,16 +33,6 @@ kontor_status store_add_ply(store *st, const char *id, int ply, int seat, int mo
     return st->ops->add_ply(st, id, ply, seat, move, err);
 }
 
-kontor_status store_write_batch(store *st, const store_write *w, long n, kontor_error *err) {
-    if (st->ops->batch) return st->ops->batch(st, w, n, err);
-    for (long i = 0; i < n; i++) {
-        kontor_status s = w[i].record ? store_save(st, w[i].id, w[i].over, w[i].meta, w[i].record, err)
-                                      : store_add_ply(st, w[i].id, w[i].ply, w[i].seat, w[i].move, err);
-        if (s != KONTOR_OK) return s;
-    }
-    return KONTOR_OK;
-}
-
 kontor_status store_delete(store *st, const char *id, kontor_error *err) { return st->ops->del(st, id, err); }
 
 kontor_status store_load(store *st, int unfinished_only, store_each_fn fn, void *ctx, kontor_error *err) {

@@ -40,18 +40,6 @@ kontor_status store_save(store *st, const char *id, int over, const char *meta, 
  * announced to every node (NOTIFY, nodesync.h). */
 kontor_status store_add_ply(store *st, const char *id, int ply, int seat, int move, kontor_error *err);
 
-/* Several writes in one transaction (the server's writer thread commits
- * everything pending at once: commit.c): each a decision (record NULL:
- * store_add_ply's ply, seat, move) or a whole save (record not NULL:
- * store_save's over, meta, record), in order. All are stored or none. */
-typedef struct store_write {
-    const char *id;
-    int ply, seat, move;
-    int over;
-    const char *meta, *record;
-} store_write;
-kontor_status store_write_batch(store *st, const store_write *w, long n, kontor_error *err);
-
 /* Forget game id (its row and its decisions), in one transaction: an open
  * game that nobody joined. */
 kontor_status store_delete(store *st, const char *id, kontor_error *err);

@@ -15,8 +15,6 @@ typedef struct store_ops {
     void (*close)(store *st);
     kontor_status (*save)(store *st, const char *id, int over, const char *meta, const char *record, kontor_error *err);
     kontor_status (*add_ply)(store *st, const char *id, int ply, int seat, int move, kontor_error *err);
-    /* NULL: store.c writes them one by one (store_write_batch) */
-    kontor_status (*batch)(store *st, const store_write *w, long n, kontor_error *err);
     kontor_status (*del)(store *st, const char *id, kontor_error *err);
     kontor_status (*load)(store *st, int unfinished_only, store_each_fn fn, void *ctx, kontor_error *err);
     kontor_status (*unfinished)(store *st, int limit, store_each_fn fn, void *ctx, kontor_error *err);

@@ -3,10 +3,9 @@
  * A game's row holds its whole record (a plain record that `kontor replay`
  * reads) as of its last full save: creation, a seat claimed, the end. Each
  * decision in between is one small row of `plies` (game, ply, seat, move),
- * inserted in a transaction of its own or, from the server's writer thread
- * (commit.c), with every write pending at once in one transaction
- * (store_write_batch), so a decision costs a page or two of WAL instead of
- * rewriting a record of several kilobytes and its overflow pages. A full save deletes the game's plies in the same transaction, so the
+ * inserted in a transaction of its own, so a decision costs a page or two of
+ * WAL instead of rewriting a record of several kilobytes and its overflow
+ * pages. A full save deletes the game's plies in the same transaction, so the
  * row plus the plies after it is always the game as of the last acknowledged
  * decision; readers (store_load, store_get) get it back as one record text.
  * WAL with synchronous=NORMAL makes each commit durable against the death of
@@ -15,9 +14,7 @@
  * synchronous=FULL would cost an fsync per decision). Checkpoints (copying
  * the WAL into the database file, with its fsyncs) run on a thread of their
  * own with a second connection instead of inside whichever decision's commit
- * crosses SQLite's automatic threshold, and what keeps the WAL small runs on
- * the writing thread between its transactions (wal_bound), so no event loop
- * waits for them. One
+ * crosses SQLite's automatic threshold, so no decision waits for them. One
  * writing connection is shared behind a mutex: SQLite serializes writers
  * anyway, and statements are prepared once.
  */
@@ -30,25 +27,14 @@
 
 #include "server/store_backend.h"
 
-/* How often the checkpoint thread copies the WAL into the database, and how
- * the WAL is kept small (frames of 4 KiB) without ever making a writer wait
- * for a checkpoint's fsyncs. The checkpointer copies what it can (PASSIVE,
- * which blocks no writer) every CKPT_MS, and at once each 256 frames past
- * CKPT_RESET_FRAMES / 4. Past CKPT_RESET_FRAMES the writing connection runs
- * a PASSIVE checkpoint itself right after its commit, between two
- * transactions (on the server's writer thread, commit.c, not the event
- * loop): it copies only the few frames the checkpointer has not, and once the
- * WAL is copied whole the next commit starts it again from its beginning, and
- * journal_size_limit cuts the file back to 4 MiB. Only if that keeps failing
- * (CKPT_FORCE_FRAMES) does the writer wait for a TRUNCATE checkpoint. When no
- * commit came for a whole CKPT_MS, the checkpointer truncates the WAL file to
- * nothing (everything in it is copied by then). Before, the checkpointer ran a
- * TRUNCATE holding the writers' mutex every 1,024 frames: about six times a
- * second under 10,000 clients, each holding it 23 ms (median; 68 ms at most),
- * while the event loop waited to commit its next decision. */
+/* How often the checkpoint thread copies the WAL into the database, and the
+ * WAL size (frames of 4 KiB: 4 MiB) at which it waits for writers once and
+ * truncates the WAL file to nothing (a TRUNCATE checkpoint) rather than let it
+ * grow: the WAL reached 70.7 MB after 60k decisions when only a RESTART at
+ * 64 MiB reset it and only the shutdown truncated it. journal_size_limit
+ * truncates the file too whenever SQLite itself resets the WAL. */
 #define CKPT_MS 250
-#define CKPT_RESET_FRAMES 1024
-#define CKPT_FORCE_FRAMES 8192
+#define CKPT_TRUNCATE_FRAMES 1024
 
 typedef struct sq_store {
     store base; /* first: the ops */
@@ -61,7 +47,6 @@ typedef struct sq_store {
     pthread_mutex_t ck_mu;
     pthread_cond_t ck_cv;
     int stopping, kicked;
-    int wal_frames; /* the WAL's frames after the last commit (wal_hook, under mu) */
 } sq_store;
 
 static kontor_status db_fail(kontor_error *err, sqlite3 *db, const char *what) {
@@ -93,13 +78,14 @@ static const char *schema =
     "PRAGMA wal_autocheckpoint=0;"
     "PRAGMA journal_size_limit=4194304;";
 
-/* Copy the WAL into the database every CKPT_MS, or at once when kicked
- * (wal_hook), without blocking writers (PASSIVE). A WAL copied whole and
- * unchanged since the last round (no commit in between) is truncated to
- * nothing, unless a writer holds the mutex (it is never waited for). */
+/* Copy the WAL into the database every CKPT_MS, or at once when a commit
+ * has taken the WAL past CKPT_TRUNCATE_FRAMES (wal_hook), without blocking
+ * writers (PASSIVE); past CKPT_TRUNCATE_FRAMES, a TRUNCATE checkpoint with
+ * the writers' mutex held (so that no writer of ours starves it: under a
+ * burst of moves it otherwise waited out its busy timeout while the WAL
+ * grew) empties the WAL file. */
 static void *ckpt_thread(void *arg) {
     sq_store *st = arg;
-    int last_nlog = -1;
     pthread_mutex_lock(&st->ck_mu);
     while (!st->stopping) {
         struct timespec ts;
@@ -113,50 +99,31 @@ static void *ckpt_thread(void *arg) {
         pthread_mutex_unlock(&st->ck_mu);
         int nlog = 0, nckpt = 0;
         sqlite3_wal_checkpoint_v2(st->ckdb, NULL, SQLITE_CHECKPOINT_PASSIVE, &nlog, &nckpt);
-        if (nlog > 0 && nckpt == nlog && nlog == last_nlog && pthread_mutex_trylock(&st->mu) == 0) {
+        if (nlog > CKPT_TRUNCATE_FRAMES) {
+            pthread_mutex_lock(&st->mu);
             sqlite3_wal_checkpoint_v2(st->ckdb, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
             pthread_mutex_unlock(&st->mu);
-            nlog = 0;
         }
-        last_nlog = nlog;
         pthread_mutex_lock(&st->ck_mu);
     }
     pthread_mutex_unlock(&st->ck_mu);
     return NULL;
 }
 
-/* After each commit of the writing connection (st->mu held): its WAL size
- * is kept; past CKPT_RESET_FRAMES / 4, each 256 frames more wake the
- * checkpointer now rather than at its next tick, so that little is left
- * for the writer's own checkpoint. */
+/* After each commit of the writing connection (st->mu held): a WAL past
+ * CKPT_TRUNCATE_FRAMES wakes the checkpointer now rather than at its next
+ * tick. */
 static int wal_hook(void *arg, sqlite3 *db, const char *name, int nframes) {
     (void)db;
     (void)name;
     sq_store *st = arg;
-    int before = st->wal_frames;
-    st->wal_frames = nframes;
-    /* each 256 frames, not at every commit: a checkpointer kept busy makes
-     * the writer's own checkpoint (wal_bound) find it busy every time, and
-     * the WAL then grew to 52 MiB */
-    if (nframes > CKPT_RESET_FRAMES / 4 && nframes / 256 != before / 256) {
+    if (nframes > CKPT_TRUNCATE_FRAMES) {
         pthread_mutex_lock(&st->ck_mu);
         st->kicked = 1;
         pthread_cond_signal(&st->ck_cv);
         pthread_mutex_unlock(&st->ck_mu);
     }
     return SQLITE_OK;
-}
-
-/* After a commit of the writing connection, st->mu held: past
- * CKPT_RESET_FRAMES, copy what the checkpointer has not (PASSIVE: a busy
- * checkpointer makes it return at once); once all of it is copied the next
- * commit restarts the WAL. Past CKPT_FORCE_FRAMES, wait for a TRUNCATE. */
-static void wal_bound(sq_store *st) {
-    if (!st->ckpt_running || st->wal_frames <= CKPT_RESET_FRAMES) return;
-    int mode = st->wal_frames > CKPT_FORCE_FRAMES ? SQLITE_CHECKPOINT_TRUNCATE : SQLITE_CHECKPOINT_PASSIVE;
-    int nlog = 0, nckpt = 0;
-    if (sqlite3_wal_checkpoint_v2(st->db, NULL, mode, &nlog, &nckpt) == SQLITE_OK && mode == SQLITE_CHECKPOINT_TRUNCATE)
-        st->wal_frames = 0;
 }
 
 static const store_ops sq_ops;
@@ -282,48 +249,6 @@ static kontor_status sq_save(store *base, const char *id, int over, const char *
         ret = db_fail(err, st->db, what);
         if (!sqlite3_get_autocommit(st->db)) step_done(st->rollback);
     }
-    pthread_mutex_unlock(&st->mu);
-    return ret;
-}
-
-/* One write of a batch, inside its transaction: 1 when done. */
-static int write_one(sq_store *st, const store_write *w) {
-    if (!w->record) {
-        sqlite3_stmt *q = st->add_ply;
-        sqlite3_bind_text(q, 1, w->id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(q, 2, w->ply);
-        sqlite3_bind_int(q, 3, w->seat);
-        sqlite3_bind_int(q, 4, w->move);
-        return step_done(q);
-    }
-    sqlite3_stmt *q = st->save;
-    sqlite3_bind_text(q, 1, w->id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(q, 2, w->over ? 1 : 0);
-    sqlite3_bind_text(q, 3, w->meta, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 4, w->record, -1, SQLITE_STATIC);
-    if (!step_done(q)) return 0;
-    sqlite3_bind_text(st->del_plies, 1, w->id, -1, SQLITE_STATIC);
-    return step_done(st->del_plies);
-}
-
-/* store_write_batch: every write in one transaction (one commit, one
- * append to the WAL for the lot). */
-static kontor_status sq_batch(store *base, const store_write *w, long n, kontor_error *err) {
-    sq_store *st = (sq_store *)base;
-    pthread_mutex_lock(&st->mu);
-    kontor_status ret = KONTOR_OK;
-    int ok = step_done(st->begin);
-    long i = 0;
-    for (; ok && i < n; i++) ok = write_one(st, &w[i]);
-    if (ok) ok = step_done(st->commit);
-    if (!ok) {
-        char what[80];
-        if (i > 0 && i <= n) snprintf(what, sizeof what, "storing %ld decisions (game '%.32s')", n, w[i - 1].id);
-        else snprintf(what, sizeof what, "storing %ld decisions", n);
-        ret = db_fail(err, st->db, what);
-        if (!sqlite3_get_autocommit(st->db)) step_done(st->rollback);
-    }
-    if (ok) wal_bound(st);
     pthread_mutex_unlock(&st->mu);
     return ret;
 }
@@ -493,7 +418,6 @@ static const store_ops sq_ops = {
     .close = sq_close,
     .save = sq_save,
     .add_ply = sq_add_ply,
-    .batch = sq_batch,
     .del = sq_delete,
     .load = sq_load,
     .recent = sq_recent,

@@ -294,25 +294,11 @@ static void on_walk_close(uv_handle_t *h, void *arg) {
     if (!uv_is_closing(h)) uv_close(h, NULL);
 }
 
-/* transport_wake() may be called from any thread, even while the loop
- * stops: wake_ok (under wake_mu) says whether T.wake may be sent to. */
-static pthread_mutex_t wake_mu = PTHREAD_MUTEX_INITIALIZER;
-static int wake_ok;
-
-void transport_wake(void) {
-    pthread_mutex_lock(&wake_mu);
-    if (wake_ok) uv_async_send(&T.wake);
-    pthread_mutex_unlock(&wake_mu);
-}
-
 static void on_signal(uv_signal_t *s, int sig) {
     (void)s;
     (void)sig;
     if (T.stopping) return;
     T.stopping = 1;
-    pthread_mutex_lock(&wake_mu);
-    wake_ok = 0;
-    pthread_mutex_unlock(&wake_mu);
     uv_poll_stop(&T.lpoll);
     while (T.conns) conn_close(T.conns);
     uv_walk(T.loop, on_walk_close, NULL);
@@ -395,9 +381,6 @@ int transport_run(const transport_opts *o, const transport_cb *cb, kontor_error 
     uv_timer_start(&T.tick, on_tick, TICK_MS, TICK_MS);
     uv_timer_init(T.loop, &T.accept_pause);
     uv_async_init(T.loop, &T.wake, on_wake);
-    pthread_mutex_lock(&wake_mu);
-    wake_ok = 1;
-    pthread_mutex_unlock(&wake_mu);
     uv_signal_init(T.loop, &T.sigint);
     uv_signal_init(T.loop, &T.sigterm);
     uv_signal_start(&T.sigint, on_signal, SIGINT);

@@ -38,7 +38,6 @@ typedef struct transport_cb {
     void (*ws_message)(tconn *c, void *ud, int binary, const char *data, size_t len);
     void (*ws_close)(tconn *c, void *ud);                           /* before the connection is freed */
     void (*tick)(void);                                             /* every 200 ms */
-    void (*woken)(void);                                            /* after transport_wake(), on the loop */
 } transport_cb;
 
 typedef struct transport_opts {
@@ -72,9 +71,6 @@ int treq_take_create(treq *r, int *retry_s);
  * writes to the socket. Returns 0, or -1 when c's queue is full (c is then
  * dropped by the loop) or c is closing. */
 int tconn_send(tconn *c, const char *text, size_t len);
-/* Any thread: have the loop call the woken callback soon (several calls
- * may become one). A no-op before the loop runs and once it is stopping. */
-void transport_wake(void);
 /* Loop thread: close c after what is queued, with a close code (1008 policy,
  * 1009 too big) and a short reason. */
 void tconn_close(tconn *c, int code, const char *reason);

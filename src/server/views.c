@@ -174,15 +174,11 @@ void send_welcome(wsconn *w, const sgame *g, int takeback) {
     if (welcome_text(g, w->seat, takeback, &scratch) == 0) w->send(w->tx, scratch.buf, scratch.len);
 }
 
-/* Every connection of g gets its state, unless a write of g is still on its
- * way to the store (commit.c): then they get it once it is stored. Each audience (a seat, or the
+/* Every connection of g gets its state. Each audience (a seat, or the
  * spectators) sees the same view, so the connections of one audience that
  * have seen the same events share one message, built once; a connection
  * whose move this acknowledges gets its own (its "ack"). */
 void broadcast(sgame *g) {
-    /* a write of g is on its way to the store: nothing it holds is told
-     * before it is stored (commit_finish broadcasts then) */
-    if (g->commits > 0) return;
     double now = now_s();
     long from[KONTOR_MAX_SEATS + 1];
     for (int i = 0; i <= KONTOR_MAX_SEATS; i++) from[i] = -1; /* -1: not built in this broadcast */

@@ -376,7 +376,6 @@ void tconn_decided(tconn *c) { c->dec_rx_ns = c->rx_ns ? c->rx_ns : lat_now_ns()
 
 void on_wake(uv_async_t *a) {
     (void)a;
-    if (T.cb->woken) T.cb->woken(); /* (transport_wake; what it queues is written below) */
     for (;;) {
         pthread_mutex_lock(&T.out_mu);
         tconn *c = T.dirty;

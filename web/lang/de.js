@@ -415,7 +415,6 @@ export default {
   'err.seat_taken': 'Dieser Platz ist schon besetzt.',
   'err.running': 'Das Spiel läuft noch: sein Protokoll wird veröffentlicht, wenn es endet.',
   'err.illegal': 'Dieser Zug ist jetzt nicht erlaubt.',
-  'err.pending': 'Dein letzter Zug wird noch gespeichert: warte darauf und ziehe dann noch einmal.',
   'err.server': 'Auf dem Server ist ein Fehler aufgetreten: versuche es noch einmal.',
   'err.join_timeout': 'Die Verbindung wurde geschlossen: sie trat keinem Spiel rechtzeitig bei. Lade die Seite neu.',
   'err.full': 'Der Server ist voll: versuche es später noch einmal.',

@@ -414,7 +414,6 @@ export default {
   'err.seat_taken': 'This seat is already taken.',
   'err.running': 'The game is still running: its record is published when it ends.',
   'err.illegal': 'That move is not allowed now.',
-  'err.pending': 'Your previous move is still being saved: wait for it, then move again.',
   'err.server': 'The server ran into an error: try again.',
   'err.join_timeout': 'The connection was closed: it joined no game in time. Reload the page.',
   'err.full': 'The server is full: try again later.',
