@@ -169,6 +169,9 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_EXTRA) $(LIB) -lcmocka $(LDLIBS)
 
+# the computer players' tests share an agent maker and a random game to a placement (tests/aiutil.h)
+$(BUILD)/tests/test_ai $(BUILD)/tests/test_match $(BUILD)/tests/test_playout $(BUILD)/tests/test_search_opts \
+  $(BUILD)/tests/test_search_reuse $(BUILD)/tests/test_tree_par: tests/aiutil.h
 # the scenario tests share their hand-built positions (tests/scenutil.h)
 $(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenutil.h
 # the rules tests, split along the rulebook's parts, share theirs (tests/rulesutil.h)

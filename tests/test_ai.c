@@ -8,6 +8,7 @@
  * agent with the same seed decides the same on both. Budgets are small so the
  * whole file runs in a second or two (longer under sanitizers). */
 #include "testutil.h"
+#include "aiutil.h"
 
 #include <stdio.h>
 #include <math.h>
@@ -27,13 +28,6 @@ static void config(kontor_config *cfg, const char *variant) {
     assert_int_equal(kontor_config_init(cfg, variant, &err), KONTOR_OK);
 }
 
-static kontor_agent *agent(const char *spec, uint64_t seed) {
-    kontor_error err;
-    kontor_agent *a = kontor_agent_new(spec, seed, &err);
-    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
-    return a;
-}
-
 static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
 
 /* ---- specs ------------------------------------------------------------------ */
@@ -43,7 +37,7 @@ static void test_specs_known(void **st) {
     const char *ok[] = {"random", "greedy", "greedy:samples=3,noise=0.5", "ismcts", "ismcts:iters=10",
                         "ismcts:ms=5,threads=2,c=1.2", "ismcts:ms=5,stop=0", "easy", "medium", "hard"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
-        kontor_agent *a = agent(ok[i], 1);
+        kontor_agent *a = kt_agent(ok[i], 1);
         assert_string_equal(a->name, ok[i]);
         assert_non_null(a->decide);
         kontor_agent_free(a);
@@ -77,8 +71,8 @@ static void play_games(const char *spec_a, const char *spec_b, const char *varia
     config(&cfg, variant);
     for (int g = 0; g < games; g++) {
         kontor_agent *ag[2];
-        ag[g & 1] = agent(spec_a, 10 + (uint64_t)g);
-        ag[1 - (g & 1)] = agent(spec_b, 1000 + (uint64_t)g);
+        ag[g & 1] = kt_agent(spec_a, 10 + (uint64_t)g);
+        ag[1 - (g & 1)] = kt_agent(spec_b, 1000 + (uint64_t)g);
         kontor_state s;
         assert_int_equal(kontor_new(&s, &cfg, 77 + (uint64_t)g / 2, NULL), KONTOR_OK);
         kontor_match_result r;
@@ -124,7 +118,7 @@ static void test_all_agents_legal_in_four_and_specials(void **st) {
                 kontor_config cfg;
                 config(&cfg, variants[vi]);
                 kontor_agent *ag[KONTOR_MAX_SEATS];
-                for (int q = 0; q < cfg.nseats; q++) ag[q] = agent((q & 1) == odd ? specs[k] : "random", 50 + (uint64_t)q);
+                for (int q = 0; q < cfg.nseats; q++) ag[q] = kt_agent((q & 1) == odd ? specs[k] : "random", 50 + (uint64_t)q);
                 kontor_state s;
                 kontor_error err;
                 if (kontor_new(&s, &cfg, 3 + (uint64_t)k, &err)) fail_msg("%s: %s", variants[vi], err.msg);
@@ -149,8 +143,8 @@ static void test_greedy_beats_random(void **st) {
     for (int g = 0; g < games; g++) {
         kontor_agent *ag[2];
         int gs = g & 1;
-        ag[gs] = agent("greedy", (uint64_t)g);
-        ag[1 - gs] = agent("random", 100 + (uint64_t)g);
+        ag[gs] = kt_agent("greedy", (uint64_t)g);
+        ag[1 - gs] = kt_agent("random", 100 + (uint64_t)g);
         kontor_state s;
         kontor_error err;
         if (kontor_new(&s, &cfg, 500 + (uint64_t)g / 2, &err)) fail_msg("deal %d: %s", g, err.msg);
@@ -182,7 +176,7 @@ static void record_trace(void *ctx, const kontor_state *s, int seat, kontor_move
 static void play_traced(const char *a, const char *b, uint64_t seed, trace *t) {
     kontor_config cfg;
     config(&cfg, "advanced");
-    kontor_agent *ag[2] = {agent(a, seed), agent(b, seed + 1)};
+    kontor_agent *ag[2] = {kt_agent(a, seed), kt_agent(b, seed + 1)};
     kontor_state s;
     kontor_new(&s, &cfg, 5, NULL);
     t->n = 0;
@@ -238,7 +232,7 @@ static void test_ismcts_reproducible_search(void **st) {
     const char *specs[] = {"ismcts:iters=500", "ismcts:iters=500,threads=2,par=root"};
     for (int k = 0; k < 2; k++) {
         ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-        kontor_agent *a = agent(specs[k], 3), *b = agent(specs[k], 3);
+        kontor_agent *a = kt_agent(specs[k], 3), *b = kt_agent(specs[k], 3);
         int n1 = kontor_agent_rank(a, &v, c1, KONTOR_MAX_MOVES);
         int n2 = kontor_agent_rank(b, &v, c2, KONTOR_MAX_MOVES);
         assert_true(n1 > 1);
@@ -306,7 +300,7 @@ static void check_blind(const kontor_state *s1, const kontor_state *s2) {
     kontor_view_of(s2, 0, &v2);
     assert_memory_equal(&v1, &v2, sizeof v1);
     for (size_t k = 0; k < NSPECS; k++) {
-        kontor_agent *a = agent(all_specs[k], 1234), *b = agent(all_specs[k], 1234);
+        kontor_agent *a = kt_agent(all_specs[k], 1234), *b = kt_agent(all_specs[k], 1234);
         kontor_move m1 = a->decide(a, &v1), m2 = b->decide(b, &v2);
         if (m1 != m2) fail_msg("agent '%s' decides %04x and %04x on the same view", all_specs[k], m1, m2);
         assert_true(kontor_is_legal(s1, 0, m1));
@@ -400,7 +394,7 @@ static void test_final_visits_samples_the_visit_shares(void **st) {
     const char *specs[] = {"ismcts:iters=60,final=visits", "ismcts:iters=60,final=visits,sim=rm",
                            "ismcts:iters=60,final=visits,sim=exp3", "ismcts:iters=60"};
     for (int k = 0; k < 4; k++) {
-        kontor_agent *a = agent(specs[k], 21);
+        kontor_agent *a = kt_agent(specs[k], 21);
         ai_base *b = a->impl;
         double expect_other = 0;
         int other = 0, N = 300;
@@ -430,7 +424,7 @@ static void test_final_visits_floor(void **st) {
     (void)st;
     kontor_view v;
     choice_view(&v, 11);
-    kontor_agent *a = agent("ismcts:iters=60,final=visits,floor=0.6", 21);
+    kontor_agent *a = kt_agent("ismcts:iters=60,final=visits,floor=0.6", 21);
     ai_base *b = a->impl;
     int other = 0;
     for (int i = 0; i < 200; i++) {
@@ -448,7 +442,7 @@ static void test_final_visits_deterministic_for_a_seed(void **st) {
     (void)st;
     kontor_view v;
     choice_view(&v, 12);
-    kontor_agent *a = agent("ismcts:iters=80,final=visits,sim=rm", 4), *b = agent("ismcts:iters=80,final=visits,sim=rm", 4);
+    kontor_agent *a = kt_agent("ismcts:iters=80,final=visits,sim=rm", 4), *b = kt_agent("ismcts:iters=80,final=visits,sim=rm", 4);
     for (int i = 0; i < 30; i++) assert_int_equal(a->decide(a, &v), b->decide(b, &v));
     kontor_agent_free(a);
     kontor_agent_free(b);
@@ -463,7 +457,7 @@ static void test_sim_rules_visit_every_card(void **st) {
     choice_view(&v, 13);
     const char *specs[] = {"ismcts:iters=400,sim=rm", "ismcts:iters=400,sim=exp3"};
     for (int k = 0; k < 2; k++) {
-        kontor_agent *a = agent(specs[k], 2);
+        kontor_agent *a = kt_agent(specs[k], 2);
         ai_choice c[KONTOR_MAX_MOVES];
         int n = kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES);
         assert_true(n > 1);
@@ -514,11 +508,11 @@ static void test_exploit_best_response_to_a_predictable_target(void **st) {
             int n = kontor_legal(&states[k], 1, m);
             for (int q = 0; q < KONTOR_MAX_SEATS; q++) opp[k * KONTOR_MAX_SEATS + q] = m[n - 1];
         }
-        kontor_agent *ref = agent("ismcts:iters=20000", seed);
+        kontor_agent *ref = kt_agent("ismcts:iters=20000", seed);
         ai_choice rc[KONTOR_MAX_MOVES];
         int rn = ai_ismcts_rank_against(ref, &v, states, opp, 32, rc, KONTOR_MAX_MOVES);
         assert_true(rn == 2);
-        kontor_agent *x = agent("exploit:last+samples=16,titers=10,iters=6000", seed);
+        kontor_agent *x = kt_agent("exploit:last+samples=16,titers=10,iters=6000", seed);
         kontor_move got = x->decide(x, &v);
         ai_base *b = x->impl;
         assert_int_equal(b->nlast, 2);
@@ -534,7 +528,7 @@ static void test_exploit_best_response_to_a_predictable_target(void **st) {
          * which declares to play: declaring to play is worth less when the
          * opponent plays too than when he passes (ignoring the model, the two
          * would be equal) */
-        kontor_agent *y = agent("exploit:first+samples=16,titers=10,iters=6000", seed);
+        kontor_agent *y = kt_agent("exploit:first+samples=16,titers=10,iters=6000", seed);
         y->decide(y, &v);
         ai_base *by = y->impl;
         kontor_move play = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
@@ -559,9 +553,9 @@ static void test_exploit_spec_errors(void **st) {
         if (a) fail_msg("'%s' was accepted", bad[i]);
         assert_true(strlen(err.msg) > 10);
     }
-    kontor_agent *a = agent("exploit:hard+samples=2,titers=20,iters=50", 1);
+    kontor_agent *a = kt_agent("exploit:hard+samples=2,titers=20,iters=50", 1);
     kontor_agent_free(a);
-    a = agent("exploit:hard+s=2,t=20,i=50", 1); /* the short forms */
+    a = kt_agent("exploit:hard+s=2,t=20,i=50", 1); /* the short forms */
     kontor_agent_free(a);
 }
 

@@ -8,6 +8,7 @@
  * totals must add up and whose table must not depend on the number of
  * threads. */
 #include "testutil.h"
+#include "aiutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -18,13 +19,6 @@
 static void config(kontor_config *cfg, const char *variant) {
     kontor_error err;
     assert_int_equal(kontor_config_init(cfg, variant, &err), KONTOR_OK);
-}
-
-static kontor_agent *agent(const char *spec, uint64_t seed) {
-    kontor_error err;
-    kontor_agent *a = kontor_agent_new(spec, seed, &err);
-    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
-    return a;
 }
 
 /* ---- test agents -------------------------------------------------------------- */
@@ -160,7 +154,7 @@ static void test_driver_record_replays_to_the_same_end(void **st) {
     kontor_new_from_deal(&s, &cfg, &d, NULL);
     kontor_record rec;
     kontor_record_init(&rec, &cfg, &d);
-    kontor_agent *ag[2] = {agent("greedy", 1), agent("random", 2)};
+    kontor_agent *ag[2] = {kt_agent("greedy", 1), kt_agent("random", 2)};
     kontor_match_result r;
     assert_int_equal(kontor_match_play(&s, ag, &rec, NULL, NULL, &r), KONTOR_OK);
     assert_int_equal(rec.nply, (int)r.decisions);

@@ -11,6 +11,7 @@
  * and does move it when told to always; and an ismcts agent that uses them
  * decides the same on two states that differ only in hidden information. */
 #include "testutil.h"
+#include "aiutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -193,13 +194,6 @@ static void test_mast_learns_and_is_deterministic(void **st) {
 
 /* ---- the search with these playouts: reproducible and blind -------------------- */
 
-static kontor_agent *agent(const char *spec, uint64_t seed) {
-    kontor_error err;
-    kontor_agent *a = kontor_agent_new(spec, seed, &err);
-    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
-    return a;
-}
-
 /* par=root: two threads on one tree (par=tree) are not reproducible */
 static const char *const specs[] = {"ismcts:iters=300,rounds=2", "ismcts:iters=300,rounds=1,policy=1,ship=0.5",
                                     "ismcts:iters=300,policy=1,place=0.5,threads=2,par=root",
@@ -213,7 +207,7 @@ static void test_search_is_reproducible(void **st) {
     kontor_view_of(&s, 0, &v);
     for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
         ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-        kontor_agent *a = agent(specs[k], 3), *b = agent(specs[k], 3);
+        kontor_agent *a = kt_agent(specs[k], 3), *b = kt_agent(specs[k], 3);
         int n1 = kontor_agent_rank(a, &v, c1, KONTOR_MAX_MOVES);
         int n2 = kontor_agent_rank(b, &v, c2, KONTOR_MAX_MOVES);
         assert_true(n1 > 1);
@@ -266,7 +260,7 @@ static void test_search_is_blind(void **st) {
         assert_memory_equal(&v1, &v2, sizeof v1);
         for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
             ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-            kontor_agent *a = agent(specs[k], 77), *b = agent(specs[k], 77);
+            kontor_agent *a = kt_agent(specs[k], 77), *b = kt_agent(specs[k], 77);
             int n1 = kontor_agent_rank(a, &v1, c1, KONTOR_MAX_MOVES);
             int n2 = kontor_agent_rank(b, &v2, c2, KONTOR_MAX_MOVES);
             assert_int_equal(n1, n2);
@@ -306,7 +300,7 @@ static void test_search_is_blind_to_the_other_declaration(void **st) {
         assert_memory_equal(&v1, &v2, sizeof v1);
         for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
             ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-            kontor_agent *a = agent(specs[k], 77), *b = agent(specs[k], 77);
+            kontor_agent *a = kt_agent(specs[k], 77), *b = kt_agent(specs[k], 77);
             int n1 = kontor_agent_rank(a, &v1, c1, KONTOR_MAX_MOVES);
             int n2 = kontor_agent_rank(b, &v2, c2, KONTOR_MAX_MOVES);
             assert_int_equal(n1, 2); /* play or pass */
@@ -342,7 +336,7 @@ static void test_defaults_by_variant(void **st) {
         ai_choice c[3][KONTOR_MAX_MOVES];
         int n[3];
         for (int j = 0; j < 3; j++) {
-            kontor_agent *a = agent(specs3[j], 5);
+            kontor_agent *a = kt_agent(specs3[j], 5);
             n[j] = kontor_agent_rank(a, &v, c[j], KONTOR_MAX_MOVES);
             kontor_agent_free(a);
         }

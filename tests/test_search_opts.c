@@ -9,6 +9,7 @@
  * thread's CPU time), and their errors. Each test would fail with its option
  * ignored (checked by hand, docs/ai.md). */
 #include "testutil.h"
+#include "aiutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,42 +18,13 @@
 
 #include "ai/ai.h"
 
-static kontor_agent *agent(const char *spec, uint64_t seed) {
-    kontor_error err;
-    kontor_agent *a = kontor_agent_new(spec, seed, &err);
-    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
-    return a;
-}
-
-/* a basic game played at random from seed until red places, round >= 4 */
-static int red_places_view(uint64_t seed, kontor_state *s, kontor_view *v) {
-    kontor_config cfg;
-    kontor_error err;
-    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
-    kontor_new(s, &cfg, seed, NULL);
-    kontor_rng r;
-    kontor_rng_seed(&r, seed);
-    while (kontor_actors(s)) {
-        if (s->round >= 4 && s->phase == KONTOR_PHASE_PLACE && kontor_current(s) == 0) {
-            kontor_view_of(s, 0, v);
-            return 1;
-        }
-        unsigned act = kontor_actors(s);
-        int seat = (act & 1) ? 0 : 1;
-        kontor_move m[KONTOR_MAX_MOVES];
-        int n = kontor_legal(s, seat, m);
-        kontor_apply(s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL);
-    }
-    return 0;
-}
-
 static void test_search_opts_specs(void **st) {
     (void)st;
     const char *ok[] = {"ismcts:ms=5,clock=cpu", "ismcts:ms=5,clock=wall",
                         "ismcts:iters=10,order=1,pb=0.5,keep=0.5,prior=2",
                         "ismcts:iters=10,eorder=8", "ismcts:iters=10,eorder=100",
                         "ismcts:iters=10,ebias=0.5", "ismcts:iters=10,margin=0.5"};
-    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(agent(ok[i], 1));
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(kt_agent(ok[i], 1));
     struct {
         const char *spec, *says;
     } bad[] = {{"ismcts:clock=gpu", "option 'clock' wants wall|cpu, not 'gpu'"},
@@ -84,7 +56,7 @@ static void test_prior_follows_the_evaluation(void **st) {
     for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
         kontor_state s;
         kontor_view v;
-        if (!red_places_view(seed, &s, &v)) continue;
+        if (!kt_red_places_view(seed, 4, &s, &v)) continue;
         kontor_move m[KONTOR_MAX_MOVES];
         int n = kontor_legal(&s, 0, m);
         double best = -1e300, second = -1e300;
@@ -99,7 +71,7 @@ static void test_prior_follows_the_evaluation(void **st) {
         if (n < 4 || best - second < 5.0) continue;
         char spec[64];
         snprintf(spec, sizeof spec, "ismcts:iters=%d,prior=100", n + 2);
-        kontor_agent *a = agent(spec, seed);
+        kontor_agent *a = kt_agent(spec, seed);
         ai_choice c[KONTOR_MAX_MOVES];
         int k = kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES);
         assert_int_equal(k, n);
@@ -117,7 +89,7 @@ static void test_order_picks_the_best_mast_move(void **st) {
     (void)st;
     kontor_state s;
     kontor_view v;
-    assert_true(red_places_view(3, &s, &v));
+    assert_true(kt_red_places_view(3, 4, &s, &v));
     kontor_move m[KONTOR_MAX_MOVES];
     int n = kontor_legal(&s, 0, m);
     assert_true(n > 3);
@@ -173,7 +145,7 @@ static void test_eorder_expands_the_best_evaluation_first(void **st) {
     for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
         kontor_state s;
         kontor_view v;
-        if (!red_places_view(seed, &s, &v)) continue;
+        if (!kt_red_places_view(seed, 4, &s, &v)) continue;
         kontor_move m[KONTOR_MAX_MOVES];
         int n = kontor_legal(&s, 0, m);
         double gap;
@@ -190,7 +162,7 @@ static void test_eorder_expands_the_best_evaluation_first(void **st) {
             if (!seen[i]++) distinct++;
         }
         assert_int_equal(distinct, n);
-        kontor_agent *a = agent("ismcts:iters=1,eorder=100", seed);
+        kontor_agent *a = kt_agent("ismcts:iters=1,eorder=100", seed);
         ai_choice c[KONTOR_MAX_MOVES];
         assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
         assert_int_equal(c[0].visits, 1);
@@ -213,14 +185,14 @@ static void test_ebias_follows_the_evaluation(void **st) {
     for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
         kontor_state s;
         kontor_view v;
-        if (!red_places_view(seed, &s, &v)) continue;
+        if (!kt_red_places_view(seed, 4, &s, &v)) continue;
         kontor_move m[KONTOR_MAX_MOVES];
         int n = kontor_legal(&s, 0, m);
         double gap;
         int bi = best_by_eval(&s, m, n, &gap);
         if (n < 4 || gap < 5.0) continue;
         ai_choice c[KONTOR_MAX_MOVES];
-        kontor_agent *a = agent("ismcts:iters=1,ebias=100", seed);
+        kontor_agent *a = kt_agent("ismcts:iters=1,ebias=100", seed);
         assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
         assert_int_equal(c[0].move, m[bi]);
         assert_int_equal(c[0].visits, 1);
@@ -228,7 +200,7 @@ static void test_ebias_follows_the_evaluation(void **st) {
         kontor_agent_free(a);
         char spec[64];
         snprintf(spec, sizeof spec, "ismcts:iters=%d,ebias=100", n + 2);
-        a = agent(spec, seed);
+        a = kt_agent(spec, seed);
         assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
         assert_int_equal(c[0].move, m[bi]);
         assert_int_equal(c[0].visits, 3);
@@ -273,8 +245,8 @@ static void test_margin_weighs_the_result(void **st) {
     assert_true(decided > 0); /* the margin term was not always at its clamp */
     kontor_state s;
     kontor_view v;
-    assert_true(red_places_view(5, &s, &v));
-    kontor_agent *a = agent("ismcts:iters=300,margin=1", 4), *b = agent("ismcts:iters=300", 4);
+    assert_true(kt_red_places_view(5, 4, &s, &v));
+    kontor_agent *a = kt_agent("ismcts:iters=300,margin=1", 4), *b = kt_agent("ismcts:iters=300", 4);
     ai_choice ca[KONTOR_MAX_MOVES], cb[KONTOR_MAX_MOVES];
     int na = kontor_agent_rank(a, &v, ca, KONTOR_MAX_MOVES), nb = kontor_agent_rank(b, &v, cb, KONTOR_MAX_MOVES);
     assert_int_equal(na, nb);
@@ -292,8 +264,8 @@ static void test_keep_carries_mast_over(void **st) {
     (void)st;
     kontor_state s;
     kontor_view v;
-    assert_true(red_places_view(5, &s, &v));
-    kontor_agent *a = agent("ismcts:iters=400,mast=0.9,keep=1", 9), *b = agent("ismcts:iters=400,mast=0.9", 9);
+    assert_true(kt_red_places_view(5, 4, &s, &v));
+    kontor_agent *a = kt_agent("ismcts:iters=400,mast=0.9,keep=1", 9), *b = kt_agent("ismcts:iters=400,mast=0.9", 9);
     ai_choice ca[KONTOR_MAX_MOVES], cb[KONTOR_MAX_MOVES];
     int na = kontor_agent_rank(a, &v, ca, KONTOR_MAX_MOVES), nb = kontor_agent_rank(b, &v, cb, KONTOR_MAX_MOVES);
     assert_int_equal(na, nb);
@@ -320,8 +292,8 @@ static void test_clock_cpu_spends_the_budget(void **st) {
     (void)st;
     kontor_state s;
     kontor_view v;
-    assert_true(red_places_view(7, &s, &v));
-    kontor_agent *a = agent("ismcts:ms=30,clock=cpu,stop=0", 3);
+    assert_true(kt_red_places_view(7, 4, &s, &v));
+    kontor_agent *a = kt_agent("ismcts:ms=30,clock=cpu,stop=0", 3);
     double c0 = thread_cpu();
     kontor_move m = a->decide(a, &v);
     double spent = thread_cpu() - c0;

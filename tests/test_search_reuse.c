@@ -6,6 +6,7 @@
  * widening at the ship: the policy's moves first). Each test fails with its
  * option's code broken (checked by hand, docs/ai.md). */
 #include "testutil.h"
+#include "aiutil.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +14,6 @@
 #include "ai/ai.h"
 #include "ai/reuse.h"
 #include "kontor/match.h"
-
-static kontor_agent *agent(const char *spec, uint64_t seed) {
-    kontor_error err;
-    kontor_agent *a = kontor_agent_new(spec, seed, &err);
-    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
-    return a;
-}
 
 static void deal(kontor_state *s, const char *variant, uint64_t seed) {
     kontor_config cfg;
@@ -165,7 +159,7 @@ static void watch_cb(void *ctx, const kontor_state *s, int seat, kontor_move m, 
 static void play_watched(const char *variant, uint64_t seed, const char *spec, int iters, watch *w) {
     kontor_state s;
     deal(&s, variant, seed);
-    kontor_agent *ag[2] = {agent(spec, seed), agent("ismcts:iters=300", seed + 1)};
+    kontor_agent *ag[2] = {kt_agent(spec, seed), kt_agent("ismcts:iters=300", seed + 1)};
     memset(w, 0, sizeof *w);
     w->a = ag[0];
     w->iters = iters;
@@ -226,7 +220,7 @@ static void test_bank_moves_the_budget(void **st) {
     (void)st;
     kontor_state s;
     deal(&s, "basic", 21);
-    kontor_agent *ag[2] = {agent("ismcts:iters=1000,bank=1,seq=0.5", 1), agent("ismcts:iters=200", 2)};
+    kontor_agent *ag[2] = {kt_agent("ismcts:iters=1000,bank=1,seq=0.5", 1), kt_agent("ismcts:iters=200", 2)};
     bankw w = {ag[0], 0, 0, 0, 0};
     assert_int_equal(kontor_match_play(&s, ag, NULL, bank_cb, &w, NULL), KONTOR_OK);
     assert_true(w.sims >= 10 && w.seqs >= 10);
@@ -335,7 +329,7 @@ static void test_shipw_widens_progressively(void **st) {
         kontor_view_of(&s, 0, &v);
         const char *specs[3] = {"ismcts:iters=600,shipw=1000000", "ismcts:iters=600", "ismcts:iters=600,shipw=100"};
         for (int k = 0; k < 3; k++) {
-            kontor_agent *a = agent(specs[k], seed);
+            kontor_agent *a = kt_agent(specs[k], seed);
             kontor_move m = a->decide(a, &v);
             assert_true(kontor_is_legal(&s, 0, m));
             ai_base *b = a->impl;
@@ -356,7 +350,7 @@ static void test_shipw_widens_progressively(void **st) {
 
 static void test_reuse_specs(void **st) {
     (void)st;
-    kontor_agent_free(agent("ismcts:iters=10,reuse=1,bank=1,seq=0.5,remove=1,shipw=50", 1));
+    kontor_agent_free(kt_agent("ismcts:iters=10,reuse=1,bank=1,seq=0.5,remove=1,shipw=50", 1));
     kontor_error err;
     assert_null(kontor_agent_new("ismcts:reuse=2", 1, &err));
     assert_non_null(strstr(err.msg, "option 'reuse' wants a number from 0 to 1, not '2'"));

@@ -9,40 +9,12 @@
  * option's errors. The locking itself is checked under ThreadSanitizer
  * (docs/ai.md, "Tree parallelism"). */
 #include "testutil.h"
+#include "aiutil.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "ai/ai.h"
-
-static kontor_agent *agent(const char *spec, uint64_t seed) {
-    kontor_error err;
-    kontor_agent *a = kontor_agent_new(spec, seed, &err);
-    if (!a) fail_msg("agent '%s': %s", spec, err.msg);
-    return a;
-}
-
-/* a basic game played at random from seed until red places, round >= 2 */
-static int red_places_view(uint64_t seed, kontor_state *s, kontor_view *v) {
-    kontor_config cfg;
-    kontor_error err;
-    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
-    kontor_new(s, &cfg, seed, NULL);
-    kontor_rng r;
-    kontor_rng_seed(&r, seed);
-    while (kontor_actors(s)) {
-        if (s->round >= 2 && s->phase == KONTOR_PHASE_PLACE && kontor_current(s) == 0) {
-            kontor_view_of(s, 0, v);
-            return 1;
-        }
-        unsigned act = kontor_actors(s);
-        int seat = (act & 1) ? 0 : 1;
-        kontor_move m[KONTOR_MAX_MOVES];
-        int n = kontor_legal(s, seat, m);
-        kontor_apply(s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL);
-    }
-    return 0;
-}
 
 static uint64_t total_visits(const ai_choice *c, int n) {
     uint64_t t = 0;
@@ -64,13 +36,13 @@ static void test_tree_par_spends_the_budget_exactly(void **st) {
     kontor_view choose, place;
     kontor_view_of(&s0, 0, &choose);
     kontor_state s;
-    assert_true(red_places_view(5, &s, &place));
+    assert_true(kt_red_places_view(5, 2, &s, &place));
     const kontor_view *views[] = {&choose, &place};
     const char *specs[] = {"ismcts:iters=3000,threads=2", "ismcts:iters=3000,threads=2,vl=3",
                            "ismcts:iters=3000,threads=3,vl=2,sim=rm"};
     for (int k = 0; k < 3; k++)
         for (int w = 0; w < 2; w++) {
-            kontor_agent *a = agent(specs[k], 3);
+            kontor_agent *a = kt_agent(specs[k], 3);
             ai_choice c[KONTOR_MAX_MOVES];
             int n = kontor_agent_rank(a, views[w], c, KONTOR_MAX_MOVES);
             assert_true(n > 1);
@@ -90,14 +62,14 @@ static void test_tree_par_grows_one_tree(void **st) {
     for (uint64_t seed = 1; seed <= 50 && checked < 5; seed++) {
         kontor_state s;
         kontor_view v;
-        if (!red_places_view(seed, &s, &v)) continue;
+        if (!kt_red_places_view(seed, 2, &s, &v)) continue;
         kontor_move m[KONTOR_MAX_MOVES];
         int n = kontor_legal(&s, 0, m);
         if (n < 8) continue;
         for (int par = 0; par < 2; par++) {
             char spec[80];
             snprintf(spec, sizeof spec, "ismcts:iters=%d,threads=2,par=%s", n, par ? "root" : "tree");
-            kontor_agent *a = agent(spec, seed);
+            kontor_agent *a = kt_agent(spec, seed);
             ai_choice c[KONTOR_MAX_MOVES];
             int k = kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES);
             assert_int_equal(k, n);
@@ -118,10 +90,10 @@ static void test_tree_par_time_budget(void **st) {
     (void)st;
     kontor_state s;
     kontor_view v;
-    assert_true(red_places_view(7, &s, &v));
+    assert_true(kt_red_places_view(7, 2, &s, &v));
     const char *specs[] = {"ismcts:ms=30,threads=2", "ismcts:ms=30,threads=2,stop=0,clock=cpu"};
     for (int k = 0; k < 2; k++) {
-        kontor_agent *a = agent(specs[k], 3);
+        kontor_agent *a = kt_agent(specs[k], 3);
         kontor_move m = a->decide(a, &v);
         assert_true(kontor_is_legal(&s, 0, m));
         assert_true(((ai_base *)a->impl)->iters > 0);
@@ -135,9 +107,9 @@ static void test_par_root_reproducible(void **st) {
     (void)st;
     kontor_state s;
     kontor_view v;
-    assert_true(red_places_view(5, &s, &v));
+    assert_true(kt_red_places_view(5, 2, &s, &v));
     ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-    kontor_agent *a = agent("ismcts:iters=700,threads=2,par=root", 4), *b = agent("ismcts:iters=700,threads=2,par=root", 4);
+    kontor_agent *a = kt_agent("ismcts:iters=700,threads=2,par=root", 4), *b = kt_agent("ismcts:iters=700,threads=2,par=root", 4);
     int n1 = kontor_agent_rank(a, &v, c1, KONTOR_MAX_MOVES), n2 = kontor_agent_rank(b, &v, c2, KONTOR_MAX_MOVES);
     assert_int_equal(n1, n2);
     for (int i = 0; i < n1; i++) {
@@ -161,7 +133,7 @@ static void test_par_spec_errors(void **st) {
         if (!strstr(err.msg, bad[i].says)) fail_msg("'%s' says '%s'", bad[i].spec, err.msg);
     }
     const char *ok[] = {"ismcts:threads=2,par=tree,vl=3", "ismcts:threads=2,par=root", "ismcts:par=tree"};
-    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(agent(ok[i], 1));
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(kt_agent(ok[i], 1));
 }
 
 int main(void) {
