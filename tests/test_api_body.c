@@ -33,13 +33,27 @@ static int http(const char *method, const char *path, const char *body, size_t l
     return st;
 }
 
-static void test_bodies_over_msg_max_are_413_too_large_in_the_handlers(void **state) {
+/* Each test has a server of its own, in process, on a database in a new
+ * directory (removed after). */
+static int setup(void **state) {
     (void)state;
     snprintf(dir, sizeof dir, "/tmp/kontor-body-XXXXXX");
-    assert_non_null(mkdtemp(dir));
+    if (!mkdtemp(dir)) return -1;
     snprintf(db, sizeof db, "%s/games.db", dir);
     kontor_error err;
-    assert_int_equal(server_init(db, 1, &err), 0);
+    return server_init(db, 1, &err) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    server_shutdown();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_bodies_over_msg_max_are_413_too_large_in_the_handlers(void **state) {
+    (void)state;
     json_t *g;
     const char *create = "{\"seats\":[\"human\",\"human\"]}";
     assert_int_equal(http("POST", "/api/games", create, strlen(create), &g), 201);
@@ -65,19 +79,10 @@ static void test_bodies_over_msg_max_are_413_too_large_in_the_handlers(void **st
         json_decref(e);
     }
     free(body);
-    server_shutdown();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
 }
 
 static void test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii(void **state) {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/kontor-body-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(db, sizeof db, "%s/games.db", dir);
-    kontor_error err;
-    assert_int_equal(server_init(db, 1, &err), 0);
     const char body[] = "{\"seats\":\"a\\u000\xc9\x9d\xdd\x8a\"}";
     json_t *e;
     assert_int_equal(http("POST", "/api/games", body, sizeof body - 1, &e), 400);
@@ -87,16 +92,12 @@ static void test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii(void *
     assert_non_null(strstr(msg, "not JSON"));
     for (const char *p = msg; *p; p++) assert_true(*p >= 0x20 && *p < 0x7f);
     json_decref(e);
-    server_shutdown();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bodies_over_msg_max_are_413_too_large_in_the_handlers),
-        cmocka_unit_test(test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii),
+        cmocka_unit_test_setup_teardown(test_bodies_over_msg_max_are_413_too_large_in_the_handlers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
