@@ -17,28 +17,40 @@
 
 #include "ai/ismcts_tree.h"
 
+/* The lock of node i under par=tree (nothing with one thread or par=root):
+ * test and test-and-set, so that a waiter spins on its own copy of the
+ * line instead of taking it from the holder again and again. A waiter
+ * yields after a while: on a loaded machine the holder may be off its core. */
 static void lock_node(tree *T, uint32_t i) {
     if (!T->sh) return;
-    atomic_flag *f = &T->sh->lock[i & (NLOCKS - 1)].f;
+    atomic_int *f = &T->sh->lock[i & (NLOCKS - 1)].f;
     int spins = 0;
-    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
-        if (++spins == 64) {
-            spins = 0;
-            sched_yield();
-        }
+    while (atomic_exchange_explicit(f, 1, memory_order_acquire))
+        while (atomic_load_explicit(f, memory_order_relaxed))
+            if (++spins == 64) {
+                spins = 0;
+                sched_yield();
+            }
 }
 
 static void unlock_node(tree *T, uint32_t i) {
-    if (T->sh) atomic_flag_clear_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, memory_order_release);
+    if (T->sh) atomic_store_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
 }
 
-/* A new node under parent, whose lock the caller holds (par=tree). */
+/* A new node under parent, whose lock the caller holds (par=tree: from this
+ * thread's chunk, a new chunk of NCHUNK from the shared counter when it is
+ * used up; a child may then have a smaller index than its parent). */
 static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_move move, uint32_t key) {
     uint32_t i;
     if (T->sh) {
-        if (atomic_load_explicit(&T->sh->n, memory_order_relaxed) >= T->cap) return 0;
-        i = atomic_fetch_add_explicit(&T->sh->n, 1, memory_order_relaxed);
-        if (i >= T->cap) return 0; /* another thread took the last one */
+        if (T->cnext >= T->cend) {
+            if (atomic_load_explicit(&T->sh->n, memory_order_relaxed) >= T->cap) return 0;
+            uint32_t c = atomic_fetch_add_explicit(&T->sh->n, NCHUNK, memory_order_relaxed);
+            if (c >= T->cap) return 0; /* another thread took the last one */
+            T->cnext = c;
+            T->cend = T->cap - c > NCHUNK ? c + NCHUNK : T->cap;
+        }
+        i = T->cnext++;
     } else {
         if (T->n >= T->cap) return 0;
         i = T->n++;
@@ -348,7 +360,7 @@ static void iterate(tree *T) {
     int np = 0;
     uint32_t cur = 1;
     int expanded = 0;
-    kontor_move moves[KONTOR_MAX_MOVES];
+    kontor_move moves[KONTOR_MAX_MOVES], smoves[KONTOR_MAX_SEATS][KONTOR_MAX_MOVES];
     while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
         unsigned actors = kontor_actors(&st);
         if (ist_simultaneous(&st)) {
@@ -356,6 +368,12 @@ static void iterate(tree *T) {
             kontor_move pick[KONTOR_MAX_SEATS];
             uint32_t key = 0;
             int full = 0;
+            /* the legal moves before taking the lock, the picks applied
+             * after releasing it: the lock is held for the tree only */
+            int nlegal[KONTOR_MAX_SEATS];
+            for (int q = 0; q < st.cfg.nseats; q++)
+                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat))
+                    nlegal[q] = kontor_legal(&st, q, smoves[q]);
             lock_node(T, cur);
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
@@ -364,12 +382,12 @@ static void iterate(tree *T) {
                     key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
                     continue;
                 }
-                int n = kontor_legal(&st, q, moves);
+                int n = nlegal[q];
                 float p = 0;
-                uint32_t e = select_edge(T, &st, cur, N_STAT, q, moves, n, &expanded, &p);
+                uint32_t e = select_edge(T, &st, cur, N_STAT, q, smoves[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
-                    pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
+                    pick[q] = smoves[q][kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
                     T->pool[e].visits += T->vl;
@@ -379,9 +397,6 @@ static void iterate(tree *T) {
                 }
                 key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
             }
-            /* decoupled: the picks were made independently; now apply them */
-            for (int q = 0; q < st.cfg.nseats; q++)
-                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
             uint32_t j = full ? 0 : find_joint(T, cur, phase, key);
             if (!full && !j) {
                 j = alloc_node(T, cur, N_JOINT, phase, 0, key);
@@ -389,6 +404,9 @@ static void iterate(tree *T) {
             }
             if (j) T->pool[j].visits++;
             unlock_node(T, cur);
+            /* decoupled: the picks were made independently; now apply them */
+            for (int q = 0; q < st.cfg.nseats; q++)
+                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
             if (!j) break;
             cur = j;
         } else {
@@ -411,16 +429,22 @@ static void iterate(tree *T) {
     float r[2];
     ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
-    lock_node(T, 1);
-    T->pool[1].visits++;
-    unlock_node(T, 1);
+    /* the result carried back, taking each parent's lock once (the path
+     * starts at the root, whose own visit is counted under the same lock;
+     * a simultaneous node's edges follow each other) */
+    if (np == 0) {
+        lock_node(T, 1);
+        T->pool[1].visits++;
+        unlock_node(T, 1);
+    }
     for (int i = 0; i < np; i++) {
-        lock_node(T, from[i]);
+        if (i == 0 || from[i] != from[i - 1]) lock_node(T, from[i]);
+        if (i == 0) T->pool[1].visits++; /* from[0] is the root */
         node *x = &T->pool[path[i]];
         x->visits -= T->vl - 1;
         x->reward += r[kontor_team(&st, x->seat)];
         if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
-        unlock_node(T, from[i]);
+        if (i == np - 1 || from[i + 1] != from[i]) unlock_node(T, from[i]);
     }
     T->iters++;
 }
@@ -501,39 +525,50 @@ double ist_clock_of(int cpu) {
  * threads start). */
 void ist_new_root(tree *T) {
     if (T->sh) atomic_store(&T->sh->n, 2);
+    T->cnext = T->cend = 0;
     T->n = 2; /* 0 is "none", 1 the root */
     memset(&T->pool[1], 0, sizeof T->pool[1]);
     root_prior(T);
 }
 
 /* par=tree: the next iteration of the budget, or 0 when it is spent (with
- * a deadline: just its number). */
+ * a deadline: just its number). The shared counter hands out batches of
+ * NBATCH (a batch past the budget is cut to it), so the threads touch its
+ * cache line once in NBATCH iterations. */
 static uint32_t claim(tree *T) {
-    uint64_t i = atomic_fetch_add_explicit(&T->sh->next, 1, memory_order_relaxed);
-    if (T->budget && i >= T->budget) return 0;
+    if (T->bnext >= T->bend) {
+        uint64_t i = atomic_fetch_add_explicit(&T->sh->next, NBATCH, memory_order_relaxed);
+        if (T->budget && i >= T->budget) return 0;
+        T->bnext = i;
+        T->bend = T->budget && T->budget - i < NBATCH ? T->budget : i + NBATCH;
+    }
+    uint64_t i = T->bnext++;
     return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
 }
 
 /* reuse=1: make node x the root, keeping its subtree and dropping the rest
- * of the tree, in place. A child is always allocated after its parent, so
- * one pass upwards from x marks the subtree, a second numbers it (every new
- * index is below the old one) and a third moves each node down with its
- * links renumbered. STAT nodes' iteration stamps (sim=rm|exp3) restart. */
+ * of the tree, in place. A walk from x marks the subtree (under par=tree a
+ * child may have a smaller index than its parent, even than x: the threads
+ * allocate from chunks of their own), a pass numbers it in the order of the
+ * old indices with x first (so every new index is at most the old one) and
+ * a third moves each node down with its links renumbered. STAT nodes'
+ * iteration stamps (sim=rm|exp3) restart. */
 static void keep_subtree(tree *T, uint32_t x) {
     node *pool = T->pool;
-    uint32_t *map = T->map, n = T->n;
-    memset(map + x, 0, (size_t)(n - x) * sizeof *map);
-    map[x] = 1;
-    for (uint32_t i = x; i < n; i++) {
-        if (!map[i]) continue;
-        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) map[c] = 1;
+    uint32_t *map = T->map, *stack = T->stack, n = T->n, top = 0;
+    memset(map, 0, (size_t)n * sizeof *map);
+    stack[top++] = x;
+    while (top) { /* a tree: every node is pushed once, so n entries are enough */
+        uint32_t i = stack[--top];
+        map[i] = 1;
+        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) stack[top++] = c;
         if (pool[i].kind != N_STAT)
-            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) map[c] = 1;
+            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) stack[top++] = c;
     }
     uint32_t next = 2;
-    for (uint32_t i = x; i < n; i++)
+    for (uint32_t i = 2; i < n; i++)
         if (map[i]) map[i] = i == x ? 1 : next++;
-    for (uint32_t i = x; i < n; i++) {
+    for (uint32_t i = 2; i < n; i++) {
         if (!map[i]) continue;
         node y = pool[i];
         y.child = y.child ? map[y.child] : 0;
@@ -629,7 +664,10 @@ int ist_ensure_trees(kontor_agent *a) {
             T->memcap = (uint32_t)want;
             if (m->reuse) {
                 free(T->map);
+                free(T->stack);
+                T->stack = NULL;
                 if (!(T->map = malloc((size_t)want * sizeof *T->map))) return -1;
+                if (!(T->stack = malloc((size_t)want * sizeof *T->stack))) return -1;
             }
         }
         T->pool = m->sh ? m->trees[0].mem : T->mem;

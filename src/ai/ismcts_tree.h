@@ -49,21 +49,30 @@ typedef struct node {
  * lists and its children's statistics are guarded by the node's lock, a
  * spin lock of a stripe (node index mod NLOCKS, one cache line each); a
  * thread holds one lock at a time, so there is no lock order to keep. The
- * pool is handed out by an atomic counter, the iterations of a budget by
- * another, which also numbers them (sim=rm|exp3 stamps). */
+ * pool is handed out by an atomic counter in chunks of NCHUNK nodes (each
+ * thread allocates from a chunk of its own: the nodes one thread creates
+ * do not share cache lines with the other's), the iterations of a budget
+ * by another counter in batches of NBATCH, which also numbers them
+ * (sim=rm|exp3 stamps). The two counters sit on cache lines of their own:
+ * the second session's measurements, docs/ai.md, "Tree parallelism, where
+ * the time went". */
 #define NLOCKS 1024
+#define NCHUNK 64
+#define NBATCH 8
 typedef struct stripe {
-    _Alignas(64) atomic_flag f;
+    _Alignas(64) atomic_int f; /* 0 free, 1 held */
 } stripe;
 typedef struct shared {
     stripe lock[NLOCKS];
-    atomic_uint n;          /* nodes handed out of the first tree's pool */
-    atomic_ullong next;     /* iterations handed out */
-    atomic_int done;        /* the first thread saw the decision settled (ms=, stop=1) */
+    _Alignas(64) atomic_uint n; /* nodes handed out of the first tree's pool (whole chunks) */
+    atomic_int done;            /* the first thread saw the decision settled (ms=, stop=1) */
+    _Alignas(64) atomic_ullong next; /* iterations handed out (whole batches) */
 } shared;
 
+/* One per thread, each on cache lines of its own (the threads write their
+ * generator and counters all the time). */
 typedef struct tree {
-    node *pool;       /* the nodes searched: mem, or under par=tree the first tree's */
+    _Alignas(64) node *pool; /* the nodes searched: mem, or under par=tree the first tree's */
     uint32_t cap, n;
     node *mem;        /* this tree's own pool (under par=tree only the first tree has one) */
     uint32_t memcap;
@@ -71,6 +80,8 @@ typedef struct tree {
     int first;        /* the first thread (the one that checks the early stop) */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
+    uint32_t cnext, cend; /* par=tree: this thread's chunk of the pool, [cnext, cend) still free */
+    uint64_t bnext, bend; /* par=tree: this thread's batch of iterations, [bnext, bend) still to run */
     kontor_rng rng;
     uint32_t stamp;
     uint32_t *mark; /* NKEYS stamps */
@@ -104,7 +115,8 @@ typedef struct tree {
     int nfixed;
     /* reuse=1: this decision starts from the subtree kept from the last one */
     int reused;
-    uint32_t *map; /* reuse=1: cap entries of scratch for keep_subtree */
+    uint32_t *map;   /* reuse=1: cap entries of scratch for keep_subtree */
+    uint32_t *stack; /* reuse=1: cap entries more (keep_subtree's walk) */
 } tree;
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
