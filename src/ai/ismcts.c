@@ -153,7 +153,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         }
         if (T->reused)
             for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
-                if (T->pool[e].seat == seat) reused += T->pool[e].visits;
+                if (T->pool[e].seat == seat && T->pool[e].kind != N_PASS) reused += T->pool[e].visits;
     }
     if (m->sh) { /* one root for all, before they start */
         atomic_store(&m->sh->next, 0);
@@ -296,6 +296,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].mem);
             free(m->trees[t].mark);
             free(m->trees[t].idx);
+            free(m->trees[t].hit);
             free(m->trees[t].logs);
             free(m->trees[t].mast);
             free(m->trees[t].map);

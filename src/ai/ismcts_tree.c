@@ -84,7 +84,6 @@ static uint32_t select_sampled(tree *T, const uint32_t *cand, int nc, float *pro
     uint32_t it = T->it;
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
-        x->avail++;
         x->seen = it;
         if (x->acc > top) top = x->acc;
     }
@@ -181,7 +180,8 @@ int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *un
  * node, not per expansion. select_edge then tries the unvisited cells in the
  * order of g and adds W x g / (visits + 1) to UCB. Returns 0 when the pool
  * is full. */
-static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n) {
+static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n,
+                        uint32_t birth) {
     double e[KONTOR_MAX_MOVES], best = -1e300;
     for (int i = 0; i < n; i++) {
         kontor_state c = *s;
@@ -192,12 +192,30 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
     for (int i = 0; i < n; i++) {
         uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
         if (k < NKEYS && T->mark[k] == st) continue;
-        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], 0);
+        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], birth);
         if (!x) return 0;
         T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
         if (k < NKEYS) T->mark[k] = st, T->idx[k] = x;
     }
     return 1;
+}
+
+/* A pass of select_edge that chose an edge: it is counted on the parent's
+ * PASS node for (kind, seat) (made at the first pass), and the edges that
+ * were there before the pass (from head0 on: new ones go to the front of
+ * the list) and not selectable now (hit != stamp) get a miss. Returns e,
+ * or 0 when the pool is full. */
+static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc, uint32_t head0, int nk, int nm,
+                       uint32_t e) {
+    node *pool = T->pool;
+    if (!pc && !(pc = alloc_node(T, parent, N_PASS, seat, (kontor_move)kind, 0))) return 0;
+    pool[pc].visits++;
+    if (nm < nk)
+        for (uint32_t f = head0; f; f = pool[f].sibling)
+            if (pool[f].kind == kind && pool[f].seat == seat &&
+                T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[f].move] != T->stamp)
+                pool[f].miss++;
+    return e;
 }
 
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
@@ -219,28 +237,42 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         if (k > 0) moves = useful, n = k;
     }
     uint32_t st = ++T->stamp;
-    if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
+    if (st == 0) { /* wrapped: clear the tables once every 4 billion visits */
         memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        memset(T->hit, 0, NKEYS * sizeof *T->hit);
         st = T->stamp = 1;
     }
-    for (uint32_t e = pool[parent].child; e; e = pool[e].sibling) {
-        if (pool[e].kind != kind || pool[e].seat != seat) continue;
+    uint32_t head0 = pool[parent].child, pc = 0; /* pc: the PASS node of (kind, seat) */
+    int nk = 0; /* the edges of (kind, seat) */
+    for (uint32_t e = head0; e; e = pool[e].sibling) {
+        if (pool[e].seat != seat) continue;
+        if (pool[e].kind != kind) {
+            if (pool[e].kind == N_PASS && pool[e].move == kind) pc = e;
+            continue;
+        }
         uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
         T->mark[k] = st;
         T->idx[k] = e;
+        nk++;
     }
+    /* this pass's number: an edge's availability is pass - birth - misses
+     * (this pass included); an edge made now is born at pass - 1 */
+    uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
     uint32_t cand[KONTOR_MAX_MOVES];
     int nuntried = 0;
     kontor_move untried[KONTOR_MAX_MOVES];
     int nc = 0;
     for (int i = 0; i < n; i++) {
         uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
-        if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
-        else untried[nuntried++] = moves[i];
+        if (k < NKEYS && T->mark[k] == st) {
+            cand[nc++] = T->idx[k];
+            T->hit[k] = st;
+        } else untried[nuntried++] = moves[i];
     }
+    int nm = nc; /* the edges of before that are selectable */
     int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
     if (ebias && nuntried) {
-        if (!ebias_expand(T, s, parent, seat, moves, n)) return 0;
+        if (!ebias_expand(T, s, parent, seat, moves, n, pass - 1)) return 0;
         nc = 0;
         for (int i = 0; i < n; i++) {
             uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
@@ -254,20 +286,19 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
             m = untried[ai_order_untried(s, seat, untried, nuntried, T->mast, &T->rng)];
         else if (T->eorder > 0 && nuntried > 1 && s->phase == KONTOR_PHASE_PLACE)
             m = untried[ai_eval_order_untried(s, seat, untried, nuntried, T->eorder, &T->rng)];
-        for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
-        uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
+        uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, pass - 1);
         if (!e) return 0;
-        T->pool[e].avail = 1;
         *expanded = 1;
-        return e;
+        return passed(T, parent, kind, seat, pc, head0, nk, nm, e);
     }
     if (kind == N_STAT)
         for (int i = 0; i < nuntried; i++) {
-            uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], 0);
+            uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], pass - 1);
             if (!e) return 0;
             cand[nc++] = e;
         }
-    if (kind == N_STAT && T->sim != SIM_UCT && nc > 0) return select_sampled(T, cand, nc, prob);
+    if (kind == N_STAT && T->sim != SIM_UCT && nc > 0)
+        return passed(T, parent, kind, seat, pc, head0, nk, nm, select_sampled(T, cand, nc, prob));
     /* unvisited first (the first in legal order: deterministic), else UCB */
     uint32_t best = 0;
     double bestv = -1.0;
@@ -276,14 +307,14 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
-        x->avail++;
         if (x->visits == 0) {
             if (ebias) {
                 if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
             } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
             continue;
         }
-        double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
+        uint32_t avail = pass - x->key - x->miss;
+        double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
         double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
         if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
         if (eprior) u += T->prior * x->acc / (x->visits + 1);
@@ -292,9 +323,9 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     }
     if (fresh) { /* a new cell: the playout starts after it */
         *expanded = 1;
-        return fresh;
+        return passed(T, parent, kind, seat, pc, head0, nk, nm, fresh);
     }
-    return best;
+    return passed(T, parent, kind, seat, pc, head0, nk, nm, best);
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
@@ -646,7 +677,8 @@ int ist_ensure_trees(kontor_agent *a) {
         if (!T->mark) {
             T->mark = calloc(NKEYS, sizeof *T->mark);
             T->idx = calloc(NKEYS, sizeof *T->idx);
-            if (!T->mark || !T->idx) return -1;
+            T->hit = calloc(NKEYS, sizeof *T->hit);
+            if (!T->mark || !T->idx || !T->hit) return -1;
         }
         if (!T->logs) {
             if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;

@@ -14,14 +14,26 @@
 #include "ai/reuse.h"
 
 
-enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2 };
+/* N_PASS: not an edge but a counter on its parent's child list, one per
+ * (kind, seat) that chose there (kind in its move, the count in visits):
+ * how often seat chose an edge of that kind at the parent. */
+enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2, N_PASS = 3 };
 
+/* Availability (how often an edge was selectable when its parent's seat
+ * chose) is not counted on every selectable edge: that wrote each of a
+ * node's children at every pass, and under par=tree every one of those
+ * cache lines then moved to the other core (docs/ai.md, "Tree parallelism,
+ * where the time went"). An edge keeps its birth (the parent's pass count
+ * when it was made) and its misses (passes it was not selectable in);
+ * available = passes - birth - misses, the same number as before. Edges
+ * selectable in every determinization (the searching seat's own, every
+ * placement) are written only when chosen. */
 typedef struct node {
     uint32_t child;   /* first child, 0 for none (index 0 is never a node) */
     uint32_t sibling; /* next child of the same parent */
-    uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each */
-    uint32_t visits;
-    uint32_t avail;   /* times it was selectable when its parent was visited */
+    uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each; SEQ, STAT: the birth */
+    uint32_t visits;  /* PASS: the passes */
+    uint32_t miss;    /* SEQ, STAT: passes of its parent's seat it was not selectable in */
     float reward;     /* sum of the results for the team of seat */
     float acc;        /* STAT under sim=rm: cumulative regret; sim=exp3: estimated total reward */
     union {
@@ -86,6 +98,7 @@ typedef struct tree {
     uint32_t stamp;
     uint32_t *mark; /* NKEYS stamps */
     uint32_t *idx;  /* NKEYS node indices, valid where mark == stamp */
+    uint32_t *hit;  /* NKEYS stamps: the edges selectable at this pass (== stamp) */
     double *logs;   /* LOGS_N values: logs[i] = log(i), the UCB's log(avail) without a call */
     uint64_t iters;
     /* work order */
