@@ -200,21 +200,41 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
     return 1;
 }
 
-/* A pass of select_edge that chose an edge: it is counted on the parent's
- * PASS node for (kind, seat) (made at the first pass), and the edges that
- * were there before the pass (from head0 on: new ones go to the front of
- * the list) and not selectable now (hit != stamp) get a miss. Returns e,
- * or 0 when the pool is full. */
-static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc, uint32_t head0, int nk, int nm,
-                       uint32_t e) {
+/* A pass of select_edge that chose e: it is counted on the parent's PASS
+ * node for (kind, seat) (made at the first pass), and the group's
+ * availability with it: counting, each selectable edge (cand, and enew, a
+ * new edge not among them) gets one; counting misses, each edge that was
+ * there before the pass (from head0 on: new ones go to the front of the
+ * list) and not selectable now (hit != stamp) gets a miss. The group then
+ * counts the way that would have written less, by a running sum with a
+ * margin, converting its edges when it switches (count = passes since
+ * birth - misses, either way). Returns e, or 0 when the pool is full. */
+#define PASS_SWITCH 64
+static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc, uint32_t head0, const uint32_t *cand,
+                       int nc, uint32_t enew, int nk, int nm, uint32_t e) {
     node *pool = T->pool;
     if (!pc && !(pc = alloc_node(T, parent, N_PASS, seat, (kontor_move)kind, 0))) return 0;
-    pool[pc].visits++;
-    if (nm < nk)
+    node *p = &pool[pc];
+    uint32_t pass = ++p->visits;
+    int nsel = nc + (enew != 0);
+    if (p->key == 0) {
+        for (int i = 0; i < nc; i++) pool[cand[i]].miss++;
+        if (enew) pool[enew].miss++;
+    } else if (nm < nk)
         for (uint32_t f = head0; f; f = pool[f].sibling)
             if (pool[f].kind == kind && pool[f].seat == seat &&
                 T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[f].move] != T->stamp)
                 pool[f].miss++;
+    int32_t score = (int32_t)p->miss + nsel - (nk - nm); /* > 0: counting misses writes less */
+    if (score > 4 * PASS_SWITCH) score = 4 * PASS_SWITCH;
+    if (score < -4 * PASS_SWITCH) score = -4 * PASS_SWITCH;
+    if ((p->key == 0 && score > PASS_SWITCH) || (p->key == 1 && score < -PASS_SWITCH)) {
+        for (uint32_t f = pool[parent].child; f; f = pool[f].sibling)
+            if (pool[f].kind == kind && pool[f].seat == seat) pool[f].miss = pass - pool[f].key - pool[f].miss;
+        p->key ^= 1;
+        score = 0;
+    }
+    p->miss = (uint32_t)score;
     return e;
 }
 
@@ -255,9 +275,11 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         T->idx[k] = e;
         nk++;
     }
-    /* this pass's number: an edge's availability is pass - birth - misses
-     * (this pass included); an edge made now is born at pass - 1 */
+    /* this pass's number; an edge made now is born at pass - 1; the
+     * group counts availability (then a selectable edge's is its count + 1,
+     * this pass included) or misses (pass - birth - misses) */
     uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
+    int misses = pc && pool[pc].key;
     uint32_t cand[KONTOR_MAX_MOVES];
     int nuntried = 0;
     kontor_move untried[KONTOR_MAX_MOVES];
@@ -289,7 +311,7 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, pass - 1);
         if (!e) return 0;
         *expanded = 1;
-        return passed(T, parent, kind, seat, pc, head0, nk, nm, e);
+        return passed(T, parent, kind, seat, pc, head0, cand, nc, e, nk, nm, e);
     }
     if (kind == N_STAT)
         for (int i = 0; i < nuntried; i++) {
@@ -298,7 +320,7 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
             cand[nc++] = e;
         }
     if (kind == N_STAT && T->sim != SIM_UCT && nc > 0)
-        return passed(T, parent, kind, seat, pc, head0, nk, nm, select_sampled(T, cand, nc, prob));
+        return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, select_sampled(T, cand, nc, prob));
     /* unvisited first (the first in legal order: deterministic), else UCB */
     uint32_t best = 0;
     double bestv = -1.0;
@@ -313,7 +335,7 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
             } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
             continue;
         }
-        uint32_t avail = pass - x->key - x->miss;
+        uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
         double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
         double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
         if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
@@ -323,9 +345,9 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     }
     if (fresh) { /* a new cell: the playout starts after it */
         *expanded = 1;
-        return passed(T, parent, kind, seat, pc, head0, nk, nm, fresh);
+        return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, fresh);
     }
-    return passed(T, parent, kind, seat, pc, head0, nk, nm, best);
+    return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, best);
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each

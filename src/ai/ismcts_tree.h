@@ -15,25 +15,28 @@
 
 
 /* N_PASS: not an edge but a counter on its parent's child list, one per
- * (kind, seat) that chose there (kind in its move, the count in visits):
- * how often seat chose an edge of that kind at the parent. */
+ * (kind, seat) that chose there (kind in its move): in visits how often
+ * seat chose an edge of that kind at the parent, in key how the group of
+ * those edges counts availability (0: counts, 1: misses; below), in miss
+ * (as an int32) the writes the other way would have saved so far. */
 enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2, N_PASS = 3 };
 
 /* Availability (how often an edge was selectable when its parent's seat
- * chose) is not counted on every selectable edge: that wrote each of a
- * node's children at every pass, and under par=tree every one of those
- * cache lines then moved to the other core (docs/ai.md, "Tree parallelism,
- * where the time went"). An edge keeps its birth (the parent's pass count
- * when it was made) and its misses (passes it was not selectable in);
- * available = passes - birth - misses, the same number as before. Edges
- * selectable in every determinization (the searching seat's own, every
- * placement) are written only when chosen. */
+ * chose): counting it on every selectable edge wrote each of a node's
+ * children at every pass, and under par=tree every one of those cache lines
+ * then moved to the other core (docs/ai.md, "Tree parallelism, where the
+ * time went"). An edge keeps its birth (the parent's pass count when it was
+ * made) and in miss either its count (the group counts) or the passes it
+ * was not selectable in (the group counts misses: available = passes -
+ * birth - misses, the same number). A group switches to whichever writes
+ * less (the searching seat's own edges at the root are selectable at every
+ * pass: no write but the chosen one's), converting its edges once. */
 typedef struct node {
     uint32_t child;   /* first child, 0 for none (index 0 is never a node) */
     uint32_t sibling; /* next child of the same parent */
     uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each; SEQ, STAT: the birth */
     uint32_t visits;  /* PASS: the passes */
-    uint32_t miss;    /* SEQ, STAT: passes of its parent's seat it was not selectable in */
+    uint32_t miss;    /* SEQ, STAT: passes it was selectable in, or not, by its group's count (above) */
     float reward;     /* sum of the results for the team of seat */
     float acc;        /* STAT under sim=rm: cumulative regret; sim=exp3: estimated total reward */
     union {
