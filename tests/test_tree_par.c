@@ -288,6 +288,87 @@ static void test_one_thread_availability_as_before(void **st) {
     }
 }
 
+/* A group that counts misses, and has some: the search against a fixed set
+ * of states (ai_ismcts_rank_against) at red's card choice, ten of them the
+ * deal and one with a card of red's hand swapped for one of blue's, so red's
+ * card X is selectable in the ten and its card Y only in the eleventh. Red's
+ * group at the root soon counts misses (it is all selectable at most
+ * passes); X is available at every pass Y is not, so their availabilities
+ * add up to the passes exactly. The searches of real games meet no such
+ * group (every group there is either selectable at every pass or varies
+ * enough to count), so this is the test of the misses: fails with them
+ * dropped (checked by hand), with one thread and with two. */
+static void test_availability_counts_misses(void **st) {
+    (void)st;
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
+    kontor_state s0;
+    kontor_new(&s0, &cfg, 9, NULL);
+    while (s0.phase == KONTOR_PHASE_DECLARE) { /* both declare they play (R1): to the card choice */
+        unsigned act = kontor_actors(&s0);
+        for (int q = 0; q < 2; q++) {
+            kontor_move m[KONTOR_MAX_MOVES];
+            if ((act >> q) & 1 && kontor_legal(&s0, q, m) > 0) kontor_apply(&s0, q, m[0], NULL);
+        }
+    }
+    assert_int_equal(s0.phase, KONTOR_PHASE_CHOOSE);
+    kontor_view v;
+    kontor_view_of(&s0, 0, &v);
+    kontor_state states[11];
+    kontor_move picks[11 * KONTOR_MAX_SEATS];
+    memset(picks, 0, sizeof picks);
+    for (int i = 0; i < 11; i++) states[i] = s0;
+    kontor_state *odd = &states[10];
+    uint8_t t = odd->hand[0][0];
+    odd->hand[0][0] = odd->hand[1][0];
+    odd->hand[1][0] = t;
+    kontor_move a[KONTOR_MAX_MOVES], b[KONTOR_MAX_MOVES];
+    int na = kontor_legal(&s0, 0, a), nb = kontor_legal(odd, 0, b);
+    kontor_move X = 0, Y = 0;
+    int nx = 0, ny = 0;
+    for (int i = 0; i < na; i++) {
+        int in = 0;
+        for (int j = 0; j < nb; j++) in |= a[i] == b[j];
+        if (!in) X = a[i], nx++;
+    }
+    for (int j = 0; j < nb; j++) {
+        int in = 0;
+        for (int i = 0; i < na; i++) in |= a[i] == b[j];
+        if (!in) Y = b[j], ny++;
+    }
+    assert_int_equal(nx, 1);
+    assert_int_equal(ny, 1);
+    for (int i = 0; i < 11; i++) {
+        kontor_move m[KONTOR_MAX_MOVES];
+        assert_true(kontor_legal(&states[i], 1, m) > 0);
+        picks[i * KONTOR_MAX_SEATS + 1] = m[0]; /* blue's modelled choice */
+    }
+    const char *specs[] = {"ismcts:iters=3000", "ismcts:iters=3000,threads=2"};
+    for (int k = 0; k < 2; k++) {
+        kontor_agent *ag = kt_agent(specs[k], 4);
+        ai_choice c[KONTOR_MAX_MOVES];
+        assert_true(ai_ismcts_rank_against(ag, &v, states, picks, 11, c, KONTOR_MAX_MOVES) > 1);
+        const node *pool = ((ismcts_impl *)ag->impl)->trees[0].pool;
+        uint32_t pc = 0, ex = 0, ey = 0;
+        for (uint32_t e = pool[1].child; e; e = pool[e].sibling) {
+            if (pool[e].seat != 0) continue;
+            if (pool[e].kind == N_PASS && pool[e].move == N_STAT) pc = e;
+            if (pool[e].kind == N_STAT && pool[e].move == X) ex = e;
+            if (pool[e].kind == N_STAT && pool[e].move == Y) ey = e;
+        }
+        assert_true(pc && ex && ey);
+        assert_int_equal(pool[pc].visits, 3000);
+        assert_int_equal(pool[pc].key, 1); /* counting misses */
+        uint32_t passes = pool[pc].visits;
+        uint32_t ax = passes - pool[ex].key - pool[ex].miss, ay = passes - pool[ey].key - pool[ey].miss;
+        if (ax + ay != passes) fail_msg("%s: X available %u times, Y %u, of %u passes", specs[k], ax, ay, passes);
+        assert_true(ay > 100 && ay < 600); /* about 1 in 11 */
+        check_counts(pool, 1);
+        kontor_agent_free(ag);
+    }
+}
+
 /* reuse=1 keeps the subtree under the decisions since, even where a node
  * comes before its parent in the pool (under par=tree each thread takes
  * nodes from a chunk of its own, so a child can get a smaller index than
@@ -365,6 +446,7 @@ int main(void) {
         cmocka_unit_test(test_tree_par_grows_one_tree),
         cmocka_unit_test(test_tree_par_no_lost_visits),
         cmocka_unit_test(test_one_thread_availability_as_before),
+        cmocka_unit_test(test_availability_counts_misses),
         cmocka_unit_test(test_keep_subtree_child_before_parent),
         cmocka_unit_test(test_tree_par_time_budget),
         cmocka_unit_test(test_par_root_reproducible),
