@@ -21,9 +21,7 @@
  * test and test-and-set, so that a waiter spins on its own copy of the
  * line instead of taking it from the holder again and again. A waiter
  * yields after a while: on a loaded machine the holder may be off its core. */
-static void lock_node(tree *T, uint32_t i) {
-    if (!T->sh) return;
-    atomic_int *f = &T->sh->lock[i & (NLOCKS - 1)].f;
+static void lock_wait(atomic_int *f) {
     int spins = 0;
     while (atomic_exchange_explicit(f, 1, memory_order_acquire))
         while (atomic_load_explicit(f, memory_order_relaxed))
@@ -33,7 +31,11 @@ static void lock_node(tree *T, uint32_t i) {
             }
 }
 
-static void unlock_node(tree *T, uint32_t i) {
+static inline void lock_node(tree *T, uint32_t i) {
+    if (T->sh) lock_wait(&T->sh->lock[i & (NLOCKS - 1)].f);
+}
+
+static inline void unlock_node(tree *T, uint32_t i) {
     if (T->sh) atomic_store_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
 }
 
