@@ -28,7 +28,10 @@
  * Threads (threads=N, each with its own generator, determinizations and
  * MAST): par=tree (the default) searches ONE tree with all of them, under
  * per-node striped spin locks with a virtual loss (vl=K), drawing from one
- * iteration budget; not deterministic with N > 1, since the interleaving
+ * iteration budget, each thread taking nodes from chunks of its own, and
+ * with availability kept so that a pass writes the chosen edge and a
+ * counter, not every child (ismcts_tree.h: what the threads share costs
+ * cache lines moving between the cores); not deterministic with N > 1, since the interleaving
  * decides what each iteration sees. par=root grows N independent trees, each
  * with its share of the iterations, and sums the root statistics; with an
  * iteration budget its result does not depend on timing. One thread is the
