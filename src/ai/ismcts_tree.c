@@ -20,12 +20,14 @@
 /* The lock of node i under par=tree (nothing with one thread or par=root):
  * test and test-and-set, so that a waiter spins on its own copy of the
  * line instead of taking it from the holder again and again. A waiter
- * yields after a while: on a loaded machine the holder may be off its core. */
+ * yields after a while (1024 plain loads, a few microseconds: longer than
+ * a selection holds a lock, since a yield is a system call): on a loaded
+ * machine the holder may be off its core. */
 static void lock_wait(atomic_int *f) {
     int spins = 0;
     while (atomic_exchange_explicit(f, 1, memory_order_acquire))
         while (atomic_load_explicit(f, memory_order_relaxed))
-            if (++spins == 64) {
+            if (++spins == 1024) {
                 spins = 0;
                 sched_yield();
             }
