@@ -260,8 +260,9 @@ typedef struct decks {
  * places than there are cards), copied eight at a time with the class's
  * base added to each byte (no byte overflows: an id is below
  * KONTOR_MAX_CARDS). A word read may reach past end, never past the state
- * (every stretch read is followed by other fields of it), and what lies past
- * end is neither looked at nor written. */
+ * (every stretch read is followed by other fields of it); what lies past
+ * end is not looked at, and the up to seven bytes past a run that its last
+ * word's copy overwrites are put back as they were. */
 static inline void deal_into(uint8_t *b, const uint8_t *end, decks *d) {
     while (b < end) {
         uint64_t x;
@@ -292,28 +293,24 @@ static inline void deal_into(uint8_t *b, const uint8_t *end, decks *d) {
             d->left[cl] -= m;
             const uint8_t *src = d->next[cl];
             d->next[cl] = src + m;
-            uint64_t add = d->base[cl], w, a;
+            uint64_t add = d->base[cl], w, after;
             if (m) {
-                /* the words before the last (at most seven), then the last
-                 * one's m - 8 full bytes merged with what follows the run */
-                unsigned full = (m - 1) >> 3, r = m - 8 * full;
+                /* whole words, the last reaching up to seven bytes past the
+                 * run, whose eight bytes are put back afterwards */
+                memcpy(&after, b + m, 8);
 #define WORD(o) (memcpy(&w, src + 8 * (o), 8), w += add, memcpy(b + 8 * (o), &w, 8))
-                switch (full) {
+                switch ((m + 7) >> 3) {
+                case 8: WORD(7); /* fallthrough */
                 case 7: WORD(6); /* fallthrough */
                 case 6: WORD(5); /* fallthrough */
                 case 5: WORD(4); /* fallthrough */
                 case 4: WORD(3); /* fallthrough */
                 case 3: WORD(2); /* fallthrough */
                 case 2: WORD(1); /* fallthrough */
-                case 1: WORD(0); /* fallthrough */
-                default: break;
+                default: WORD(0);
                 }
 #undef WORD
-                uint64_t keep = r == 8 ? 0 : ~0ULL << (8 * r);
-                memcpy(&w, src + 8 * full, 8);
-                memcpy(&a, b + 8 * full, 8);
-                w = (a & keep) | ((w + add) & ~keep);
-                memcpy(b + 8 * full, &w, 8);
+                memcpy(b + m, &after, 8);
             }
         }
         b = e;
