@@ -89,7 +89,7 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
  * within that set. The unknown places are found eight bytes at a time (an
  * unknown card is a byte with its top bit set). Each class's unseen cards are
  * dealt to its places in order by a Fisher-Yates shuffle taken as far as
- * there are places; its random indices come many from one 64-bit number
+ * there are places; its random indices come eight from one 64-bit number
  * (draw_batch: exactly uniform, no modulo bias), so the deal is uniform over
  * every assignment of the unseen cards of each class to its unknown places
  * (test_properties counts the deals of a view with seven hidden cards, and
