@@ -4,8 +4,9 @@
  * Areas are not stored while open: they are the connected components of the
  * dock bitboard, found by flood fill when needed (see rules.h). This file
  * holds everything that touches the board's bitboards, so that the hot path
- * of a placement (place_as, compute_cells, check_enclosures) is one
- * translation unit and the compiler inlines across it. */
+ * of a placement (compute_cells, check_enclosures) is one translation unit
+ * and the compiler inlines across it; laying a card (place_as) is inline in
+ * rules.h, so that do_place in round.c inlines it too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +15,7 @@
 /* R5: the cells where a card may still ever lie: every cell of some W x H
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
-static int update_mask(kontor_state *s) {
+int update_mask(kontor_state *s) {
     bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
     if (!s->cfg.fixed_board) {
         int w = s->cfg.width, h = s->cfg.height;
@@ -233,55 +234,7 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
 
 /* ---- placing and removing cards ---------------------------------------------- */
 
-/* Put a card on a cell: bitboards, extent, mask. No scoring. */
-/* Put a card on a cell, as water or as a dock card (special cards: a flood
- * is water, a bridge a dock card, a customs house either). */
-/* The card's bits: its cell, the bitboards of its kind, the count. */
-static inline void put_bits(kontor_state *s, int cell, int id, int as_water) {
-    const kontor_card *k = card_of(s, id);
-    s->cell_card[cell] = (uint8_t)id;
-    bb_set(&s->occ, cell);
-    if (k->kind == KONTOR_KIND_CUSTOMS) bb_set(&s->customs, cell);
-    if (as_water) {
-        bb_set(&s->water, cell);
-    } else {
-        bb_set(&s->dock, cell);
-        if (k->colour < 2) {
-            bb_set(&s->team_dock[k->colour], cell);
-            if (k->kind == KONTOR_KIND_CRANE) bb_set(&s->crane[k->colour], cell);
-        }
-        if (k->ship) bb_set(&s->shipsym, cell);
-    }
-    s->ncards_board++;
-    pub_set(s, id);
-}
-
-int place_as(kontor_state *s, int cell, int id, int as_water) {
-    const kontor_card *k = card_of(s, id);
-    put_bits(s, cell, id, as_water);
-    /* the frontier: the cell leaves it, its free neighbours join it */
-    int i = cell >> 6, b = cell & 63;
-    uint64_t bit = 1ULL << b, near[3];
-    bb_near(cell, near);
-    s->front.w[i] = (s->front.w[i] | (near[1] & ~s->occ.w[i])) & ~bit;
-    if (near[0]) s->front.w[i - 1] |= near[0] & ~s->occ.w[i - 1];
-    if (near[2]) s->front.w[i + 1] |= near[2] & ~s->occ.w[i + 1];
-    if (!as_water && k->colour < 2 && k->kind == KONTOR_KIND_CRANE) {
-        bb_t *cn = &s->crane_near[k->colour];
-        cn->w[i] |= near[1];
-        if (near[0]) cn->w[i - 1] |= near[0];
-        if (near[2]) cn->w[i + 1] |= near[2];
-    }
-    int x = gx(cell), y = gy(cell);
-    int changed = 0;
-    if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
-    if (x > s->maxx) s->maxx = (uint8_t)x, changed = 1;
-    if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
-    if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
-    return changed && update_mask(s);
-}
-
-int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
+/* place_as and place_raw are in rules.h: the placement inlines them. */
 
 /* The start's cards on an empty board, as place_raw one by one would lay
  * them, with the frontier, the extent and the mask worked out once. */
