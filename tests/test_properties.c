@@ -6,6 +6,7 @@
  * information and determinized states agree with their views, and every game
  * ends. Games pick uniformly from kontor_legal with a seeded generator. */
 #include "testutil.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -424,6 +425,58 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
     }
     assert_true(removed > 100);
     assert_true(covered > 100);
+}
+
+/* The rulebook's customs house "darf nicht das Gebiet abschliessen": over
+ * random games for four and the specials for two, whenever a customs house
+ * is to be placed, each free cell next to the board inside the mask is legal
+ * as water and as a dock card (unless an opposing crane keeps dock cards off
+ * it) exactly when the card laid there by hand, as water or as a dock card,
+ * leaves every area open (kontor__score_enclosed scores none). The engine
+ * works the cells out together from the open areas with a single cell left
+ * around them (area.c, customs_cells); this is the test by definition. */
+static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
+    (void)st;
+    const char *variants[] = {"four", "specials"};
+    int checked = 0, refused = 0;
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, variants[v], NULL), KONTOR_OK);
+        int water_id = -1;
+        for (int i = 0; i < cfg.cards->ncards && water_id < 0; i++)
+            if (cfg.cards->card[i].kind == KONTOR_KIND_WATER) water_id = i;
+        assert_true(water_id >= 0);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 90 + v);
+        for (int g = 0; g < 300; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                if (s.phase == KONTOR_PHASE_PLACE && cfg.cards->card[s.choice[seat]].kind == KONTOR_KIND_CUSTOMS) {
+                    int team = cfg.nseats == 4 ? seat / 2 : seat;
+                    for (int c = 0; c < KONTOR_CELLS; c++) {
+                        if (!bit(&s.front, c) || !bit(&s.mask, c)) continue;
+                        for (int as_water = 0; as_water < 2; as_water++) {
+                            kontor_state t = s;
+                            kontor__put(&t, c, as_water ? water_id : s.choice[seat]);
+                            kontor__score_enclosed(&t, NULL);
+                            int allowed = t.nareas == s.nareas && (as_water || !bit(&s.crane_near[1 - team], c));
+                            kontor_move m = KONTOR_MOVE(as_water ? KONTOR_MOVE_PLACE_WATER : KONTOR_MOVE_PLACE, c);
+                            assert_int_equal(kontor_is_legal(&s, seat, m), allowed);
+                            checked++;
+                            refused += t.nareas != s.nareas;
+                        }
+                    }
+                }
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 10000);
+    assert_true(refused > 100);
 }
 
 static void property_playout_is_deterministic_for_a_seed(void **st) {
@@ -864,6 +917,7 @@ int main(void) {
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
+        cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
