@@ -172,8 +172,9 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# the terminal client (kontor play) needs ncurses; only the kontor binary links it
-$(KONTOR): LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+# the terminal client (kontor play) needs ncurses; it is not linked but loaded
+# on first use (src/cli/lazy_curses.c), like the server's libraries above
+$(BUILD)/src/cli/lazy_curses.o: CFLAGS_BASE += $(call LAZY_SONAME,ncursesw)
 $(KONTOR): $(CLI_OBJ) $(SERVER_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SERVER_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
 
@@ -220,7 +221,6 @@ $(BUILD)/leaky/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DKONTOR_TEST_LEAKY -c $< -o $@
 $(PQ_USERS:%=$(BUILD)/leaky/src/server/%.o): CFLAGS_BASE += $(PQ_CFLAGS)
-$(BUILD)/tests/kontor-leaky: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 $(BUILD)/tests/kontor-leaky: $(CLI_OBJ) $(LEAKY_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LEAKY_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
