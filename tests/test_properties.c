@@ -695,7 +695,7 @@ static void property_determinize_deals_every_unseen_card_uniformly(void **state)
  * each checked by hand in view.c. A bias as small as that of a bounded draw
  * without its rejection (a few parts in a thousand for 8-bit indices) is
  * beyond what 21,600 samples can see: the draw's exactness rests on its
- * argument in view.c (draw8). */
+ * argument in view.c (draw_batch). */
 static void property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often(void **state) {
     (void)state;
     enum { DEALS = 144, PER = 150, SAMPLES = DEALS * PER };
@@ -776,6 +776,82 @@ static void property_determinize_deals_every_order_of_a_few_hidden_cards_equally
         fail_msg("%d of %d deals seen, chi-square %.1f > %.1f (df %d)", seen, DEALS, chi, limit, df);
 }
 
+/* Where a batch of the shuffle's indices ends and the next begins (view.c
+ * draws the indices of steps 0-7 from one random number and those of steps
+ * 8-15 from the next, and runs each batch's steps unrolled): a basic game's
+ * state in which everything is public but the cards of seat 0's face-down
+ * dock pile, so that its view has one class of m >= 19 hidden cards in one
+ * run. The joint law of the places of the cards dealt at steps 7 and 8 (the
+ * 8th and 9th lowest hidden ids) is uniform over the m (m - 1) pairs of
+ * places, by a chi-square test six standard deviations out over 60 samples
+ * a pair (seeded). An off-by-one in either step's bound fails it (checked by
+ * hand: step 8 drawing from [0, 8) instead of [0, 8], chi-square 1,578;
+ * step 7 from [0, 7) instead of [0, 7], 1,629; the test of the 144 deals
+ * above does not see either, the test of single places below sees both). */
+static void property_determinize_deals_across_a_batch_of_indices_uniformly(void **state) {
+    (void)state;
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
+    static kontor_state s, d;
+    static kontor_view v;
+    assert_int_equal(kontor_new(&s, &cfg, 9, &err), KONTOR_OK);
+    const kontor_pile *dp = &s.dock_pile[0];
+    int m = dp->n;
+    assert_true(m >= 19 && m <= 22);
+    uint64_t hidden[2] = {0, 0};
+    for (int i = 0; i < m; i++) {
+        int c = dp->card[(dp->head + i) & (KONTOR_PILE_MAX - 1)];
+        hidden[c >> 6] |= 1ULL << (c & 63);
+    }
+    s.pub[0] = ~hidden[0];
+    s.pub[1] = ~hidden[1];
+    s.known[0][0] = s.known[0][1] = 0;
+    kontor_view_of(&s, 0, &v);
+    const uint8_t *at[KONTOR_MAX_CARDS];
+    assert_int_equal(unknown_places(&v.s, 0, at, KONTOR_MAX_CARDS), m);
+    /* the 8th and 9th lowest hidden ids */
+    int a = -1, b = -1, rank = 0;
+    for (int c = 0; c < KONTOR_MAX_CARDS; c++)
+        if ((hidden[c >> 6] >> (c & 63)) & 1) {
+            if (rank == 7) a = c;
+            if (rank == 8) b = c;
+            rank++;
+        }
+    assert_true(a >= 0 && b >= 0);
+    enum { PER = 60 };
+    int cells = m * (m - 1), samples = cells * PER;
+    static uint32_t count[22 * 22];
+    memset(count, 0, sizeof count);
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 2024);
+    for (int k = 0; k < samples; k++) {
+        kontor_determinize(&v, &rng, &d);
+        int pa = -1, pb = -1;
+        for (int p = 0; p < m; p++) {
+            uint8_t c = ((const uint8_t *)&d)[at[p] - (const uint8_t *)&v.s];
+            if (c == a) pa = p;
+            if (c == b) pb = p;
+        }
+        assert_true(pa >= 0 && pb >= 0 && pa != pb);
+        count[pa * m + pb]++;
+    }
+    double chi = 0, expect = PER;
+    int seen = 0;
+    for (int pa = 0; pa < m; pa++)
+        for (int pb = 0; pb < m; pb++) {
+            if (pa == pb) continue;
+            uint32_t n = count[pa * m + pb];
+            chi += (n - expect) * (n - expect) / expect;
+            seen += n > 0;
+        }
+    int df = cells - 1;
+    double limit = df + 6.0 * sqrt(2.0 * df);
+    if (getenv("KONTOR_SHOW_CHI")) printf("%d pairs of places: %d seen, chi-square %.1f, limit %.1f (df %d)\n", cells, seen, chi, limit, df);
+    if (seen < cells || chi > limit)
+        fail_msg("%d of %d pairs of places seen, chi-square %.1f > %.1f (df %d)", seen, cells, chi, limit, df);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(property_basic_games_keep_every_invariant),
@@ -792,6 +868,7 @@ int main(void) {
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),
+        cmocka_unit_test(property_determinize_deals_across_a_batch_of_indices_uniformly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
