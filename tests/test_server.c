@@ -580,6 +580,23 @@ static void test_timeout_plays_for_a_silent_seat(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* The two players of a game take turns (random decisions from rng) for at
+ * least `moves` decisions, the state read to its end; returns its ply. */
+static int play_at_least(cl *a, cl *b, kontor_rng *rng, int moves) {
+    play_both(a, b, rng, moves);
+    drain(a, 50);
+    int ply = ply_of(a);
+    assert_true(ply >= moves);
+    return ply;
+}
+
+/* Both players gone, the server killed with SIGKILL (no chance to save). */
+static void kill_mid_game(srv *s, cl *a, cl *b) {
+    close_cl(a);
+    close_cl(b);
+    stop(s, SIGKILL);
+}
+
 static void test_sigkill_mid_game_loses_nothing(void **state) {
     (void)state;
     srv s = start();
@@ -588,15 +605,10 @@ static void test_sigkill_mid_game_loses_nothing(void **state) {
     const char *id = game_id(g);
     kontor_rng rng;
     kontor_rng_seed(&rng, 3);
-    play_both(&a, &b, &rng, 40);
-    drain(&a, 50);
-    int ply = ply_of(&a);
-    assert_true(ply >= 40);
+    int ply = play_at_least(&a, &b, &rng, 40);
     json_t *before = json_deep_copy(json_object_get(a.state, "board"));
     json_t *hand = json_deep_copy(json_object_get(json_array_get(json_object_get(a.state, "seats"), 0), "hand"));
-    close_cl(&a);
-    close_cl(&b);
-    stop(&s, SIGKILL);
+    kill_mid_game(&s, &a, &b);
 
     s = start();
     join_two(&a, &b, &s, g);
@@ -648,13 +660,8 @@ static void test_sigkill_keeps_each_decision_in_the_record(void **state) {
     const char *id = game_id(g);
     kontor_rng rng;
     kontor_rng_seed(&rng, 11);
-    play_both(&a, &b, &rng, 17);
-    drain(&a, 50);
-    int ply = ply_of(&a);
-    assert_true(ply >= 17);
-    close_cl(&a);
-    close_cl(&b);
-    stop(&s, SIGKILL);
+    int ply = play_at_least(&a, &b, &rng, 17);
+    kill_mid_game(&s, &a, &b);
     s = start();
     /* the record of a running game is not served; its replay view counts
      * the stored decisions, and the game replays on to the end */
