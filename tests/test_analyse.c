@@ -119,12 +119,15 @@ static int blunder_game(uint64_t seed, kontor_record *rec) { return blunder_game
 /* The analysis names a placement that gives an area away as the side's
  * biggest loss, on records whose blunder is known by construction
  * (last_round_blunder: the other cell would have won the game). Its loss is
- * exact whatever the search's seed and budget: after either cell the game
- * ends by forced decisions, so the main search's value of each cell, and
- * the forced re-search's, is that ending's result (ai_result_of: 0.9 for a
- * win, plus a tenth for the margin), and the loss is the difference of the
- * won and the lost ending, about 0.9; the test asserts it to 1e-4 (the search sums
- * results in floats).
+ * exact whatever the search's seed: after either cell the game ends by
+ * forced decisions, so every playout through a cell returns that ending's
+ * result (ai_result_of: 0.9 for a win, plus a tenth for the margin), the
+ * main search's value of each cell and the forced re-search's are that
+ * result, and the loss is the difference of the won and the lost ending,
+ * about 0.9 (the test asserts it to 1e-4: the search sums results in
+ * floats). The budget only has to let the search tell two cells apart whose
+ * values differ by 0.9 (1,000 iterations: UCB gives the losing cell a few
+ * dozen of them at most).
  * Every other decision of the side is a search estimate; that none comes
  * near is checked over three search seeds on each of two records. The deals
  * are those of greedy against greedy from seeds 1 to 2,000 that offer seat 0
