@@ -125,9 +125,10 @@ static int blunder_game(uint64_t seed, kontor_record *rec) { return blunder_game
  * main search's value of each cell and the forced re-search's are that
  * result, and the loss is the difference of the won and the lost ending,
  * about 0.9 (the test asserts it to 1e-4: the search sums results in
- * floats). The budget only has to let the search tell two cells apart whose
- * values differ by 0.9 (1,000 iterations: UCB gives the losing cell a few
- * dozen of them at most).
+ * floats). The budget only has to let the search tell apart two cells
+ * whose values differ by 0.9: at 1,000 iterations the losing cell had 4
+ * visits in each of the test's six analyses, so its loss came from the
+ * forced re-search, exact too.
  * Every other decision of the side is a search estimate; that none comes
  * near is checked over three search seeds on each of two records. The deals
  * are those of greedy against greedy from seeds 1 to 2,000 that offer seat 0
