@@ -243,6 +243,34 @@ static inline void finish(srv *s, cl *c, json_t *g) {
     stop(s, SIGTERM);
 }
 
+/* The body of a game of two people (basic). */
+#define TWO_PEOPLE "{\"seats\":[\"human\",\"human\"]}"
+
+/* a and b join game g as its seats 0 and 1, in that order (each welcome and
+ * first state read). */
+static inline void join_two(cl *a, cl *b, const srv *s, json_t *g) {
+    join(a, s, game_id(g), token_of(g, 0));
+    join(b, s, game_id(g), token_of(g, 1));
+}
+
+/* The opener of a game of two people: a game created from body, a and b
+ * joined as seats 0 and 1; returns the game's JSON (the caller frees it). */
+static inline json_t *create_two_joined(const srv *s, const char *body, cl *a, cl *b) {
+    json_t *g = create(s, body);
+    join_two(a, b, s, g);
+    return g;
+}
+
+/* The end of a test's game with two clients (two players, or a player and
+ * a spectator): a and b closed, g freed, the server stopped (and asserted
+ * to exit cleanly on SIGTERM). */
+static inline void finish_two(srv *s, cl *a, cl *b, json_t *g) {
+    close_cl(a);
+    close_cl(b);
+    json_decref(g);
+    stop(s, SIGTERM);
+}
+
 static inline int ply_of(cl *c) { return (int)json_integer_value(json_object_get(c->state, "ply")); }
 static inline int is_over(cl *c) { return json_is_true(json_object_get(c->state, "over")); }
 

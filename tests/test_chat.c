@@ -202,11 +202,9 @@ static void expect_error(cl *c, const char *code) {
 static void test_chat_reaches_the_players_and_spectators_and_a_reload_shows_it(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b, w;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &a, &b);
+    const char *id = game_id(g);
     join(&w, &s, id, NULL);
     say(&a, "table", "<b>hallo</b> & tschüss");
     cl *all[3] = {&a, &b, &w};
@@ -233,11 +231,8 @@ static void test_chat_reaches_the_players_and_spectators_and_a_reload_shows_it(v
     assert_int_equal(json_array_size(ms), 1);
     assert_string_equal(json_string_value(json_object_get(json_array_get(ms, 0), "text")), "<b>hallo</b> & tschüss");
     json_decref(h);
-    close_cl(&a);
-    close_cl(&b);
     close_cl(&w);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 /* Each refusal has its code: too long, control characters, no team channel
@@ -246,11 +241,8 @@ static void test_chat_reaches_the_players_and_spectators_and_a_reload_shows_it(v
 static void test_chat_refusals_have_their_codes(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &a, &b);
     char longtext[260];
     memset(longtext, 'x', 201);
     longtext[201] = 0;
@@ -278,10 +270,7 @@ static void test_chat_refusals_have_their_codes(void **state) {
     assert_true(retry >= 1 && retry <= 10);
     json_decref(e);
     assert_null(next_of(&b, "chat", 300)); /* it was not sent */
-    close_cl(&a);
-    close_cl(&b);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 int main(void) {

@@ -43,6 +43,45 @@ static void test_search_opts_specs(void **st) {
     }
 }
 
+/* the placements of seat 0 in s by the evaluation after each: the best's
+ * index, and the gap to the runner-up */
+static int best_by_eval(const kontor_state *s, const kontor_move *m, int n, double *gap) {
+    double best = -1e300, second = -1e300;
+    int bi = -1;
+    for (int i = 0; i < n; i++) {
+        kontor_state c = *s;
+        assert_int_equal(kontor_apply(&c, 0, m[i], NULL), KONTOR_OK);
+        double e = ai_eval(&c, 0);
+        if (e > best) second = best, best = e, bi = i;
+        else if (e > second) second = e;
+    }
+    *gap = best - second;
+    return bi;
+}
+
+/* The first of the random games from seed `from` on (up to 400) in which
+ * red places in round 4 or later with four cells or more and one best by
+ * the evaluation, by min_gap or more: its seed, with red's state, view,
+ * placements (n) and the best's index; 0 when none is left. */
+static uint64_t clear_best_placement(uint64_t from, double min_gap, kontor_state *s, kontor_view *v, kontor_move *m,
+                                     int *n, int *bi) {
+    for (uint64_t seed = from; seed <= 400; seed++) {
+        if (!kt_red_places_view(seed, 4, s, v)) continue;
+        *n = kontor_legal(s, 0, m);
+        double gap;
+        *bi = best_by_eval(s, m, *n, &gap);
+        if (*n >= 4 && gap >= min_gap) return seed;
+    }
+    return 0;
+}
+
+/* The ranking of v's n decisions by spec's search from seed, into c. */
+static void rank_all(const char *spec, uint64_t seed, const kontor_view *v, int n, ai_choice *c) {
+    kontor_agent *a = kt_agent(spec, seed);
+    assert_int_equal(kontor_agent_rank(a, v, c, KONTOR_MAX_MOVES), n);
+    kontor_agent_free(a);
+}
+
 /* prior=W: after every cell has had its one visit, the bias W x g / (visits
  * + 1) dominates UCB (W = 100 against results in [0, 1]), so the next two
  * iterations go to the cell of the best evaluation (g = 1), as long as the
@@ -52,33 +91,18 @@ static void test_search_opts_specs(void **st) {
  * results say. */
 static void test_prior_follows_the_evaluation(void **st) {
     (void)st;
-    int checked = 0;
-    for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
-        kontor_state s;
-        kontor_view v;
-        if (!kt_red_places_view(seed, 4, &s, &v)) continue;
-        kontor_move m[KONTOR_MAX_MOVES];
-        int n = kontor_legal(&s, 0, m);
-        double best = -1e300, second = -1e300;
-        kontor_move bm = 0;
-        for (int i = 0; i < n; i++) {
-            kontor_state c = s;
-            assert_int_equal(kontor_apply(&c, 0, m[i], NULL), KONTOR_OK);
-            double e = ai_eval(&c, 0);
-            if (e > best) second = best, best = e, bm = m[i];
-            else if (e > second) second = e;
-        }
-        if (n < 4 || best - second < 5.0) continue;
+    int checked = 0, n, bi;
+    kontor_state s;
+    kontor_view v;
+    kontor_move m[KONTOR_MAX_MOVES];
+    for (uint64_t seed = 1; checked < 3 && (seed = clear_best_placement(seed, 5.0, &s, &v, m, &n, &bi)); seed++) {
         char spec[64];
         snprintf(spec, sizeof spec, "ismcts:iters=%d,prior=100", n + 2);
-        kontor_agent *a = kt_agent(spec, seed);
         ai_choice c[KONTOR_MAX_MOVES];
-        int k = kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES);
-        assert_int_equal(k, n);
-        assert_int_equal(c[0].move, bm);
+        rank_all(spec, seed, &v, n, c);
+        assert_int_equal(c[0].move, m[bi]);
         assert_int_equal(c[0].visits, 3);
         assert_int_equal(c[1].visits, 1);
-        kontor_agent_free(a);
         checked++;
     }
     assert_int_equal(checked, 3);
@@ -115,22 +139,6 @@ static void test_order_picks_the_best_mast_move(void **st) {
     assert_int_equal(distinct, n);
 }
 
-/* the placements of seat 0 in s by the evaluation after each: the best's
- * index, and the gap to the runner-up */
-static int best_by_eval(const kontor_state *s, const kontor_move *m, int n, double *gap) {
-    double best = -1e300, second = -1e300;
-    int bi = -1;
-    for (int i = 0; i < n; i++) {
-        kontor_state c = *s;
-        assert_int_equal(kontor_apply(&c, 0, m[i], NULL), KONTOR_OK);
-        double e = ai_eval(&c, 0);
-        if (e > best) second = best, best = e, bi = i;
-        else if (e > second) second = e;
-    }
-    *gap = best - second;
-    return bi;
-}
-
 /* eorder=K: with K >= the untried placements the one of the best
  * evaluation is expanded first; with K = 1 the pick is uniform (every
  * placement comes first some time); and in the search the first
@@ -139,18 +147,13 @@ static int best_by_eval(const kontor_state *s, const kontor_move *m, int n, doub
  * placements with one clear best, n >= 4 cells each). */
 static void test_eorder_expands_the_best_evaluation_first(void **st) {
     (void)st;
-    int checked = 0;
+    int checked = 0, n, bi;
     kontor_rng r;
     kontor_rng_seed(&r, 11);
-    for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
-        kontor_state s;
-        kontor_view v;
-        if (!kt_red_places_view(seed, 4, &s, &v)) continue;
-        kontor_move m[KONTOR_MAX_MOVES];
-        int n = kontor_legal(&s, 0, m);
-        double gap;
-        int bi = best_by_eval(&s, m, n, &gap);
-        if (n < 4 || gap < 1.0) continue;
+    kontor_state s;
+    kontor_view v;
+    kontor_move m[KONTOR_MAX_MOVES];
+    for (uint64_t seed = 1; checked < 3 && (seed = clear_best_placement(seed, 1.0, &s, &v, m, &n, &bi)); seed++) {
         for (int rep = 0; rep < 5; rep++) {
             assert_int_equal(ai_eval_order_untried(&s, 0, m, n, n, &r), bi);
             assert_int_equal(ai_eval_order_untried(&s, 0, m, n, 100, &r), bi);
@@ -162,12 +165,10 @@ static void test_eorder_expands_the_best_evaluation_first(void **st) {
             if (!seen[i]++) distinct++;
         }
         assert_int_equal(distinct, n);
-        kontor_agent *a = kt_agent("ismcts:iters=1,eorder=100", seed);
         ai_choice c[KONTOR_MAX_MOVES];
-        assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
+        rank_all("ismcts:iters=1,eorder=100", seed, &v, n, c);
         assert_int_equal(c[0].visits, 1);
         assert_int_equal(c[0].move, m[bi]);
-        kontor_agent_free(a);
         checked++;
     }
     assert_int_equal(checked, 3);
@@ -181,32 +182,23 @@ static void test_eorder_expands_the_best_evaluation_first(void **st) {
  * the extra ones wherever the results say. */
 static void test_ebias_follows_the_evaluation(void **st) {
     (void)st;
-    int checked = 0;
-    for (uint64_t seed = 1; seed <= 400 && checked < 3; seed++) {
-        kontor_state s;
-        kontor_view v;
-        if (!kt_red_places_view(seed, 4, &s, &v)) continue;
-        kontor_move m[KONTOR_MAX_MOVES];
-        int n = kontor_legal(&s, 0, m);
-        double gap;
-        int bi = best_by_eval(&s, m, n, &gap);
-        if (n < 4 || gap < 5.0) continue;
+    int checked = 0, n, bi;
+    kontor_state s;
+    kontor_view v;
+    kontor_move m[KONTOR_MAX_MOVES];
+    for (uint64_t seed = 1; checked < 3 && (seed = clear_best_placement(seed, 5.0, &s, &v, m, &n, &bi)); seed++) {
         ai_choice c[KONTOR_MAX_MOVES];
-        kontor_agent *a = kt_agent("ismcts:iters=1,ebias=100", seed);
-        assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
+        rank_all("ismcts:iters=1,ebias=100", seed, &v, n, c);
         assert_int_equal(c[0].move, m[bi]);
         assert_int_equal(c[0].visits, 1);
         assert_int_equal(c[1].visits, 0);
-        kontor_agent_free(a);
         char spec[64];
         snprintf(spec, sizeof spec, "ismcts:iters=%d,ebias=100", n + 2);
-        a = kt_agent(spec, seed);
-        assert_int_equal(kontor_agent_rank(a, &v, c, KONTOR_MAX_MOVES), n);
+        rank_all(spec, seed, &v, n, c);
         assert_int_equal(c[0].move, m[bi]);
         assert_int_equal(c[0].visits, 3);
         assert_int_equal(c[1].visits, 1);
         assert_int_equal(c[n - 1].visits, 1);
-        kontor_agent_free(a);
         checked++;
     }
     assert_int_equal(checked, 3);

@@ -144,11 +144,8 @@ static char *nested(const char *open, int depth, const char *close) {
 static void test_deep_json_is_refused_and_stops_nothing(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
     char *deep[3] = {nested("[", 900, "]"), nested("{\"a\":", 1000, "}"), nested("[", 100000, "]")};
     for (int k = 0; k < 3; k++) {
         send_str(&a, deep[k]);
@@ -179,10 +176,7 @@ static void test_deep_json_is_refused_and_stops_nothing(void **state) {
     for (int k = 0; k < 3; k++) free(deep[k]);
     /* the game goes on for the other player */
     assert_int_equal(play_one(&b, NULL), 1);
-    close_cl(&a);
-    close_cl(&b);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 /* A finished game after a restart: not loaded at start (only unfinished

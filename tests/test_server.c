@@ -28,7 +28,7 @@ static void test_lobby_creates_lists_and_refuses_bad_games(void **state) {
 
     /* a game is private unless its creator lists it: not offered under open
      * games, and its free seat cannot be claimed by a stranger */
-    json_t *p = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    json_t *p = create(&s, TWO_PEOPLE);
     const char *pid = json_string_value(json_object_get(p, "id"));
     list = http_json(&s, "GET", "/api/games", NULL, &st);
     open = json_object_get(list, "open");
@@ -85,11 +85,9 @@ static void test_lobby_creates_lists_and_refuses_bad_games(void **state) {
 static void test_each_seat_sees_only_its_own_hand(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b, w;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
+    const char *id = game_id(g);
     join(&w, &s, id, NULL);
     drain(&a, 50);
     json_t *seats = json_object_get(a.state, "seats");
@@ -108,17 +106,14 @@ static void test_each_seat_sees_only_its_own_hand(void **state) {
     assert_true(json_is_string(ch));
     /* a card or a pass alike: the choice is hidden until the reveal */
     assert_string_equal(json_string_value(ch), "hidden");
-    close_cl(&a);
-    close_cl(&b);
     close_cl(&w);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 static void test_refused_messages_change_nothing(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    json_t *g = create(&s, TWO_PEOPLE);
     const char *id = json_string_value(json_object_get(g, "id"));
     cl a, w, x;
     join(&a, &s, id, token_of(g, 0));
@@ -212,10 +207,7 @@ static void test_refused_messages_change_nothing(void **state) {
     /* the players are still served */
     assert_true(play_one(&a, NULL));
     assert_int_equal(ply_of(&a), ply + 1);
-    close_cl(&a);
-    close_cl(&w);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &w, g);
 }
 
 /* latency.h: every value falls in a bucket whose upper edge is at or above
@@ -260,11 +252,8 @@ static json_int_t stat_of(const srv *s, const char *hist, const char *field) {
 static void test_stats_time_each_decision_the_server_applies(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
     assert_int_equal(stat_of(&s, "decision", "n"), 0);
     kontor_rng rng;
     kontor_rng_seed(&rng, 11);
@@ -280,20 +269,15 @@ static void test_stats_time_each_decision_the_server_applies(void **state) {
     assert_true(stat_of(&s, "decision", "max_us") >= p50 - p50 / 8);
     assert_true(stat_of(&s, "wait", "n") >= moves);
     assert_true(stat_of(&s, "loop", "n") > moves);
-    close_cl(&a);
-    close_cl(&b);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 static void test_two_humans_play_to_the_end_and_the_record_replays(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
+    const char *id = game_id(g);
     kontor_rng rng;
     kontor_rng_seed(&rng, 7);
     int moves = play_both(&a, &b, &rng, 5000);
@@ -329,10 +313,7 @@ static void test_two_humans_play_to_the_end_and_the_record_replays(void **state)
     /* a finished game refuses moves */
     send_str(&a, "{\"type\":\"move\",\"move\":256}");
     assert_non_null(until(&a, "error", 2000));
-    close_cl(&a);
-    close_cl(&b);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 static void test_computer_seat_plays_its_turns(void **state) {
@@ -399,10 +380,7 @@ static void test_pile_tops_are_public_and_are_the_cards_drawn_next(void **state)
         }
     }
     assert_true(draws >= 6);
-    close_cl(&a);
-    close_cl(&w);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &w, g);
 }
 
 /* The view's open areas: each still borders a free cell (else it would be
@@ -462,11 +440,8 @@ static void test_open_areas_say_who_leads_by_what_and_their_free_cells(void **st
     kontor_rng rng;
     kontor_rng_seed(&rng, 11);
     for (int game = 0; game < 30 && !(leaders > 20 && rules[0] > 0 && rules[1] > 0); game++) {
-        json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-        const char *id = json_string_value(json_object_get(g, "id"));
         cl a, b;
-        join(&a, &s, id, token_of(g, 0));
-        join(&b, &s, id, token_of(g, 1));
+        json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
         for (int moves = 0; !is_over(&a) && moves < 3000;) {
             int moved = play_one(&a, &rng);
             check_open_areas(a.state, &leaders, rules);
@@ -492,7 +467,7 @@ static void test_open_areas_say_who_leads_by_what_and_their_free_cells(void **st
 static void test_a_player_names_himself_at_join(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
+    json_t *g = create(&s, TWO_PEOPLE);
     const char *id = json_string_value(json_object_get(g, "id"));
     char msg[256];
     const char *bad[] = {"\"\"", "\"   \"", "\"a\\nb\"", "\"abcdefghijklmnopqrstuvwxy\"", "42"};
@@ -515,10 +490,7 @@ static void test_a_player_names_himself_at_join(void **state) {
     json_t *players = json_object_get(w.state, "players");
     assert_string_equal(json_string_value(json_object_get(json_array_get(players, 0), "player")), "Anna <b>");
     assert_string_equal(json_string_value(json_object_get(json_array_get(players, 1), "player")), "");
-    close_cl(&a);
-    close_cl(&w);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &w, g);
 }
 
 /* A rematch: asked with a player's token once the game is over; the seats'
@@ -608,29 +580,38 @@ static void test_timeout_plays_for_a_silent_seat(void **state) {
     stop(&s, SIGTERM);
 }
 
+/* The two players of a game take turns (random decisions from rng) for at
+ * least `moves` decisions, the state read to its end; returns its ply. */
+static int play_at_least(cl *a, cl *b, kontor_rng *rng, int moves) {
+    play_both(a, b, rng, moves);
+    drain(a, 50);
+    int ply = ply_of(a);
+    assert_true(ply >= moves);
+    return ply;
+}
+
+/* Both players gone, the server killed with SIGKILL (no chance to save). */
+static void kill_mid_game(srv *s, cl *a, cl *b) {
+    close_cl(a);
+    close_cl(b);
+    stop(s, SIGKILL);
+}
+
 static void test_sigkill_mid_game_loses_nothing(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
+    const char *id = game_id(g);
     kontor_rng rng;
     kontor_rng_seed(&rng, 3);
-    play_both(&a, &b, &rng, 40);
-    drain(&a, 50);
-    int ply = ply_of(&a);
-    assert_true(ply >= 40);
+    int ply = play_at_least(&a, &b, &rng, 40);
     json_t *before = json_deep_copy(json_object_get(a.state, "board"));
     json_t *hand = json_deep_copy(json_object_get(json_array_get(json_object_get(a.state, "seats"), 0), "hand"));
-    close_cl(&a);
-    close_cl(&b);
-    stop(&s, SIGKILL);
+    kill_mid_game(&s, &a, &b);
 
     s = start();
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    join_two(&a, &b, &s, g);
     drain(&a, 50);
     assert_int_equal(ply_of(&a), ply);
     assert_true(json_equal(before, json_object_get(a.state, "board")));
@@ -674,20 +655,13 @@ static void test_sigkill_mid_game_loses_nothing(void **state) {
 static void test_sigkill_keeps_each_decision_in_the_record(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, TWO_PEOPLE, &a, &b);
+    const char *id = game_id(g);
     kontor_rng rng;
     kontor_rng_seed(&rng, 11);
-    play_both(&a, &b, &rng, 17);
-    drain(&a, 50);
-    int ply = ply_of(&a);
-    assert_true(ply >= 17);
-    close_cl(&a);
-    close_cl(&b);
-    stop(&s, SIGKILL);
+    int ply = play_at_least(&a, &b, &rng, 17);
+    kill_mid_game(&s, &a, &b);
     s = start();
     /* the record of a running game is not served; its replay view counts
      * the stored decisions, and the game replays on to the end */
@@ -706,13 +680,9 @@ static void test_sigkill_keeps_each_decision_in_the_record(void **state) {
 static void test_other_games_go_on_when_a_socket_dies(void **state) {
     (void)state;
     srv s = start();
-    json_t *g1 = create(&s, "{\"seats\":[\"human\",\"human\"]}");
-    json_t *g2 = create(&s, "{\"seats\":[\"human\",\"human\"]}");
     cl a, b, c, d;
-    join(&a, &s, json_string_value(json_object_get(g1, "id")), token_of(g1, 0));
-    join(&b, &s, json_string_value(json_object_get(g1, "id")), token_of(g1, 1));
-    join(&c, &s, json_string_value(json_object_get(g2, "id")), token_of(g2, 0));
-    join(&d, &s, json_string_value(json_object_get(g2, "id")), token_of(g2, 1));
+    json_t *g1 = create_two_joined(&s, TWO_PEOPLE, &a, &b);
+    json_t *g2 = create_two_joined(&s, TWO_PEOPLE, &c, &d);
     /* red of game 1 sends half a frame and vanishes */
     wsc_send_raw(&a.w, "\x81\xfe\x10", 3);
     close_cl(&a);

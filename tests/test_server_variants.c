@@ -399,11 +399,8 @@ static void test_justizia_and_specials_with_expansions_to_the_end(void **state) 
 static void test_a_bribe_stays_hidden_until_both_decide(void **state) {
     (void)state;
     srv s = start();
-    json_t *g = create(&s, "{\"variant\":\"bakschisch\",\"seats\":[\"human\",\"human\"]}");
-    const char *id = json_string_value(json_object_get(g, "id"));
     cl a, b;
-    join(&a, &s, id, token_of(g, 0));
-    join(&b, &s, id, token_of(g, 1));
+    json_t *g = create_two_joined(&s, "{\"variant\":\"bakschisch\",\"seats\":[\"human\",\"human\"]}", &a, &b);
     kontor_rng rng;
     kontor_rng_seed(&rng, 21);
     int seen = 0;
@@ -442,10 +439,7 @@ static void test_a_bribe_stays_hidden_until_both_decide(void **state) {
             until(&a, "state", 50);
     }
     assert_true(seen);
-    close_cl(&a);
-    close_cl(&b);
-    json_decref(g);
-    stop(&s, SIGTERM);
+    finish_two(&s, &a, &b, g);
 }
 
 /* Every variant and every expansion it takes, played to the end on the

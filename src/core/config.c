@@ -280,6 +280,7 @@ kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_e
                 if (strcmp(name, word_options[k][0]) == 0)
                     return fail(err, KONTOR_E_PARSE, "option '%s' wants '%s' or '%s'", opt, word_options[k][1],
                                 word_options[k][2]);
+            return fail(err, KONTOR_E_PARSE, "option '%s' has no such value", opt); /* not reached */
         }
         if (!word) {
             char *end;
