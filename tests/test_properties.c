@@ -6,6 +6,7 @@
  * information and determinized states agree with their views, and every game
  * ends. Games pick uniformly from kontor_legal with a seeded generator. */
 #include "testutil.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -426,6 +427,58 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
     assert_true(covered > 100);
 }
 
+/* The rulebook's customs house "darf nicht das Gebiet abschliessen": over
+ * random games for four and the specials for two, whenever a customs house
+ * is to be placed, each free cell next to the board inside the mask is legal
+ * as water and as a dock card (unless an opposing crane keeps dock cards off
+ * it) exactly when the card laid there by hand, as water or as a dock card,
+ * leaves every area open (kontor__score_enclosed scores none). The engine
+ * works the cells out together from the open areas with a single cell left
+ * around them (area.c, customs_cells); this is the test by definition. */
+static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
+    (void)st;
+    const char *variants[] = {"four", "specials"};
+    int checked = 0, refused = 0;
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, variants[v], NULL), KONTOR_OK);
+        int water_id = -1;
+        for (int i = 0; i < cfg.cards->ncards && water_id < 0; i++)
+            if (cfg.cards->card[i].kind == KONTOR_KIND_WATER) water_id = i;
+        assert_true(water_id >= 0);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 90 + v);
+        for (int g = 0; g < 300; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                if (s.phase == KONTOR_PHASE_PLACE && cfg.cards->card[s.choice[seat]].kind == KONTOR_KIND_CUSTOMS) {
+                    int team = cfg.nseats == 4 ? seat / 2 : seat;
+                    for (int c = 0; c < KONTOR_CELLS; c++) {
+                        if (!bit(&s.front, c) || !bit(&s.mask, c)) continue;
+                        for (int as_water = 0; as_water < 2; as_water++) {
+                            kontor_state t = s;
+                            kontor__put(&t, c, as_water ? water_id : s.choice[seat]);
+                            kontor__score_enclosed(&t, NULL);
+                            int allowed = t.nareas == s.nareas && (as_water || !bit(&s.crane_near[1 - team], c));
+                            kontor_move m = KONTOR_MOVE(as_water ? KONTOR_MOVE_PLACE_WATER : KONTOR_MOVE_PLACE, c);
+                            assert_int_equal(kontor_is_legal(&s, seat, m), allowed);
+                            checked++;
+                            refused += t.nareas != s.nareas;
+                        }
+                    }
+                }
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 10000);
+    assert_true(refused > 100);
+}
+
 static void property_playout_is_deterministic_for_a_seed(void **st) {
     (void)st;
     kontor_config cfg;
@@ -695,7 +748,7 @@ static void property_determinize_deals_every_unseen_card_uniformly(void **state)
  * each checked by hand in view.c. A bias as small as that of a bounded draw
  * without its rejection (a few parts in a thousand for 8-bit indices) is
  * beyond what 21,600 samples can see: the draw's exactness rests on its
- * argument in view.c (draw8). */
+ * argument in view.c (draw_batch). */
 static void property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often(void **state) {
     (void)state;
     enum { DEALS = 144, PER = 150, SAMPLES = DEALS * PER };
@@ -776,6 +829,82 @@ static void property_determinize_deals_every_order_of_a_few_hidden_cards_equally
         fail_msg("%d of %d deals seen, chi-square %.1f > %.1f (df %d)", seen, DEALS, chi, limit, df);
 }
 
+/* Where a batch of the shuffle's indices ends and the next begins (view.c
+ * draws the indices of steps 0-7 from one random number and those of steps
+ * 8-15 from the next, and runs each batch's steps unrolled): a basic game's
+ * state in which everything is public but the cards of seat 0's face-down
+ * dock pile, so that its view has one class of m >= 19 hidden cards in one
+ * run. The joint law of the places of the cards dealt at steps 7 and 8 (the
+ * 8th and 9th lowest hidden ids) is uniform over the m (m - 1) pairs of
+ * places, by a chi-square test six standard deviations out over 60 samples
+ * a pair (seeded). An off-by-one in either step's bound fails it (checked by
+ * hand: step 8 drawing from [0, 8) instead of [0, 8], chi-square 1,578;
+ * step 7 from [0, 7) instead of [0, 7], 1,629; the test of the 144 deals
+ * above does not see either, the test of single places below sees both). */
+static void property_determinize_deals_across_a_batch_of_indices_uniformly(void **state) {
+    (void)state;
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
+    static kontor_state s, d;
+    static kontor_view v;
+    assert_int_equal(kontor_new(&s, &cfg, 9, &err), KONTOR_OK);
+    const kontor_pile *dp = &s.dock_pile[0];
+    int m = dp->n;
+    assert_true(m >= 19 && m <= 22);
+    uint64_t hidden[2] = {0, 0};
+    for (int i = 0; i < m; i++) {
+        int c = dp->card[(dp->head + i) & (KONTOR_PILE_MAX - 1)];
+        hidden[c >> 6] |= 1ULL << (c & 63);
+    }
+    s.pub[0] = ~hidden[0];
+    s.pub[1] = ~hidden[1];
+    s.known[0][0] = s.known[0][1] = 0;
+    kontor_view_of(&s, 0, &v);
+    const uint8_t *at[KONTOR_MAX_CARDS];
+    assert_int_equal(unknown_places(&v.s, 0, at, KONTOR_MAX_CARDS), m);
+    /* the 8th and 9th lowest hidden ids */
+    int a = -1, b = -1, rank = 0;
+    for (int c = 0; c < KONTOR_MAX_CARDS; c++)
+        if ((hidden[c >> 6] >> (c & 63)) & 1) {
+            if (rank == 7) a = c;
+            if (rank == 8) b = c;
+            rank++;
+        }
+    assert_true(a >= 0 && b >= 0);
+    enum { PER = 60 };
+    int cells = m * (m - 1), samples = cells * PER;
+    static uint32_t count[22 * 22];
+    memset(count, 0, sizeof count);
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 2024);
+    for (int k = 0; k < samples; k++) {
+        kontor_determinize(&v, &rng, &d);
+        int pa = -1, pb = -1;
+        for (int p = 0; p < m; p++) {
+            uint8_t c = ((const uint8_t *)&d)[at[p] - (const uint8_t *)&v.s];
+            if (c == a) pa = p;
+            if (c == b) pb = p;
+        }
+        assert_true(pa >= 0 && pb >= 0 && pa != pb);
+        count[pa * m + pb]++;
+    }
+    double chi = 0, expect = PER;
+    int seen = 0;
+    for (int pa = 0; pa < m; pa++)
+        for (int pb = 0; pb < m; pb++) {
+            if (pa == pb) continue;
+            uint32_t n = count[pa * m + pb];
+            chi += (n - expect) * (n - expect) / expect;
+            seen += n > 0;
+        }
+    int df = cells - 1;
+    double limit = df + 6.0 * sqrt(2.0 * df);
+    if (getenv("KONTOR_SHOW_CHI")) printf("%d pairs of places: %d seen, chi-square %.1f, limit %.1f (df %d)\n", cells, seen, chi, limit, df);
+    if (seen < cells || chi > limit)
+        fail_msg("%d of %d pairs of places seen, chi-square %.1f > %.1f (df %d)", seen, cells, chi, limit, df);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(property_basic_games_keep_every_invariant),
@@ -788,10 +917,12 @@ int main(void) {
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
+        cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),
+        cmocka_unit_test(property_determinize_deals_across_a_batch_of_indices_uniformly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

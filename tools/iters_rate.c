@@ -11,6 +11,12 @@
  *   cc -O2 -Iinclude -Isrc -o /tmp/iters_rate tools/iters_rate.c build/libkontor.a -lm -pthread
  *   /tmp/iters_rate basic 20 "ismcts:ms=20,clock=cpu,stop=0" "ismcts:ms=20,clock=cpu,stop=0,ebias=1"
  *   (variant, decisions, specs)
+ *
+ * Each spec after the first also gets its ratio to the first: with wall-time
+ * budgets on an idle machine, what two threads are worth (issue 18, docs/ai.md
+ * "Tree parallelism, where the time went"):
+ *
+ *   /tmp/iters_rate basic 20 "ismcts:ms=200,stop=0" "ismcts:ms=200,stop=0,threads=2" "ismcts:ms=200,stop=0,threads=2,par=root"
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +24,7 @@
 int main(int argc, char **argv) {
     const char *variant = argv[1];
     int nv = atoi(argv[2]);
+    double first = 0;
     for (int a = 3; a < argc; a++) {
         kontor_config cfg; kontor_error err;
         kontor_config_init(&cfg, variant, &err);
@@ -40,7 +47,11 @@ int main(int argc, char **argv) {
             kontor_apply(&s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL);
         }
         it0 = ((ai_base *)ag->impl)->iters;
-        printf("%s %s: %d views, %.0f iterations a decision\n", variant, argv[a], views, (double)it0 / views);
+        double per = (double)it0 / views;
+        if (a == 3) first = per;
+        printf("%s %s: %d views, %.0f iterations a decision", variant, argv[a], views, per);
+        if (a > 3 && first > 0) printf(", %.2fx the first", per / first);
+        printf("\n");
         kontor_agent_free(ag);
     }
     return 0;

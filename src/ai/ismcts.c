@@ -28,7 +28,10 @@
  * Threads (threads=N, each with its own generator, determinizations and
  * MAST): par=tree (the default) searches ONE tree with all of them, under
  * per-node striped spin locks with a virtual loss (vl=K), drawing from one
- * iteration budget; not deterministic with N > 1, since the interleaving
+ * iteration budget, each thread taking nodes from chunks of its own, and
+ * with availability kept so that a pass writes the chosen edge and a
+ * counter, not every child (ismcts_tree.h: what the threads share costs
+ * cache lines moving between the cores); not deterministic with N > 1, since the interleaving
  * decides what each iteration sees. par=root grows N independent trees, each
  * with its share of the iterations, and sums the root statistics; with an
  * iteration budget its result does not depend on timing. One thread is the
@@ -140,6 +143,8 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->sh = m->sh;
         T->first = t == 0;
         T->vl = (uint32_t)m->vl;
+        T->cnext = T->cend = 0; /* par=tree: no chunk of the pool, no batch of iterations yet */
+        T->bnext = T->bend = 0;
         if (m->sh) T->budget = m->ms ? 0 : iters; /* the threads draw from one budget */
         T->reused = 0;
         if (m->path && !fixed && (!m->sh || t == 0)) { /* par=tree: the one tree is the first's */
@@ -151,7 +156,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         }
         if (T->reused)
             for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
-                if (T->pool[e].seat == seat) reused += T->pool[e].visits;
+                if (T->pool[e].seat == seat && T->pool[e].kind != N_PASS) reused += T->pool[e].visits;
     }
     if (m->sh) { /* one root for all, before they start */
         atomic_store(&m->sh->next, 0);
@@ -294,9 +299,11 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].mem);
             free(m->trees[t].mark);
             free(m->trees[t].idx);
+            free(m->trees[t].hit);
             free(m->trees[t].logs);
             free(m->trees[t].mast);
             free(m->trees[t].map);
+            free(m->trees[t].stack);
         }
     free(m->trees);
     free(m->sh);
@@ -397,9 +404,11 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     /* the tree's move ordering and bias read the MAST averages: keep them
      * even where the playouts do not use them (the advanced game) */
     m->po.record = m->order || m->pb > 0 || m->keep > 0;
-    m->trees = calloc((size_t)m->threads, sizeof *m->trees);
+    /* each thread's tree on cache lines of its own (tree is _Alignas(64)) */
+    m->trees = aligned_alloc(_Alignof(tree), (size_t)m->threads * sizeof *m->trees);
+    if (m->trees) memset(m->trees, 0, (size_t)m->threads * sizeof *m->trees);
     if (m->par == PAR_TREE && m->threads > 1 && (m->sh = aligned_alloc(64, sizeof *m->sh)) != NULL)
-        for (int i = 0; i < NLOCKS; i++) atomic_flag_clear(&m->sh->lock[i].f);
+        for (int i = 0; i < NLOCKS; i++) atomic_init(&m->sh->lock[i].f, 0);
     if (!m->trees || (m->par == PAR_TREE && m->threads > 1 && !m->sh)) {
         free(m->trees);
         free(m->sh);

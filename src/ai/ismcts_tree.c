@@ -17,28 +17,44 @@
 
 #include "ai/ismcts_tree.h"
 
-static void lock_node(tree *T, uint32_t i) {
-    if (!T->sh) return;
-    atomic_flag *f = &T->sh->lock[i & (NLOCKS - 1)].f;
+/* The lock of node i under par=tree (nothing with one thread or par=root):
+ * test and test-and-set, so that a waiter spins on its own copy of the
+ * line instead of taking it from the holder again and again. A waiter
+ * yields after a while (1024 plain loads, a few microseconds: longer than
+ * a selection holds a lock, since a yield is a system call): on a loaded
+ * machine the holder may be off its core. */
+static void lock_wait(atomic_int *f) {
     int spins = 0;
-    while (atomic_flag_test_and_set_explicit(f, memory_order_acquire))
-        if (++spins == 64) {
-            spins = 0;
-            sched_yield();
-        }
+    while (atomic_exchange_explicit(f, 1, memory_order_acquire))
+        while (atomic_load_explicit(f, memory_order_relaxed))
+            if (++spins == 1024) {
+                spins = 0;
+                sched_yield();
+            }
 }
 
-static void unlock_node(tree *T, uint32_t i) {
-    if (T->sh) atomic_flag_clear_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, memory_order_release);
+static inline void lock_node(tree *T, uint32_t i) {
+    if (T->sh) lock_wait(&T->sh->lock[i & (NLOCKS - 1)].f);
 }
 
-/* A new node under parent, whose lock the caller holds (par=tree). */
+static inline void unlock_node(tree *T, uint32_t i) {
+    if (T->sh) atomic_store_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
+}
+
+/* A new node under parent, whose lock the caller holds (par=tree: from this
+ * thread's chunk, a new chunk of NCHUNK from the shared counter when it is
+ * used up; a child may then have a smaller index than its parent). */
 static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_move move, uint32_t key) {
     uint32_t i;
     if (T->sh) {
-        if (atomic_load_explicit(&T->sh->n, memory_order_relaxed) >= T->cap) return 0;
-        i = atomic_fetch_add_explicit(&T->sh->n, 1, memory_order_relaxed);
-        if (i >= T->cap) return 0; /* another thread took the last one */
+        if (T->cnext >= T->cend) {
+            if (atomic_load_explicit(&T->sh->n, memory_order_relaxed) >= T->cap) return 0;
+            uint32_t c = atomic_fetch_add_explicit(&T->sh->n, NCHUNK, memory_order_relaxed);
+            if (c >= T->cap) return 0; /* another thread took the last one */
+            T->cnext = c;
+            T->cend = T->cap - c > NCHUNK ? c + NCHUNK : T->cap;
+        }
+        i = T->cnext++;
     } else {
         if (T->n >= T->cap) return 0;
         i = T->n++;
@@ -72,7 +88,6 @@ static uint32_t select_sampled(tree *T, const uint32_t *cand, int nc, float *pro
     uint32_t it = T->it;
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
-        x->avail++;
         x->seen = it;
         if (x->acc > top) top = x->acc;
     }
@@ -169,7 +184,8 @@ int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *un
  * node, not per expansion. select_edge then tries the unvisited cells in the
  * order of g and adds W x g / (visits + 1) to UCB. Returns 0 when the pool
  * is full. */
-static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n) {
+static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int seat, const kontor_move *moves, int n,
+                        uint32_t birth) {
     double e[KONTOR_MAX_MOVES], best = -1e300;
     for (int i = 0; i < n; i++) {
         kontor_state c = *s;
@@ -180,12 +196,50 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
     for (int i = 0; i < n; i++) {
         uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
         if (k < NKEYS && T->mark[k] == st) continue;
-        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], 0);
+        uint32_t x = alloc_node(T, parent, N_SEQ, seat, moves[i], birth);
         if (!x) return 0;
         T->pool[x].acc = (float)exp((e[i] - best) / 10.0);
         if (k < NKEYS) T->mark[k] = st, T->idx[k] = x;
     }
     return 1;
+}
+
+/* A pass of select_edge that chose e: it is counted on the parent's PASS
+ * node for (kind, seat) (made at the first pass), and the group's
+ * availability with it: counting, each selectable edge (cand, and enew, a
+ * new edge not among them) gets one; counting misses, each edge that was
+ * there before the pass (from head0 on: new ones go to the front of the
+ * list) and not selectable now (hit != stamp) gets a miss. The group then
+ * counts the way that would have written less, by a running sum with a
+ * margin, converting its edges when it switches (count = passes since
+ * birth - misses, either way). Returns e, or 0 when the pool is full. */
+#define PASS_SWITCH 64
+static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc, uint32_t head0, const uint32_t *cand,
+                       int nc, uint32_t enew, int nk, int nm, uint32_t e) {
+    node *pool = T->pool;
+    if (!pc && !(pc = alloc_node(T, parent, N_PASS, seat, (kontor_move)kind, 0))) return 0;
+    node *p = &pool[pc];
+    uint32_t pass = ++p->visits;
+    int nsel = nc + (enew != 0);
+    if (p->key == 0) {
+        for (int i = 0; i < nc; i++) pool[cand[i]].miss++;
+        if (enew) pool[enew].miss++;
+    } else if (nm < nk)
+        for (uint32_t f = head0; f; f = pool[f].sibling)
+            if (pool[f].kind == kind && pool[f].seat == seat &&
+                T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[f].move] != T->stamp)
+                pool[f].miss++;
+    int32_t score = (int32_t)p->miss + nsel - (nk - nm); /* > 0: counting misses writes less */
+    if (score > 4 * PASS_SWITCH) score = 4 * PASS_SWITCH;
+    if (score < -4 * PASS_SWITCH) score = -4 * PASS_SWITCH;
+    if ((p->key == 0 && score > PASS_SWITCH) || (p->key == 1 && score < -PASS_SWITCH)) {
+        for (uint32_t f = pool[parent].child; f; f = pool[f].sibling)
+            if (pool[f].kind == kind && pool[f].seat == seat) pool[f].miss = pass - pool[f].key - pool[f].miss;
+        p->key ^= 1;
+        score = 0;
+    }
+    p->miss = (uint32_t)score;
+    return e;
 }
 
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
@@ -207,28 +261,44 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         if (k > 0) moves = useful, n = k;
     }
     uint32_t st = ++T->stamp;
-    if (st == 0) { /* wrapped: clear the table once every 4 billion visits */
+    if (st == 0) { /* wrapped: clear the tables once every 4 billion visits */
         memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        memset(T->hit, 0, NKEYS * sizeof *T->hit);
         st = T->stamp = 1;
     }
-    for (uint32_t e = pool[parent].child; e; e = pool[e].sibling) {
-        if (pool[e].kind != kind || pool[e].seat != seat) continue;
+    uint32_t head0 = pool[parent].child, pc = 0; /* pc: the PASS node of (kind, seat) */
+    int nk = 0; /* the edges of (kind, seat) */
+    for (uint32_t e = head0; e; e = pool[e].sibling) {
+        if (pool[e].seat != seat) continue;
+        if (pool[e].kind != kind) {
+            if (pool[e].kind == N_PASS && pool[e].move == kind) pc = e;
+            continue;
+        }
         uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
         T->mark[k] = st;
         T->idx[k] = e;
+        nk++;
     }
+    /* this pass's number; an edge made now is born at pass - 1; the
+     * group counts availability (then a selectable edge's is its count + 1,
+     * this pass included) or misses (pass - birth - misses) */
+    uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
+    int misses = pc && pool[pc].key;
     uint32_t cand[KONTOR_MAX_MOVES];
     int nuntried = 0;
     kontor_move untried[KONTOR_MAX_MOVES];
     int nc = 0;
     for (int i = 0; i < n; i++) {
         uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
-        if (k < NKEYS && T->mark[k] == st) cand[nc++] = T->idx[k];
-        else untried[nuntried++] = moves[i];
+        if (k < NKEYS && T->mark[k] == st) {
+            cand[nc++] = T->idx[k];
+            T->hit[k] = st;
+        } else untried[nuntried++] = moves[i];
     }
+    int nm = nc; /* the edges of before that are selectable */
     int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
     if (ebias && nuntried) {
-        if (!ebias_expand(T, s, parent, seat, moves, n)) return 0;
+        if (!ebias_expand(T, s, parent, seat, moves, n, pass - 1)) return 0;
         nc = 0;
         for (int i = 0; i < n; i++) {
             uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
@@ -242,20 +312,19 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
             m = untried[ai_order_untried(s, seat, untried, nuntried, T->mast, &T->rng)];
         else if (T->eorder > 0 && nuntried > 1 && s->phase == KONTOR_PHASE_PLACE)
             m = untried[ai_eval_order_untried(s, seat, untried, nuntried, T->eorder, &T->rng)];
-        for (int i = 0; i < nc; i++) T->pool[cand[i]].avail++;
-        uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, 0);
+        uint32_t e = alloc_node(T, parent, N_SEQ, seat, m, pass - 1);
         if (!e) return 0;
-        T->pool[e].avail = 1;
         *expanded = 1;
-        return e;
+        return passed(T, parent, kind, seat, pc, head0, cand, nc, e, nk, nm, e);
     }
     if (kind == N_STAT)
         for (int i = 0; i < nuntried; i++) {
-            uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], 0);
+            uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], pass - 1);
             if (!e) return 0;
             cand[nc++] = e;
         }
-    if (kind == N_STAT && T->sim != SIM_UCT && nc > 0) return select_sampled(T, cand, nc, prob);
+    if (kind == N_STAT && T->sim != SIM_UCT && nc > 0)
+        return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, select_sampled(T, cand, nc, prob));
     /* unvisited first (the first in legal order: deterministic), else UCB */
     uint32_t best = 0;
     double bestv = -1.0;
@@ -264,14 +333,14 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
-        x->avail++;
         if (x->visits == 0) {
             if (ebias) {
                 if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
             } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
             continue;
         }
-        double la = x->avail < LOGS_N ? T->logs[x->avail] : log((double)x->avail);
+        uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
+        double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
         double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
         if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (x->visits + 1);
         if (eprior) u += T->prior * x->acc / (x->visits + 1);
@@ -280,9 +349,9 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     }
     if (fresh) { /* a new cell: the playout starts after it */
         *expanded = 1;
-        return fresh;
+        return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, fresh);
     }
-    return best;
+    return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, best);
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
@@ -348,7 +417,7 @@ static void iterate(tree *T) {
     int np = 0;
     uint32_t cur = 1;
     int expanded = 0;
-    kontor_move moves[KONTOR_MAX_MOVES];
+    kontor_move moves[KONTOR_MAX_MOVES], smoves[KONTOR_MAX_SEATS][KONTOR_MAX_MOVES];
     while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
         unsigned actors = kontor_actors(&st);
         if (ist_simultaneous(&st)) {
@@ -356,6 +425,12 @@ static void iterate(tree *T) {
             kontor_move pick[KONTOR_MAX_SEATS];
             uint32_t key = 0;
             int full = 0;
+            /* the legal moves before taking the lock, the picks applied
+             * after releasing it: the lock is held for the tree only */
+            int nlegal[KONTOR_MAX_SEATS];
+            for (int q = 0; q < st.cfg.nseats; q++)
+                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat))
+                    nlegal[q] = kontor_legal(&st, q, smoves[q]);
             lock_node(T, cur);
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
@@ -364,12 +439,12 @@ static void iterate(tree *T) {
                     key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
                     continue;
                 }
-                int n = kontor_legal(&st, q, moves);
+                int n = nlegal[q];
                 float p = 0;
-                uint32_t e = select_edge(T, &st, cur, N_STAT, q, moves, n, &expanded, &p);
+                uint32_t e = select_edge(T, &st, cur, N_STAT, q, smoves[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
-                    pick[q] = moves[kontor_rng_below(&T->rng, (uint32_t)n)];
+                    pick[q] = smoves[q][kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
                     T->pool[e].visits += T->vl;
@@ -379,9 +454,6 @@ static void iterate(tree *T) {
                 }
                 key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
             }
-            /* decoupled: the picks were made independently; now apply them */
-            for (int q = 0; q < st.cfg.nseats; q++)
-                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
             uint32_t j = full ? 0 : find_joint(T, cur, phase, key);
             if (!full && !j) {
                 j = alloc_node(T, cur, N_JOINT, phase, 0, key);
@@ -389,6 +461,9 @@ static void iterate(tree *T) {
             }
             if (j) T->pool[j].visits++;
             unlock_node(T, cur);
+            /* decoupled: the picks were made independently; now apply them */
+            for (int q = 0; q < st.cfg.nseats; q++)
+                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
             if (!j) break;
             cur = j;
         } else {
@@ -411,16 +486,22 @@ static void iterate(tree *T) {
     float r[2];
     ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
-    lock_node(T, 1);
-    T->pool[1].visits++;
-    unlock_node(T, 1);
+    /* the result carried back, taking each parent's lock once (the path
+     * starts at the root, whose own visit is counted under the same lock;
+     * a simultaneous node's edges follow each other) */
+    if (np == 0) {
+        lock_node(T, 1);
+        T->pool[1].visits++;
+        unlock_node(T, 1);
+    }
     for (int i = 0; i < np; i++) {
-        lock_node(T, from[i]);
+        if (i == 0 || from[i] != from[i - 1]) lock_node(T, from[i]);
+        if (i == 0) T->pool[1].visits++; /* from[0] is the root */
         node *x = &T->pool[path[i]];
         x->visits -= T->vl - 1;
         x->reward += r[kontor_team(&st, x->seat)];
         if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
-        unlock_node(T, from[i]);
+        if (i == np - 1 || from[i + 1] != from[i]) unlock_node(T, from[i]);
     }
     T->iters++;
 }
@@ -501,39 +582,50 @@ double ist_clock_of(int cpu) {
  * threads start). */
 void ist_new_root(tree *T) {
     if (T->sh) atomic_store(&T->sh->n, 2);
+    T->cnext = T->cend = 0;
     T->n = 2; /* 0 is "none", 1 the root */
     memset(&T->pool[1], 0, sizeof T->pool[1]);
     root_prior(T);
 }
 
 /* par=tree: the next iteration of the budget, or 0 when it is spent (with
- * a deadline: just its number). */
+ * a deadline: just its number). The shared counter hands out batches of
+ * NBATCH (a batch past the budget is cut to it), so the threads touch its
+ * cache line once in NBATCH iterations. */
 static uint32_t claim(tree *T) {
-    uint64_t i = atomic_fetch_add_explicit(&T->sh->next, 1, memory_order_relaxed);
-    if (T->budget && i >= T->budget) return 0;
+    if (T->bnext >= T->bend) {
+        uint64_t i = atomic_fetch_add_explicit(&T->sh->next, NBATCH, memory_order_relaxed);
+        if (T->budget && i >= T->budget) return 0;
+        T->bnext = i;
+        T->bend = T->budget && T->budget - i < NBATCH ? T->budget : i + NBATCH;
+    }
+    uint64_t i = T->bnext++;
     return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
 }
 
 /* reuse=1: make node x the root, keeping its subtree and dropping the rest
- * of the tree, in place. A child is always allocated after its parent, so
- * one pass upwards from x marks the subtree, a second numbers it (every new
- * index is below the old one) and a third moves each node down with its
- * links renumbered. STAT nodes' iteration stamps (sim=rm|exp3) restart. */
+ * of the tree, in place. A walk from x marks the subtree (under par=tree a
+ * child may have a smaller index than its parent, even than x: the threads
+ * allocate from chunks of their own), a pass numbers it in the order of the
+ * old indices with x first (so every new index is at most the old one) and
+ * a third moves each node down with its links renumbered. STAT nodes'
+ * iteration stamps (sim=rm|exp3) restart. */
 static void keep_subtree(tree *T, uint32_t x) {
     node *pool = T->pool;
-    uint32_t *map = T->map, n = T->n;
-    memset(map + x, 0, (size_t)(n - x) * sizeof *map);
-    map[x] = 1;
-    for (uint32_t i = x; i < n; i++) {
-        if (!map[i]) continue;
-        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) map[c] = 1;
+    uint32_t *map = T->map, *stack = T->stack, n = T->n, top = 0;
+    memset(map, 0, (size_t)n * sizeof *map);
+    stack[top++] = x;
+    while (top) { /* a tree: every node is pushed once, so n entries are enough */
+        uint32_t i = stack[--top];
+        map[i] = 1;
+        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) stack[top++] = c;
         if (pool[i].kind != N_STAT)
-            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) map[c] = 1;
+            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) stack[top++] = c;
     }
     uint32_t next = 2;
-    for (uint32_t i = x; i < n; i++)
+    for (uint32_t i = 2; i < n; i++)
         if (map[i]) map[i] = i == x ? 1 : next++;
-    for (uint32_t i = x; i < n; i++) {
+    for (uint32_t i = 2; i < n; i++) {
         if (!map[i]) continue;
         node y = pool[i];
         y.child = y.child ? map[y.child] : 0;
@@ -611,7 +703,8 @@ int ist_ensure_trees(kontor_agent *a) {
         if (!T->mark) {
             T->mark = calloc(NKEYS, sizeof *T->mark);
             T->idx = calloc(NKEYS, sizeof *T->idx);
-            if (!T->mark || !T->idx) return -1;
+            T->hit = calloc(NKEYS, sizeof *T->hit);
+            if (!T->mark || !T->idx || !T->hit) return -1;
         }
         if (!T->logs) {
             if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;
@@ -629,7 +722,10 @@ int ist_ensure_trees(kontor_agent *a) {
             T->memcap = (uint32_t)want;
             if (m->reuse) {
                 free(T->map);
+                free(T->stack);
+                T->stack = NULL;
                 if (!(T->map = malloc((size_t)want * sizeof *T->map))) return -1;
+                if (!(T->stack = malloc((size_t)want * sizeof *T->stack))) return -1;
             }
         }
         T->pool = m->sh ? m->trees[0].mem : T->mem;

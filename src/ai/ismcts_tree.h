@@ -14,14 +14,29 @@
 #include "ai/reuse.h"
 
 
-enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2 };
+/* N_PASS: not an edge but a counter on its parent's child list, one per
+ * (kind, seat) that chose there (kind in its move): in visits how often
+ * seat chose an edge of that kind at the parent, in key how the group of
+ * those edges counts availability (0: counts, 1: misses; below), in miss
+ * (as an int32) the writes the other way would have saved so far. */
+enum { N_SEQ = 0, N_STAT = 1, N_JOINT = 2, N_PASS = 3 };
 
+/* Availability (how often an edge was selectable when its parent's seat
+ * chose): counting it on every selectable edge wrote each of a node's
+ * children at every pass, and under par=tree every one of those cache lines
+ * then moved to the other core (docs/ai.md, "Tree parallelism, where the
+ * time went"). An edge keeps its birth (the parent's pass count when it was
+ * made) and in miss either its count (the group counts) or the passes it
+ * was not selectable in (the group counts misses: available = passes -
+ * birth - misses, the same number). A group switches to whichever writes
+ * less (the searching seat's own edges at the root are selectable at every
+ * pass: no write but the chosen one's), converting its edges once. */
 typedef struct node {
     uint32_t child;   /* first child, 0 for none (index 0 is never a node) */
     uint32_t sibling; /* next child of the same parent */
-    uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each */
-    uint32_t visits;
-    uint32_t avail;   /* times it was selectable when its parent was visited */
+    uint32_t key;     /* JOINT: the acting seats' choice values, 8 bits each; SEQ, STAT: the birth */
+    uint32_t visits;  /* PASS: the passes */
+    uint32_t miss;    /* SEQ, STAT: passes it was selectable in, or not, by its group's count (above) */
     float reward;     /* sum of the results for the team of seat */
     float acc;        /* STAT under sim=rm: cumulative regret; sim=exp3: estimated total reward */
     union {
@@ -49,21 +64,30 @@ typedef struct node {
  * lists and its children's statistics are guarded by the node's lock, a
  * spin lock of a stripe (node index mod NLOCKS, one cache line each); a
  * thread holds one lock at a time, so there is no lock order to keep. The
- * pool is handed out by an atomic counter, the iterations of a budget by
- * another, which also numbers them (sim=rm|exp3 stamps). */
+ * pool is handed out by an atomic counter in chunks of NCHUNK nodes (each
+ * thread allocates from a chunk of its own: the nodes one thread creates
+ * do not share cache lines with the other's), the iterations of a budget
+ * by another counter in batches of NBATCH, which also numbers them
+ * (sim=rm|exp3 stamps). The two counters sit on cache lines of their own:
+ * the second session's measurements, docs/ai.md, "Tree parallelism, where
+ * the time went". */
 #define NLOCKS 1024
+#define NCHUNK 64
+#define NBATCH 8
 typedef struct stripe {
-    _Alignas(64) atomic_flag f;
+    _Alignas(64) atomic_int f; /* 0 free, 1 held */
 } stripe;
 typedef struct shared {
     stripe lock[NLOCKS];
-    atomic_uint n;          /* nodes handed out of the first tree's pool */
-    atomic_ullong next;     /* iterations handed out */
-    atomic_int done;        /* the first thread saw the decision settled (ms=, stop=1) */
+    _Alignas(64) atomic_uint n; /* nodes handed out of the first tree's pool (whole chunks) */
+    atomic_int done;            /* the first thread saw the decision settled (ms=, stop=1) */
+    _Alignas(64) atomic_ullong next; /* iterations handed out (whole batches) */
 } shared;
 
+/* One per thread, each on cache lines of its own (the threads write their
+ * generator and counters all the time). */
 typedef struct tree {
-    node *pool;       /* the nodes searched: mem, or under par=tree the first tree's */
+    _Alignas(64) node *pool; /* the nodes searched: mem, or under par=tree the first tree's */
     uint32_t cap, n;
     node *mem;        /* this tree's own pool (under par=tree only the first tree has one) */
     uint32_t memcap;
@@ -71,10 +95,13 @@ typedef struct tree {
     int first;        /* the first thread (the one that checks the early stop) */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
+    uint32_t cnext, cend; /* par=tree: this thread's chunk of the pool, [cnext, cend) still free */
+    uint64_t bnext, bend; /* par=tree: this thread's batch of iterations, [bnext, bend) still to run */
     kontor_rng rng;
     uint32_t stamp;
     uint32_t *mark; /* NKEYS stamps */
     uint32_t *idx;  /* NKEYS node indices, valid where mark == stamp */
+    uint32_t *hit;  /* NKEYS stamps: the edges selectable at this pass (== stamp) */
     double *logs;   /* LOGS_N values: logs[i] = log(i), the UCB's log(avail) without a call */
     uint64_t iters;
     /* work order */
@@ -104,7 +131,8 @@ typedef struct tree {
     int nfixed;
     /* reuse=1: this decision starts from the subtree kept from the last one */
     int reused;
-    uint32_t *map; /* reuse=1: cap entries of scratch for keep_subtree */
+    uint32_t *map;   /* reuse=1: cap entries of scratch for keep_subtree */
+    uint32_t *stack; /* reuse=1: cap entries more (keep_subtree's walk) */
 } tree;
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };

@@ -260,7 +260,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     while (s->phase != KONTOR_PHASE_OVER) {
         switch (s->phase) {
-        case KONTOR_PHASE_DECLARE:
+        case KONTOR_PHASE_DECLARE: {
             if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
                 /* both seats at once, in seat order: red's declaration
                  * changes nothing black's choices depend on */
@@ -270,14 +270,21 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
                 break;
             }
-            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_DECLARE; p++) {
+            /* every seat still to declare, in seat order; only the last one's
+             * do_declare acts (the others' would only note the choice), and
+             * no seat's declaration changes what the next ones may declare */
+            int last = -1, v = 0;
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
-                int play = s->hand_n[p] > 0, n = play + may_pass(s, p);
-                int i = (int)rng_below(&r, (uint32_t)n);
-                do_declare(s, p, i < play ? KONTOR_PLAY : KONTOR_PASS, NULL);
+                if (last >= 0) s->choice[last] = (uint8_t)v; /* do_declare(s, last, v) */
+                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                v = i < play ? KONTOR_PLAY : KONTOR_PASS;
+                last = p;
             }
+            if (last >= 0) do_declare(s, last, v, NULL);
             break;
-        case KONTOR_PHASE_CHOOSE:
+        }
+        case KONTOR_PHASE_CHOOSE: {
             if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
                 /* both seats at once, as for the declarations */
                 int n0 = s->hand_n[0] + may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
@@ -286,13 +293,19 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
                 break;
             }
-            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_CHOOSE; p++) {
+            /* the same for the hidden choices: a choice changes nothing the
+             * next seat's choices depend on */
+            int last = -1, v = 0;
+            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
-                int n = s->hand_n[p] + may_pass_in_choice(s, p);
-                int i = (int)rng_below(&r, (uint32_t)n);
-                do_choose(s, p, i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS, NULL);
+                if (last >= 0) s->choice[last] = (uint8_t)v; /* do_choose(s, last, v) */
+                int n = s->hand_n[p] + may_pass_in_choice(s, p), i = (int)rng_below(&r, (uint32_t)n);
+                v = i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS;
+                last = p;
             }
+            if (last >= 0) do_choose(s, last, v, NULL);
             break;
+        }
         case KONTOR_PHASE_BUY:
             for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
                 if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
