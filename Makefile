@@ -64,9 +64,21 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 # opened: linked, it and its 17 libraries cost every kontor command about
 # 11.8 M instructions of the dynamic loader (README, issue 17). Its header is
 # still needed to build.
+# SQLite, libuv and nettle are not linked either: src/server/lazy_*.c define
+# the functions kontor calls and load each library on its first call
+# (src/server/lazylib.h), because loading them cost every command, `kontor
+# replay` of one record included, 1.6 M instructions of relocations before
+# main (README, issue 17). The name loaded is the soname of the library the
+# compiler would link (read with readelf; the files have defaults). jansson
+# and wslay (about 50,000 instructions together) stay linked.
 SERVER_SRC := $(wildcard src/server/*.c)
 SERVER_OBJ := $(SERVER_SRC:%.c=$(BUILD)/%.o)
-SERVER_LIBS := -lwslay $(shell pkg-config --libs libuv nettle jansson sqlite3 2>/dev/null || echo -luv -lnettle -ljansson -lsqlite3) -ldl
+SERVER_LIBS := -lwslay $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson) -ldl
+SONAME_OF = $(shell readelf -d $$($(CC) -print-file-name=lib$(1).so) 2>/dev/null | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+LAZY_SONAME = $(if $(call SONAME_OF,$(1)),-DLIB_SONAME='"$(call SONAME_OF,$(1))"')
+$(BUILD)/src/server/lazy_sqlite.o $(BUILD)/leaky/src/server/lazy_sqlite.o: CFLAGS_BASE += $(call LAZY_SONAME,sqlite3)
+$(BUILD)/src/server/lazy_uv.o $(BUILD)/leaky/src/server/lazy_uv.o: CFLAGS_BASE += $(call LAZY_SONAME,uv)
+$(BUILD)/src/server/lazy_nettle.o $(BUILD)/leaky/src/server/lazy_nettle.o: CFLAGS_BASE += $(call LAZY_SONAME,nettle)
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 PQ_USERS := store_pg nodesync pq
 $(PQ_USERS:%=$(BUILD)/src/server/%.o): CFLAGS_BASE += $(PQ_CFLAGS)
@@ -160,8 +172,9 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# the terminal client (kontor play) needs ncurses; only the kontor binary links it
-$(KONTOR): LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+# the terminal client (kontor play) needs ncurses; it is not linked but loaded
+# on first use (src/cli/lazy_curses.c), like the server's libraries above
+$(BUILD)/src/cli/lazy_curses.o: CFLAGS_BASE += $(call LAZY_SONAME,ncursesw)
 $(KONTOR): $(CLI_OBJ) $(SERVER_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SERVER_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)
 
@@ -208,7 +221,6 @@ $(BUILD)/leaky/%.o: %.c $(wildcard include/kontor/*.h src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DKONTOR_TEST_LEAKY -c $< -o $@
 $(PQ_USERS:%=$(BUILD)/leaky/src/server/%.o): CFLAGS_BASE += $(PQ_CFLAGS)
-$(BUILD)/tests/kontor-leaky: LDLIBS += $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 $(BUILD)/tests/kontor-leaky: $(CLI_OBJ) $(LEAKY_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LEAKY_OBJ) $(LIB) $(SERVER_LIBS) $(LDLIBS)

@@ -765,8 +765,33 @@ static void the_commands_match_their_golden_transcripts(void **state) {
     if (rc != 0) fail_msg("'%s' failed (status %d): see its output above", cmd, rc);
 }
 
+/* Issue 17: `kontor replay` loads none of the game server's libraries
+ * (SQLite, libuv, nettle: src/server/lazylib.h) nor the terminal client's
+ * (ncurses: src/cli/lazy_curses.c), whose relocations cost more than
+ * replaying a record. The dynamic loader names each file it opens
+ * (LD_DEBUG=files); libc must be among them, so that the test cannot pass on
+ * an empty list. */
+static void replay_loads_none_of_the_servers_libraries(void **state) {
+    (void)state;
+    const char *kontor = getenv("KONTOR");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "LD_DEBUG=files '%s' replay --quiet tests/cli/basic.kgn 2>&1 >/dev/null",
+             kontor && *kontor ? kontor : "build/kontor");
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    static char out[1 << 16];
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    assert_int_equal(pclose(f), 0);
+    assert_non_null(strstr(out, "libc.so.6"));
+    const char *libs[] = {"libsqlite3", "libuv", "libnettle", "libpq", "libncursesw", "libtinfo"};
+    for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
+        if (strstr(out, libs[i])) fail_msg("kontor replay loads %s:\n%s", libs[i], out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(replay_loads_none_of_the_servers_libraries),
         cmocka_unit_test(random_basic_games_replay_to_the_same_state),
         cmocka_unit_test(random_advanced_games_replay_to_the_same_state),
         cmocka_unit_test(games_with_options_replay_to_the_same_state),

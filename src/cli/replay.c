@@ -68,7 +68,9 @@ typedef struct trace {
     size_t nareas;
 } trace;
 
-static void trace_areas(trace *t, const kontor_state *s, const kontor_log *log) {
+/* (not inlined: each_ply runs for every decision of every record, and with
+ * this inside it saves and restores every register each time) */
+__attribute__((noinline)) static void trace_areas(trace *t, const kontor_state *s, const kontor_log *log) {
     static const char *const w[2] = {"red", "black"};
     for (int i = 0; i < log->n; i++) {
         const kontor_event *e = &log->ev[i];
@@ -101,6 +103,39 @@ static void each_ply(void *ctx, const kontor_state *s, int ply, const kontor_log
         t->nareas = 0;
         t->round = s->round;
     }
+}
+
+/* "record 'PATH': N rounds, result R[ (TERMINATION)]" and a newline, put
+ * together by hand and written at once: printf's format machinery cost more
+ * than a thousand instructions a record of `kontor replay --quiet`. */
+static void summary_line(const char *path, int rounds, const char *result, const char *termination) {
+    char line[512], num[16];
+    size_t np = strlen(path), nr = strlen(result), nt = strlen(termination), nn = 0;
+    unsigned v = rounds < 0 ? 0u - (unsigned)rounds : (unsigned)rounds;
+    do num[sizeof num - 1 - nn++] = (char)('0' + v % 10); while ((v /= 10) && nn < sizeof num - 1);
+    if (rounds < 0) num[sizeof num - 1 - nn++] = '-';
+    if (np + nr + nt + nn + 40 > sizeof line) {
+        printf("record '%s': %d rounds, result %s", path, rounds, result);
+        if (termination[0]) printf(" (%s)", termination);
+        printf("\n");
+        return;
+    }
+    size_t n = 0;
+#define PUT(s, len) (memcpy(line + n, (s), (len)), n += (len))
+    PUT("record '", 8);
+    PUT(path, np);
+    PUT("': ", 3);
+    PUT(num + sizeof num - nn, nn);
+    PUT(" rounds, result ", 16);
+    PUT(result, nr);
+    if (nt) {
+        PUT(" (", 2);
+        PUT(termination, nt);
+        PUT(")", 1);
+    }
+    PUT("\n", 1);
+#undef PUT
+    fwrite(line, 1, n, stdout);
 }
 
 /* ---- the command ---------------------------------------------------------------- */
@@ -136,9 +171,7 @@ static int replay_one(const char *path, const char *cards_file, int do_trace, in
         rc = 1;
         goto done;
     }
-    printf("record '%s': %d rounds, result %s", path, t->rounds, r.result);
-    if (r.termination[0]) printf(" (%s)", r.termination);
-    printf("\n");
+    summary_line(path, t->rounds, r.result, r.termination);
     if (!quiet) {
         char board[8192];
         size_t n = kontor_draw_board(s, board, sizeof board, KONTOR_DRAW_ALL_HANDS);

@@ -19,6 +19,15 @@
 #include <curses.h>
 #include <stdarg.h>
 
+/* ncurses is loaded on first use (lazy_curses.c): its variables are read
+ * through their addresses */
+WINDOW **tui_curses_stdscr(void);
+int *tui_curses_cols(void);
+int *tui_curses_lines(void);
+#define stdscr (*tui_curses_stdscr())
+#define COLS (*tui_curses_cols())
+#define LINES (*tui_curses_lines())
+
 #include "cli/cli.h"
 #include "cli/i18n.h"
 #include "kontor/agent.h"

@@ -114,14 +114,24 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
 /* Takes the n cards ids into seen: 1 if each is of the class (bits in), not
  * out of the game (gone) and not met before, else 0. */
 static int deal_take(const uint8_t *ids, int n, const uint64_t in[2], const uint64_t gone[2], uint64_t seen[2]) {
+    /* may: the cards still to take, in locals (a store through seen[] would
+     * make the compiler load every word again for each card) */
+    uint64_t may[2] = {in[0] & ~gone[0] & ~seen[0], in[1] & ~gone[1] & ~seen[1]};
     for (int i = 0; i < n; i++) {
         int id = ids[i];
         if (id >= KONTOR_MAX_CARDS) return 0;
         uint64_t bit = 1ULL << (id & 63);
-        int w = id >> 6;
-        if (!(in[w] & ~gone[w] & ~seen[w] & bit)) return 0;
-        seen[w] |= bit;
+        if (id < 64) {
+            if (!(may[0] & bit)) return 0;
+            may[0] &= ~bit;
+        } else {
+            if (!(may[1] & bit)) return 0;
+            may[1] &= ~bit;
+        }
     }
+    /* every card taken was in may and is not any more */
+    seen[0] |= in[0] & ~gone[0] & ~seen[0] & ~may[0];
+    seen[1] |= in[1] & ~gone[1] & ~seen[1] & ~may[1];
     return 1;
 }
 

@@ -143,10 +143,25 @@ static int read_deal(kontor_record *r, const fast_tables *t, const char **pp, co
         uint64_t may0 = t->cls[want][0] & ~t->gone[0] & ~dealt0, may1 = t->cls[want][1] & ~t->gone[1] & ~dealt1;
         const uint8_t *num2id = t->num2id;
         for (;;) {
+            unsigned v, dig;
+            /* the usual: a space, one or two digits and a space or a newline,
+             * read at once (what the general steps below read the same way) */
+            if (end - p >= 4 && p[0] == ' ' && (v = (unsigned char)p[1] - '0') <= 9) {
+                if ((dig = (unsigned char)p[2] - '0') <= 9) {
+                    if (parts[(unsigned char)p[3]] == 1) {
+                        v = v * 10 + dig;
+                        p += 3;
+                        goto number;
+                    }
+                } else if (parts[(unsigned char)p[2]] == 1) {
+                    p += 2;
+                    goto number;
+                }
+            }
             BLANKS();
             if (p == end) break;
             /* a number: one to three digits, then a blank or the end */
-            unsigned v = (unsigned char)*p - '0', dig;
+            v = (unsigned char)*p - '0';
             if (v > 9) break; /* a word: the next "deal" or the first round */
             const char *q = p + 1;
             if (q < end && (dig = (unsigned char)*q - '0') <= 9) {
@@ -158,6 +173,7 @@ static int read_deal(kontor_record *r, const fast_tables *t, const char **pp, co
                 break; /* a longer word ("1234", "1.") */
             }
             p = q;
+        number:;
             unsigned id = v < 256 ? num2id[v] : NO_CARD;
             uint64_t bit = 1ULL << (id & 63);
             if (id < 64 && (may0 & bit)) may0 &= ~bit, dealt0 |= bit;

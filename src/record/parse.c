@@ -320,6 +320,7 @@ enum { TAG_EVENT, TAG_DATE, TAG_VARIANT, TAG_OPTIONS, TAG_CARDS, TAG_RED, TAG_BL
 static const char *const tag_names[NTAGS] = {"Event", "Date", "Variant", "Options", "Cards",
                                              "Red", "Black", "Seed", "Result", "Termination",
                                              "Red1", "Red2", "Black1", "Black2", "Rulings"};
+static const size_t tag_len[NTAGS] = {5, 4, 7, 7, 5, 3, 5, 4, 6, 11, 4, 4, 6, 6, 7};
 
 typedef struct tags {
     char value[NTAGS][KONTOR_TAG_MAX];
@@ -385,7 +386,7 @@ static kontor_status read_tag(parser *ps, tags *t) {
     if (p >= end || *p != ']') return fail_at(ps->err, KONTOR_E_PARSE, line, "tag '%s' is not closed by ']'", name);
     ps->p = p + 1;
     for (int i = 0; i < NTAGS; i++)
-        if (tag_names[i][0] == name[0] && strcmp(name, tag_names[i]) == 0) {
+        if (tag_len[i] == n && tag_names[i][0] == name[0] && memcmp(name, tag_names[i], n) == 0) {
             if (t->line[i])
                 return fail_at(ps->err, KONTOR_E_PARSE, line, "tag '%s' is given twice (first on line %d)", name, t->line[i]);
             memcpy(t->value[i], value, vn + 1);
@@ -445,24 +446,48 @@ static void card_tables(parser *ps) {
             if (kontor_card_removed(cfg, id)) ps->gone[id >> 6] |= 1ULL << (id & 63);
 }
 
+/* The configuration of the last variant and rulings this thread read a
+ * record of (before its Options tag and card set): records come in runs of
+ * one variant (a replay of a directory, a server loading its games), and
+ * making it again (kontor_config_init, then the first rulings' options
+ * string) cost about 900 instructions a record (README, issue 17). It
+ * depends on nothing but the two. */
+static _Thread_local struct {
+    char variant[KONTOR_TAG_MAX];
+    int rulings; /* 1 or 2; 0: none kept */
+    kontor_config cfg;
+} last_defaults;
+
 /* The tags are read: build the configuration and the record's fields. */
 static kontor_status apply_tags(parser *ps, const tags *t) {
     kontor_record *r = ps->r;
     kontor_error e;
     const char *variant = t->line[TAG_VARIANT] ? t->value[TAG_VARIANT] : "basic";
-    if (kontor_config_init(&r->cfg, variant, &e))
-        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "%s", e.msg);
-    r->cfg.cards = ps->cs;
     /* The Options are relative to the defaults of the record's rulings: a
      * record without the tag was written before the rulebook's R1 and R2 became
      * the defaults (KONTOR_RULINGS). */
-    if (!t->line[TAG_RULINGS] || strcmp(t->value[TAG_RULINGS], "1") == 0) {
-        kontor_config_options(&r->cfg, KONTOR_RULINGS_1_OPTIONS, &e);
-    } else if (strcmp(t->value[TAG_RULINGS], "2") != 0) {
-        return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_RULINGS],
-                       "tag 'Rulings' is '1' or '2' (this kontor's), not '%s': a newer kontor wrote the record",
-                       t->value[TAG_RULINGS]);
+    int rulings = !t->line[TAG_RULINGS] || strcmp(t->value[TAG_RULINGS], "1") == 0 ? 1
+                  : strcmp(t->value[TAG_RULINGS], "2") == 0                      ? 2
+                                                                                  : 0;
+    size_t nv = strlen(variant);
+    if (last_defaults.rulings && last_defaults.rulings == rulings && nv < sizeof last_defaults.variant &&
+        memcmp(last_defaults.variant, variant, nv + 1) == 0) {
+        r->cfg = last_defaults.cfg;
+    } else {
+        if (kontor_config_init(&r->cfg, variant, &e))
+            return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_VARIANT], "%s", e.msg);
+        if (!rulings)
+            return fail_at(ps->err, KONTOR_E_PARSE, t->line[TAG_RULINGS],
+                           "tag 'Rulings' is '1' or '2' (this kontor's), not '%s': a newer kontor wrote the record",
+                           t->value[TAG_RULINGS]);
+        if (rulings == 1) kontor_config_options(&r->cfg, KONTOR_RULINGS_1_OPTIONS, &e);
+        if (nv < sizeof last_defaults.variant) {
+            memcpy(last_defaults.variant, variant, nv + 1);
+            last_defaults.rulings = rulings;
+            last_defaults.cfg = r->cfg;
+        }
     }
+    r->cfg.cards = ps->cs;
     if (t->line[TAG_OPTIONS] && kontor_config_options(&r->cfg, t->value[TAG_OPTIONS], &e))
         return fail_at(ps->err, e.code, t->line[TAG_OPTIONS], "tag 'Options': %s", e.msg);
     const char *cards = t->line[TAG_CARDS] ? t->value[TAG_CARDS] : "default";
