@@ -28,16 +28,17 @@
 #include "server/store_backend.h"
 
 /* How often the checkpoint thread copies the WAL into the database, and the
- * WAL size (frames of 4 KiB: 16 MiB) past which it makes the next commit
- * start the WAL file over (see ckpt_thread): each start-over makes the
- * writers wait a few milliseconds, so the fewer the better for the tail of
- * the latency, and 16 MiB of disk is nothing. The file is reused from its
- * start (overwriting is cheaper than appending), journal_size_limit (64 MiB)
- * cuts it back should it ever pass that, and a WAL without a commit for a
- * tick is truncated to nothing: the WAL reached 70.7 MB after 60k decisions
- * when only a RESTART at 64 MiB reset it and only the shutdown truncated it. */
+ * WAL size (frames of 4 KiB: 4 MiB) past which it makes the next commit
+ * start the WAL file over (see ckpt_thread). Each start-over makes the
+ * writers wait a few milliseconds (9.5 ms median at 10,000 players on an
+ * idle machine); a threshold of 16 MiB made them four times rarer but longer
+ * and the tail worse (docs/server.md). The file is reused from its start
+ * (overwriting is cheaper than appending), journal_size_limit (64 MiB) cuts
+ * it back should it ever pass that, and a WAL without a commit for a tick is
+ * truncated to nothing: the WAL reached 70.7 MB after 60k decisions when only
+ * a RESTART at 64 MiB reset it and only the shutdown truncated it. */
 #define CKPT_MS 250
-#define CKPT_RESET_FRAMES 4096
+#define CKPT_RESET_FRAMES 1024
 /* Frames left to copy below which the last catch-up is done with the
  * writers' mutex held. */
 #define CKPT_REST_FRAMES 64
