@@ -252,27 +252,7 @@ static void test_ismcts_reproducible_search(void **st) {
 
 /* ---- blindness ----------------------------------------------------------------------- */
 
-/* Play random decisions from a deal until pred holds; returns 1 if found. */
-static int advance_until(kontor_state *s, const char *variant, uint64_t seed, int (*pred)(const kontor_state *),
-                         int min_rounds) {
-    kontor_config cfg;
-    config(&cfg, variant);
-    kontor_new(s, &cfg, seed, NULL);
-    kontor_rng r;
-    kontor_rng_seed(&r, seed);
-    while (kontor_actors(s)) {
-        if (s->round >= min_rounds && pred(s)) return 1;
-        unsigned act = kontor_actors(s);
-        int seat = (act & 1) ? 0 : 1;
-        kontor_move m[KONTOR_MAX_MOVES];
-        int n = kontor_legal(s, seat, m);
-        kontor_apply(s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL);
-    }
-    return 0;
-}
-
 static int red_chooses(const kontor_state *s) { return s->phase == KONTOR_PHASE_CHOOSE && s->choice[0] == KONTOR_NONE; }
-static int red_places(const kontor_state *s) { return s->phase == KONTOR_PHASE_PLACE && kontor_current(s) == 0; }
 static int red_ships(const kontor_state *s) { return s->phase == KONTOR_PHASE_SHIP && kontor_current(s) == 0; }
 
 /* Swap one of black's hidden hand cards with a hidden card of the same class
@@ -312,7 +292,7 @@ static void check_blind(const kontor_state *s1, const kontor_state *s2) {
 static void test_blind_to_hand_and_pile_when_choosing(void **st) {
     (void)st;
     kontor_state s1, s2;
-    assert_true(advance_until(&s1, "basic", 3, red_chooses, 4));
+    assert_true(kt_advance_until(&s1, "basic", 3, red_chooses, 4));
     s2 = s1;
     assert_true(swap_hidden(&s2));
     assert_memory_not_equal(&s1, &s2, sizeof s1);
@@ -323,7 +303,7 @@ static void test_blind_to_hidden_choice(void **st) {
     (void)st;
     /* black has chosen first; red must not see which card */
     kontor_state s1, s2;
-    assert_true(advance_until(&s1, "basic", 8, red_chooses, 3));
+    assert_true(kt_advance_until(&s1, "basic", 8, red_chooses, 3));
     s2 = s1;
     kontor_move m[KONTOR_MAX_MOVES];
     int n = kontor_legal(&s1, 1, m);
@@ -336,7 +316,7 @@ static void test_blind_to_hidden_choice(void **st) {
 static void test_blind_when_placing(void **st) {
     (void)st;
     kontor_state s1, s2;
-    assert_true(advance_until(&s1, "basic", 11, red_places, 3));
+    assert_true(kt_advance_until(&s1, "basic", 11, kt_red_places, 3));
     s2 = s1;
     assert_true(swap_hidden(&s2));
     check_blind(&s1, &s2);
@@ -347,7 +327,7 @@ static void test_blind_when_moving_the_ship(void **st) {
     kontor_state s1, s2;
     int found = 0;
     for (uint64_t seed = 1; seed < 40 && !found; seed++)
-        if (advance_until(&s1, "advanced", seed, red_ships, 2)) {
+        if (kt_advance_until(&s1, "advanced", seed, red_ships, 2)) {
             s2 = s1;
             found = swap_hidden(&s2);
         }

@@ -29,21 +29,28 @@ static uint64_t total_visits(const ai_choice *c, int n) {
     return t;
 }
 
+/* The two kinds of root the tests search: red's card choice at the start of
+ * the basic game of deal 9 (simultaneous) and red's placement in round 2 or
+ * later of deal 5 (sequential). */
+static void two_views(kontor_view *choose, kontor_view *place) {
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
+    kontor_state s0;
+    kontor_new(&s0, &cfg, 9, NULL);
+    kontor_view_of(&s0, 0, choose);
+    kontor_state s;
+    assert_true(kt_red_places_view(5, 2, &s, place));
+}
+
 /* The threads draw from one budget: exactly iters iterations in all, each
  * through one root choice, whatever the virtual loss (vl=K adds K visits on
  * the way down and takes K - 1 back with the result). Both a placement
  * (sequential) and the card choice (simultaneous) at the root. */
 static void test_tree_par_spends_the_budget_exactly(void **st) {
     (void)st;
-    kontor_config cfg;
-    kontor_error err;
-    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
-    kontor_state s0;
-    kontor_new(&s0, &cfg, 9, NULL);
     kontor_view choose, place;
-    kontor_view_of(&s0, 0, &choose);
-    kontor_state s;
-    assert_true(kt_red_places_view(5, 2, &s, &place));
+    two_views(&choose, &place);
     const kontor_view *views[] = {&choose, &place};
     /* 2999: not a whole number of the threads' batches of iterations */
     const char *specs[] = {"ismcts:iters=3000,threads=2", "ismcts:iters=3000,threads=2,vl=3",
@@ -177,15 +184,8 @@ static int check_counts(const node *pool, uint32_t i) {
  * kept subtree loses nodes. */
 static void test_tree_par_no_lost_visits(void **st) {
     (void)st;
-    kontor_config cfg;
-    kontor_error err;
-    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
-    kontor_state s0;
-    kontor_new(&s0, &cfg, 9, NULL);
     kontor_view choose, place;
-    kontor_view_of(&s0, 0, &choose);
-    kontor_state s;
-    assert_true(kt_red_places_view(5, 2, &s, &place));
+    two_views(&choose, &place);
     const kontor_view *views[] = {&choose, &place};
     const char *specs[] = {"ismcts:iters=6000,threads=2", "ismcts:iters=6000,threads=2,vl=3",
                            "ismcts:iters=6000,threads=3,sim=rm", "ismcts:iters=6000"};
@@ -200,6 +200,9 @@ static void test_tree_par_no_lost_visits(void **st) {
             kontor_agent_free(a);
         }
     /* a game against greedy, red searching with two threads and reuse=1 */
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
     kontor_state g;
     kontor_new(&g, &cfg, 21, NULL);
     kontor_agent *a = kt_agent("ismcts:iters=1500,threads=2,reuse=1", 2), *b = kt_agent("greedy", 2);
