@@ -117,6 +117,39 @@ static void check_coins_and_supply(const kontor_state *s) {
     for (int g = 0; g < 3; g++) assert_true(used[g] <= 16);
 }
 
+/* The areas scored by the last decision (from index from on) have the
+ * fields that the plain scoring (kontor__score_area_plain: cell by cell over
+ * the grid) gives their cells: the placement scores in the two words of the
+ * extent's rows instead (area.c's score_area_win). An area's cells are the
+ * dock cards enclosed with its cell (enclosed areas never touch), found here
+ * cell by cell. */
+static void check_areas_scored_plainly(const kontor_state *s, int from) {
+    for (int i = from; i < s->nareas; i++) {
+        const kontor_area *a = &s->area[i];
+        kontor_bb in = {{0, 0, 0, 0}}, cells = {{0, 0, 0, 0}};
+        for (int w = 0; w < 4; w++) in.w[w] = s->enclosed.w[w] & s->dock.w[w];
+        cells.w[a->cell >> 6] = 1ULL << (a->cell & 63);
+        for (;;) {
+            kontor_bb grown = neighbours_by_cell(&cells);
+            for (int w = 0; w < 4; w++) grown.w[w] = (grown.w[w] | cells.w[w]) & in.w[w];
+            if (!memcmp(&grown, &cells, sizeof cells)) break;
+            cells = grown;
+        }
+        kontor_state t = *s;
+        t.nareas = (uint8_t)i;
+        kontor__score_area_plain(&t, cells);
+        const kontor_area *b = &t.area[i];
+        if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(a->goods, b->goods, 6) ||
+            a->value != b->value || a->winner != b->winner || (!s->cfg.keeper_limit && a->keeper != b->keeper))
+            fail_msg("%s: area %d (cell %d) scored cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d, "
+                     "the plain scoring cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d (round %d)",
+                     kontor_variant_name(s->cfg.variant), i, a->cell, a->cell, a->size, a->dist, a->value, a->winner,
+                     a->goods[0][0], a->goods[0][1], a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2],
+                     b->cell, b->size, b->dist, b->value, b->winner, b->goods[0][0], b->goods[0][1], b->goods[0][2],
+                     b->goods[1][0], b->goods[1][1], b->goods[1][2], s->round);
+    }
+}
+
 static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
 
 static void check_views(const kontor_state *s, kontor_rng *rng) {
@@ -217,8 +250,10 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             assert_true(n > 0);
             for (int i = 0; i < n; i++) assert_true(kontor_is_legal(&s, seat, m[i]));
             kontor_move pick = m[kontor_rng_below(&rng, (uint32_t)n)];
+            int areas_before = s.nareas;
             assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
             decisions++;
+            check_areas_scored_plainly(&s, areas_before);
             check_coins_and_supply(&s);
             check_cards(&s);
             check_kept_bitboards(&s);

@@ -137,6 +137,7 @@ static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
 
 void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
+void score_area(kontor_state *s, bb_t cells, kontor_log *log);
 /* R5: recompute the mask from the extent; 1 when it changed */
 int update_mask(kontor_state *s);
 void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int n);
