@@ -117,6 +117,8 @@ static void check_coins_and_supply(const kontor_state *s) {
     for (int g = 0; g < 3; g++) assert_true(used[g] <= 16);
 }
 
+static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+
 /* The areas scored by the last decision (from index from on) have the
  * fields that the plain scoring (kontor__score_area_plain: cell by cell over
  * the grid) gives their cells: the placement scores in the two words of the
@@ -147,6 +149,49 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
                      a->goods[0][0], a->goods[0][1], a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2],
                      b->cell, b->size, b->dist, b->value, b->winner, b->goods[0][0], b->goods[0][1], b->goods[0][2],
                      b->goods[1][0], b->goods[1][1], b->goods[1][2], s->round);
+    }
+}
+
+/* No open area is closed in after a decision: every connected group of
+ * open dock cards has a cell next to it that keeps it open (a gap, not a
+ * dead cell of the island), found cell by cell. The placement asks only the
+ * areas at the card, and first a quick test of the card's neighbours
+ * (rules.h's may_enclose, by words); an area either misses would stay open
+ * here. Not while an Exportlager placement waits for its decision (the
+ * area is scored after it). */
+static void check_no_area_left_closed_in(const kontor_state *s) {
+    if (s->phase == KONTOR_PHASE_EXPORT || kontor_over(s)) return;
+    kontor_bb gaps, dead;
+    kontor_gap_cells(s, &gaps);
+    kontor_dead_cells(s, &dead);
+    static const int d[4] = {-1, 1, -16, 16};
+    uint8_t open[KONTOR_CELLS] = {0}, seen[KONTOR_CELLS] = {0};
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        if (!bit(&s->dock, c) || bit(&s->enclosed, c)) continue;
+        open[c] = 1;
+        for (int k = 0; k < 4; k++) {
+            int n = c + d[k];
+            if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (c >> 4))) continue;
+            if (bit(&gaps, n) && !bit(&dead, n)) open[c] = 2;
+        }
+    }
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        if (!open[c] || seen[c]) continue;
+        int queue[KONTOR_CELLS], qn = 0, gap = 0;
+        queue[qn++] = c;
+        seen[c] = 1;
+        for (int i = 0; i < qn; i++) {
+            int a = queue[i];
+            gap |= open[a] == 2;
+            for (int k = 0; k < 4; k++) {
+                int n = a + d[k];
+                if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (a >> 4))) continue;
+                if (open[n] && !seen[n]) seen[n] = 1, queue[qn++] = n;
+            }
+        }
+        if (!gap)
+            fail_msg("%s: the open area at cell %d is closed in but not scored (round %d, phase %d)",
+                     kontor_variant_name(s->cfg.variant), c, s->round, s->phase);
     }
 }
 
@@ -254,6 +299,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
             decisions++;
             check_areas_scored_plainly(&s, areas_before);
+            check_no_area_left_closed_in(&s);
             check_coins_and_supply(&s);
             check_cards(&s);
             check_kept_bitboards(&s);
@@ -326,8 +372,6 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
     (void)st;
     run_games("specials", GAMES / 2, 5);
 }
-
-static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
 
 /* V15 over random games of Die grosse Insel (two and four players): after
  * every decision, every open area has a cell next to it that can still take
