@@ -16,6 +16,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kontor/kontor.h"
 
@@ -48,9 +49,13 @@ int main(int argc, char **argv) {
         kontor_apply(&s, seat, mv[kontor_rng_below(&r, (uint32_t)m)], NULL);
     }
     kontor_view_of(&s, 0, &v);
+    static kontor_determinizer d;
+    int prepared = argc > 3 && !strcmp(argv[3], "prepared");
+    if (prepared) kontor_determinizer_prepare(&v, &d);
     uint64_t h = 0;
     for (int i = 0; i < n; i++) {
-        kontor_determinize(&v, &r, &out);
+        if (prepared) kontor_determinize_with(&d, &r, &out);
+        else kontor_determinize(&v, &r, &out);
         h = hash(h, out.hand, sizeof out.hand);
         h = hash(h, out.dock_pile, sizeof out.dock_pile);
         h = hash(h, &out.water_pile, sizeof out.water_pile);
