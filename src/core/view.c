@@ -200,7 +200,7 @@ typedef struct planner {
 /* The bytes b to b + m get the cards of the decks from place from on; a run
  * that goes on where the last one ended (in the state and in the decks)
  * lengthens it. */
-static void add_run(planner *pl, const uint8_t *b, unsigned m, unsigned from) {
+static inline void add_run(planner *pl, const uint8_t *b, unsigned m, unsigned from) {
     kontor_deal_plan *p = pl->p;
     unsigned off = (unsigned)(b - pl->s);
     if (p->nruns) {
@@ -224,7 +224,7 @@ static void add_run(planner *pl, const uint8_t *b, unsigned m, unsigned from) {
  * than there are cards). Read eight bytes at a time; a word read may reach
  * past end, never past the state (every stretch read is followed by other
  * fields of it), and what lies past end is not looked at. */
-static void find_runs(planner *pl, const uint8_t *b, const uint8_t *end) {
+static inline void find_runs(planner *pl, const uint8_t *b, const uint8_t *end) {
     while (b < end) {
         uint64_t x;
         memcpy(&x, b, 8);
@@ -262,7 +262,7 @@ static void find_runs(planner *pl, const uint8_t *b, const uint8_t *end) {
 }
 
 /* A pile: its ring buffer in at most two stretches, from its top. */
-static void find_pile_runs(planner *pl, const kontor_pile *p) {
+static inline void find_pile_runs(planner *pl, const kontor_pile *p) {
     unsigned n = p->n <= KONTOR_PILE_MAX ? p->n : KONTOR_PILE_MAX, first = KONTOR_PILE_MAX - p->head;
     if (!n) return;
     if (first >= n) {
@@ -287,11 +287,50 @@ static inline unsigned lowest(uint64_t b0, uint64_t b1) {
     return b0 ? (unsigned)__builtin_ctzll(b0) : 64 + (unsigned)__builtin_ctzll(b1);
 }
 
-/* The ids of the bits of b (plus base), ascending, into id; how many. */
-static unsigned ids_of(uint64_t b, unsigned base, uint8_t *id) {
-    unsigned n = 0;
-    for (; b; b &= b - 1) id[n++] = (uint8_t)(base + (unsigned)__builtin_ctzll(b));
-    return n;
+/* byte_ids[v]: the places of the set bits of the byte v, ascending, a byte
+ * each from the lowest (the k-th set bit's place in byte k; the bytes past
+ * the last are 0). */
+#define BIT(v, k) ((uint64_t)(((v) >> (k)) & 1))
+#define BELOW1(v) BIT(v, 0)
+#define BELOW2(v) (BELOW1(v) + BIT(v, 1))
+#define BELOW3(v) (BELOW2(v) + BIT(v, 2))
+#define BELOW4(v) (BELOW3(v) + BIT(v, 3))
+#define BELOW5(v) (BELOW4(v) + BIT(v, 4))
+#define BELOW6(v) (BELOW5(v) + BIT(v, 5))
+#define BELOW7(v) (BELOW6(v) + BIT(v, 6))
+#define PLACE(v, k) ((BIT(v, k) * k) << (8 * BELOW##k(v)))
+#define IDS(v) (PLACE(v, 1) + PLACE(v, 2) + PLACE(v, 3) + PLACE(v, 4) + PLACE(v, 5) + PLACE(v, 6) + PLACE(v, 7))
+#define IDS4(v) IDS(v), IDS(v + 1), IDS(v + 2), IDS(v + 3)
+#define IDS16(v) IDS4(v), IDS4(v + 4), IDS4(v + 8), IDS4(v + 12)
+#define IDS64(v) IDS16(v), IDS16(v + 16), IDS16(v + 32), IDS16(v + 48)
+static const uint64_t byte_ids[256] = {IDS64(0), IDS64(64), IDS64(128), IDS64(192)};
+#undef IDS64
+#undef IDS16
+#undef IDS4
+#undef IDS
+#undef PLACE
+#undef BELOW7
+#undef BELOW6
+#undef BELOW5
+#undef BELOW4
+#undef BELOW3
+#undef BELOW2
+#undef BELOW1
+#undef BIT
+
+/* The ids of the bits of b (plus base), ascending, into id, a byte of b at
+ * a time (byte_ids, eight ids written, as many kept as the byte has bits:
+ * id has room for eight past the last); how many. */
+static inline unsigned ids_of(uint64_t b, unsigned base, uint8_t *id) {
+    uint8_t *o = id;
+    if (!b) return 0;
+    unsigned i = (unsigned)__builtin_ctzll(b) & ~7u;
+    for (b >>= i, base += i; b; b >>= 8, base += 8) {
+        uint64_t w = byte_ids[b & 255] + ONES * base;
+        memcpy(o, &w, 8);
+        o += __builtin_popcountll(b & 255);
+    }
+    return (unsigned)(o - id);
 }
 
 /* A new deck of n cards at at in id[] (the decks follow each other, from
