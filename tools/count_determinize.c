@@ -8,11 +8,14 @@
  * hashing its result in main (about 3,200; callgrind_annotate shows main's
  * own count and kontor_determinize's inclusive one apart). It prints a
  * hash of the dealt hands and piles, so two builds can be checked to deal the
- * same cards. Not built by the Makefile:
+ * same cards. With "prepared" as the third argument it prepares a
+ * determinizer once (kontor_determinizer_prepare) and deals from it
+ * (kontor_determinize_with), as the search does every iteration; the hash
+ * is the same. Not built by the Makefile:
  *
  *   cc -O2 -Iinclude -o /tmp/count_det tools/count_determinize.c build/libkontor.a -lm -pthread
- *   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/count_det 1000 basic
- *   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/count_det 2000 basic
+ *   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/count_det 1000 basic [prepared]
+ *   valgrind --tool=callgrind --callgrind-out-file=/dev/null /tmp/count_det 2000 basic [prepared]
  */
 #include <stdio.h>
 #include <stdlib.h>
