@@ -117,6 +117,84 @@ static void check_coins_and_supply(const kontor_state *s) {
     for (int g = 0; g < 3; g++) assert_true(used[g] <= 16);
 }
 
+static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+
+/* The areas scored by the last decision (from index from on) have the
+ * fields that the plain scoring (kontor__score_area_plain: cell by cell over
+ * the grid) gives their cells: the placement scores in the two words of the
+ * extent's rows instead (area.c's score_area_win). An area's cells are the
+ * dock cards enclosed with its cell (enclosed areas never touch), found here
+ * cell by cell. */
+static void check_areas_scored_plainly(const kontor_state *s, int from) {
+    for (int i = from; i < s->nareas; i++) {
+        const kontor_area *a = &s->area[i];
+        kontor_bb in = {{0, 0, 0, 0}}, cells = {{0, 0, 0, 0}};
+        for (int w = 0; w < 4; w++) in.w[w] = s->enclosed.w[w] & s->dock.w[w];
+        cells.w[a->cell >> 6] = 1ULL << (a->cell & 63);
+        for (;;) {
+            kontor_bb grown = neighbours_by_cell(&cells);
+            for (int w = 0; w < 4; w++) grown.w[w] = (grown.w[w] | cells.w[w]) & in.w[w];
+            if (!memcmp(&grown, &cells, sizeof cells)) break;
+            cells = grown;
+        }
+        kontor_state t = *s;
+        t.nareas = (uint8_t)i;
+        kontor__score_area_plain(&t, cells);
+        const kontor_area *b = &t.area[i];
+        if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(a->goods, b->goods, 6) ||
+            a->value != b->value || a->winner != b->winner || (!s->cfg.keeper_limit && a->keeper != b->keeper))
+            fail_msg("%s: area %d (cell %d) scored cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d, "
+                     "the plain scoring cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d (round %d)",
+                     kontor_variant_name(s->cfg.variant), i, a->cell, a->cell, a->size, a->dist, a->value, a->winner,
+                     a->goods[0][0], a->goods[0][1], a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2],
+                     b->cell, b->size, b->dist, b->value, b->winner, b->goods[0][0], b->goods[0][1], b->goods[0][2],
+                     b->goods[1][0], b->goods[1][1], b->goods[1][2], s->round);
+    }
+}
+
+/* No open area is closed in after a decision: every connected group of
+ * open dock cards has a cell next to it that keeps it open (a gap, not a
+ * dead cell of the island), found cell by cell. The placement asks only the
+ * areas at the card, and first a quick test of the card's neighbours
+ * (rules.h's may_enclose, by words); an area either misses would stay open
+ * here. Not while an Exportlager placement waits for its decision (the
+ * area is scored after it). */
+static void check_no_area_left_closed_in(const kontor_state *s) {
+    if (s->phase == KONTOR_PHASE_EXPORT || kontor_over(s)) return;
+    kontor_bb gaps, dead;
+    kontor_gap_cells(s, &gaps);
+    kontor_dead_cells(s, &dead);
+    static const int d[4] = {-1, 1, -16, 16};
+    uint8_t open[KONTOR_CELLS] = {0}, seen[KONTOR_CELLS] = {0};
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        if (!bit(&s->dock, c) || bit(&s->enclosed, c)) continue;
+        open[c] = 1;
+        for (int k = 0; k < 4; k++) {
+            int n = c + d[k];
+            if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (c >> 4))) continue;
+            if (bit(&gaps, n) && !bit(&dead, n)) open[c] = 2;
+        }
+    }
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        if (!open[c] || seen[c]) continue;
+        int queue[KONTOR_CELLS], qn = 0, gap = 0;
+        queue[qn++] = c;
+        seen[c] = 1;
+        for (int i = 0; i < qn; i++) {
+            int a = queue[i];
+            gap |= open[a] == 2;
+            for (int k = 0; k < 4; k++) {
+                int n = a + d[k];
+                if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (a >> 4))) continue;
+                if (open[n] && !seen[n]) seen[n] = 1, queue[qn++] = n;
+            }
+        }
+        if (!gap)
+            fail_msg("%s: the open area at cell %d is closed in but not scored (round %d, phase %d)",
+                     kontor_variant_name(s->cfg.variant), c, s->round, s->phase);
+    }
+}
+
 static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
 
 static void check_views(const kontor_state *s, kontor_rng *rng) {
@@ -217,8 +295,11 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             assert_true(n > 0);
             for (int i = 0; i < n; i++) assert_true(kontor_is_legal(&s, seat, m[i]));
             kontor_move pick = m[kontor_rng_below(&rng, (uint32_t)n)];
+            int areas_before = s.nareas;
             assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
             decisions++;
+            check_areas_scored_plainly(&s, areas_before);
+            check_no_area_left_closed_in(&s);
             check_coins_and_supply(&s);
             check_cards(&s);
             check_kept_bitboards(&s);
@@ -291,8 +372,6 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
     (void)st;
     run_games("specials", GAMES / 2, 5);
 }
-
-static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
 
 /* V15 over random games of Die grosse Insel (two and four players): after
  * every decision, every open area has a cell next to it that can still take

@@ -122,7 +122,7 @@ static int manhattan_to_centre(bb_t cells) {
 
 /* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
  * and freeze it. */
-static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
+void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     if (s->nareas >= KONTOR_MAX_AREAS) return; /* cannot happen: see KONTOR_MAX_AREAS */
     kontor_area *a = &s->area[s->nareas];
     memset(a, 0, sizeof *a);
@@ -143,6 +143,66 @@ static void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
             a->keeper = 1;
             s->keepers[w]++;
         }
+    }
+    s->enclosed = bb_or(s->enclosed, cells);
+    s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
+    log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
+    s->nareas++;
+}
+
+/* The Manhattan distance of each grid cell to the centre (7,7): a scored
+ * area's nearest cell by a lookup a cell instead of two absolute values. */
+#define DIST_X(c) (((c) & 15) >= 7 ? ((c) & 15) - 7 : 7 - ((c) & 15))
+#define DIST_Y(c) (((c) >> 4) >= 7 ? ((c) >> 4) - 7 : 7 - ((c) >> 4))
+#define DIST1(c) (uint8_t)(DIST_X(c) + DIST_Y(c))
+#define DIST4(c) DIST1(c), DIST1(c + 1), DIST1(c + 2), DIST1(c + 3)
+#define DIST16(c) DIST4(c), DIST4(c + 4), DIST4(c + 8), DIST4(c + 12)
+#define DIST64(c) DIST16(c), DIST16(c + 16), DIST16(c + 32), DIST16(c + 48)
+static const uint8_t DIST[KONTOR_CELLS] = {DIST64(0), DIST64(64), DIST64(128), DIST64(192)};
+
+/* score_area for an area given in the window of rows r0..r0+7, where
+ * check_enclosures finds it: its lowest cell, size, nearest cell and goods
+ * from the two words (a cell's card read once for its goods and its
+ * distance), instead of four-word passes over the grid. The games with
+ * warehouses away from their cards (Exportlager, Aktionstafeln) and the
+ * island's inner value take score_area, the plain reading; so does the
+ * test of this one (property_scoring_in_the_window_is_the_plain_scoring). */
+static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log) {
+    if (s->cfg.tiles | s->cfg.export_store | s->cfg.inner_value || s->nareas >= KONTOR_MAX_AREAS) {
+        score_area(s, bb_unwindow(area, r0), log);
+        return;
+    }
+    kontor_area *a = &s->area[s->nareas];
+    memset(a, 0, sizeof *a);
+    int base = r0 * 16, size = __builtin_popcountll(area.w[0]) + __builtin_popcountll(area.w[1]);
+    a->cell = (uint8_t)(base + (area.w[0] ? __builtin_ctzll(area.w[0]) : 64 + __builtin_ctzll(area.w[1])));
+    a->size = (uint8_t)size;
+    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
+    /* goods per colour in 16-bit lanes (tea, wine, spice): an area of at
+     * most 128 cells of at most 255 goods each cannot carry into the next */
+    uint64_t g[2] = {0, 0};
+    int dist = 99;
+    const kontor_card *cards = s->cfg.cards->card;
+    for (int i = 0; i < 2; i++)
+        for (uint64_t w = area.w[i]; w; w &= w - 1) {
+            int c = base + i * 64 + __builtin_ctzll(w);
+            if (DIST[c] < dist) dist = DIST[c];
+            const kontor_card *k = &cards[s->cell_card[c]];
+            if (k->kind == KONTOR_KIND_GOODS && k->colour < 2)
+                g[k->colour] += k->goods[0] | (uint64_t)k->goods[1] << 16 | (uint64_t)k->goods[2] << 32;
+        }
+    a->dist = (uint8_t)dist;
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < 3; k++) a->goods[t][k] = (uint8_t)(g[t] >> (16 * k));
+    bb_t cells = bb_unwindow(area, r0);
+    int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
+    if (bb_any(s->customs)) value += bb_count(bb_and(cells, s->customs));
+    a->value = (uint8_t)value;
+    int w = kontor_compare_goods(a->goods);
+    a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
+    if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) { /* R11 */
+        a->keeper = 1;
+        s->keepers[w]++;
     }
     s->enclosed = bb_or(s->enclosed, cells);
     s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
@@ -207,7 +267,7 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
             }
             wtodo.w[0] &= ~area.w[0];
             wtodo.w[1] &= ~area.w[1];
-            if (enclosed) score_area(s, bb_unwindow(area, r0), log);
+            if (enclosed) score_area_win(s, area, r0, log);
         }
         return;
     }

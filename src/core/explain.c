@@ -220,6 +220,8 @@ void kontor__put(kontor_state *s, int cell, int id) { place_raw(s, cell, id); }
 
 void kontor__score_enclosed(kontor_state *s, kontor_log *log) { check_enclosures(s, s->dock, log); }
 
+void kontor__score_area_plain(kontor_state *s, kontor_bb cells) { score_area(s, cells, NULL); }
+
 int kontor__card_id(const kontor_state *s, int number) {
     for (int id = 0; id < s->cfg.cards->ncards; id++)
         if (s->cfg.cards->card[id].number == number) return id;

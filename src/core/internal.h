@@ -13,6 +13,10 @@ void kontor__clear_board(kontor_state *s);
 void kontor__put(kontor_state *s, int cell, int id);
 /* Score every open area that is enclosed now (as after a placement). */
 void kontor__score_enclosed(kontor_state *s, kontor_log *log);
+/* Score cells as an enclosed area the plain way (area.c's score_area: its
+ * fields by passes over the grid), appending it to s->area; for tests that
+ * compare the placement's faster scoring with it. */
+void kontor__score_area_plain(kontor_state *s, kontor_bb cells);
 /* The id of the card with a printed number, or -1. */
 int kontor__card_id(const kontor_state *s, int number);
 

@@ -137,6 +137,7 @@ static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
 
 void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
+void score_area(kontor_state *s, bb_t cells, kontor_log *log);
 /* R5: recompute the mask from the extent; 1 when it changed */
 int update_mask(kontor_state *s);
 void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int n);
@@ -239,31 +240,43 @@ static inline int place_as(kontor_state *s, int cell, int id, int as_water) {
 
 static inline int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
 
-/* Does the free cell c keep areas open (area.c's gap_cells: a free cell,
- * inside the mask once the edges close)? */
-static inline int is_gap(const kontor_state *s, int c, int edges) {
-    return !bb_test(&s->occ, c) && (!edges || bb_test(&s->mask, c));
+/* The free cells that keep areas open (area.c's gap_cells) in word j:
+ * free, and inside the mask once the edges close (edges: all ones then). */
+static inline uint64_t gap_word(const kontor_state *s, int j, uint64_t edges) {
+    return ~s->occ.w[j] & (s->mask.w[j] | ~edges);
 }
-/* Does dock cell c have a gap next to it (then its area is open)? */
-static inline int touches_gap(const kontor_state *s, int c, int edges) {
-    return ((c & 15) > 0 && is_gap(s, c - 1, edges)) || ((c & 15) < 15 && is_gap(s, c + 1, edges)) ||
-           (c >= 16 && is_gap(s, c - 16, edges)) || (c < KONTOR_CELLS - 16 && is_gap(s, c + 16, edges));
+/* Does cell c have a gap next to it (then a dock card there is open)? By
+ * the three words of its neighbours (BB_NEAR). */
+static inline int touches_gap(const kontor_state *s, int c, uint64_t edges) {
+    const uint64_t *n = BB_NEAR[c].w;
+    int i = c >> 6;
+    uint64_t r = n[1] & gap_word(s, i, edges);
+    if (n[0]) r |= n[0] & gap_word(s, i - 1, edges);
+    if (n[2]) r |= n[2] & gap_word(s, i + 1, edges);
+    return r != 0;
 }
 /* After a card on cell whose placement did not move the board's edge: can
  * it have closed an area? Only if the card (dock) or an open dock card next
  * to it (water) has no gap beside it. This is check_enclosures' own first
  * test, made per cell before the bitboards of the full test are built: most
- * placements close nothing and stop here. Not for Die grosse Insel, whose
- * dead cells close areas anywhere (check_enclosures). */
+ * placements close nothing and stop here. Word by word: the open dock cards
+ * next to a water card are the bits of its neighbour words, each tested by
+ * its own (it was four bit tests a neighbour, four neighbours: ~60
+ * instructions a card). Not for Die grosse Insel, whose dead cells close
+ * areas anywhere (check_enclosures). */
 static inline int may_enclose(const kontor_state *s, int cell, int water) {
-    int edges = !s->cfg.edge_both || s->cfg.fixed_board ||
-                (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height); /* edges_close */
+    int edges_close = !s->cfg.edge_both || s->cfg.fixed_board ||
+                      (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height);
+    uint64_t edges = edges_close ? ~0ULL : 0;
     if (!water) return !touches_gap(s, cell, edges);
-    int nb[4] = {(cell & 15) > 0 ? cell - 1 : -1, (cell & 15) < 15 ? cell + 1 : -1, cell >= 16 ? cell - 16 : -1,
-                 cell < KONTOR_CELLS - 16 ? cell + 16 : -1};
-    for (int i = 0; i < 4; i++)
-        if (nb[i] >= 0 && bb_test(&s->dock, nb[i]) && !bb_test(&s->enclosed, nb[i]) && !touches_gap(s, nb[i], edges))
-            return 1;
+    const uint64_t *n = BB_NEAR[cell].w;
+    int i = cell >> 6;
+    for (int k = 0; k < 3; k++) {
+        int j = i + k - 1;
+        if (!n[k]) continue;
+        for (uint64_t d = n[k] & s->dock.w[j] & ~s->enclosed.w[j]; d; d &= d - 1)
+            if (!touches_gap(s, j * 64 + __builtin_ctzll(d), edges)) return 1;
+    }
     return 0;
 }
 
