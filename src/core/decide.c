@@ -247,6 +247,15 @@ void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor
     if (s->cfg.bankrupt) check_bankrupt(s, log);
 }
 
+/* The other phases' decisions, checked through the legal list's rules. (Not
+ * inlined: kontor_is_legal's move list would give the hot path below a large
+ * frame and every register to save.) */
+__attribute__((noinline)) static kontor_status apply_other(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+    if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
+    kontor__apply_unchecked(s, seat, move, log);
+    return KONTOR_OK;
+}
+
 /* The checked apply. The decisions of every game (the declarations, the
  * choices, the placements) are checked here straight, the one decision
  * against the state, as kontor_is_legal checks them (seat in the game and
@@ -296,9 +305,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
         do_declare(s, seat, v, log);
         break;
     default:
-        if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
-        kontor__apply_unchecked(s, seat, move, log);
-        return KONTOR_OK;
+        return apply_other(s, seat, move, log);
     }
     if (s->cfg.bankrupt) check_bankrupt(s, log);
     return KONTOR_OK;

@@ -392,6 +392,24 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     }
 }
 
+/* err for seat's decision m that the engine refused in state s. (Out of
+ * line: with it inside, the replay's loop kept its variables on the stack.) */
+__attribute__((noinline, cold)) static kontor_status refuse(const kontor_state *s, int seat, kontor_move m,
+                                                           kontor_error *err) {
+    char what[96], why[160];
+    describe_ply(s, seat, m, what, sizeof what);
+    if (seat >= s->cfg.nseats) snprintf(why, sizeof why, "there is no such seat");
+    else kontor_why_illegal(s, seat, m, why, sizeof why);
+    memset(err, 0, sizeof *err);
+    err->code = KONTOR_E_ILLEGAL;
+    err->round = s->round;
+    char where[32];
+    snprintf(where, sizeof where, "round %d: ", s->round);
+    join(err->msg, sizeof err->msg, where, what, ", but ");
+    join(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), why, "", "");
+    return KONTOR_E_ILLEGAL;
+}
+
 /* The replay of kontor_record_replay and kontor_record_replay_rounds. The
  * events are kept only for a callback: without one the engine is given no
  * log and writes none (its unlogged paths are the playouts', the same state). */
@@ -409,20 +427,7 @@ static kontor_status replay(const kontor_record *r, int upto, kontor_state *s, k
         kontor_move m = r->ply[i].move;
         before = s->round;
         log.n = 0;
-        if (kontor_apply(s, seat, m, lp) != KONTOR_OK) {
-            char what[96], why[160];
-            describe_ply(s, seat, m, what, sizeof what);
-            if (seat >= s->cfg.nseats) snprintf(why, sizeof why, "there is no such seat");
-            else kontor_why_illegal(s, seat, m, why, sizeof why);
-            memset(err, 0, sizeof *err);
-            err->code = KONTOR_E_ILLEGAL;
-            err->round = s->round;
-            char where[32];
-            snprintf(where, sizeof where, "round %d: ", s->round);
-            join(err->msg, sizeof err->msg, where, what, ", but ");
-            join(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), why, "", "");
-            return KONTOR_E_ILLEGAL;
-        }
+        if (kontor_apply(s, seat, m, lp) != KONTOR_OK) return refuse(s, seat, m, err);
         if (each) each(ctx, s, i, &log);
     }
     if (last_round) *last_round = before;
