@@ -604,6 +604,19 @@ static void replay_rounds_ends_in_the_same_state_and_names_the_last_round(void *
             }
             assert_true(r.nply > 0);
             assert_int_equal(rounds, before);
+            /* cut right after the decision that ends a round: the round named is the one it ended */
+            kontor_new_from_deal(&by_hand, &r.cfg, &r.deal, NULL);
+            int cut = -1, cut_round = 0, keep = r.nply;
+            for (int i = 0; i < r.nply && cut < 0; i++) {
+                int b0 = by_hand.round;
+                assert_int_equal(kontor_apply(&by_hand, r.ply[i].seat, r.ply[i].move, NULL), KONTOR_OK);
+                if (by_hand.round != b0) cut = i + 1, cut_round = b0;
+            }
+            assert_true(cut > 0);
+            r.nply = cut;
+            assert_int_equal(kontor_record_replay_rounds(&r, &b, &rounds, &err), KONTOR_OK);
+            assert_int_equal(rounds, cut_round);
+            r.nply = keep;
             /* an illegal decision: the last one made again */
             kontor_ply last = r.ply[r.nply - 1];
             assert_int_equal(kontor_record_push(&r, last.seat, last.move), KONTOR_OK);
