@@ -716,6 +716,61 @@ static void property_determinize_deals_the_pinned_cards_for_a_seed(void **state)
     assert_true(h == DETERMINIZE_HASH);
 }
 
+/* A search prepares a determinizer once (kontor_determinizer_prepare) and
+ * deals from it every iteration (kontor_determinize_with): that must be
+ * kontor_determinize's deal exactly, the same state to the byte and the
+ * same draws, for every view of random games in variants with events,
+ * specials, four seats, hidden choices (bakschisch's bribes) and private
+ * knowledge (justizia); and dealing must leave the determinizer as it was
+ * (a second deal from it with another generator is again
+ * kontor_determinize's). */
+static void property_a_prepared_determinizer_deals_what_determinize_deals(void **state) {
+    (void)state;
+    static const char *const variants[] = {"basic", "advanced", "four", "specials", "justizia", "bakschisch",
+                                           "basic,events=1", "advanced,export=1,tiles=1"};
+    int dealt = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        char name[32], *opt;
+        snprintf(name, sizeof name, "%s", variants[v]);
+        opt = strchr(name, ',');
+        if (opt) *opt++ = 0;
+        if (kontor_config_init(&cfg, name, &err)) fail_msg("%s: %s", name, err.msg);
+        if (opt && kontor_config_options(&cfg, opt, &err)) fail_msg("%s: %s", variants[v], err.msg);
+        for (uint64_t g = 0; g < 3; g++) {
+            static kontor_state s, a, b;
+            static kontor_view view;
+            static kontor_determinizer det;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, 2000 + g);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", variants[v], err.msg);
+            for (int k = 0; !kontor_over(&s); k++) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                if (k % 5 == 2)
+                    for (int q = -1; q < cfg.nseats; q++) {
+                        kontor_view_of(&s, q, &view);
+                        kontor_determinizer_prepare(&view, &det);
+                        for (int t = 0; t < 2; t++) {
+                            kontor_rng r1 = rng, r2 = rng;
+                            kontor_determinize(&view, &r1, &a);
+                            kontor_determinize_with(&det, &r2, &b);
+                            if (memcmp(&a, &b, sizeof a) || memcmp(&r1, &r2, sizeof r1))
+                                fail_msg("%s game %d decision %d seat %d deal %d: the prepared determinizer deals "
+                                         "otherwise", variants[v], (int)g, k, q, t);
+                            rng = r1;
+                            dealt++;
+                        }
+                    }
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(dealt > 1000);
+}
+
 /* The unknown places of a view, in the order of the state's arrays: the
  * other seats' hands, then every pile from its top. */
 static int unknown_places(const kontor_state *w, int seat, const uint8_t *at[], int cap) {
@@ -1017,6 +1072,7 @@ int main(void) {
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
+        cmocka_unit_test(property_a_prepared_determinizer_deals_what_determinize_deals),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),
         cmocka_unit_test(property_determinize_deals_across_a_batch_of_indices_uniformly),

@@ -651,6 +651,39 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v);
  * unknown places, other seats' hidden choices undone (they choose again). */
 void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out);
 
+/* The same prepared once for a view that is determinized many times (a
+ * search): kontor_determinize_with deals the same cards from the same draws
+ * as kontor_determinize of the view, doing per call only the shuffle and the
+ * writes; what depends on the view alone (the unseen cards of each class,
+ * the runs of unknown places, the hidden decisions undone) is worked out by
+ * kontor_determinizer_prepare. The view need not outlive the determinizer,
+ * which is read only by the deals (threads may share one). Its fields are
+ * src/core/view.c's, not an interface. */
+#define KONTOR_DEAL_IDS (8 + 64 + KONTOR_MAX_CARDS + 8)
+typedef struct kontor_deal_run {
+    uint16_t off;   /* the run's first byte in the state */
+    uint8_t len;    /* its places (at most KONTOR_PILE_MAX) */
+    uint8_t from;   /* the place in the shuffled decks its cards come from */
+} kontor_deal_run;
+typedef struct kontor_deal_batch {
+    uint8_t at;   /* its deck's first place in id[] */
+    uint8_t e;    /* one past its last step (in the deck) */
+    uint8_t t;    /* its steps (1 to 8, the last of them) */
+    uint8_t j;    /* its number in its deck (the product of its bounds) */
+} kontor_deal_batch;
+typedef struct kontor_deal_plan {
+    uint8_t id[KONTOR_DEAL_IDS]; /* the decks' cards in ascending order, from byte 8 on */
+    uint8_t nbatches, nruns;
+    kontor_deal_batch batch[32]; /* the shuffles' batches of steps, in the order of the draws */
+    kontor_deal_run run[KONTOR_MAX_CARDS + 1];
+} kontor_deal_plan;
+typedef struct kontor_determinizer {
+    kontor_state s; /* the view's state, the other seats' hidden decisions undone */
+    kontor_deal_plan p;
+} kontor_determinizer;
+void kontor_determinizer_prepare(const kontor_view *v, kontor_determinizer *d);
+void kontor_determinize_with(const kontor_determinizer *d, kontor_rng *rng, kontor_state *out);
+
 #ifdef __cplusplus
 }
 #endif

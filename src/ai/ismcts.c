@@ -111,12 +111,15 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         return -1;
     }
     uint64_t base = kontor_rng_next(&a->rng);
+    kontor_determinizer det; /* the view's deal worked out once, read by every thread's iterations */
+    if (!fixed) kontor_determinizer_prepare(v, &det);
     double t0 = ai_now();
     uint64_t reused = 0;
     for (int t = 0; t < m->threads; t++) { /* each thread its own generator, one tree or several */
         tree *T = &m->trees[t];
         kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
         T->v = v;
+        T->det = &det;
         T->c = (float)m->c;
         T->sim = m->sim;
         T->fixed = fixed;

@@ -411,7 +411,7 @@ static void iterate(tree *T) {
     if (T->nfixed) {
         k = (int)kontor_rng_below(&T->rng, (uint32_t)T->nfixed);
         st = T->fixed[k];
-    } else kontor_determinize(v, &T->rng, &st);
+    } else kontor_determinize_with(T->det, &T->rng, &st);
     uint32_t path[MAX_PATH], from[MAX_PATH];
     float prob[MAX_PATH];
     int np = 0;

@@ -106,6 +106,7 @@ typedef struct tree {
     uint64_t iters;
     /* work order */
     const kontor_view *v;
+    const kontor_determinizer *det; /* v's, prepared once a search (without fixed states) */
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */

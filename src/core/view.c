@@ -17,6 +17,7 @@
  * and drops the other seats' known sets, and while the player picks, his pile
  * is shown sorted, since he sees which cards it holds but not their order.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/rng.h"
@@ -81,19 +82,29 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
 }
 
 /* Determinization runs once per search iteration, so it works on bit sets
- * and reads each place once. The cards the seat cannot see are the cards in
- * the game (below ncards, not out of it) that are neither public (pub) nor
- * known to the seat (known[seat], Justizia) nor in its hand: a view masks
- * exactly those (mask_card), so no scan of the board or the piles is needed
- * to find them, and each class's are its bits (kontor_cardset.class_ids)
- * within that set. The unknown places are found eight bytes at a time (an
- * unknown card is a byte with its top bit set). Each class's unseen cards are
- * dealt to its places in order by a Fisher-Yates shuffle taken as far as
- * there are places; its random indices come eight from one 64-bit number
- * (draw_batch: exactly uniform, no modulo bias), so the deal is uniform over
- * every assignment of the unseen cards of each class to its unknown places
- * (test_properties counts the deals of a view with seven hidden cards, and
- * where every unseen card lands). */
+ * and does per call only what the draws change. The cards the seat cannot
+ * see are the cards in the game (below ncards, not out of it) that are
+ * neither public (pub) nor known to the seat (known[seat], Justizia) nor in
+ * its hand: a view masks exactly those (mask_card), so no scan of the board
+ * or the piles is needed to find them, and each class's are its bits
+ * (kontor_cardset.class_ids) within that set. Each class's unseen cards are
+ * dealt to its unknown places in order by a Fisher-Yates shuffle; its random
+ * indices come eight from one 64-bit number (draw_batch: exactly uniform, no
+ * modulo bias), so the deal is uniform over every assignment of the unseen
+ * cards of each class to its unknown places (test_properties counts the
+ * deals of a view with seven hidden cards, and where every unseen card
+ * lands).
+ *
+ * All of that but the shuffle depends on the view alone, so it is worked out
+ * once into a kontor_deal_plan (kontor_determinizer_prepare, for a search
+ * that determinizes one view thousands of times): the ids of each class's
+ * unseen cards in ascending order (a deck, in the order of the draws: the
+ * face-down event cards first), and the runs of unknown places (an unknown
+ * card is a byte with its top bit set, found eight bytes at a time), each a
+ * stretch of the state's bytes with the place in the decks its cards come
+ * from. A deal (deal_plan) is then a copy of the view's state, the shuffle of
+ * each deck, and a copy of each run. kontor_determinize prepares and deals
+ * in one; both deal the same cards from the same draws. */
 
 /* The cards out of the game (kontor_card_removed) as bits. */
 static void removed_bits(const kontor_config *cfg, uint64_t out[2]) {
@@ -107,12 +118,17 @@ static void removed_bits(const kontor_config *cfg, uint64_t out[2]) {
 /* The shuffle's steps take their random indices eight at a time from one
  * 64-bit number: batch j covers steps 8j to 8j + 7, and batch_prod[j] is
  * the product of their bounds (step i draws from i + 1 values), below 2^53
- * for the 96 steps of KONTOR_MAX_CARDS. */
+ * for the 96 steps of KONTOR_MAX_CARDS; batch_low[j] is 2^57 mod that
+ * product (draw_batch). The event deck (at most 64 cards, its bits) takes
+ * the first eight batches. */
 #define NBATCH (KONTOR_MAX_CARDS / 8)
 #define R8(i) ((uint64_t)(i + 1) * (i + 2) * (i + 3) * (i + 4) * (i + 5) * (i + 6) * (i + 7) * (i + 8))
-static const uint64_t batch_prod[NBATCH] = {
-    R8(0), R8(8), R8(16), R8(24), R8(32), R8(40), R8(48), R8(56), R8(64), R8(72), R8(80), R8(88),
-};
+#define BATCHES(F) F(0), F(8), F(16), F(24), F(32), F(40), F(48), F(56), F(64), F(72), F(80), F(88)
+static const uint64_t batch_prod[NBATCH] = {BATCHES(R8)};
+#define LOW8(i) ((1ULL << 57) % R8(i))
+static const uint64_t batch_low[NBATCH] = {BATCHES(LOW8)};
+#undef LOW8
+#undef BATCHES
 #undef R8
 static const uint8_t batch_end[NBATCH] = {8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96};
 _Static_assert(KONTOR_MAX_CARDS == 96, "the batches cover the steps up to 96");
@@ -140,130 +156,75 @@ static inline uint64_t mul_hi(uint64_t *Z, uint64_t k) {
 #endif
 }
 
-/* A number z uniform in [0, 2^57) from which the indices of a batch's eight
+/* A number z uniform in [0, 2^57) from which the indices of batch j's eight
  * steps (x uniform in [0, i] at step i) are read off in mixed radix by
  * successive multiplications, z (i + 1) = x 2^57 + z' (Brackett-Rozinsky and
  * Lemire, "Batched ranged random integer generation", 2024): with P the
  * product of the batch's bounds, its digits are those of floor(z P / 2^57),
  * which Lemire's multiply-shift makes uniform in [0, P) when the last low
- * word, z P mod 2^57, is at least 2^57 mod P; a z below that is drawn
- * again. So the batch's indices are independent and uniform, and so is any
- * first part of them (a class's last batch stops where its cards do). Only
- * a low word below P (probability P / 2^57, below 2^-15 for the first 40
- * cards of a class) needs the division. It is returned as Z = z 2^7 (the
- * generator's number with its low seven bits cleared), so that a step's
- * digit and next number are the high and low words of one 64 x 64-bit
- * product, Z (i + 1) = (z (i + 1)) 2^7 < 2^71 (mul_hi): the same digits as
- * the 57-bit arithmetic, which the draws were first written in. */
-static inline uint64_t draw_batch(kontor_rng *r, uint64_t prod) {
+ * word, z P mod 2^57, is at least 2^57 mod P (batch_low); a z below that is
+ * drawn again (probability below P / 2^57, under 2^-15 for the first 40
+ * cards of a class). So the batch's indices are independent and uniform,
+ * and so is any first part of them (a deck's last batch stops where its
+ * cards do). It is returned as Z = z 2^7 (the generator's number with its
+ * low seven bits cleared), so that a step's digit and next number are the
+ * high and low words of one 64 x 64-bit product, Z (i + 1) = (z (i + 1)) 2^7
+ * < 2^71 (mul_hi): the same digits as the 57-bit arithmetic, which the draws
+ * were first written in. */
+static inline uint64_t draw_batch(kontor_rng *r, unsigned j) {
     for (;;) {
-        uint64_t w = rng_next(r), low = ((w >> 7) * prod) & BITS57;
-        if (low >= prod || low >= (BITS57 + 1) % prod) return w & ~(uint64_t)127;
+        uint64_t w = rng_next(r);
+        if ((((w >> 7) * batch_prod[j]) & BITS57) >= batch_low[j]) return w & ~(uint64_t)127;
     }
 }
 
-/* Step o of a stretch of Fisher-Yates inside out: the card whose id is off
- * plus the lowest bit of b goes to place q[o], after the card at a place x
- * uniform in [0, k + o) has moved there (k is the bound of the stretch's
- * step 0, one more than its place in u). */
-#define STEP(o, off)                                            \
+/* Step o of a batch of Fisher-Yates inside out: the card c[o] goes to place
+ * q[o] of the deck d, after the card at a place x uniform in [0, k + o) has
+ * moved there (k is the bound of the batch's step 0, one more than its
+ * place in d). */
+#define STEP(o)                                                 \
     do {                                                        \
         uint64_t x_ = mul_hi(&z, k + (o));                      \
-        uint8_t id_ = (uint8_t)((off) + __builtin_ctzll(b));    \
-        b &= b - 1;                                             \
-        q[o] = u[x_];                                           \
-        u[x_] = id_;                                            \
+        q[o] = d[x_];                                           \
+        d[x_] = c[o];                                           \
     } while (0)
 
-/* t (1 to 8) steps from step i on: eight in a row, or fewer entered at the
- * case that leaves as many, so that every step has a constant offset and no
- * test (u has eight bytes of room before it, so q stays inside the deck). */
-#define STEPS(off)                                                           \
-    do {                                                                     \
-        uint8_t *q = u + i;                                                  \
-        uint64_t k = i + 1;                                                  \
-        if (t == 8) {                                                        \
-            STEP(0, off); STEP(1, off); STEP(2, off); STEP(3, off);          \
-            STEP(4, off); STEP(5, off); STEP(6, off); STEP(7, off);          \
-            break;                                                           \
-        }                                                                    \
-        q -= 8 - t;                                                          \
-        k -= 8 - t;                                                          \
-        switch (t) {                                                         \
-        case 7: STEP(1, off); /* fallthrough */                              \
-        case 6: STEP(2, off); /* fallthrough */                              \
-        case 5: STEP(3, off); /* fallthrough */                              \
-        case 4: STEP(4, off); /* fallthrough */                              \
-        case 3: STEP(5, off); /* fallthrough */                              \
-        case 2: STEP(6, off); /* fallthrough */                              \
-        default: STEP(7, off);                                               \
-        }                                                                    \
-    } while (0)
+/* The runs of a view's unknown places, worked out once. */
+typedef struct planner {
+    kontor_deal_plan *p;
+    const uint8_t *s;               /* the state's first byte: a run's place is an offset */
+    unsigned next[KONTOR_NCLASSES]; /* the next card of each class's deck (its place in id[]) */
+    unsigned left[KONTOR_NCLASSES]; /* and how many are left */
+} planner;
 
-/* The cards whose ids are the bits of b (plus the class's base), in a
- * uniformly random order into u: every order exactly equally likely. The
- * ids go in ascending order. Returns how many. */
-static inline unsigned shuffle_word(kontor_rng *r, uint64_t b, uint8_t *u) {
-    unsigned n = (unsigned)__builtin_popcountll(b);
-    for (unsigned i = 0, j = 0; i < n; j++) {
-        uint64_t z = draw_batch(r, batch_prod[j]);
-        unsigned e = batch_end[j] < n ? batch_end[j] : n, t = e - i;
-        STEPS(0);
-        i = e;
-    }
-    return n;
-}
-
-/* The same over the ids of two words (b0: 0-63, b1: 64-127), for a class
- * whose ids span more than 64 (the default card set's red and black dock
- * cards do: 1-43 and 86, 87): the stretches of steps end where a batch or a
- * word does. */
-static unsigned shuffle_two_words(kontor_rng *r, uint64_t b0, uint64_t b1, uint8_t *u) {
-    unsigned n0 = (unsigned)__builtin_popcountll(b0), n = n0 + (unsigned)__builtin_popcountll(b1);
-    uint64_t b = b0, z = 0, off = 0;
-    for (unsigned i = 0, j = 0, bend = 0, wend = n0; i < n;) {
-        if (i == bend) {
-            z = draw_batch(r, batch_prod[j]);
-            bend = batch_end[j++];
+/* The bytes b to b + m get the cards of the decks from place from on; a run
+ * that goes on where the last one ended (in the state and in the decks)
+ * lengthens it. */
+static inline void add_run(planner *pl, const uint8_t *b, unsigned m, unsigned from) {
+    kontor_deal_plan *p = pl->p;
+    unsigned off = (unsigned)(b - pl->s);
+    if (p->nruns) {
+        kontor_deal_run *r = &p->run[p->nruns - 1];
+        if (r->off + r->len == off && r->from + r->len == from && r->len + m <= KONTOR_PILE_MAX) {
+            r->len = (uint8_t)(r->len + m);
+            return;
         }
-        if (i == wend) {
-            b = b1;
-            off = 64;
-            wend = n;
-        }
-        unsigned e = bend < wend ? bend : wend, t = e - i;
-        STEPS(off);
-        i = e;
     }
-    return n;
+    if (p->nruns >= sizeof p->run / sizeof p->run[0]) return; /* not reached: a run deals at least one card */
+    p->run[p->nruns++] = (kontor_deal_run){(uint16_t)off, (uint8_t)m, (uint8_t)from};
 }
-#undef STEPS
-#undef STEP
-
-/* Each class's unseen cards in a random order (as ids less the class's
- * base), the next to deal and how many are left. */
-typedef struct decks {
-    /* 8 bytes of room before a deck (STEPS) and after it (the last word's copy) */
-    uint8_t u[KONTOR_NCLASSES][8 + KONTOR_MAX_CARDS + 8];
-    const uint8_t *next[KONTOR_NCLASSES];
-    unsigned left[KONTOR_NCLASSES];
-    uint64_t base[KONTOR_NCLASSES]; /* the base in each byte of a word */
-} decks;
 
 #define ONES 0x0101010101010101ULL
 #define HIGH_BITS 0x8080808080808080ULL
 
-/* Deal into the unknown places among the bytes from b to end (at most 64):
- * each run of unknown cards of one class (bytes KONTOR_UNKNOWN_BASE + class;
- * a known card is a byte below 0x80) gets that class's next cards, while it
- * has any (a place past them keeps its mark, as in a view that shows more
- * places than there are cards), copied eight at a time with the class's
- * base added to each byte (no byte overflows: an id is below
- * KONTOR_MAX_CARDS). A word read may reach past end, never past the state
- * (every stretch read is followed by other fields of it); what lies past
- * end is not looked at, and the up to seven bytes past a run that its last
- * word's copy overwrites are put back as they were. */
-static inline void deal_into(uint8_t *b, const uint8_t *end, decks *d) {
+/* The unknown places among the bytes from b to end (at most 64): each run
+ * of unknown cards of one class (bytes KONTOR_UNKNOWN_BASE + class; a known
+ * card is a byte below 0x80) gets that class's next cards, while it has any
+ * (a place past them keeps its mark, as in a view that shows more places
+ * than there are cards). Read eight bytes at a time; a word read may reach
+ * past end, never past the state (every stretch read is followed by other
+ * fields of it), and what lies past end is not looked at. */
+static inline void find_runs(planner *pl, const uint8_t *b, const uint8_t *end) {
     while (b < end) {
         uint64_t x;
         memcpy(&x, b, 8);
@@ -275,7 +236,7 @@ static inline void deal_into(uint8_t *b, const uint8_t *end, decks *d) {
         if (b >= end) return;
         unsigned c = *b;
         uint64_t same = ONES * c;
-        uint8_t *e = b;
+        const uint8_t *e = b;
         for (;;) {
             memcpy(&x, e, 8);
             if (x != same) {
@@ -285,129 +246,240 @@ static inline void deal_into(uint8_t *b, const uint8_t *end, decks *d) {
             e += 8;
             if (e >= end) break;
         }
-        if (e > end) e = (uint8_t *)end;
+        if (e > end) e = end;
         unsigned cl = c - KONTOR_UNKNOWN_BASE;
         if (cl < KONTOR_NCLASSES) {
             unsigned m = (unsigned)(e - b);
-            if (m > d->left[cl]) m = d->left[cl];
-            d->left[cl] -= m;
-            const uint8_t *src = d->next[cl];
-            d->next[cl] = src + m;
-            uint64_t add = d->base[cl], w, after;
+            if (m > pl->left[cl]) m = pl->left[cl];
             if (m) {
-                /* whole words, the last reaching up to seven bytes past the
-                 * run, whose eight bytes are put back afterwards */
-                memcpy(&after, b + m, 8);
-#define WORD(o) (memcpy(&w, src + 8 * (o), 8), w += add, memcpy(b + 8 * (o), &w, 8))
-                switch ((m + 7) >> 3) {
-                case 8: WORD(7); /* fallthrough */
-                case 7: WORD(6); /* fallthrough */
-                case 6: WORD(5); /* fallthrough */
-                case 5: WORD(4); /* fallthrough */
-                case 4: WORD(3); /* fallthrough */
-                case 3: WORD(2); /* fallthrough */
-                case 2: WORD(1); /* fallthrough */
-                default: WORD(0);
-                }
-#undef WORD
-                memcpy(b + m, &after, 8);
+                add_run(pl, b, m, pl->next[cl]);
+                pl->left[cl] -= m;
+                pl->next[cl] += m;
             }
         }
         b = e;
     }
 }
 
-/* A hand (at most KONTOR_HAND_MAX cards): the same, a card at a time (its
- * unknown cards are few and of different classes, so runs would be short). */
-static inline void deal_into_hand(uint8_t *h, unsigned n, decks *d) {
-    for (unsigned i = 0; i < n; i++) {
-        unsigned cl = h[i] - KONTOR_UNKNOWN_BASE;
-        if (cl < KONTOR_NCLASSES && d->left[cl]) {
-            d->left[cl]--;
-            h[i] = (uint8_t)(*d->next[cl]++ + (uint8_t)d->base[cl]);
-        }
-    }
-}
-
 /* A pile: its ring buffer in at most two stretches, from its top. */
-static inline void deal_into_pile(kontor_pile *p, decks *d) {
+static inline void find_pile_runs(planner *pl, const kontor_pile *p) {
     unsigned n = p->n <= KONTOR_PILE_MAX ? p->n : KONTOR_PILE_MAX, first = KONTOR_PILE_MAX - p->head;
     if (!n) return;
     if (first >= n) {
-        deal_into(p->card + p->head, p->card + p->head + n, d);
+        find_runs(pl, p->card + p->head, p->card + p->head + n);
         return;
     }
-    deal_into(p->card + p->head, p->card + KONTOR_PILE_MAX, d);
-    deal_into(p->card, p->card + (n - first), d);
+    find_runs(pl, p->card + p->head, p->card + KONTOR_PILE_MAX);
+    find_runs(pl, p->card, p->card + (n - first));
 }
+
+/* A run's last word is copied whole (deal_plan), reaching up to seven bytes
+ * past the run, and eight bytes from its end are read and put back: every
+ * stretch of places is followed by at least eight bytes of the state. */
+#define ROOM_AFTER(field) (offsetof(kontor_state, field) + sizeof(((kontor_state *)0)->field) + 8 <= sizeof(kontor_state))
+_Static_assert(ROOM_AFTER(hand) && ROOM_AFTER(dock_pile) && ROOM_AFTER(water_pile) && ROOM_AFTER(aside) &&
+                   ROOM_AFTER(special_pile) && ROOM_AFTER(event_deck),
+               "eight bytes of the state after every stretch of places");
+#undef ROOM_AFTER
 
 /* The lowest set bit of the 128 bits b0 (low) and b1 (high), both not 0. */
 static inline unsigned lowest(uint64_t b0, uint64_t b1) {
     return b0 ? (unsigned)__builtin_ctzll(b0) : 64 + (unsigned)__builtin_ctzll(b1);
 }
 
-void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
-    *out = v->s;
-    const kontor_cardset *cs = out->cfg.cards;
-    const int seat = v->seat, nseats = out->cfg.nseats <= KONTOR_MAX_SEATS ? out->cfg.nseats : KONTOR_MAX_SEATS;
+/* byte_ids[v]: the places of the set bits of the byte v, ascending, a byte
+ * each from the lowest (the k-th set bit's place in byte k; the bytes past
+ * the last are 0). */
+#define BIT(v, k) ((uint64_t)(((v) >> (k)) & 1))
+#define BELOW1(v) BIT(v, 0)
+#define BELOW2(v) (BELOW1(v) + BIT(v, 1))
+#define BELOW3(v) (BELOW2(v) + BIT(v, 2))
+#define BELOW4(v) (BELOW3(v) + BIT(v, 3))
+#define BELOW5(v) (BELOW4(v) + BIT(v, 4))
+#define BELOW6(v) (BELOW5(v) + BIT(v, 5))
+#define BELOW7(v) (BELOW6(v) + BIT(v, 6))
+#define PLACE(v, k) ((BIT(v, k) * k) << (8 * BELOW##k(v)))
+#define IDS(v) (PLACE(v, 1) + PLACE(v, 2) + PLACE(v, 3) + PLACE(v, 4) + PLACE(v, 5) + PLACE(v, 6) + PLACE(v, 7))
+#define IDS4(v) IDS(v), IDS(v + 1), IDS(v + 2), IDS(v + 3)
+#define IDS16(v) IDS4(v), IDS4(v + 4), IDS4(v + 8), IDS4(v + 12)
+#define IDS64(v) IDS16(v), IDS16(v + 16), IDS16(v + 32), IDS16(v + 48)
+static const uint64_t byte_ids[256] = {IDS64(0), IDS64(64), IDS64(128), IDS64(192)};
+#undef IDS64
+#undef IDS16
+#undef IDS4
+#undef IDS
+#undef PLACE
+#undef BELOW7
+#undef BELOW6
+#undef BELOW5
+#undef BELOW4
+#undef BELOW3
+#undef BELOW2
+#undef BELOW1
+#undef BIT
+
+/* The ids of the bits of b (plus base), ascending, into id, a byte of b at
+ * a time (byte_ids, eight ids written, as many kept as the byte has bits:
+ * id has room for eight past the last); how many. */
+static inline unsigned ids_of(uint64_t b, unsigned base, uint8_t *id) {
+    uint8_t *o = id;
+    if (!b) return 0;
+    unsigned i = (unsigned)__builtin_ctzll(b) & ~7u;
+    for (b >>= i, base += i; b; b >>= 8, base += 8) {
+        uint64_t w = byte_ids[b & 255] + ONES * base;
+        memcpy(o, &w, 8);
+        o += __builtin_popcountll(b & 255);
+    }
+    return (unsigned)(o - id);
+}
+
+/* A new deck of n cards at at in id[] (the decks follow each other, from
+ * byte 8 on): the batches of its shuffle (shuffle_plan). */
+static unsigned add_deck(kontor_deal_plan *p, unsigned at, unsigned n) {
+    for (unsigned i = 0, j = 0; i < n && p->nbatches < sizeof p->batch / sizeof p->batch[0]; j++) {
+        unsigned e = batch_end[j] < n ? batch_end[j] : n, t = e - i;
+        p->batch[p->nbatches++] = (kontor_deal_batch){(uint8_t)at, (uint8_t)e, (uint8_t)t, (uint8_t)j};
+        i = e;
+    }
+    return at + n;
+}
+
+/* The plan of v's deal, the other seats' hidden decisions undone in s (a
+ * copy of v's state; the places are read from it). */
+static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) {
+    const kontor_cardset *cs = s->cfg.cards;
+    const int seat = v->seat, nseats = s->cfg.nseats <= KONTOR_MAX_SEATS ? s->cfg.nseats : KONTOR_MAX_SEATS;
+    p->nbatches = p->nruns = 0;
+    planner pl = {.p = p, .s = (const uint8_t *)s};
+    unsigned at = 8; /* the next deck's first place in id[] */
 
     /* the cards the seat sees: the public ones, those it knows, its hand */
-    uint64_t shown0 = out->pub[0], shown1 = out->pub[1];
+    uint64_t shown0 = s->pub[0], shown1 = s->pub[1];
     if (seat < KONTOR_MAX_SEATS) {
-        shown0 |= out->known[seat][0];
-        shown1 |= out->known[seat][1];
-        for (int i = 0; i < out->hand_n[seat] && i < KONTOR_HAND_MAX; i++) {
-            unsigned c = out->hand[seat][i];
+        shown0 |= s->known[seat][0];
+        shown1 |= s->known[seat][1];
+        for (int i = 0; i < s->hand_n[seat] && i < KONTOR_HAND_MAX; i++) {
+            unsigned c = s->hand[seat][i];
             uint64_t bit = 1ULL << (c & 63);
             if (c < 64) shown0 |= bit;
             else if (c < KONTOR_MAX_CARDS) shown1 |= bit;
         }
     }
     /* the event cards still face down: the ones not turned up, in a random order */
-    if (out->event_n > out->event_next) {
-        uint64_t rest = out->event_n >= 64 ? ~0ULL : (1ULL << out->event_n) - 1;
-        for (int i = 0; i < out->event_next; i++) rest &= ~(1ULL << (out->event_deck[i] % KONTOR_EVENTS_MAX));
-        uint8_t deck[8 + 64];
-        unsigned n = shuffle_word(rng, rest, deck + 8);
-        if (n > (unsigned)(KONTOR_EVENTS_MAX - out->event_next)) n = (unsigned)(KONTOR_EVENTS_MAX - out->event_next);
-        memcpy(out->event_deck + out->event_next, deck + 8, n);
+    if (s->event_n > s->event_next) {
+        uint64_t rest = s->event_n >= 64 ? ~0ULL : (1ULL << s->event_n) - 1;
+        for (int i = 0; i < s->event_next; i++) rest &= ~(1ULL << (s->event_deck[i] % KONTOR_EVENTS_MAX));
+        unsigned n = ids_of(rest, 0, p->id + at), m = (unsigned)(KONTOR_EVENTS_MAX - s->event_next);
+        if (n) add_run(&pl, s->event_deck + s->event_next, n < m ? n : m, at);
+        at = add_deck(p, at, n);
     }
     /* the cards no place shows: ids below ncards, in the game, not seen; the
      * special cards only when they are in play (else they are nowhere) */
     uint64_t gone[2];
-    removed_bits(&out->cfg, gone);
+    removed_bits(&s->cfg, gone);
     unsigned nc = cs->ncards;
     uint64_t avail0 = (nc >= 64 ? ~0ULL : (1ULL << nc) - 1) & ~shown0 & ~gone[0];
     uint64_t avail1 = (nc >= 128 ? ~0ULL : nc > 64 ? (1ULL << (nc - 64)) - 1 : 0) & ~shown1 & ~gone[1];
-    decks d;
     for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
         uint64_t b0 = cs->class_ids[cl][0] & avail0, b1 = cs->class_ids[cl][1] & avail1;
-        d.next[cl] = d.u[cl] + 8;
-        d.left[cl] = 0;
-        d.base[cl] = 0;
-        if (!(b0 | b1) || (cl == KONTOR_CLASS_SPECIAL && !out->cfg.specials)) continue;
-        /* the ids as one word from the lowest on, when they fit in one */
-        unsigned lo = lowest(b0, b1), hi = b1 ? 127 - (unsigned)__builtin_clzll(b1) : 63 - (unsigned)__builtin_clzll(b0);
-        if (hi - lo < 64) {
-            uint64_t b = lo == 0 ? b0 : lo < 64 ? (b0 >> lo) | (b1 << (64 - lo)) : b1 >> (lo - 64);
-            d.left[cl] = shuffle_word(rng, b, d.u[cl] + 8);
-            d.base[cl] = ONES * lo;
-        } else d.left[cl] = shuffle_two_words(rng, b0, b1, d.u[cl] + 8);
+        pl.next[cl] = at;
+        pl.left[cl] = 0;
+        if (!(b0 | b1) || (cl == KONTOR_CLASS_SPECIAL && !s->cfg.specials)) continue;
+        unsigned n = ids_of(b0, 0, p->id + at);
+        n += ids_of(b1, 64, p->id + at + n);
+        pl.left[cl] = n;
+        at = add_deck(p, at, n);
     }
 
     /* the unknown places, in the order of the state's arrays */
     for (int q = 0; q < nseats; q++) {
         if (q != seat) {
-            deal_into_hand(out->hand[q], out->hand_n[q] < KONTOR_HAND_MAX ? out->hand_n[q] : KONTOR_HAND_MAX, &d);
+            find_runs(&pl, s->hand[q], s->hand[q] + (s->hand_n[q] < KONTOR_HAND_MAX ? s->hand_n[q] : KONTOR_HAND_MAX));
             /* the other seats' hidden decisions are undone: they decide again */
-            if ((out->phase == KONTOR_PHASE_CHOOSE || out->phase == KONTOR_PHASE_DECLARE) && out->choice[q] == KONTOR_HIDDEN)
-                out->choice[q] = KONTOR_NONE;
-            if (out->phase == KONTOR_PHASE_BUY && out->buy[q] == KONTOR_HIDDEN) out->buy[q] = KONTOR_NONE;
-            if (out->phase == KONTOR_PHASE_BRIBE && out->bribe[q] == KONTOR_HIDDEN) out->bribe[q] = KONTOR_NONE;
+            if ((s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE) && s->choice[q] == KONTOR_HIDDEN)
+                s->choice[q] = KONTOR_NONE;
+            if (s->phase == KONTOR_PHASE_BUY && s->buy[q] == KONTOR_HIDDEN) s->buy[q] = KONTOR_NONE;
+            if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] == KONTOR_HIDDEN) s->bribe[q] = KONTOR_NONE;
         }
-        deal_into_pile(&out->dock_pile[q], &d);
+        find_pile_runs(&pl, &s->dock_pile[q]);
     }
-    deal_into_pile(&out->water_pile, &d);
-    deal_into_pile(&out->aside, &d);
-    deal_into_pile(&out->special_pile, &d);
+    find_pile_runs(&pl, &s->water_pile);
+    find_pile_runs(&pl, &s->aside);
+    find_pile_runs(&pl, &s->special_pile);
+}
+
+/* Each deck's cards (ids, ascending) in a uniformly random order into u at
+ * the same places as in id: every order exactly equally likely. A batch's t
+ * steps (1 to 8, the last of them) are entered at the case that leaves as
+ * many, so that every step has a constant offset and no test (u and id have
+ * eight bytes of room before the first deck, so q and c stay inside their
+ * buffers). */
+static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint8_t *u) {
+    kontor_rng r = *rng;
+    for (unsigned b = 0; b < p->nbatches; b++) {
+        const kontor_deal_batch *x = &p->batch[b];
+        uint64_t z = draw_batch(&r, x->j), k = (uint64_t)x->e - 7; /* step 0's bound, were it there */
+        uint8_t *d = u + x->at, *q = d + x->e - 8;
+        const uint8_t *c = p->id + x->at + x->e - 8;
+        switch (x->t) {
+        case 8: STEP(0); /* fallthrough */
+        case 7: STEP(1); /* fallthrough */
+        case 6: STEP(2); /* fallthrough */
+        case 5: STEP(3); /* fallthrough */
+        case 4: STEP(4); /* fallthrough */
+        case 3: STEP(5); /* fallthrough */
+        case 2: STEP(6); /* fallthrough */
+        default: STEP(7);
+        }
+    }
+    *rng = r;
+}
+#undef STEP
+
+/* Deal by the plan into out (a copy of the plan's state): each deck shuffled,
+ * each run's cards copied eight at a time, the last word reaching up to
+ * seven bytes past the run, whose eight bytes are put back afterwards (runs
+ * are at most KONTOR_PILE_MAX long: a whole pile). */
+static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_state *out) {
+    uint8_t u[KONTOR_DEAL_IDS];
+    shuffle_plan(p, rng, u);
+    uint8_t *o = (uint8_t *)out;
+    for (unsigned k = 0; k < p->nruns; k++) {
+        const kontor_deal_run *run = &p->run[k];
+        uint8_t *b = o + run->off;
+        const uint8_t *src = u + run->from;
+        unsigned m = run->len;
+        uint64_t w, after;
+        memcpy(&after, b + m, 8);
+#define WORD(i) (memcpy(&w, src + 8 * (i), 8), memcpy(b + 8 * (i), &w, 8))
+        switch ((m + 7) >> 3) {
+        case 8: WORD(7); /* fallthrough */
+        case 7: WORD(6); /* fallthrough */
+        case 6: WORD(5); /* fallthrough */
+        case 5: WORD(4); /* fallthrough */
+        case 4: WORD(3); /* fallthrough */
+        case 3: WORD(2); /* fallthrough */
+        case 2: WORD(1); /* fallthrough */
+        default: WORD(0);
+        }
+#undef WORD
+        memcpy(b + m, &after, 8);
+    }
+}
+
+void kontor_determinizer_prepare(const kontor_view *v, kontor_determinizer *d) {
+    d->s = v->s;
+    plan_of(v, &d->s, &d->p);
+}
+
+void kontor_determinize_with(const kontor_determinizer *d, kontor_rng *rng, kontor_state *out) {
+    *out = d->s;
+    deal_plan(&d->p, rng, out);
+}
+
+void kontor_determinize(const kontor_view *v, kontor_rng *rng, kontor_state *out) {
+    kontor_deal_plan p;
+    *out = v->s;
+    plan_of(v, out, &p);
+    deal_plan(&p, rng, out);
 }
