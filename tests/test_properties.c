@@ -7,6 +7,7 @@
  * ends. Games pick uniformly from kontor_legal with a seeded generator. */
 #include "testutil.h"
 #include "core/internal.h"
+#include "core/apply.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -639,6 +640,101 @@ static void property_every_legal_decision_has_words(void **st) {
         if (!kinds[k]) fail_msg("no decision of kind %d in any game", k);
 }
 
+/* kontor_apply checks the decisions of every game (declarations, choices,
+ * placements) straight against the state instead of through kontor_is_legal
+ * (issue 17: a record's replay is this check for every decision). Both must
+ * stay a full check: in every state of random games of every variant (and
+ * with the expansions and the rulings that change what is legal: hidden
+ * passes, no pass after a double pass, a card taken back), for seats -1 to
+ * 5 and 200 and every decision of the 4,096 a move's twelve bits can say
+ * (and, for each legal one, the same with each of the four bits above them
+ * set), kontor_apply accepts exactly what kontor_legal lists, with the
+ * state kontor__apply_unchecked makes, and refuses everything else with
+ * KONTOR_E_ILLEGAL and the state untouched; kontor_is_legal agrees. */
+#ifndef CHECKED_GAMES
+#define CHECKED_GAMES 2
+#endif
+static void property_checked_apply_accepts_exactly_the_legal_moves(void **st) {
+    (void)st;
+    static const struct {
+        const char *variant, *options;
+        int games;
+    } on[] = {{"basic", NULL, 6},  {"advanced", NULL, 4}, {"four", NULL, 3}, {"basic", "optional_place=1", 2},
+              {"advanced", "declare=hidden,pass=rest", 2}, {"four", "declare=hidden", 2},
+              {"advanced", "export=1,events=1,tiles=1", 2}};
+    static const int seats[] = {-1, 0, 1, 2, 3, 4, 5, 200};
+    long legal = 0, refused = 0, by_phase[32] = {0};
+    int ncases = (int)(sizeof on / sizeof *on) + KONTOR_NVARIANTS;
+    for (int c = 0; c < ncases; c++) {
+        int i = c - (int)(sizeof on / sizeof *on);
+        const char *variant = i < 0 ? on[c].variant : kontor_variant_name(i);
+        const char *options = i < 0 ? on[c].options : NULL;
+        int games = i < 0 ? on[c].games : CHECKED_GAMES;
+        kontor_config cfg;
+        kontor_error err;
+        if (kontor_config_init(&cfg, variant, &err)) fail_msg("%s: %s", variant, err.msg);
+        if (options && kontor_config_options(&cfg, options, &err)) fail_msg("%s: %s", options, err.msg);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 1700u + (uint64_t)c);
+        for (int g = 0; g < games; g++) {
+            kontor_state *s = malloc(sizeof *s), *t = malloc(sizeof *t), *u = malloc(sizeof *u), *w = malloc(sizeof *w);
+            assert_true(s && t && u && w);
+            if (kontor_new(s, &cfg, (uint64_t)g, &err)) fail_msg("%s deal %d: %s", variant, g, err.msg);
+            while (!kontor_over(s)) {
+                memcpy(t, s, sizeof *s); /* takes every refused decision: must stay s */
+                for (size_t k = 0; k < sizeof seats / sizeof *seats; k++) {
+                    int seat = seats[k];
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    unsigned char listed[4096] = {0};
+                    int n = seat >= 0 && seat < 200 ? kontor_legal(s, seat, m) : 0;
+                    for (int j = 0; j < n; j++) {
+                        assert_true(m[j] < 4096);
+                        listed[m[j]] = 1;
+                    }
+                    for (int mv = 0; mv < 4096 + 4 * n; mv++) {
+                        kontor_move move = mv < 4096 ? (kontor_move)mv : (kontor_move)(m[(mv - 4096) / 4] | 0x1000u << ((mv - 4096) % 4));
+                        int want = mv < 4096 && listed[mv];
+                        if (kontor_is_legal(s, seat, move) != want)
+                            fail_msg("%s: kontor_is_legal(seat %d, move %04x) is %d in phase %d", variant, seat, move, !want, s->phase);
+                        if (!want) {
+                            kontor_status got = kontor_apply(t, seat, move, NULL);
+                            if (got != KONTOR_E_ILLEGAL)
+                                fail_msg("%s: seat %d's move %04x (not legal) applied with status %d in phase %d, round %d", variant, seat, move, got, s->phase, s->round);
+                            refused++;
+                            continue;
+                        }
+                        memcpy(u, s, sizeof *s);
+                        kontor_log la, lb;
+                        la.n = lb.n = 0;
+                        if (kontor_apply(u, seat, move, &la) != KONTOR_OK)
+                            fail_msg("%s: seat %d's legal move %04x refused in phase %d, round %d", variant, seat, move, s->phase, s->round);
+                        memcpy(w, s, sizeof *s);
+                        kontor__apply_unchecked(w, seat, move, &lb);
+                        if (memcmp(w, u, sizeof *s) != 0 || la.n != lb.n || memcmp(la.ev, lb.ev, (size_t)la.n * sizeof *la.ev) != 0)
+                            fail_msg("%s: seat %d's move %04x: kontor_apply and the unchecked apply differ", variant, seat, move);
+                        legal++;
+                        by_phase[s->phase & 31]++;
+                    }
+                }
+                if (memcmp(t, s, sizeof *s) != 0) fail_msg("%s: a refused decision changed the state in phase %d", variant, s->phase);
+                int seat = __builtin_ctz(kontor_actors(s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(s, seat, m);
+                assert_true(n > 0);
+                assert_int_equal(kontor_apply(s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+            free(s);
+            free(t);
+            free(u);
+            free(w);
+        }
+    }
+    /* the straight checks' phases, and others, were all met */
+    assert_true(by_phase[KONTOR_PHASE_CHOOSE] > 1000 && by_phase[KONTOR_PHASE_DECLARE] > 1000 && by_phase[KONTOR_PHASE_PLACE] > 1000);
+    assert_true(by_phase[KONTOR_PHASE_SHIP] > 0 && by_phase[KONTOR_PHASE_EVENT] > 0 && by_phase[KONTOR_PHASE_TILE] > 0);
+    print_message("checked apply: %ld legal and %ld refused decisions\n", legal, refused);
+}
+
 static uint64_t fnv(uint64_t h, const void *p, size_t n) {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ULL;
@@ -1050,6 +1146,7 @@ int main(void) {
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
+        cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
         cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),

@@ -282,6 +282,45 @@ static void tag_errors_name_the_line(void **state) {
     parse_fails(longtag, KONTOR_E_PARSE, 1, "longer than 127 characters");
 }
 
+/* Every tag the reader knows is found by its name (the reader looks a name
+ * up among the tags of its length): given twice, each is refused as such;
+ * other names, even one letter off, are ignored. A tag name may be 47 bytes
+ * long, not 48. */
+static void every_tag_is_known_by_its_name(void **state) {
+    (void)state;
+    static const char *const known[] = {"Event", "Date", "Variant", "Options", "Cards", "Red", "Black", "Seed",
+                                        "Result", "Termination", "Red1", "Red2", "Black1", "Black2", "Rulings"};
+    static const char *const other[] = {"red", "Reds", "Re", "Red3", "Blacks", "Dat", "Seeds", "Terminatio",
+                                        "Event_", "Rulingz", "Cardz", "Xed"};
+    char text[256], want[96];
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++) {
+        snprintf(text, sizeof text, "[%s \"1\"]\n[%s \"1\"]\n", known[i], known[i]);
+        snprintf(want, sizeof want, "tag '%s' is given twice (first on line 1)", known[i]);
+        parse_fails(text, KONTOR_E_PARSE, 2, want);
+    }
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++) {
+        kontor_record r;
+        kontor_error err;
+        snprintf(text, sizeof text, "[%s \"1\"]\n[%s \"1\"]\n", other[i], other[i]);
+        kontor_status st = kontor_record_parse(&r, text, strlen(text), &err);
+        if (st == KONTOR_OK) kontor_record_release(&r);
+        else if (strstr(err.msg, "given twice")) fail_msg("tag '%s' is not the reader's but was taken: %s", other[i], err.msg);
+    }
+    char name[64];
+    memset(name, 'x', sizeof name);
+    name[47] = 0;
+    snprintf(text, sizeof text, "[%s \"1\"]\n", name);
+    kontor_record r;
+    kontor_error err;
+    kontor_status st = kontor_record_parse(&r, text, strlen(text), &err);
+    if (st == KONTOR_OK) kontor_record_release(&r);
+    else if (strstr(err.msg, "too long")) fail_msg("a name of 47 bytes: %s", err.msg);
+    name[47] = 'x';
+    name[48] = 0;
+    snprintf(text, sizeof text, "[%s \"1\"]\n", name);
+    parse_fails(text, KONTOR_E_PARSE, 1, "a tag name is too long");
+}
+
 static void byte_errors_name_the_line(void **state) {
     (void)state;
     const char nul[] = "[Event \"x\"]\n\n\0";
@@ -537,6 +576,65 @@ static void replay_upto_stops_and_calls_back_once_a_decision(void **state) {
     kontor_new_from_deal(&by_hand, &r.cfg, &r.deal, NULL);
     for (int i = 0; i < 10; i++) kontor_apply(&by_hand, r.ply[i].seat, r.ply[i].move, NULL);
     assert_memory_equal(&part, &by_hand, sizeof part);
+    kontor_record_release(&r);
+}
+
+/* kontor_record_replay_rounds (kontor replay without --trace) replays as
+ * kontor_record_replay does, without a callback and a log, to the same
+ * state, and names the round the last decision was taken in, as the trace's
+ * callback counts it; an illegal decision gives the same error. */
+static void replay_rounds_ends_in_the_same_state_and_names_the_last_round(void **state) {
+    (void)state;
+    const char *variants[] = {"basic", "advanced", "specials", "bakschisch", "justizia", "tictactoe"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            kontor_record r;
+            kontor_state s, a, b, by_hand;
+            kontor_error err, err2;
+            play_random(&r, &s, variants[v], NULL, seed);
+            int rounds = -1;
+            assert_int_equal(kontor_record_replay(&r, -1, &a, NULL, NULL, &err), KONTOR_OK);
+            assert_int_equal(kontor_record_replay_rounds(&r, &b, &rounds, &err), KONTOR_OK);
+            assert_memory_equal(&a, &b, sizeof a);
+            kontor_new_from_deal(&by_hand, &r.cfg, &r.deal, NULL);
+            int before = 0;
+            for (int i = 0; i < r.nply; i++) {
+                before = by_hand.round;
+                assert_int_equal(kontor_apply(&by_hand, r.ply[i].seat, r.ply[i].move, NULL), KONTOR_OK);
+            }
+            assert_true(r.nply > 0);
+            assert_int_equal(rounds, before);
+            /* cut right after the decision that ends a round: the round named is the one it ended */
+            kontor_new_from_deal(&by_hand, &r.cfg, &r.deal, NULL);
+            int cut = -1, cut_round = 0, keep = r.nply;
+            for (int i = 0; i < r.nply && cut < 0; i++) {
+                int b0 = by_hand.round;
+                assert_int_equal(kontor_apply(&by_hand, r.ply[i].seat, r.ply[i].move, NULL), KONTOR_OK);
+                if (by_hand.round != b0) cut = i + 1, cut_round = b0;
+            }
+            assert_true(cut > 0);
+            r.nply = cut;
+            assert_int_equal(kontor_record_replay_rounds(&r, &b, &rounds, &err), KONTOR_OK);
+            assert_int_equal(rounds, cut_round);
+            r.nply = keep;
+            /* an illegal decision: the last one made again */
+            kontor_ply last = r.ply[r.nply - 1];
+            assert_int_equal(kontor_record_push(&r, last.seat, last.move), KONTOR_OK);
+            assert_int_equal(kontor_record_replay(&r, -1, &a, NULL, NULL, &err), KONTOR_E_ILLEGAL);
+            assert_int_equal(kontor_record_replay_rounds(&r, &b, &rounds, &err2), KONTOR_E_ILLEGAL);
+            assert_string_equal(err.msg, err2.msg);
+            assert_int_equal(err.round, err2.round);
+            kontor_record_release(&r);
+        }
+    /* no decision: round 0 */
+    kontor_record r;
+    kontor_state s;
+    kontor_error err;
+    play_random(&r, &s, "basic", NULL, 4);
+    r.nply = 0;
+    int rounds = -1;
+    assert_int_equal(kontor_record_replay_rounds(&r, &s, &rounds, &err), KONTOR_OK);
+    assert_int_equal(rounds, 0);
     kontor_record_release(&r);
 }
 
@@ -802,6 +900,7 @@ int main(void) {
         cmocka_unit_test(whitespace_and_comments_are_ignored),
         cmocka_unit_test(a_seed_stands_for_the_deal),
         cmocka_unit_test(tag_errors_name_the_line),
+        cmocka_unit_test(every_tag_is_known_by_its_name),
         cmocka_unit_test(byte_errors_name_the_line),
         cmocka_unit_test(line_check_sees_every_byte_of_a_word),
         cmocka_unit_test(deal_errors_name_the_line),
@@ -811,6 +910,7 @@ int main(void) {
         cmocka_unit_test(a_card_not_in_hand_is_named),
         cmocka_unit_test(a_move_after_the_end_is_illegal),
         cmocka_unit_test(replay_upto_stops_and_calls_back_once_a_decision),
+        cmocka_unit_test(replay_rounds_ends_in_the_same_state_and_names_the_last_round),
         cmocka_unit_test(another_card_set_is_read_with_its_numbers),
         cmocka_unit_test(release_is_harmless_twice_and_on_null),
         cmocka_unit_test(the_example_in_the_docs_replays),

@@ -67,10 +67,17 @@ kontor_status kontor_record_parse_with(kontor_record *r, const kontor_cardset *c
                                        kontor_error *err);
 /* Replay the first upto decisions (all when upto < 0) from the deal into s,
  * checking each; err names the round and the reason of an illegal one. If
- * each is not NULL it is called after every decision with the events. */
+ * each is not NULL it is called after every decision with the events (the
+ * engine keeps no events when it is NULL). */
 typedef void (*kontor_replay_cb)(void *ctx, const kontor_state *s, int ply, const kontor_log *log);
 kontor_status kontor_record_replay(const kontor_record *r, int upto, kontor_state *s,
                                    kontor_replay_cb each, void *ctx, kontor_error *err);
+/* The whole record, as kontor_record_replay with no callback, and *last_round
+ * (if not NULL) the round the game was in before its last decision (0 when
+ * the record holds none): what `kontor replay` prints as the record's number
+ * of rounds, without a call a decision. */
+kontor_status kontor_record_replay_rounds(const kontor_record *r, kontor_state *s, int *last_round,
+                                          kontor_error *err);
 
 #ifdef __cplusplus
 }

@@ -154,7 +154,11 @@ static int replay_one(const char *path, const char *cards_file, int do_trace, in
     t->nareas = 0;
     kontor_error err;
     int rc = 0;
-    if (kontor_record_replay(&r, -1, s, each_ply, t, &err)) {
+    /* without --trace no call a decision: the engine then keeps no events,
+     * and the number of rounds comes from the replay itself */
+    kontor_status st = do_trace ? kontor_record_replay(&r, -1, s, each_ply, t, &err)
+                                : kontor_record_replay_rounds(&r, s, &t->rounds, &err);
+    if (st) {
         fflush(stdout);
         cli_error("record '%s' %s", path, err.msg);
         rc = 1;

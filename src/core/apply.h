@@ -1,8 +1,9 @@
 /* apply.h: applying a decision without checking it, for the library's own
  * playouts (src/ai/playout.c, kontor_playout).
  *
- * kontor_apply checks every decision against the rules first
- * (kontor_is_legal), which is what anything from outside needs: records,
+ * kontor_apply checks every decision against the rules first (the
+ * declarations, choices and placements straight, the rest through
+ * kontor_is_legal), which is what anything from outside needs: records,
  * the protocol, the server, people. A playout applies only decisions it has
  * just generated from the state itself (kontor_legal, or the bitboards the
  * legal list is made of), so the check is work whose answer is known; in the

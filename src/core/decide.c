@@ -247,9 +247,67 @@ void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor
     if (s->cfg.bankrupt) check_bankrupt(s, log);
 }
 
-kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+/* The other phases' decisions, checked through the legal list's rules. (Not
+ * inlined: kontor_is_legal's move list would give the hot path below a large
+ * frame and every register to save.) */
+__attribute__((noinline)) static kontor_status apply_other(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
     if (!kontor_is_legal(s, seat, move)) return KONTOR_E_ILLEGAL;
     kontor__apply_unchecked(s, seat, move, log);
+    return KONTOR_OK;
+}
+
+/* The checked apply. The decisions of every game (the declarations, the
+ * choices, the placements) are checked here straight, the one decision
+ * against the state, as kontor_is_legal checks them (seat in the game and
+ * still to act, the kind of the phase and nothing above it, the value), and
+ * applied without a second switch on the phase; the other phases go through
+ * kontor_is_legal and kontor__apply_unchecked. A record's replay is this call
+ * for every decision. property_checked_apply_accepts_exactly_the_legal_moves
+ * (test_properties) compares it, move for move, with kontor_legal. */
+kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_log *log) {
+    int v = KONTOR_MOVE_VALUE(move);
+    switch (s->phase) {
+    case KONTOR_PHASE_CHOOSE: {
+        /* a seat still to choose: a card in its hand, or a pass if it may */
+        if (seat < 0 || seat >= s->cfg.nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
+            move >> 8 != KONTOR_MOVE_CHOOSE)
+            return KONTOR_E_ILLEGAL;
+        if (v == KONTOR_PASS) {
+            if (!may_pass_in_choice(s, seat)) return KONTOR_E_ILLEGAL;
+        } else {
+            const uint8_t *h = s->hand[seat];
+            int i = 0, n = s->hand_n[seat];
+            while (i < n && h[i] != v) i++;
+            if (i == n) return KONTOR_E_ILLEGAL;
+        }
+        do_choose(s, seat, v, log);
+        break;
+    }
+    case KONTOR_PHASE_PLACE:
+        /* the seat whose turn it is: a cell it may take, as a dock card or as
+         * water (the customs house), or no cell where placing is optional */
+        if (seat < 0 || seat >= s->cfg.nseats || seat != s->order[s->turn]) return KONTOR_E_ILLEGAL;
+        if (move >> 8 == KONTOR_MOVE_PLACE) {
+            if (v == KONTOR_NONE ? !s->cfg.optional_place : !bb_test(&s->cells, v)) return KONTOR_E_ILLEGAL;
+            do_place(s, v, 0, log);
+        } else if (move >> 8 == KONTOR_MOVE_PLACE_WATER && v != KONTOR_NONE && bb_test(&s->cells_water, v)) {
+            do_place(s, v, 1, log);
+        } else {
+            return KONTOR_E_ILLEGAL;
+        }
+        break;
+    case KONTOR_PHASE_DECLARE:
+        /* a seat still to declare: to play if it holds a card, a pass if it may */
+        if (seat < 0 || seat >= s->cfg.nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
+            move >> 8 != KONTOR_MOVE_DECLARE)
+            return KONTOR_E_ILLEGAL;
+        if (v == KONTOR_PASS ? !may_pass(s, seat) : v != KONTOR_PLAY || s->hand_n[seat] == 0) return KONTOR_E_ILLEGAL;
+        do_declare(s, seat, v, log);
+        break;
+    default:
+        return apply_other(s, seat, move, log);
+    }
+    if (s->cfg.bankrupt) check_bankrupt(s, log);
     return KONTOR_OK;
 }
 

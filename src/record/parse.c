@@ -320,7 +320,13 @@ enum { TAG_EVENT, TAG_DATE, TAG_VARIANT, TAG_OPTIONS, TAG_CARDS, TAG_RED, TAG_BL
 static const char *const tag_names[NTAGS] = {"Event", "Date", "Variant", "Options", "Cards",
                                              "Red", "Black", "Seed", "Result", "Termination",
                                              "Red1", "Red2", "Black1", "Black2", "Rulings"};
-static const size_t tag_len[NTAGS] = {5, 4, 7, 7, 5, 3, 5, 4, 6, 11, 4, 4, 6, 6, 7};
+/* The tags of each length of name (-1 ends a list); lengths past the table's
+ * have none. */
+static const signed char tags_of_len[12][5] = {
+    [0] = {-1}, [1] = {-1}, [2] = {-1}, [3] = {TAG_RED, -1},
+    [4] = {TAG_DATE, TAG_SEED, TAG_RED1, TAG_RED2, -1}, [5] = {TAG_EVENT, TAG_CARDS, TAG_BLACK, -1},
+    [6] = {TAG_RESULT, TAG_BLACK1, TAG_BLACK2, -1}, [7] = {TAG_VARIANT, TAG_OPTIONS, TAG_RULINGS, -1},
+    [8] = {-1}, [9] = {-1}, [10] = {-1}, [11] = {TAG_TERMINATION, -1}};
 
 typedef struct tags {
     char value[NTAGS][KONTOR_TAG_MAX];
@@ -346,10 +352,13 @@ static kontor_status read_tag(parser *ps, tags *t) {
     char name[TOKEN_MAX];
     size_t n = 0;
     while (p < end && *p == ' ') p++;
-    while (p < end && name_byte[(unsigned char)*p]) {
-        if (n + 1 >= sizeof name) return fail_at(ps->err, KONTOR_E_PARSE, line, "a tag name is too long");
-        name[n++] = *p++;
-    }
+    /* the name's bytes at once: too long when they fill name (a byte at a
+     * time, the one that would leave no room for its end) */
+    const char *q0 = p;
+    while (p < end && name_byte[(unsigned char)*p]) p++;
+    n = (size_t)(p - q0);
+    if (n >= sizeof name) return fail_at(ps->err, KONTOR_E_PARSE, line, "a tag name is too long");
+    memcpy(name, q0, n);
     name[n] = 0;
     if (n == 0) return fail_at(ps->err, KONTOR_E_PARSE, line, "a tag wants a name after '[', like [Red \"alice\"]");
     while (p < end && (*p == ' ' || *p == '\t')) p++;
@@ -385,14 +394,16 @@ static kontor_status read_tag(parser *ps, tags *t) {
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     if (p >= end || *p != ']') return fail_at(ps->err, KONTOR_E_PARSE, line, "tag '%s' is not closed by ']'", name);
     ps->p = p + 1;
-    for (int i = 0; i < NTAGS; i++)
-        if (tag_len[i] == n && tag_names[i][0] == name[0] && memcmp(name, tag_names[i], n) == 0) {
+    for (const signed char *c = n < sizeof tags_of_len / sizeof *tags_of_len ? tags_of_len[n] : tags_of_len[0]; *c >= 0; c++) {
+        int i = *c;
+        if (tag_names[i][0] == name[0] && memcmp(name, tag_names[i], n) == 0) {
             if (t->line[i])
                 return fail_at(ps->err, KONTOR_E_PARSE, line, "tag '%s' is given twice (first on line %d)", name, t->line[i]);
             memcpy(t->value[i], value, vn + 1);
             t->line[i] = line;
             break;
         }
+    }
     /* other tags are for people and are ignored */
     return KONTOR_OK;
 }

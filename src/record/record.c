@@ -392,34 +392,54 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     }
 }
 
-kontor_status kontor_record_replay(const kontor_record *r, int upto, kontor_state *s, kontor_replay_cb each, void *ctx,
-                                   kontor_error *err) {
+/* err for seat's decision m that the engine refused in state s. (Out of
+ * line: with it inside, the replay's loop kept its variables on the stack.) */
+__attribute__((noinline, cold)) static kontor_status refuse(const kontor_state *s, int seat, kontor_move m,
+                                                           kontor_error *err) {
+    char what[96], why[160];
+    describe_ply(s, seat, m, what, sizeof what);
+    if (seat >= s->cfg.nseats) snprintf(why, sizeof why, "there is no such seat");
+    else kontor_why_illegal(s, seat, m, why, sizeof why);
+    memset(err, 0, sizeof *err);
+    err->code = KONTOR_E_ILLEGAL;
+    err->round = s->round;
+    char where[32];
+    snprintf(where, sizeof where, "round %d: ", s->round);
+    join(err->msg, sizeof err->msg, where, what, ", but ");
+    join(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), why, "", "");
+    return KONTOR_E_ILLEGAL;
+}
+
+/* The replay of kontor_record_replay and kontor_record_replay_rounds. The
+ * events are kept only for a callback: without one the engine is given no
+ * log and writes none (its unlogged paths are the playouts', the same state). */
+static kontor_status replay(const kontor_record *r, int upto, kontor_state *s, kontor_replay_cb each, void *ctx,
+                            int *last_round, kontor_error *err) {
     kontor_error local;
     if (!err) err = &local;
     memset(err, 0, sizeof *err);
     kontor_status st = kontor_new_from_deal(s, &r->cfg, &r->deal, err);
     if (st) return st;
-    int n = upto < 0 || upto > r->nply ? r->nply : upto;
-    kontor_log log;
+    int n = upto < 0 || upto > r->nply ? r->nply : upto, before = 0;
+    kontor_log log, *lp = each ? &log : NULL;
     for (int i = 0; i < n; i++) {
         int seat = r->ply[i].seat;
         kontor_move m = r->ply[i].move;
+        before = s->round;
         log.n = 0;
-        if (kontor_apply(s, seat, m, &log) != KONTOR_OK) {
-            char what[96], why[160];
-            describe_ply(s, seat, m, what, sizeof what);
-            if (seat >= s->cfg.nseats) snprintf(why, sizeof why, "there is no such seat");
-            else kontor_why_illegal(s, seat, m, why, sizeof why);
-            memset(err, 0, sizeof *err);
-            err->code = KONTOR_E_ILLEGAL;
-            err->round = s->round;
-            char where[32];
-            snprintf(where, sizeof where, "round %d: ", s->round);
-            join(err->msg, sizeof err->msg, where, what, ", but ");
-            join(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg), why, "", "");
-            return KONTOR_E_ILLEGAL;
-        }
+        if (kontor_apply(s, seat, m, lp) != KONTOR_OK) return refuse(s, seat, m, err);
         if (each) each(ctx, s, i, &log);
     }
+    if (last_round) *last_round = before;
     return KONTOR_OK;
+}
+
+kontor_status kontor_record_replay(const kontor_record *r, int upto, kontor_state *s, kontor_replay_cb each, void *ctx,
+                                   kontor_error *err) {
+    return replay(r, upto, s, each, ctx, NULL, err);
+}
+
+kontor_status kontor_record_replay_rounds(const kontor_record *r, kontor_state *s, int *last_round,
+                                          kontor_error *err) {
+    return replay(r, -1, s, NULL, NULL, last_round, err);
 }
