@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ai/ismcts_tree.h"
+#include "core/apply.h"
 
 /* The lock of node i under par=tree (nothing with one thread or par=root):
  * test and test-and-set, so that a waiter spins on its own copy of the
@@ -461,9 +462,16 @@ static void iterate(tree *T) {
             }
             if (j) T->pool[j].visits++;
             unlock_node(T, cur);
-            /* decoupled: the picks were made independently; now apply them */
-            for (int q = 0; q < st.cfg.nseats; q++)
-                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
+            /* decoupled: the picks were made independently; now apply them.
+             * A pick is an edge of this state's legal list (select_edge
+             * matches edges against it) or drawn from that list, so it is
+             * applied without the rules' check (core/apply.h); a modelled
+             * opponent's pick comes from outside the tree and is checked. */
+            for (int q = 0; q < st.cfg.nseats; q++) {
+                if (!((actors >> q) & 1)) continue;
+                if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
+                else kontor__apply_unchecked(&st, q, pick[q], NULL);
+            }
             if (!j) break;
             cur = j;
         } else {
@@ -476,7 +484,7 @@ static void iterate(tree *T) {
             if (e) T->pool[e].visits += T->vl;
             unlock_node(T, cur);
             if (!e) break;
-            kontor_apply(&st, q, T->pool[e].move, NULL);
+            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of moves[] */
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
