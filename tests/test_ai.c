@@ -221,6 +221,21 @@ static void test_ismcts_early_stop_rule(void **st) {
     assert_false(ai_settled(116, 100, 1000, 1.0, -0.01));
 }
 
+/* par=root's early stop: the search stops when every tree has settled on
+ * the same move (each flag the move + 1, or 0 for a tree not settled). */
+static void test_ismcts_root_parallel_stops_when_every_tree_settled_alike(void **st) {
+    (void)st;
+    assert_int_equal(ai_settled_all((const int[]){5, 5}, 2), 5);
+    assert_int_equal(ai_settled_all((const int[]){7}, 1), 7);
+    assert_int_equal(ai_settled_all((const int[]){3, 3, 3, 3}, 4), 3);
+    assert_int_equal(ai_settled_all((const int[]){5, 6}, 2), 0); /* two moves: the sum may go either way */
+    assert_int_equal(ai_settled_all((const int[]){5, 0}, 2), 0); /* one tree still open */
+    assert_int_equal(ai_settled_all((const int[]){0, 5}, 2), 0);
+    assert_int_equal(ai_settled_all((const int[]){0, 0}, 2), 0);
+    assert_int_equal(ai_settled_all((const int[]){4, 4, 4, 9}, 4), 0); /* the last one differs */
+    assert_int_equal(ai_settled_all(NULL, 0), 0);
+}
+
 static void test_ismcts_reproducible_search(void **st) {
     (void)st;
     kontor_config cfg;
@@ -551,6 +566,7 @@ int main(void) {
         cmocka_unit_test(test_greedy_beats_random),
         cmocka_unit_test(test_same_seed_same_game),
         cmocka_unit_test(test_ismcts_early_stop_rule),
+        cmocka_unit_test(test_ismcts_root_parallel_stops_when_every_tree_settled_alike),
         cmocka_unit_test(test_ismcts_reproducible_search),
         cmocka_unit_test(test_blind_to_hand_and_pile_when_choosing),
         cmocka_unit_test(test_blind_to_hidden_choice),

@@ -408,7 +408,7 @@ static int libpq_mapped(void) {
 
 /* The server is not linked with libpq: src/server/pq.c loads it when a
  * postgresql:// store is opened, so that no other command pays its load
- * (README, issue 17); a library that cannot be loaded is a clear error.
+ * (docs/engine-speed.md, issue 17); a library that cannot be loaded is a clear error.
  * In a child process; the test runs first, before this process opened a
  * PostgreSQL store. */
 static void test_libpq_is_loaded_only_when_a_postgresql_store_is_opened(void **state) {

@@ -100,15 +100,16 @@ static void test_tree_par_grows_one_tree(void **st) {
     assert_true(root_dup > 0); /* the check above tells the two apart */
 }
 
-/* A time budget under par=tree: both threads search until the deadline
- * (or the first sees the decision settled) and the move is legal. */
+/* A time budget under par=tree and par=root: every thread searches until
+ * the deadline (or the decision is settled) and the move is legal. */
 static void test_tree_par_time_budget(void **st) {
     (void)st;
     kontor_state s;
     kontor_view v;
     assert_true(kt_red_places_view(7, 2, &s, &v));
-    const char *specs[] = {"ismcts:ms=30,threads=2", "ismcts:ms=30,threads=2,stop=0,clock=cpu"};
-    for (int k = 0; k < 2; k++) {
+    const char *specs[] = {"ismcts:ms=30,threads=2", "ismcts:ms=30,threads=2,stop=0,clock=cpu",
+                           "ismcts:ms=30,threads=2,par=root", "ismcts:ms=30,threads=3,par=root,clock=cpu"};
+    for (int k = 0; k < 4; k++) {
         kontor_agent *a = kt_agent(specs[k], 3);
         kontor_move m = a->decide(a, &v);
         assert_true(kontor_is_legal(&s, 0, m));

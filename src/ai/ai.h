@@ -184,6 +184,12 @@ double ai_now(void);
  * root visits cannot be overtaken by the iterations that `left` more seconds
  * could run at the rate iters / spent (with a margin of a half). */
 int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left);
+/* par=root's early stop: the trees' settled moves (each the move + 1, or 0
+ * when that tree has not settled); the common move + 1 when all n settled on
+ * the same one, else 0. Each tree's lead being more than its own remaining
+ * iterations could overturn, the sum of their visits, which is the
+ * decision, cannot be overturned either. */
+int ai_settled_all(const int *lead, int n);
 
 /* A uniformly random legal move of v->seat from a's generator. */
 kontor_move ai_random_move(kontor_agent *a, const kontor_view *v);

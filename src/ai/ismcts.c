@@ -142,8 +142,11 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->deadline = t0 + ms / 1000.0;
         T->cpu = m->clock;
         T->span = ms / 1000.0;
-        T->stop = m->stop && (m->threads == 1 || m->sh);
+        T->stop = m->stop && (m->threads == 1 || m->sh || m->rs);
         T->sh = m->sh;
+        T->rs = m->rs;
+        T->tid = t;
+        T->nthreads = m->threads;
         T->first = t == 0;
         T->vl = (uint32_t)m->vl;
         T->cnext = T->cend = 0; /* par=tree: no chunk of the pool, no batch of iterations yet */
@@ -160,6 +163,10 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         if (T->reused)
             for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
                 if (T->pool[e].seat == seat && T->pool[e].kind != N_PASS) reused += T->pool[e].visits;
+    }
+    if (m->rs) { /* par=root: nobody has settled yet */
+        atomic_store(&m->rs->done, 0);
+        for (int t = 0; t < m->threads; t++) atomic_store(&m->rs->t[t].lead, 0);
     }
     if (m->sh) { /* one root for all, before they start */
         atomic_store(&m->sh->next, 0);
@@ -310,6 +317,7 @@ static void ismcts_destroy(void *impl) {
         }
     free(m->trees);
     free(m->sh);
+    free(m->rs);
     free(m);
 }
 
@@ -412,9 +420,13 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     if (m->trees) memset(m->trees, 0, (size_t)m->threads * sizeof *m->trees);
     if (m->par == PAR_TREE && m->threads > 1 && (m->sh = aligned_alloc(64, sizeof *m->sh)) != NULL)
         for (int i = 0; i < NLOCKS; i++) atomic_init(&m->sh->lock[i].f, 0);
-    if (!m->trees || (m->par == PAR_TREE && m->threads > 1 && !m->sh)) {
+    if (m->par == PAR_ROOT && m->threads > 1 && (m->rs = aligned_alloc(64, sizeof *m->rs)) != NULL)
+        memset(m->rs, 0, sizeof *m->rs);
+    if (!m->trees || (m->par == PAR_TREE && m->threads > 1 && !m->sh) ||
+        (m->par == PAR_ROOT && m->threads > 1 && !m->rs)) {
         free(m->trees);
         free(m->sh);
+        free(m->rs);
         free(m);
         a->impl = NULL;
         ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "ai/ismcts_tree.h"
+#include "core/apply.h"
 
 /* The lock of node i under par=tree (nothing with one thread or par=root):
  * test and test-and-set, so that a waiter spins on its own copy of the
@@ -461,9 +462,16 @@ static void iterate(tree *T) {
             }
             if (j) T->pool[j].visits++;
             unlock_node(T, cur);
-            /* decoupled: the picks were made independently; now apply them */
-            for (int q = 0; q < st.cfg.nseats; q++)
-                if ((actors >> q) & 1) kontor_apply(&st, q, pick[q], NULL);
+            /* decoupled: the picks were made independently; now apply them.
+             * A pick is an edge of this state's legal list (select_edge
+             * matches edges against it) or drawn from that list, so it is
+             * applied without the rules' check (core/apply.h); a modelled
+             * opponent's pick comes from outside the tree and is checked. */
+            for (int q = 0; q < st.cfg.nseats; q++) {
+                if (!((actors >> q) & 1)) continue;
+                if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
+                else kontor__apply_unchecked(&st, q, pick[q], NULL);
+            }
             if (!j) break;
             cur = j;
         } else {
@@ -476,7 +484,7 @@ static void iterate(tree *T) {
             if (e) T->pool[e].visits += T->vl;
             unlock_node(T, cur);
             if (!e) break;
-            kontor_apply(&st, q, T->pool[e].move, NULL);
+            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of moves[] */
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
@@ -513,29 +521,40 @@ static void iterate(tree *T) {
  * search in Go"). The remaining iterations are estimated from this search's
  * own rate, with a margin of a half. With one thread or par=tree (one
  * tree, the first thread checks it for all, counting every thread's
- * iterations); not under par=root: there the decision is the sum of several
- * trees' root visits, which no one tree can settle alone. ai_settled is the
- * test itself, apart for the tests. */
+ * iterations). Under par=root the decision is the sum of several trees'
+ * root visits: each thread checks its own tree by its own rate and
+ * publishes the move it settled on, and the search stops when all settled
+ * on the same move (ai_settled_all). ai_settled is the test itself, apart
+ * for the tests. */
 int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left) {
     if (spent <= 0 || iters < 64 || first <= second) return 0;
     double more = (double)iters / spent * (left > 0 ? left : 0) * 1.5 + 16;
     return (double)(first - second) > more;
 }
 
+int ai_settled_all(const int *lead, int n) {
+    if (n <= 0 || lead[0] <= 0) return 0;
+    for (int i = 1; i < n; i++)
+        if (lead[i] != lead[0]) return 0;
+    return lead[0];
+}
+
+/* The root move this tree has settled on, + 1, or 0. */
 static int settled(tree *T, double t0, double now) {
     const kontor_view *v = T->v;
     int kind = ist_simultaneous(&v->s) ? N_STAT : N_SEQ;
     uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
+    int lead = 0;
     lock_node(T, 1);
     for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
         const node *x = &T->pool[e];
         if (x->kind != kind || x->seat != v->seat) continue;
-        if (x->visits > first) second = first, first = x->visits;
+        if (x->visits > first) second = first, first = x->visits, lead = x->move + 1;
         else if (x->visits > second) second = x->visits;
     }
     unlock_node(T, 1);
     uint64_t iters = T->sh ? atomic_load_explicit(&T->sh->next, memory_order_relaxed) : T->iters;
-    return ai_settled(first, second, iters, now - t0, T->deadline - now);
+    return ai_settled(first, second, iters, now - t0, T->deadline - now) ? lead : 0;
 }
 
 /* prior=W: at a root placement every legal cell gets its edge before the
@@ -684,7 +703,16 @@ void *ist_run_tree(void *arg) {
             now = ist_clock_of(T->cpu);
             if (now >= T->deadline) break;
             if (T->sh && atomic_load_explicit(&T->sh->done, memory_order_relaxed)) break;
-            if (T->stop && T->first && settled(T, t0, now)) {
+            if (T->stop && T->rs) { /* par=root: every tree settled on one move */
+                atomic_store_explicit(&T->rs->t[T->tid].lead, settled(T, t0, now), memory_order_relaxed);
+                if (T->first) {
+                    int lead[ROOT_MAX_THREADS];
+                    for (int i = 0; i < T->nthreads; i++)
+                        lead[i] = atomic_load_explicit(&T->rs->t[i].lead, memory_order_relaxed);
+                    if (ai_settled_all(lead, T->nthreads)) atomic_store_explicit(&T->rs->done, 1, memory_order_relaxed);
+                }
+                if (atomic_load_explicit(&T->rs->done, memory_order_relaxed)) break;
+            } else if (T->stop && T->first && settled(T, t0, now)) {
                 if (T->sh) atomic_store_explicit(&T->sh->done, 1, memory_order_relaxed);
                 break;
             }

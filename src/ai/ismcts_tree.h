@@ -84,6 +84,19 @@ typedef struct shared {
     _Alignas(64) atomic_ullong next; /* iterations handed out (whole batches) */
 } shared;
 
+/* par=root with threads > 1: what the trees share for the early stop
+ * (ms=, stop=1): each thread publishes, at its checks of the clock, the
+ * move its own tree has settled on (the move + 1, or 0: not settled), and
+ * the first thread stops them all once every tree has settled on the same
+ * move (ai_settled_all). Each on a cache line of its own. */
+#define ROOT_MAX_THREADS 64
+typedef struct rootsh {
+    _Alignas(64) atomic_int done;
+    struct {
+        _Alignas(64) atomic_int lead;
+    } t[ROOT_MAX_THREADS];
+} rootsh;
+
 /* One per thread, each on cache lines of its own (the threads write their
  * generator and counters all the time). */
 typedef struct tree {
@@ -93,6 +106,8 @@ typedef struct tree {
     uint32_t memcap;
     shared *sh;       /* par=tree with threads > 1: the shared counters and locks; else NULL */
     int first;        /* the first thread (the one that checks the early stop) */
+    rootsh *rs;       /* par=root with threads > 1: the early stop's flags; else NULL */
+    int tid, nthreads;/* this thread's number and how many search (par=root's early stop) */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
     uint32_t cnext, cend; /* par=tree: this thread's chunk of the pool, [cnext, cend) still free */
@@ -147,6 +162,7 @@ typedef struct ismcts_impl {
     int par;   /* par=tree|root: several threads share one tree, or grow one each */
     int vl;    /* vl=K, par=tree: the virtual loss, in visits */
     shared *sh; /* par=tree and threads > 1 */
+    rootsh *rs; /* par=root and threads > 1 */
     int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
     int clock; /* ms= counts wall time (clock=wall, default) or each thread's CPU time (clock=cpu) */
     int sim, final;

@@ -3,7 +3,7 @@
  *
  * Why: loaded at every command's start, ncurses and its libtinfo cost about
  * 470,000 instructions of relocations before main, more than kontor replay
- * spends on a record (README, issue 17); only kontor play draws with it. The
+ * spends on a record (docs/engine-speed.md, issue 17); only kontor play draws with it. The
  * functions are defined here with curses.h's own prototypes (lazylib.h says
  * how); the three variables the client reads, stdscr, COLS and LINES, are
  * found by their addresses and read through tui.h's macros. dlsym on

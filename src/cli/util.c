@@ -24,7 +24,7 @@ void cli_error(const char *fmt, ...) {
  * caller's. A file is read with read(2) into a buffer of its size, not
  * through stdio: kontor replay reads one a record, and stdio's fopen, buffer
  * and copies cost more instructions than reading a record's 900 bytes
- * (README, issue 17). Files of 2 GiB or more are refused with EFBIG. */
+ * (docs/engine-speed.md, issue 17). Files of 2 GiB or more are refused with EFBIG. */
 static int read_fd(int fd, size_t cap, char **buf, size_t *len) {
     size_t n = 0;
     char *b = malloc(cap);

@@ -461,7 +461,7 @@ static void card_tables(parser *ps) {
  * record of (before its Options tag and card set): records come in runs of
  * one variant (a replay of a directory, a server loading its games), and
  * making it again (kontor_config_init, then the first rulings' options
- * string) cost about 900 instructions a record (README, issue 17). It
+ * string) cost about 900 instructions a record (docs/engine-speed.md, issue 17). It
  * depends on nothing but the two. */
 static _Thread_local struct {
     char variant[KONTOR_TAG_MAX];

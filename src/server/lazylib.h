@@ -4,7 +4,7 @@
  * Why: every kontor command used to load SQLite, libuv and nettle, which only
  * the game server calls; their relocations (Debian builds them with
  * BIND_NOW) cost every process 1.6 M instructions before main, more than
- * half of `kontor replay` of one record (README, issue 17). Instead, lazy_sqlite.c,
+ * half of `kontor replay` of one record (docs/engine-speed.md, issue 17). Instead, lazy_sqlite.c,
  * lazy_uv.c and lazy_nettle.c define each function kontor calls with the
  * header's own prototype: the first call loads the library with dlopen and
  * looks all of its functions up (once, for every thread), and each call then

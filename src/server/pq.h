@@ -3,7 +3,7 @@
  * Linked in, libpq and what it needs (OpenSSL, GnuTLS, Kerberos, LDAP, SASL:
  * 17 shared libraries, all bound at load time) cost every kontor command
  * about 11.8 million instructions in the dynamic loader before main, though
- * only `kontor serve --db postgresql://...` uses it (README, issue 17). So
+ * only `kontor serve --db postgresql://...` uses it (docs/engine-speed.md, issue 17). So
  * store_pg.c and nodesync.c call libpq through a table of pointers that
  * pq_load fills from the library on first use. The macros below keep their
  * code ordinary libpq calls: PQexec(c, sql) is pq_fn.exec(c, sql). Each
