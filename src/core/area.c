@@ -418,16 +418,25 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
          * column or row on one side (a free cell next to a card) */
         int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy;
         bb_t in = bb_and(cand, bb_rect(x0, x1, y0, y1));
-        if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
         cand = bb_andnot(cand, in);
+        /* A side whose new edge closes nothing (no open dock card next to
+         * the cells that leave the mask, and the edges close as before)
+         * gives its areas the same cells of G as the extent now: its cells
+         * join those of in, for one fill (four 81,023 -> 79,929). */
+        bb_t open = bb_andnot(s->dock, s->enclosed);
+        int edges = edges_close(s), w = s->cfg.width, h = s->cfg.height;
         const int8_t grow[4][4] = {{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, 1}};
         for (int d = 0; d < 4 && bb_any(cand); d++) {
             int a0 = x0 + grow[d][0], a1 = x1 + grow[d][1], b0 = y0 + grow[d][2], b1 = y1 + grow[d][3];
             bb_t side = bb_and(cand, d < 2 ? bb_rect(d ? a1 : a0, d ? a1 : a0, b0, b1) : bb_rect(a0, a1, d == 3 ? b1 : b0, d == 3 ? b1 : b0));
             if (!bb_any(side)) continue;
-            customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
             cand = bb_andnot(cand, side);
+            bb_t mask = s->cfg.fixed_board ? s->cfg.board_mask : bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
+            int e = !s->cfg.edge_both || s->cfg.fixed_board || (a1 - a0 + 1 >= w && b1 - b0 + 1 >= h);
+            if (e == edges && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))))) in = bb_or(in, side);
+            else customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
         }
+        if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
     }
     while (bb_any(cand)) { /* Die grosse Insel */
         int c = bb_pop(&cand);
