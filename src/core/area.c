@@ -317,6 +317,18 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
     return 0; /* placing scores nothing (place_as), so no area was added */
 }
 
+/* Column x (0..15) and row y (0..15) of the grid as bitboards. */
+static inline bb_t bb_column(int x) {
+    uint64_t c = BB_COL0 << x;
+    bb_t r = {{c, c, c, c}};
+    return r;
+}
+static inline bb_t bb_line(int y) {
+    bb_t r = bb_empty();
+    r.w[y >> 2] = 0xFFFFULL << ((y & 3) * 16);
+    return r;
+}
+
 /* Where a customs house may go, for every cell of in at once: free cells in
  * the mask whose card gives the board the extent minx..maxy (so the same mask
  * and edges for all of them). Let G be the cells that keep an area open once
@@ -416,27 +428,39 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
     if (!s->cfg.inner_value) {
         /* by the extent the card gives the board: the same, or one more
          * column or row on one side (a free cell next to a card) */
-        int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy;
-        bb_t in = bb_and(cand, bb_rect(x0, x1, y0, y1));
-        cand = bb_andnot(cand, in);
+        int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy, w = s->cfg.width, h = s->cfg.height;
         /* A side whose new edge closes nothing (no open dock card next to
          * the cells that leave the mask, and the edges close as before)
          * gives its areas the same cells of G as the extent now: its cells
-         * join those of in, for one fill (four 81,023 -> 79,929). */
-        bb_t open = bb_andnot(s->dock, s->enclosed);
-        int edges = edges_close(s), w = s->cfg.width, h = s->cfg.height;
-        const int8_t grow[4][4] = {{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, 1}};
-        for (int d = 0; d < 4 && bb_any(cand); d++) {
-            int a0 = x0 + grow[d][0], a1 = x1 + grow[d][1], b0 = y0 + grow[d][2], b1 = y1 + grow[d][3];
-            bb_t side = bb_and(cand, d < 2 ? bb_rect(d ? a1 : a0, d ? a1 : a0, b0, b1) : bb_rect(a0, a1, d == 3 ? b1 : b0, d == 3 ? b1 : b0));
+         * join those of in, for one fill (four 81,023 -> 79,501). A free
+         * cell next to a card outside the extent lies on one of the four
+         * lines around it; without edge=both the mask that a side's card
+         * gives loses at most the line w (h) cells beyond the far side. */
+        bb_t open = bb_andnot(s->dock, s->enclosed), in = cand;
+        for (int d = 0; d < 4; d++) {
+            int at = d == 0 ? x0 - 1 : d == 1 ? x1 + 1 : d == 2 ? y0 - 1 : y1 + 1;
+            if (at < 0 || at > 15) continue;
+            bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
             if (!bb_any(side)) continue;
-            cand = bb_andnot(cand, side);
-            bb_t mask = s->cfg.fixed_board ? s->cfg.board_mask : bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
-            int e = !s->cfg.edge_both || s->cfg.fixed_board || (a1 - a0 + 1 >= w && b1 - b0 + 1 >= h);
-            if (e == edges && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))))) in = bb_or(in, side);
+            in = bb_andnot(in, side);
+            int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
+            int join;
+            if (s->cfg.fixed_board) {
+                join = 1; /* the mask never changes, the edges always close */
+            } else if (!s->cfg.edge_both) {
+                int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
+                bb_t newly = lost < 0 || lost > 15 ? bb_empty() : bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
+                join = !bb_any(newly) || !bb_any(bb_and(open, bb_neighbours(newly)));
+            } else {
+                bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
+                int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
+                join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
+            }
+            if (join) in = bb_or(in, side);
             else customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
         }
         if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
+        return;
     }
     while (bb_any(cand)) { /* Die grosse Insel */
         int c = bb_pop(&cand);
