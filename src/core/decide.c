@@ -270,6 +270,17 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
                 break;
             }
+            if (s->cfg.nseats == 4 && (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
+                /* the four seats at once, the same way (with do_declare for four: 79,501 -> 77,606) */
+                uint8_t v4[4];
+                for (int p = 0; p < 4; p++) {
+                    int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                    v4[p] = i < play ? KONTOR_PLAY : KONTOR_PASS;
+                }
+                s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */
+                do_declare(s, 3, v4[3], NULL);
+                break;
+            }
             /* every seat still to declare, in seat order; only the last one's
              * do_declare acts (the others' would only note the choice), and
              * no seat's declaration changes what the next ones may declare */
