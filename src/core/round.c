@@ -280,8 +280,14 @@ static void resolve_choices(kontor_state *s, kontor_log *log) {
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
-        if (s->choice[p] == KONTOR_NONE) return;
+    if (s->cfg.nseats == 4) {
+        if (s->choice[0] == KONTOR_NONE || s->choice[1] == KONTOR_NONE || s->choice[2] == KONTOR_NONE ||
+            s->choice[3] == KONTOR_NONE)
+            return;
+    } else {
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->choice[p] == KONTOR_NONE) return;
+    }
     resolve_choices(s, log);
 }
 
