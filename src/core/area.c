@@ -449,7 +449,8 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
                 join = 1; /* the mask never changes, the edges always close */
             } else if (!s->cfg.edge_both) {
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
-                bb_t newly = lost < 0 || lost > 15 ? bb_empty() : bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
+                bb_t newly = bb_empty();
+                if (lost >= 0 && lost <= 15) newly = bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
                 join = !bb_any(newly) || !bb_any(bb_and(open, bb_neighbours(newly)));
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
