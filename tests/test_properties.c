@@ -514,14 +514,19 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
  * it) exactly when the card laid there by hand, as water or as a dock card,
  * leaves every area open (kontor__score_enclosed scores none). The engine
  * works the cells out together from the open areas with a single cell left
- * around them (area.c, customs_cells); this is the test by definition. */
+ * around them (area.c, customs_cells), as water and as a dock card from one
+ * fill, and the cells beyond the extent in the same fill when their new edge
+ * closes nothing; this is the test by definition. Also with edge=both. */
 static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
     (void)st;
-    const char *variants[] = {"four", "specials"};
+    /* edge=both: a side's card can make the edges begin to close (the
+     * engine's other way of joining or not joining a side to the fill) */
+    const char *variants[] = {"four", "specials", "four"}, *options[] = {NULL, NULL, "edge=both"};
     int checked = 0, refused = 0;
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < 3; v++) {
         kontor_config cfg;
         assert_int_equal(kontor_config_init(&cfg, variants[v], NULL), KONTOR_OK);
+        if (options[v]) assert_int_equal(kontor_config_options(&cfg, options[v], NULL), KONTOR_OK);
         int water_id = -1;
         for (int i = 0; i < cfg.cards->ncards && water_id < 0; i++)
             if (cfg.cards->card[i].kind == KONTOR_KIND_WATER) water_id = i;

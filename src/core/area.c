@@ -377,6 +377,18 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
     return 0; /* placing scores nothing (place_as), so no area was added */
 }
 
+/* Column x (0..15) and row y (0..15) of the grid as bitboards. */
+static inline bb_t bb_column(int x) {
+    uint64_t c = BB_COL0 << x;
+    bb_t r = {{c, c, c, c}};
+    return r;
+}
+static inline bb_t bb_line(int y) {
+    bb_t r = bb_empty();
+    r.w[y >> 2] = 0xFFFFULL << ((y & 3) * 16);
+    return r;
+}
+
 /* Where a customs house may go, for every cell of in at once: free cells in
  * the mask whose card gives the board the extent minx..maxy (so the same mask
  * and edges for all of them). Let G be the cells that keep an area open once
@@ -395,8 +407,15 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
  * as a dock card when c has no cell of G next to it and every open area next
  * to it is sole (the area it makes is c and those areas). Not for Die grosse
  * Insel (dead cells: would_enclose). Measured: the game for four 105,928 ->
- * 95,046 instructions (issue 17). */
-static bb_t customs_cells(const kontor_state *s, bb_t in, int as_water, int minx, int maxx, int miny, int maxy) {
+ * 95,046 instructions (issue 17). Both answers at once: the cells of in
+ * where it may go as water are added to *water, those of in_dock (a part of
+ * in: no opposing crane next to them) where it may go as a dock card to
+ * *dock; the areas filled for in are those next to in_dock and more, and a
+ * cell's answer reads only the areas next to it, so each answer is the one a
+ * fill for its own cells alone would give (a fill, not two: four 84,893 ->
+ * 81,023). */
+static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx, int maxx, int miny, int maxy,
+                          bb_t *water, bb_t *dock) {
     bb_t mask = s->mask, newly = bb_empty();
     int w = s->cfg.width, h = s->cfg.height;
     if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy)
@@ -446,10 +465,69 @@ static bb_t customs_cells(const kontor_state *s, bb_t in, int as_water, int minx
             closed |= k == 0;
         }
     }
-    if (closed) return bb_empty();
+    if (closed) return;
     /* as water: not next to a sole area; as a dock card: next to a cell of
      * G or to an open area that is not sole */
-    return as_water ? bb_andnot(in, bb_neighbours(sole)) : bb_and(in, bb_neighbours(bb_or(g, bb_andnot(open, sole))));
+    *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
+    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_or(g, bb_andnot(open, sole)))));
+}
+
+/* Where seat may lay special card id: a flood on a bridge or on a dock card
+ * with exactly one good; a bridge on a water card or a flood (not the harbour
+ * centre, not under the ship, not next to an enclosed area: it would join
+ * it); a customs house on a free cell as water (as_water) or as a dock card,
+ * never as the card that encloses an area. Never on or in an enclosed area. */
+/* A customs house of seat's: where it may go as water (*water) and as a dock
+ * card (*dock), on a free cell next to the board, never as the card that
+ * encloses an area (customs_cells), as a dock card not next to an opposing
+ * crane. */
+static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *water, bb_t *dock) {
+    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
+    bb_t off = bb_neighbours(s->crane[1 - kontor_team(s, seat)]); /* no dock card of seat's there */
+    *water = *dock = bb_empty();
+    if (!s->cfg.inner_value) {
+        /* by the extent the card gives the board: the same, or one more
+         * column or row on one side (a free cell next to a card) */
+        int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy, w = s->cfg.width, h = s->cfg.height;
+        /* A side whose new edge closes nothing (no open dock card next to
+         * the cells that leave the mask, and the edges close as before)
+         * gives its areas the same cells of G as the extent now: its cells
+         * join those of in, for one fill (four 81,023 -> 79,501). A free
+         * cell next to a card outside the extent lies on one of the four
+         * lines around it; without edge=both the mask that a side's card
+         * gives loses at most the line w (h) cells beyond the far side. */
+        bb_t open = bb_andnot(s->dock, s->enclosed), in = cand;
+        for (int d = 0; d < 4; d++) {
+            int at = d == 0 ? x0 - 1 : d == 1 ? x1 + 1 : d == 2 ? y0 - 1 : y1 + 1;
+            if (at < 0 || at > 15) continue;
+            bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
+            if (!bb_any(side)) continue;
+            in = bb_andnot(in, side);
+            int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
+            int join;
+            if (s->cfg.fixed_board) {
+                join = 1; /* the mask never changes, the edges always close */
+            } else if (!s->cfg.edge_both) {
+                int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
+                bb_t newly = bb_empty();
+                if (lost >= 0 && lost <= 15) newly = bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
+                join = !bb_any(newly) || !bb_any(bb_and(open, bb_neighbours(newly)));
+            } else {
+                bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
+                int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
+                join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
+            }
+            if (join) in = bb_or(in, side);
+            else customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+        }
+        if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
+        return;
+    }
+    while (bb_any(cand)) { /* Die grosse Insel */
+        int c = bb_pop(&cand);
+        if (!would_enclose(s, c, id, 1)) bb_set(water, c);
+        if (!bb_test(&off, c) && !would_enclose(s, c, id, 0)) bb_set(dock, c);
+    }
 }
 
 /* Where seat may lay special card id: a flood on a bridge or on a dock card
@@ -472,40 +550,22 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
         bb_clear(&r, KONTOR_CENTRE_CELL);
         if (s->ship_cell != KONTOR_NONE) bb_clear(&r, s->ship_cell);
     } else if (k->kind == KONTOR_KIND_CUSTOMS) {
-        bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
-        if (!as_water) cand = bb_andnot(cand, bb_neighbours(s->crane[1 - kontor_team(s, seat)]));
-        if (!s->cfg.inner_value) {
-            /* by the extent the card gives the board: the same, or one more
-             * column or row on one side (a free cell next to a card) */
-            int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy;
-            bb_t in = bb_and(cand, bb_rect(x0, x1, y0, y1));
-            if (bb_any(in)) r = customs_cells(s, in, as_water, x0, x1, y0, y1);
-            cand = bb_andnot(cand, in);
-            const int8_t grow[4][4] = {{-1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, -1, 0}, {0, 0, 0, 1}};
-            for (int d = 0; d < 4 && bb_any(cand); d++) {
-                int a0 = x0 + grow[d][0], a1 = x1 + grow[d][1], b0 = y0 + grow[d][2], b1 = y1 + grow[d][3];
-                bb_t side = bb_and(cand, d < 2 ? bb_rect(d ? a1 : a0, d ? a1 : a0, b0, b1) : bb_rect(a0, a1, d == 3 ? b1 : b0, d == 3 ? b1 : b0));
-                if (!bb_any(side)) continue;
-                r = bb_or(r, customs_cells(s, side, as_water, a0, a1, b0, b1));
-                cand = bb_andnot(cand, side);
-            }
-        }
-        while (bb_any(cand)) { /* Die grosse Insel */
-            int c = bb_pop(&cand);
-            if (!would_enclose(s, c, id, as_water)) bb_set(&r, c);
-        }
+        bb_t water, dock;
+        customs_house_cells(s, seat, id, &water, &dock);
+        r = as_water ? water : dock;
     }
     return r;
 }
-
 
 /* The cells for the place phase, in s->cells (and s->cells_water for a
  * customs house placed as water). */
 void compute_cells(kontor_state *s, int seat, int id) {
     const kontor_card *k = card_of(s, id);
-    if (is_special(k)) {
+    if (k->kind == KONTOR_KIND_CUSTOMS) {
+        customs_house_cells(s, seat, id, &s->cells_water, &s->cells);
+    } else if (is_special(k)) {
         s->cells = special_cells(s, seat, id, k->kind == KONTOR_KIND_FLOOD);
-        s->cells_water = k->kind == KONTOR_KIND_CUSTOMS ? special_cells(s, seat, id, 1) : bb_empty();
+        s->cells_water = bb_empty();
     } else {
         s->cells = legal_cells(s, seat, id);
         s->cells_water = bb_empty();
@@ -518,8 +578,19 @@ bb_t ship_targets(const kontor_state *s) {
     return t;
 }
 
+/* The dock cards with a ship symbol next to the ship, not in an enclosed
+ * area: by the ship cell's neighbours in the three words around it
+ * (bb_near), not a set of the whole grid built bit by bit. */
 bb_t removable(const kontor_state *s) {
-    if (s->ship_cell == KONTOR_NONE) return bb_empty();
-    return bb_andnot(bb_and(bb_around(s->ship_cell), s->shipsym), s->enclosed);
+    bb_t r = bb_empty();
+    int c = s->ship_cell;
+    if (c == KONTOR_NONE) return r;
+    uint64_t near[3];
+    bb_near(c, near);
+    int i = c >> 6;
+    r.w[i] = near[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
+    if (near[0]) r.w[i - 1] = near[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
+    if (near[2]) r.w[i + 1] = near[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
+    return r;
 }
 

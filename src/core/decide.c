@@ -328,6 +328,17 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
                 break;
             }
+            if (s->cfg.nseats == 4 && (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
+                /* the four seats at once, the same way (with do_declare for four: 79,501 -> 77,606) */
+                uint8_t v4[4];
+                for (int p = 0; p < 4; p++) {
+                    int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                    v4[p] = i < play ? KONTOR_PLAY : KONTOR_PASS;
+                }
+                s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */
+                do_declare(s, 3, v4[3], NULL);
+                break;
+            }
             /* every seat still to declare, in seat order; only the last one's
              * do_declare acts (the others' would only note the choice), and
              * no seat's declaration changes what the next ones may declare */
@@ -349,6 +360,19 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 int n1 = s->hand_n[1] + may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
                 s->choice[0] = i0 < s->hand_n[0] ? s->hand[0][i0] : KONTOR_PASS; /* do_choose(s, 0, ...) */
                 do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
+                break;
+            }
+            if (s->cfg.nseats == 4) {
+                /* four seats: the same as below, unrolled (with do_choose's test for four: 77,606 -> 77,124) */
+                int last = -1, v = 0, ph = s->cfg.pass_hidden;
+                for (int p = 0; p < 4; p++) {
+                    if (s->choice[p] != KONTOR_NONE) continue;
+                    if (last >= 0) s->choice[last] = (uint8_t)v;
+                    int h = s->hand_n[p], n = h + (ph && may_pass(s, p)), i = (int)rng_below(&r, (uint32_t)n);
+                    v = i < h ? s->hand[p][i] : KONTOR_PASS;
+                    last = p;
+                }
+                if (last >= 0) do_choose(s, last, v, NULL);
                 break;
             }
             /* the same for the hidden choices: a choice changes nothing the

@@ -280,8 +280,14 @@ static void resolve_choices(kontor_state *s, kontor_log *log) {
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
-        if (s->choice[p] == KONTOR_NONE) return;
+    if (s->cfg.nseats == 4) {
+        if (s->choice[0] == KONTOR_NONE || s->choice[1] == KONTOR_NONE || s->choice[2] == KONTOR_NONE ||
+            s->choice[3] == KONTOR_NONE)
+            return;
+    } else {
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if (s->choice[p] == KONTOR_NONE) return;
+    }
     resolve_choices(s, log);
 }
 
@@ -302,6 +308,23 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
         if (!(pass2 & 2)) s->choice[1] = KONTOR_NONE;
         s->phase = KONTOR_PHASE_CHOOSE;
         if (pass2 == 3) resolve_choices(s, NULL);
+        return;
+    }
+    if (ns == 4 && !log) {
+        /* the playouts' four seats: the same, without the loops (four:
+         * 79,501 -> 77,606, with the playout's four draws at once) */
+        int c0 = s->choice[0], c1 = s->choice[1], c2 = s->choice[2], c3 = s->choice[3];
+        if (c0 == KONTOR_NONE || c1 == KONTOR_NONE || c2 == KONTOR_NONE || c3 == KONTOR_NONE) return;
+        unsigned pass4 = (unsigned)(c0 == KONTOR_PASS) | (unsigned)(c1 == KONTOR_PASS) << 1 |
+                         (unsigned)(c2 == KONTOR_PASS) << 2 | (unsigned)(c3 == KONTOR_PASS) << 3;
+        uint8_t got4[KONTOR_MAX_SEATS];
+        if (pass4) pay_out(s, pass4, got4);
+        if (!(pass4 & 1)) s->choice[0] = KONTOR_NONE;
+        if (!(pass4 & 2)) s->choice[1] = KONTOR_NONE;
+        if (!(pass4 & 4)) s->choice[2] = KONTOR_NONE;
+        if (!(pass4 & 8)) s->choice[3] = KONTOR_NONE;
+        s->phase = KONTOR_PHASE_CHOOSE;
+        if (pass4 == 15) resolve_choices(s, NULL);
         return;
     }
     unsigned passers = 0;
