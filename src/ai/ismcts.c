@@ -4,7 +4,8 @@
  *
  * The player cannot see the opponent's hand nor the order of the piles, so
  * there is no one game tree to search. Each iteration therefore deals one
- * determinization of the view (kontor_determinize: the unseen cards at
+ * determinization of the view (kontor_determinize_with, from a determinizer
+ * prepared once per search: the unseen cards at
  * random), walks one shared tree whose nodes are sequences of decisions (an
  * information set of the searching player, roughly), and plays the rest out
  * (ai_playout, playout.c: random, but with a ship that only goes after the
