@@ -746,6 +746,24 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
     return h;
 }
 
+/* The variants the determinization tests deal in: events, specials, four
+ * seats, hidden choices (bakschisch's bribes) and private knowledge
+ * (justizia); "name,options" each. */
+static const char *const det_variants[] = {"basic", "advanced", "four", "specials", "justizia", "bakschisch",
+                                           "basic,events=1", "advanced,export=1,tiles=1"};
+#define NDET_VARIANTS (sizeof det_variants / sizeof *det_variants)
+
+/* cfg for "name,options" (det_variants). */
+static void det_config(const char *spec, kontor_config *cfg) {
+    kontor_error err;
+    char name[32], *opt;
+    snprintf(name, sizeof name, "%s", spec);
+    opt = strchr(name, ',');
+    if (opt) *opt++ = 0;
+    if (kontor_config_init(cfg, name, &err)) fail_msg("%s: %s", name, err.msg);
+    if (opt && kontor_config_options(cfg, opt, &err)) fail_msg("%s: %s", spec, err.msg);
+}
+
 /* Search results depend on which cards kontor_determinize deals and on the
  * draws it takes from the search's generator, so a change to either changes
  * every seeded search: the hash of many determinizations, in several
@@ -754,25 +772,18 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
  * seeded searches taken again with it). */
 static void property_determinize_deals_the_pinned_cards_for_a_seed(void **state) {
     (void)state;
-    static const char *const variants[] = {"basic", "advanced", "four", "specials", "justizia", "bakschisch",
-                                           "basic,events=1", "advanced,export=1,tiles=1"};
     uint64_t h = 1469598103934665603ULL;
     int dealt = 0;
-    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+    for (size_t v = 0; v < NDET_VARIANTS; v++) {
         kontor_config cfg;
         kontor_error err;
-        char name[32], *opt;
-        snprintf(name, sizeof name, "%s", variants[v]);
-        opt = strchr(name, ',');
-        if (opt) *opt++ = 0;
-        if (kontor_config_init(&cfg, name, &err)) fail_msg("%s: %s", name, err.msg);
-        if (opt && kontor_config_options(&cfg, opt, &err)) fail_msg("%s: %s", variants[v], err.msg);
+        det_config(det_variants[v], &cfg);
         for (uint64_t g = 0; g < 6; g++) {
             static kontor_state s, d;
             static kontor_view view;
             kontor_rng rng;
             kontor_rng_seed(&rng, 1000 + g);
-            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", variants[v], err.msg);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
             for (int k = 0; !kontor_over(&s); k++) {
                 int seat = __builtin_ctz(kontor_actors(&s));
                 if (k % 7 == 3)
@@ -810,25 +821,18 @@ static void property_determinize_deals_the_pinned_cards_for_a_seed(void **state)
  * kontor_determinize's). */
 static void property_a_prepared_determinizer_deals_what_determinize_deals(void **state) {
     (void)state;
-    static const char *const variants[] = {"basic", "advanced", "four", "specials", "justizia", "bakschisch",
-                                           "basic,events=1", "advanced,export=1,tiles=1"};
     int dealt = 0;
-    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+    for (size_t v = 0; v < NDET_VARIANTS; v++) {
         kontor_config cfg;
         kontor_error err;
-        char name[32], *opt;
-        snprintf(name, sizeof name, "%s", variants[v]);
-        opt = strchr(name, ',');
-        if (opt) *opt++ = 0;
-        if (kontor_config_init(&cfg, name, &err)) fail_msg("%s: %s", name, err.msg);
-        if (opt && kontor_config_options(&cfg, opt, &err)) fail_msg("%s: %s", variants[v], err.msg);
+        det_config(det_variants[v], &cfg);
         for (uint64_t g = 0; g < 3; g++) {
             static kontor_state s, a, b;
             static kontor_view view;
             static kontor_determinizer det;
             kontor_rng rng;
             kontor_rng_seed(&rng, 2000 + g);
-            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", variants[v], err.msg);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
             for (int k = 0; !kontor_over(&s); k++) {
                 int seat = __builtin_ctz(kontor_actors(&s));
                 if (k % 5 == 2)
@@ -841,7 +845,7 @@ static void property_a_prepared_determinizer_deals_what_determinize_deals(void *
                             kontor_determinize_with(&det, &r2, &b);
                             if (memcmp(&a, &b, sizeof a) || memcmp(&r1, &r2, sizeof r1))
                                 fail_msg("%s game %d decision %d seat %d deal %d: the prepared determinizer deals "
-                                         "otherwise", variants[v], (int)g, k, q, t);
+                                         "otherwise", det_variants[v], (int)g, k, q, t);
                             rng = r1;
                             dealt++;
                         }

@@ -120,6 +120,24 @@ static int manhattan_to_centre(bb_t cells) {
     return best;
 }
 
+/* The end of an area's scoring, once its goods are counted (score_area and
+ * score_area_win): the majority of warehouses wins it and its owner places
+ * a keeper there (R11: keepers are unlimited unless keeper_limit=1); the
+ * area's cells are frozen and the next round opens with an event
+ * (Ereigniskarten). */
+static inline void area_decided(kontor_state *s, kontor_area *a, bb_t cells, kontor_log *log) {
+    int w = kontor_compare_goods(a->goods);
+    a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
+    if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) {
+        a->keeper = 1;
+        s->keepers[w]++;
+    }
+    s->enclosed = bb_or(s->enclosed, cells);
+    s->event_due = 1;
+    log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
+    s->nareas++;
+}
+
 /* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
  * and freeze it. */
 void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
@@ -135,19 +153,7 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
     if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
-    int w = kontor_compare_goods(a->goods);
-    a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
-    if (w >= 0) {
-        /* R11: keepers are unlimited unless keeper_limit=1 */
-        if (!s->cfg.keeper_limit || s->keepers[w] < 5) {
-            a->keeper = 1;
-            s->keepers[w]++;
-        }
-    }
-    s->enclosed = bb_or(s->enclosed, cells);
-    s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
-    log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
-    s->nareas++;
+    area_decided(s, a, cells, log);
 }
 
 /* The Manhattan distance of each grid cell to the centre (7,7): a scored
@@ -198,16 +204,7 @@ static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log
     int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     if (bb_any(s->customs)) value += bb_count(bb_and(cells, s->customs));
     a->value = (uint8_t)value;
-    int w = kontor_compare_goods(a->goods);
-    a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
-    if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) { /* R11 */
-        a->keeper = 1;
-        s->keepers[w]++;
-    }
-    s->enclosed = bb_or(s->enclosed, cells);
-    s->event_due = 1; /* Ereigniskarten: the next round opens with an event */
-    log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
-    s->nareas++;
+    area_decided(s, a, cells, log);
 }
 
 /* Score every open area that is now enclosed; candidates limits the search
