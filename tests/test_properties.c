@@ -153,18 +153,10 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
     }
 }
 
-/* No open area is closed in after a decision: every connected group of
- * open dock cards has a cell next to it that keeps it open (a gap, not a
- * dead cell of the island), found cell by cell. The placement asks only the
- * areas at the card, and first a quick test of the card's neighbours
- * (rules.h's may_enclose, by words); an area either misses would stay open
- * here. Not while an Exportlager placement waits for its decision (the
- * area is scored after it). */
-static void check_no_area_left_closed_in(const kontor_state *s) {
-    if (s->phase == KONTOR_PHASE_EXPORT || kontor_over(s)) return;
-    kontor_bb gaps, dead;
-    kontor_gap_cells(s, &gaps);
-    kontor_dead_cells(s, &dead);
+/* A cell of an open area (connected open dock cards) with no cell of
+ * keeps next to any of its cells, found cell by cell; -1 when every open
+ * area has one. */
+static int closed_in_area(const kontor_state *s, const kontor_bb *keeps) {
     static const int d[4] = {-1, 1, -16, 16};
     uint8_t open[KONTOR_CELLS] = {0}, seen[KONTOR_CELLS] = {0};
     for (int c = 0; c < KONTOR_CELLS; c++) {
@@ -173,7 +165,7 @@ static void check_no_area_left_closed_in(const kontor_state *s) {
         for (int k = 0; k < 4; k++) {
             int n = c + d[k];
             if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (c >> 4))) continue;
-            if (bit(&gaps, n) && !bit(&dead, n)) open[c] = 2;
+            if (bit(keeps, n)) open[c] = 2;
         }
     }
     for (int c = 0; c < KONTOR_CELLS; c++) {
@@ -190,10 +182,28 @@ static void check_no_area_left_closed_in(const kontor_state *s) {
                 if (open[n] && !seen[n]) seen[n] = 1, queue[qn++] = n;
             }
         }
-        if (!gap)
-            fail_msg("%s: the open area at cell %d is closed in but not scored (round %d, phase %d)",
-                     kontor_variant_name(s->cfg.variant), c, s->round, s->phase);
+        if (!gap) return c;
     }
+    return -1;
+}
+
+/* No open area is closed in after a decision: every connected group of
+ * open dock cards has a cell next to it that keeps it open (a gap, not a
+ * dead cell of the island), found cell by cell. The placement asks only the
+ * areas at the card, and first a quick test of the card's neighbours
+ * (rules.h's may_enclose, by words); an area either misses would stay open
+ * here. Not while an Exportlager placement waits for its decision (the
+ * area is scored after it). */
+static void check_no_area_left_closed_in(const kontor_state *s) {
+    if (s->phase == KONTOR_PHASE_EXPORT || kontor_over(s)) return;
+    kontor_bb gaps, dead, keeps;
+    kontor_gap_cells(s, &gaps);
+    kontor_dead_cells(s, &dead);
+    for (int i = 0; i < 4; i++) keeps.w[i] = gaps.w[i] & ~dead.w[i];
+    int c = closed_in_area(s, &keeps);
+    if (c >= 0)
+        fail_msg("%s: the open area at cell %d is closed in but not scored (round %d, phase %d)",
+                 kontor_variant_name(s->cfg.variant), c, s->round, s->phase);
 }
 
 static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
@@ -394,36 +404,13 @@ static void property_insel_no_open_area_is_closed_in(void **st) {
                 kontor_bb dead;
                 kontor_dead_cells(&s, &dead);
                 dead_seen += (dead.w[0] | dead.w[1] | dead.w[2] | dead.w[3]) != 0;
-                /* open dock cells, and those with a cell next to them that keeps them open */
-                uint8_t open[KONTOR_CELLS] = {0}, seen[KONTOR_CELLS] = {0};
-                for (int c = 0; c < KONTOR_CELLS; c++) {
-                    if (!bit(&s.dock, c) || bit(&s.enclosed, c)) continue;
-                    open[c] = 1;
-                    static const int d[4] = {-1, 1, -16, 16};
-                    for (int k = 0; k < 4; k++) {
-                        int n = c + d[k];
-                        if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (c >> 4))) continue;
-                        if (!bit(&s.occ, n) && bit(&s.mask, n) && !bit(&dead, n)) open[c] = 2;
-                    }
-                }
-                for (int c = 0; c < KONTOR_CELLS; c++) {
-                    if (!open[c] || seen[c]) continue;
-                    int queue[KONTOR_CELLS], qn = 0, gap = 0;
-                    queue[qn++] = c;
-                    seen[c] = 1;
-                    for (int i = 0; i < qn; i++) {
-                        int a = queue[i];
-                        gap |= open[a] == 2;
-                        static const int d[4] = {-1, 1, -16, 16};
-                        for (int k = 0; k < 4; k++) {
-                            int n = a + d[k];
-                            if (n < 0 || n >= KONTOR_CELLS || (k < 2 && (n >> 4) != (a >> 4))) continue;
-                            if (open[n] && !seen[n]) seen[n] = 1, queue[qn++] = n;
-                        }
-                    }
-                    if (!gap) fail_msg("%s game %d round %d: the open area at %d is closed in but not scored",
-                                       variants[v], (int)g, s.round, c);
-                }
+                /* the cells that keep an area open: free cells of the board, not dead */
+                kontor_bb keeps;
+                for (int i = 0; i < 4; i++) keeps.w[i] = ~s.occ.w[i] & s.mask.w[i] & ~dead.w[i];
+                int c = closed_in_area(&s, &keeps);
+                if (c >= 0)
+                    fail_msg("%s game %d round %d: the open area at %d is closed in but not scored", variants[v],
+                             (int)g, s.round, c);
                 int seat = __builtin_ctz(kontor_actors(&s));
                 kontor_move m[KONTOR_MAX_MOVES];
                 int n = kontor_legal(&s, seat, m);
