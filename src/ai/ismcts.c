@@ -148,7 +148,6 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->rs = m->rs;
         T->tid = t;
         T->nthreads = m->threads;
-        T->first = t == 0;
         T->vl = (uint32_t)m->vl;
         T->cnext = T->cend = 0; /* par=tree: no chunk of the pool, no batch of iterations yet */
         T->bnext = T->bend = 0;

@@ -705,14 +705,14 @@ void *ist_run_tree(void *arg) {
             if (T->sh && atomic_load_explicit(&T->sh->done, memory_order_relaxed)) break;
             if (T->stop && T->rs) { /* par=root: every tree settled on one move */
                 atomic_store_explicit(&T->rs->t[T->tid].lead, settled(T, t0, now), memory_order_relaxed);
-                if (T->first) {
+                if (T->tid == 0) {
                     int lead[ROOT_MAX_THREADS];
                     for (int i = 0; i < T->nthreads; i++)
                         lead[i] = atomic_load_explicit(&T->rs->t[i].lead, memory_order_relaxed);
                     if (ai_settled_all(lead, T->nthreads)) atomic_store_explicit(&T->rs->done, 1, memory_order_relaxed);
                 }
                 if (atomic_load_explicit(&T->rs->done, memory_order_relaxed)) break;
-            } else if (T->stop && T->first && settled(T, t0, now)) {
+            } else if (T->stop && T->tid == 0 && settled(T, t0, now)) {
                 if (T->sh) atomic_store_explicit(&T->sh->done, 1, memory_order_relaxed);
                 break;
             }

@@ -105,9 +105,8 @@ typedef struct tree {
     node *mem;        /* this tree's own pool (under par=tree only the first tree has one) */
     uint32_t memcap;
     shared *sh;       /* par=tree with threads > 1: the shared counters and locks; else NULL */
-    int first;        /* the first thread (the one that checks the early stop) */
     rootsh *rs;       /* par=root with threads > 1: the early stop's flags; else NULL */
-    int tid, nthreads;/* this thread's number and how many search (par=root's early stop) */
+    int tid, nthreads;/* this thread's number (0: the one that checks the early stop) and how many search */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
     uint32_t cnext, cend; /* par=tree: this thread's chunk of the pool, [cnext, cend) still free */
