@@ -314,6 +314,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].mast);
             free(m->trees[t].map);
             free(m->trees[t].stack);
+            ix_free(&m->trees[t].eix);
         }
     free(m->trees);
     free(m->sh);

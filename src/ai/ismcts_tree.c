@@ -57,7 +57,10 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
         }
         i = T->cnext++;
     } else {
-        if (T->n >= T->cap) return 0;
+        if (T->n >= T->cap) {
+            T->eix.on = 0; /* the edge index's counts may miss what was made before (ismcts_index.h) */
+            return 0;
+        }
         i = T->n++;
     }
     node *x = &T->pool[i];
@@ -71,6 +74,7 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
     uint32_t *head = kind == N_JOINT ? &T->pool[parent].joint : &T->pool[parent].child;
     x->sibling = *head;
     *head = i;
+    if (kind != N_SEQ && T->eix.on) ix_add(&T->eix, parent, kind, seat, kind == N_JOINT ? key : move, i);
     return i;
 }
 
@@ -240,6 +244,7 @@ static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc
         score = 0;
     }
     p->miss = (uint32_t)score;
+    p->nedges = (uint32_t)(nk + nc - nm) + (enew != 0); /* the ones before and the ones made at this pass */
     return e;
 }
 
@@ -269,33 +274,48 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     }
     uint32_t head0 = pool[parent].child, pc = 0; /* pc: the PASS node of (kind, seat) */
     int nk = 0; /* the edges of (kind, seat) */
-    for (uint32_t e = head0; e; e = pool[e].sibling) {
-        if (pool[e].seat != seat) continue;
-        if (pool[e].kind != kind) {
-            if (pool[e].kind == N_PASS && pool[e].move == kind) pc = e;
-            continue;
+    uint32_t cand[KONTOR_MAX_MOVES];
+    int nuntried = 0;
+    kontor_move untried[KONTOR_MAX_MOVES];
+    int nc = 0;
+    if (kind == N_STAT && T->eix.on) {
+        /* the edge index (ismcts_index.h): the same edges and counts as the
+         * walk below finds, without walking the other seat's edges and the
+         * cards this determinization does not deal to seat */
+        pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+        nk = pc ? (int)pool[pc].nedges : 0;
+        for (int i = 0; i < n; i++) {
+            uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (e) {
+                cand[nc++] = e;
+                T->hit[(uint32_t)seat * KEYS_PER_SEAT + moves[i]] = st;
+            } else untried[nuntried++] = moves[i];
         }
-        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
-        T->mark[k] = st;
-        T->idx[k] = e;
-        nk++;
+    } else {
+        for (uint32_t e = head0; e; e = pool[e].sibling) {
+            if (pool[e].seat != seat) continue;
+            if (pool[e].kind != kind) {
+                if (pool[e].kind == N_PASS && pool[e].move == kind) pc = e;
+                continue;
+            }
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
+            T->mark[k] = st;
+            T->idx[k] = e;
+            nk++;
+        }
+        for (int i = 0; i < n; i++) {
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+            if (k < NKEYS && T->mark[k] == st) {
+                cand[nc++] = T->idx[k];
+                T->hit[k] = st;
+            } else untried[nuntried++] = moves[i];
+        }
     }
     /* this pass's number; an edge made now is born at pass - 1; the
      * group counts availability (then a selectable edge's is its count + 1,
      * this pass included) or misses (pass - birth - misses) */
     uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
     int misses = pc && pool[pc].key;
-    uint32_t cand[KONTOR_MAX_MOVES];
-    int nuntried = 0;
-    kontor_move untried[KONTOR_MAX_MOVES];
-    int nc = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
-        if (k < NKEYS && T->mark[k] == st) {
-            cand[nc++] = T->idx[k];
-            T->hit[k] = st;
-        } else untried[nuntried++] = moves[i];
-    }
     int nm = nc; /* the edges of before that are selectable */
     int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
     if (ebias && nuntried) {
@@ -369,6 +389,7 @@ int ist_simultaneous(const kontor_state *s) {
  * pairs of picks most of the time, and a node has up to 13 x 13 of them.
  * (The list's order decides nothing else: a key is on it once.) */
 static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
+    if (T->eix.on) return ix_find(&T->eix, parent, N_JOINT, phase, key);
     node *pool = T->pool;
     for (uint32_t e = pool[parent].joint, prev = 0; e; prev = e, e = pool[e].sibling)
         if (pool[e].seat == phase && pool[e].key == key) {
@@ -604,6 +625,7 @@ void ist_new_root(tree *T) {
     T->cnext = T->cend = 0;
     T->n = 2; /* 0 is "none", 1 the root */
     memset(&T->pool[1], 0, sizeof T->pool[1]);
+    ix_reset(&T->eix);
     root_prior(T);
 }
 
@@ -622,6 +644,27 @@ static uint32_t claim(tree *T) {
     return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
 }
 
+/* The edge index of the whole tree anew (after keep_subtree renumbered
+ * it), and every PASS node's count of its group's edges with it. */
+static void reindex(tree *T) {
+    node *pool = T->pool;
+    ix_reset(&T->eix);
+    for (uint32_t i = 1; i < T->n; i++) {
+        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) {
+            if (pool[c].kind == N_SEQ) continue;
+            ix_add(&T->eix, i, pool[c].kind, pool[c].seat, pool[c].move, c);
+            if (pool[c].kind != N_PASS) continue;
+            uint32_t k = 0;
+            for (uint32_t f = pool[i].child; f; f = pool[f].sibling)
+                k += pool[f].kind == pool[c].move && pool[f].seat == pool[c].seat;
+            pool[c].nedges = k;
+        }
+        if (pool[i].kind != N_STAT && pool[i].kind != N_PASS)
+            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling)
+                ix_add(&T->eix, i, N_JOINT, pool[c].seat, pool[c].key, c);
+    }
+}
+
 /* reuse=1: make node x the root, keeping its subtree and dropping the rest
  * of the tree, in place. A walk from x marks the subtree (under par=tree a
  * child may have a smaller index than its parent, even than x: the threads
@@ -638,7 +681,7 @@ static void keep_subtree(tree *T, uint32_t x) {
         uint32_t i = stack[--top];
         map[i] = 1;
         for (uint32_t c = pool[i].child; c; c = pool[c].sibling) stack[top++] = c;
-        if (pool[i].kind != N_STAT)
+        if (pool[i].kind != N_STAT && pool[i].kind != N_PASS)
             for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) stack[top++] = c;
     }
     uint32_t next = 2;
@@ -650,10 +693,11 @@ static void keep_subtree(tree *T, uint32_t x) {
         y.child = y.child ? map[y.child] : 0;
         y.sibling = i == x || !y.sibling ? 0 : map[y.sibling];
         if (y.kind == N_STAT) y.seen = 0;
-        else y.joint = y.joint ? map[y.joint] : 0;
+        else if (y.kind != N_PASS) y.joint = y.joint ? map[y.joint] : 0;
         pool[map[i]] = y;
     }
     T->n = next;
+    if (T->eix.e) reindex(T);
 }
 
 /* reuse=1: the node of the last tree at the address p (reuse.c) for seat;
@@ -734,6 +778,7 @@ int ist_ensure_trees(kontor_agent *a) {
             T->hit = calloc(NKEYS, sizeof *T->hit);
             if (!T->mark || !T->idx || !T->hit) return -1;
         }
+        if (!m->sh && !m->walk && ix_alloc(&T->eix) < 0) return -1;
         if (!T->logs) {
             if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;
             T->logs[0] = 0; /* never read: an edge is available before it is visited */
