@@ -284,11 +284,12 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
          * cards this determinization does not deal to seat */
         pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
         nk = pc ? (int)pool[pc].nedges : 0;
+        int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
         for (int i = 0; i < n; i++) {
             uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
             if (e) {
                 cand[nc++] = e;
-                T->hit[(uint32_t)seat * KEYS_PER_SEAT + moves[i]] = st;
+                if (misses) T->hit[(uint32_t)seat * KEYS_PER_SEAT + moves[i]] = st;
             } else untried[nuntried++] = moves[i];
         }
     } else {
