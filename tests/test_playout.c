@@ -452,8 +452,57 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
     }
 }
 
+/* ai_legal_count and ai_legal_nth (MAST's uniform pick without the list)
+ * are kontor_legal's count and its i-th decision, at every placement and
+ * card choice of random games: the variants, a pass as a hidden choice
+ * (declare=hidden), a pass forbidden in a round (pass=rest), a placeable
+ * card that may be taken back (optional_place=1), four seats. Any other
+ * phase says -1. */
+static void test_legal_count_and_nth_are_kontor_legals(void **st) {
+    (void)st;
+    struct {
+        const char *variant, *opts;
+    } games[] = {{"basic", ""},      {"advanced", ""},       {"four", ""},
+                 {"specials", ""},   {"canale", ""},         {"bakschisch", ""},
+                 {"basic", "declare=hidden,pass=rest"}, {"advanced", "optional_place=1,declare=hidden"}};
+    int places = 0, chooses = 0, others = 0;
+    for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
+        kontor_config cfg;
+        kontor_error err;
+        config(&cfg, games[g].variant);
+        if (*games[g].opts && kontor_config_options(&cfg, games[g].opts, &err) != KONTOR_OK)
+            fail_msg("%s: %s", games[g].opts, err.msg);
+        for (uint64_t seed = 1; seed <= 12; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed * 7 + g);
+            while (kontor_actors(&s)) {
+                unsigned act = kontor_actors(&s);
+                int q = 0;
+                while (!((act >> q) & 1)) q++;
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, q, m), c = ai_legal_count(&s, q);
+                if (s.phase == KONTOR_PHASE_PLACE || s.phase == KONTOR_PHASE_CHOOSE) {
+                    if (c != n) fail_msg("%s %s seed %llu phase %d: %d decisions, kontor_legal lists %d", games[g].variant,
+                                         games[g].opts, (unsigned long long)seed, s.phase, c, n);
+                    for (int i = 0; i < n; i++) assert_int_equal(ai_legal_nth(&s, q, i), m[i]);
+                    places += s.phase == KONTOR_PHASE_PLACE;
+                    chooses += s.phase == KONTOR_PHASE_CHOOSE;
+                } else {
+                    assert_int_equal(c, -1);
+                    others++;
+                }
+                assert_int_equal(kontor_apply(&s, q, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(places > 1000 && chooses > 1000 && others > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_legal_count_and_nth_are_kontor_legals),
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),

@@ -77,6 +77,28 @@ void ai_result_of(const kontor_state *s, float r[2]) {
 /* uniform in [0, 1) from the top 24 bits */
 static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) * (1.0f / 16777216.0f); }
 
+/* The number of the legal decisions of seat (an actor) in s, for the phases
+ * a playout meets most (placements and card choices), without the list:
+ * the same set kontor_legal lists, in the same order, so that ai_legal_nth
+ * is its i-th. -1 for the other phases (then list them). */
+int ai_legal_count(const kontor_state *s, int seat) {
+    if (s->phase == KONTOR_PHASE_PLACE)
+        return bb_count(s->cells) + bb_count(s->cells_water) + (s->cfg.optional_place ? 1 : 0);
+    if (s->phase == KONTOR_PHASE_CHOOSE)
+        return s->hand_n[seat] + kontor_is_legal(s, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS));
+    return -1;
+}
+
+/* kontor_legal's i-th decision, 0 <= i < ai_legal_count(s, seat). */
+kontor_move ai_legal_nth(const kontor_state *s, int seat, int i) {
+    if (s->phase == KONTOR_PHASE_CHOOSE)
+        return KONTOR_MOVE(KONTOR_MOVE_CHOOSE, i < s->hand_n[seat] ? s->hand[seat][i] : KONTOR_PASS);
+    int a = bb_count(s->cells);
+    if (i < a) return KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_nth(s->cells, i));
+    if (i < a + bb_count(s->cells_water)) return KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bb_nth(s->cells_water, i - a));
+    return KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
+}
+
 static kontor_move pick_uniform(const kontor_state *s, int seat, kontor_rng *rng) {
     if (s->phase == KONTOR_PHASE_PLACE) {
         /* straight from the bitboards, the same set kontor_legal lists, in
@@ -213,9 +235,16 @@ float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mas
 static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_opts *o, const ai_mast *t,
                              kontor_rng *rng) {
     kontor_move moves[KONTOR_MAX_MOVES];
-    int n = kontor_legal(s, seat, moves);
-    if (n <= 0) return KONTOR_FORFEIT;
-    if (unit(rng) >= o->mast) return moves[kontor_rng_below(rng, (uint32_t)n)];
+    int n = ai_legal_count(s, seat);
+    if (n >= 0) { /* the uniform pick (1 - mast of them) without the list: the same draws */
+        if (n == 0) return KONTOR_FORFEIT;
+        if (unit(rng) >= o->mast) return ai_legal_nth(s, seat, (int)kontor_rng_below(rng, (uint32_t)n));
+        n = kontor_legal(s, seat, moves);
+    } else {
+        n = kontor_legal(s, seat, moves);
+        if (n <= 0) return KONTOR_FORFEIT;
+        if (unit(rng) >= o->mast) return moves[kontor_rng_below(rng, (uint32_t)n)];
+    }
     int best = 0, nbest = 0;
     float bestv = -1.0f;
     for (int i = 0; i < n; i++) {
