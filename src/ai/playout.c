@@ -84,8 +84,9 @@ static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) 
 int ai_legal_count(const kontor_state *s, int seat) {
     if (s->phase == KONTOR_PHASE_PLACE)
         return bb_count(s->cells) + bb_count(s->cells_water) + (s->cfg.optional_place ? 1 : 0);
-    if (s->phase == KONTOR_PHASE_CHOOSE)
-        return s->hand_n[seat] + kontor_is_legal(s, seat, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS));
+    if (s->phase == KONTOR_PHASE_CHOOSE) /* a pass is a choice with declare=hidden, unless forbidden (R1, R2:
+                                            decide.c's may_pass_in_choice, which the test holds this to) */
+        return s->hand_n[seat] + (s->cfg.pass_hidden && (!s->no_pass || s->hand_n[seat] == 0));
     return -1;
 }
 
@@ -247,8 +248,19 @@ static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_o
     }
     int best = 0, nbest = 0;
     float bestv = -1.0f;
+    /* mast_key of each move: the team and, for a placement, whether the card
+     * is a dock card are the same for all of them, worked out once */
+    int team2 = kontor_team(s, seat) * 2, dock = -1;
     for (int i = 0; i < n; i++) {
-        int k = mast_key(s, seat, moves[i]);
+        int kind = KONTOR_MOVE_KIND(moves[i]), k = -1;
+        if (kind == KONTOR_MOVE_CHOOSE || kind == KONTOR_MOVE_DECLARE) k = (team2 << 12) | (moves[i] & 0xFFF);
+        else if (kind == KONTOR_MOVE_PLACE || kind == KONTOR_MOVE_PLACE_WATER) {
+            if (dock < 0) {
+                int id = s->choice[seat];
+                dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+            }
+            k = ((team2 + dock) << 12) | (moves[i] & 0xFFF);
+        }
         float v = k < 0 ? 0.5f : (t->sum[k] + 0.5f) / (float)(t->n[k] + 1);
         if (v > bestv) bestv = v, best = i, nbest = 1;
         else if (v == bestv && kontor_rng_below(rng, (uint32_t)++nbest) == 0) best = i;
