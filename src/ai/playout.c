@@ -213,17 +213,18 @@ static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_
 /* MAST key of seat's move m in s (before it is applied): the team, whether
  * the card is a dock card (placements), and the move (a declaration, a card,
  * a cell). -1 for moves MAST does not track (ship, removal, buying, piles). */
-static int mast_key(const kontor_state *s, int seat, kontor_move m) {
+static inline int mast_key_of(const kontor_state *s, int seat, kontor_move m, int team2) {
     int kind = KONTOR_MOVE_KIND(m);
-    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE && kind != KONTOR_MOVE_PLACE &&
-        kind != KONTOR_MOVE_PLACE_WATER)
-        return -1;
-    int dock = 0;
-    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE) {
-        int id = s->choice[seat];
-        dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
-    }
-    return ((kontor_team(s, seat) * 2 + dock) << 12) | (m & 0xFFF);
+    if (kind == KONTOR_MOVE_CHOOSE || kind == KONTOR_MOVE_DECLARE) return (team2 << 12) | (m & 0xFFF);
+    if (kind != KONTOR_MOVE_PLACE && kind != KONTOR_MOVE_PLACE_WATER) return -1;
+    int id = s->choice[seat];
+    int dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+    return ((team2 + dock) << 12) | (m & 0xFFF);
+}
+
+/* (team2: twice seat's team, which a playout works out once a seat) */
+static int mast_key(const kontor_state *s, int seat, kontor_move m) {
+    return mast_key_of(s, seat, m, kontor_team(s, seat) * 2);
 }
 
 float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mast *t) {
@@ -309,6 +310,8 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     unsigned stop = o->rounds ? (unsigned)s->round + (unsigned)o->rounds : 0xFFFFFFFFu;
     int path[MAST_PATH];
     int npath = 0;
+    int team2[KONTOR_MAX_SEATS]; /* the seats' teams, twice, for the MAST keys */
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) team2[q] = mast && q < s->cfg.nseats ? kontor_team(s, q) * 2 : 0;
     /* a few hundred decisions end any game (R8's safety rule); the guard only
      * protects against an engine bug turning into a hang */
     for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
@@ -324,7 +327,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
                                  : use && phase != KONTOR_PHASE_BUY       ? pick_mast(s, q, o, mast, rng)
                                                                           : pick_uniform(s, q, rng);
                 if (mast && npath < MAST_PATH) {
-                    int k = mast_key(s, q, m);
+                    int k = mast_key_of(s, q, m, team2[q]);
                     if (k >= 0) path[npath++] = k;
                 }
                 if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
@@ -342,7 +345,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
         else if (use && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
         else m = pick_uniform(s, q, rng);
         if (mast && npath < MAST_PATH) {
-            int k = mast_key(s, q, m);
+            int k = mast_key_of(s, q, m, team2[q]);
             if (k >= 0) path[npath++] = k;
         }
         if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
