@@ -751,6 +751,51 @@ static void det_config(const char *spec, kontor_config *cfg) {
     if (opt && kontor_config_options(cfg, opt, &err)) fail_msg("%s: %s", spec, err.msg);
 }
 
+/* A seat's own decisions do not depend on what it cannot see: its legal
+ * decisions in its view are its legal decisions, in the same order, in
+ * every determinization of that view (ismcts lists the root's decisions of
+ * the searching seat once a search, from the view, and ranks them so). At
+ * every decision of random games in the determinization variants, for each
+ * seat that decides there, in four determinizations. */
+static void property_own_decisions_are_the_same_in_every_determinization(void **state) {
+    (void)state;
+    int checked = 0;
+    for (size_t v = 0; v < NDET_VARIANTS; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        det_config(det_variants[v], &cfg);
+        for (uint64_t g = 0; g < 8; g++) {
+            static kontor_state s, d;
+            static kontor_view view;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, 77 + g);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
+            while (!kontor_over(&s)) {
+                unsigned act = kontor_actors(&s);
+                for (int q = 0; q < cfg.nseats; q++) {
+                    if (!((act >> q) & 1)) continue;
+                    kontor_view_of(&s, q, &view);
+                    kontor_move a[KONTOR_MAX_MOVES], b[KONTOR_MAX_MOVES];
+                    int na = kontor_legal(&view.s, q, a);
+                    for (int k = 0; k < 4; k++) {
+                        kontor_determinize(&view, &rng, &d);
+                        int nb = kontor_legal(&d, q, b);
+                        if (na != nb || memcmp(a, b, (size_t)na * sizeof *a) != 0)
+                            fail_msg("%s seed %llu round %d phase %d seat %d: %d decisions in the view, %d dealt",
+                                     det_variants[v], (unsigned long long)g, s.round, s.phase, q, na, nb);
+                        checked++;
+                    }
+                }
+                int seat = __builtin_ctz(act);
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 10000);
+}
+
 /* Search results depend on which cards kontor_determinize deals and on the
  * draws it takes from the search's generator, so a change to either changes
  * every seeded search: the hash of many determinizations, in several
@@ -1147,6 +1192,7 @@ int main(void) {
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
+        cmocka_unit_test(property_own_decisions_are_the_same_in_every_determinization),
         cmocka_unit_test(property_a_prepared_determinizer_deals_what_determinize_deals),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),

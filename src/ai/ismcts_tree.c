@@ -451,9 +451,12 @@ static void iterate(tree *T) {
             /* the legal moves before taking the lock, the picks applied
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
+            const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
             for (int q = 0; q < st.cfg.nseats; q++)
-                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat))
-                    nlegal[q] = kontor_legal(&st, q, smoves[q]);
+                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat)) {
+                    if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
+                    else lm[q] = smoves[q], nlegal[q] = kontor_legal(&st, q, smoves[q]);
+                }
             lock_node(T, cur);
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
@@ -464,10 +467,10 @@ static void iterate(tree *T) {
                 }
                 int n = nlegal[q];
                 float p = 0;
-                uint32_t e = select_edge(T, &st, cur, N_STAT, q, smoves[q], n, &expanded, &p);
+                uint32_t e = select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
-                    pick[q] = smoves[q][kontor_rng_below(&T->rng, (uint32_t)n)];
+                    pick[q] = lm[q][kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
                     T->pool[e].visits += T->vl;
@@ -499,14 +502,17 @@ static void iterate(tree *T) {
         } else {
             int q = 0;
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
-            int n = kontor_legal(&st, q, moves);
+            const kontor_move *lq = moves;
+            int n;
+            if (cur == 1 && q == v->seat && T->root_n >= 0) lq = T->root_moves, n = T->root_n;
+            else n = kontor_legal(&st, q, moves);
             if (n <= 0) break;
             lock_node(T, cur);
-            uint32_t e = select_edge(T, &st, cur, N_SEQ, q, moves, n, &expanded, NULL);
+            uint32_t e = select_edge(T, &st, cur, N_SEQ, q, lq, n, &expanded, NULL);
             if (e) T->pool[e].visits += T->vl;
             unlock_node(T, cur);
             if (!e) break;
-            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of moves[] */
+            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
@@ -723,6 +729,11 @@ void *ist_run_tree(void *arg) {
     tree *T = arg;
     if (T->cpu) T->deadline = ist_clock_of(1) + T->span;
     if (!T->sh && !T->reused) ist_new_root(T);
+    /* the searching seat's decisions at the root, once a search: they are
+     * its decisions in every determinization of its view, in the same order
+     * (property_own_decisions_are_the_same_in_every_determinization); not
+     * with fixed states, which the caller may make as it likes (-1) */
+    T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
     T->iters = 0;
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {

@@ -123,6 +123,8 @@ typedef struct tree {
     /* work order */
     const kontor_view *v;
     const kontor_determinizer *det; /* v's, prepared once a search (without fixed states) */
+    kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
+    int root_n; /* how many, or -1: listed at every iteration (fixed states) */
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
