@@ -100,7 +100,7 @@ void begin_buy(kontor_state *s) {
  * anywhere: ruling V10 ends the game then, at the start of a round, as when
  * nobody holds a card at all, instead of rounds of passing until the safety
  * rule. */
-static int any_placeable(const kontor_state *s) {
+__attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) {
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
         for (int i = 0; i < s->hand_n[p]; i++) {
             int id = s->hand[p][i];
