@@ -173,11 +173,15 @@ static void start_turn(kontor_state *s, kontor_log *log) {
  * first; among equally poor seats that cannot all be paid, none is. */
 void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     memset(got, 0, KONTOR_MAX_SEATS);
-    if (want && !(want & (want - 1)) && s->treasury) { /* one seat, the usual case: paid */
-        int p = __builtin_ctz(want);
-        s->coins[p]++;
-        s->treasury--;
-        got[p] = 1;
+    if (__builtin_popcount(want) <= s->treasury) {
+        /* the treasury pays them all (the usual case): the loop below would
+         * too, a level of coins at a time */
+        for (unsigned w = want; w; w &= w - 1) {
+            int p = __builtin_ctz(w);
+            s->coins[p]++;
+            got[p] = 1;
+        }
+        s->treasury = (uint8_t)(s->treasury - __builtin_popcount(want));
         return;
     }
     while (want && s->treasury) {
