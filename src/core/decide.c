@@ -324,6 +324,25 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                  * changes nothing black's choices depend on */
                 int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
                 int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
+                if (!(s->cfg.bankrupt | s->cfg.pass_hidden)) {
+                    /* the round of two seats at once: the declarations,
+                     * the passers' coins (do_declare), the players' choices
+                     * (the choice phase below) and the reveal (do_choose),
+                     * with the same draws in the same order; without a
+                     * bankruptcy to check between them */
+                    unsigned pass2 = (unsigned)(i0 >= play0) | (unsigned)(i1 >= play1) << 1;
+                    if (pass2) {
+                        uint8_t got[KONTOR_MAX_SEATS];
+                        pay_out(s, pass2, got);
+                    }
+                    s->phase = KONTOR_PHASE_CHOOSE;
+                    /* a player holds a card (it declared to play) and
+                     * chooses one (without declare=hidden no pass is a choice) */
+                    s->choice[0] = pass2 & 1 ? KONTOR_PASS : s->hand[0][rng_below(&r, s->hand_n[0])];
+                    s->choice[1] = pass2 & 2 ? KONTOR_PASS : s->hand[1][rng_below(&r, s->hand_n[1])];
+                    reveal_two(s);
+                    break;
+                }
                 s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
                 do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
                 break;

@@ -275,8 +275,13 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     else start_turn(s, log);
 }
 
+/* The reveal of two seats without a log: do_choose's, and the playout's
+ * round loop's (decide.c), which draws a round's declarations and choices
+ * and reveals them without going through do_declare and do_choose. */
+void reveal_two(kontor_state *s) { resolve_n(s, NULL, 2); }
+
 static void resolve_choices(kontor_state *s, kontor_log *log) {
-    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2);
+    if (s->cfg.nseats == 2 && !log) reveal_two(s);
     else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4); /* four: 87,317 -> 84,893 a random game */
     else if (s->cfg.nseats == 2) resolve_n(s, log, 2);
     else resolve_n(s, log, s->cfg.nseats);
