@@ -470,25 +470,29 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
     }
 }
 
-/* Armut: a passer's coin can be the treasury's last while the other seat has
+/* Armut: a passer's coin can be the treasury's last while another seat has
  * none; the game is then over before anybody chooses a card (checked after
- * every decision), so the playout's round of two seats must stop after the
- * declarations too. Red starts without coins and the treasury with one. */
+ * every decision), so the playout's round of two (four) seats must stop
+ * after the declarations too. Red starts without coins and the treasury with
+ * one. */
 static void test_engine_playout_stops_at_a_bankruptcy_after_the_declarations(void **st) {
     (void)st;
-    kontor_config cfg;
-    config(&cfg, "armut");
-    int ended = 0;
-    for (uint64_t seed = 1; seed <= 40; seed++) {
-        kontor_state s;
-        assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
-        assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
-        s.coins[0] = 0;
-        s.treasury = 1;
-        kontor_state end = playout_against_legal_picks(&s, seed, "armut, red broke");
-        ended += end.end_reason == KONTOR_END_BANKRUPT && end.round == 1 && end.ncards_board == s.ncards_board;
+    const char *variants[] = {"armut", "armut4"};
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        int ended = 0;
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+            s.coins[0] = 0;
+            s.treasury = 1;
+            kontor_state end = playout_against_legal_picks(&s, seed, variants[v]);
+            ended += end.end_reason == KONTOR_END_BANKRUPT && end.round == 1 && end.ncards_board == s.ncards_board;
+        }
+        assert_true(ended > 0); /* some seeds: another seat passed in round 1 and took the last coin */
     }
-    assert_true(ended > 0); /* some seeds: black passed in round 1 and took the last coin */
 }
 
 int main(void) {

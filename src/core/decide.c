@@ -354,6 +354,20 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                     int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
                     v4[p] = i < play ? KONTOR_PLAY : KONTOR_PASS;
                 }
+                if (!(s->cfg.bankrupt | s->cfg.pass_hidden)) {
+                    /* the round of four seats at once, as for two above */
+                    unsigned pass4 = 0;
+                    for (int p = 0; p < 4; p++) pass4 |= (unsigned)(v4[p] == KONTOR_PASS) << p;
+                    if (pass4) {
+                        uint8_t got[KONTOR_MAX_SEATS];
+                        pay_out(s, pass4, got);
+                    }
+                    s->phase = KONTOR_PHASE_CHOOSE;
+                    for (int p = 0; p < 4; p++)
+                        s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : s->hand[p][rng_below(&r, s->hand_n[p])];
+                    reveal_four(s);
+                    break;
+                }
                 s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */
                 do_declare(s, 3, v4[3], NULL);
                 break;
