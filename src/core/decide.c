@@ -311,6 +311,17 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
     return KONTOR_OK;
 }
 
+/* Take the card at place i out of seat's hand and return it: the rest keep
+ * their order and the place left free is 0, as after hand_remove (states
+ * are compared whole). */
+static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
+    uint8_t *h = s->hand[seat], id = h[i];
+    int n = --s->hand_n[seat];
+    for (int j = (int)i; j < n; j++) h[j] = h[j + 1];
+    h[n] = 0;
+    return id;
+}
+
 /* Random playouts pick straight from bitboards and hands, without building
  * move lists: this is the loop that kontor bench and search measure. Each
  * decision is uniform over the same legal set kontor_legal lists. */
@@ -337,10 +348,11 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                     }
                     s->phase = KONTOR_PHASE_CHOOSE;
                     /* a player holds a card (it declared to play) and
-                     * chooses one (without declare=hidden no pass is a choice) */
-                    s->choice[0] = pass2 & 1 ? KONTOR_PASS : s->hand[0][rng_below(&r, s->hand_n[0])];
-                    s->choice[1] = pass2 & 2 ? KONTOR_PASS : s->hand[1][rng_below(&r, s->hand_n[1])];
-                    reveal_two(s);
+                     * chooses one (without declare=hidden no pass is a
+                     * choice), which leaves the hand for the reveal */
+                    s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+                    s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                    playout_reveal_two(s);
                     break;
                 }
                 s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
@@ -364,8 +376,8 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                     }
                     s->phase = KONTOR_PHASE_CHOOSE;
                     for (int p = 0; p < 4; p++)
-                        s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : s->hand[p][rng_below(&r, s->hand_n[p])];
-                    reveal_four(s);
+                        s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
+                    playout_reveal_four(s);
                     break;
                 }
                 s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */

@@ -203,13 +203,13 @@ void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
 }
 
 /* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
- * seats (and without a log for playouts), so the loops over seats unroll. */
-__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns) {
-    unsigned passers = 0, playing = 0;
-    for (int p = 0; p < ns; p++) {
-        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
-        else playing |= 1u << p;
-    }
+ * seats (and without a log for playouts), so the loops over seats unroll.
+ * taken: the chosen cards are out of the hands already (the playout's round
+ * loop takes each by its place in the hand, without a search). */
+__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns, int taken) {
+    unsigned passers = 0;
+    for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
+    unsigned playing = ((1u << ns) - 1) & ~passers;
     uint8_t got[KONTOR_MAX_SEATS];
     if (s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
         pay_out(s, passers, got);
@@ -218,7 +218,7 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     }
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
-            hand_remove(s, p, s->choice[p]);
+            if (!taken) hand_remove(s, p, s->choice[p]);
             pub_set(s, s->choice[p]);
             log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
         }
@@ -275,17 +275,18 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     else start_turn(s, log);
 }
 
-/* The reveal of two (four) seats without a log: do_choose's, and the playout's
- * round loop's (decide.c), which draws a round's declarations and choices
- * and reveals them without going through do_declare and do_choose. */
-void reveal_two(kontor_state *s) { resolve_n(s, NULL, 2); }
-void reveal_four(kontor_state *s) { resolve_n(s, NULL, 4); } /* four: 87,317 -> 84,893 a random game */
+/* The reveal of two (four) seats in the playout's round loop (decide.c),
+ * which draws a round's declarations and choices, takes the chosen cards out
+ * of the hands and reveals them without going through do_declare and
+ * do_choose. */
+void playout_reveal_two(kontor_state *s) { resolve_n(s, NULL, 2, 1); }
+void playout_reveal_four(kontor_state *s) { resolve_n(s, NULL, 4, 1); }
 
 static void resolve_choices(kontor_state *s, kontor_log *log) {
-    if (s->cfg.nseats == 2 && !log) reveal_two(s);
-    else if (s->cfg.nseats == 4 && !log) reveal_four(s);
-    else if (s->cfg.nseats == 2) resolve_n(s, log, 2);
-    else resolve_n(s, log, s->cfg.nseats);
+    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0);
+    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4, 0); /* four: 87,317 -> 84,893 a random game */
+    else if (s->cfg.nseats == 2) resolve_n(s, log, 2, 0);
+    else resolve_n(s, log, s->cfg.nseats, 0);
 }
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
