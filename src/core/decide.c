@@ -315,10 +315,17 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
  * their order and the place left free is 0, as after hand_remove (states
  * are compared whole). */
 static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
-    uint8_t *h = s->hand[seat], id = h[i];
+    /* hand_remove's carried byte from the end (a shift from i up would be a
+     * call of memmove) */
     int n = --s->hand_n[seat];
-    for (int j = (int)i; j < n; j++) h[j] = h[j + 1];
-    h[n] = 0;
+    uint8_t *h = s->hand[seat], carry = 0;
+    for (int j = n; j > (int)i; j--) {
+        uint8_t t = h[j];
+        h[j] = carry;
+        carry = t;
+    }
+    uint8_t id = h[i];
+    h[i] = carry;
     return id;
 }
 
