@@ -202,16 +202,35 @@ void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     }
 }
 
+/* The seats in out could not pay their tax: their cards go back to the hand;
+ * those in sitout (both of a pair, neither could pay) sit the round out with
+ * a coin (R12 when the treasury cannot pay them all). Out of line: rare, and
+ * the reveal's registers are not saved for it. */
+__attribute__((noinline, cold)) static void untaxed(kontor_state *s, unsigned out, unsigned sitout, kontor_log *log) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
+    if (sitout) {
+        uint8_t got[KONTOR_MAX_SEATS];
+        pay_out(s, sitout, got);
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if ((sitout >> p) & 1) {
+                hand_add(s, p, s->choice[p]);
+                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
+            }
+    }
+}
+
 /* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
  * seats (and without a log for playouts), so the loops over seats unroll.
  * taken: the chosen cards are out of the hands already (the playout's round
- * loop takes each by its place in the hand, without a search). */
+ * loop takes each by its place in the hand, without a search), and the
+ * passers have their coins: the round loop runs only without declare=hidden. */
 __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns, int taken) {
     unsigned passers = 0;
     for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
     unsigned playing = ((1u << ns) - 1) & ~passers;
     uint8_t got[KONTOR_MAX_SEATS];
-    if (s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
+    if (!taken && s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
         pay_out(s, passers, got);
         for (int p = 0; p < ns; p++)
             if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
@@ -246,16 +265,7 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
             if (owe_b) s->coins[b]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, b, KONTOR_NONE, KONTOR_NONE, 1);
         }
     }
-    for (int p = 0; p < ns; p++)
-        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
-    if (sitout) {
-        pay_out(s, sitout, got);
-        for (int p = 0; p < ns; p++)
-            if ((sitout >> p) & 1) {
-                hand_add(s, p, s->choice[p]);
-                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
-            }
-    }
+    if (out | sitout) untaxed(s, out, sitout, log);
     playing &= ~(out | sitout);
     /* the higher number goes first */
     s->norder = 0;
