@@ -311,6 +311,16 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
     return KONTOR_OK;
 }
 
+/* Armut: the bankruptcy check after the declarations, on do_declare's
+ * state (the passers' choices a pass, the players still to choose; the
+ * round goes on when somebody plays); 0 when it ended the game. */
+__attribute__((noinline, cold)) static int declared_solvent(kontor_state *s, unsigned passers) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        s->choice[p] = (passers >> p) & 1 ? KONTOR_PASS : KONTOR_NONE;
+    check_bankrupt(s, NULL);
+    return s->phase == KONTOR_PHASE_CHOOSE;
+}
+
 /* Take the card at place i out of seat's hand and return it: the rest keep
  * their order and the place left free is 0, as after hand_remove (states
  * are compared whole). */
@@ -464,12 +474,12 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             else do_place(s, KONTOR_NONE, 0, NULL);
             if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE &&
-                   s->choice[1] == KONTOR_NONE && !(s->cfg.bankrupt | s->cfg.pass_hidden)) {
+                   s->choice[1] == KONTOR_NONE && !s->cfg.pass_hidden) {
             /* the round of two seats at once: the two declarations (in seat
              * order: red's changes nothing black's depend on), the passers'
              * coins (do_declare), the players' choices (the choice phase)
              * and the reveal (do_choose), with the same draws in the same
-             * order; without a bankruptcy to check between them */
+             * order */
             int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
             int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
             unsigned pass2 = (unsigned)(i0 >= play0) | (unsigned)(i1 >= play1) << 1;
@@ -478,15 +488,16 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 pay_out(s, pass2, got);
             }
             s->phase = KONTOR_PHASE_CHOOSE;
+            if (s->cfg.bankrupt && pass2 != 3 && !declared_solvent(s, pass2)) continue;
             /* a player holds a card (it declared to play) and chooses one
              * (without declare=hidden no pass is a choice), which leaves the
              * hand for the reveal */
             s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
             playout_reveal_two(s);
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 4 &&
-                   (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE &&
-                   !(s->cfg.bankrupt | s->cfg.pass_hidden)) {
+                   (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE && !s->cfg.pass_hidden) {
             /* the round of four seats at once, as for two (the four
              * declarations drawn at once: 79,501 -> 77,606 a game) */
             unsigned pass4 = 0;
@@ -499,9 +510,11 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 pay_out(s, pass4, got);
             }
             s->phase = KONTOR_PHASE_CHOOSE;
+            if (s->cfg.bankrupt && pass4 != 15 && !declared_solvent(s, pass4)) continue;
             for (int p = 0; p < 4; p++)
                 s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
             playout_reveal_four(s);
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
