@@ -57,10 +57,10 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
         shuffle(team[t], nteam[t], &rng);
         if (cfg->nseats == 4) { /* the team's cards split into two equal piles */
             int half = nteam[t] / 2;
-            for (int i = 0; i < nteam[t]; i++) {
-                int seat = t * 2 + (i >= half);
-                d->dock[seat][d->ndock[seat]++] = team[t][i];
-            }
+            memcpy(d->dock[t * 2], team[t], (size_t)half);
+            memcpy(d->dock[t * 2 + 1], team[t] + half, (size_t)(nteam[t] - half));
+            d->ndock[t * 2] = (uint8_t)half;
+            d->ndock[t * 2 + 1] = (uint8_t)(nteam[t] - half);
         } else {
             memcpy(d->dock[t], team[t], (size_t)nteam[t]);
             d->ndock[t] = (uint8_t)nteam[t];
