@@ -494,7 +494,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
              * hand for the reveal */
             s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
-            playout_reveal_two(s);
+            playout_reveal_two(s, pass2);
             if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 4 &&
                    (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE && !s->cfg.pass_hidden) {
@@ -513,7 +513,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             if (s->cfg.bankrupt && pass4 != 15 && !declared_solvent(s, pass4)) continue;
             for (int p = 0; p < 4; p++)
                 s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
-            playout_reveal_four(s);
+            playout_reveal_four(s, pass4);
             if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);

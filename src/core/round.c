@@ -224,10 +224,13 @@ __attribute__((noinline, cold)) static void untaxed(kontor_state *s, unsigned ou
  * seats (and without a log for playouts), so the loops over seats unroll.
  * taken: the chosen cards are out of the hands already (the playout's round
  * loop takes each by its place in the hand, without a search), and the
- * passers have their coins: the round loop runs only without declare=hidden. */
-__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns, int taken) {
-    unsigned passers = 0;
-    for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
+ * passers have their coins: the round loop runs only without declare=hidden;
+ * taken_passers is then the mask of the seats that passed (else 0). */
+__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns, int taken,
+                                                           unsigned taken_passers) {
+    unsigned passers = taken_passers; /* taken: the caller knows who passed */
+    if (!taken)
+        for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
     unsigned playing = ((1u << ns) - 1) & ~passers;
     uint8_t got[KONTOR_MAX_SEATS];
     if (!taken && s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
@@ -288,15 +291,15 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
 /* The reveal of two (four) seats in the playout's round loop (decide.c),
  * which draws a round's declarations and choices, takes the chosen cards out
  * of the hands and reveals them without going through do_declare and
- * do_choose. */
-void playout_reveal_two(kontor_state *s) { resolve_n(s, NULL, 2, 1); }
-void playout_reveal_four(kontor_state *s) { resolve_n(s, NULL, 4, 1); }
+ * do_choose; passers: the seats that declared a pass. */
+void playout_reveal_two(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 2, 1, passers); }
+void playout_reveal_four(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 4, 1, passers); }
 
 static void resolve_choices(kontor_state *s, kontor_log *log) {
-    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0);
-    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4, 0); /* four: 87,317 -> 84,893 a random game */
-    else if (s->cfg.nseats == 2) resolve_n(s, log, 2, 0);
-    else resolve_n(s, log, s->cfg.nseats, 0);
+    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);
+    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4, 0, 0); /* four: 87,317 -> 84,893 a random game */
+    else if (s->cfg.nseats == 2) resolve_n(s, log, 2, 0, 0);
+    else resolve_n(s, log, s->cfg.nseats, 0, 0);
 }
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
