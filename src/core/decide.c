@@ -479,9 +479,12 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
              * order: red's changes nothing black's depend on), the passers'
              * coins (do_declare), the players' choices (the choice phase)
              * and the reveal (do_choose), with the same draws in the same
-             * order */
-            int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
-            int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
+             * order. A seat may play when it holds a card, and pass unless
+             * pass=rest forbids it to a seat holding one (may_pass): 1 + (it
+             * may do both) choices */
+            int both = !s->no_pass, play0 = s->hand_n[0] > 0, play1 = s->hand_n[1] > 0;
+            int i0 = (int)rng_below(&r, (uint32_t)(1 + (both & play0)));
+            int i1 = (int)rng_below(&r, (uint32_t)(1 + (both & play1)));
             unsigned pass2 = (unsigned)(i0 >= play0) | (unsigned)(i1 >= play1) << 1;
             if (pass2) {
                 uint8_t got[KONTOR_MAX_SEATS];
