@@ -563,15 +563,18 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     }
     const kontor_card *k = card_of(s, id);
     int special = is_special(k);
-    bb_t mask_before = s->mask;
+    bb_t mask_before;
     s->last_layer = (uint8_t)seat;
     int water, grew;
     if (special) {
+        mask_before = s->mask;
         place_special(s, seat, value, id, as_water, log);
         water = bb_test(&s->water, value);
         grew = !bb_eq(mask_before, s->mask);
     } else {
-        grew = place_raw(s, value, id); /* the mask changed */
+        /* the mask changed (and what it was in mask_before); the card is
+         * public since its reveal (resolve_n) */
+        grew = place_card(s, value, id, is_water(k), &mask_before, 0);
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
