@@ -125,8 +125,14 @@ static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 6
  * the grid) gives their cells: the placement scores in the two words of the
  * extent's rows instead (area.c's score_area_win). An area's cells are the
  * dock cards enclosed with its cell (enclosed areas never touch), found here
- * cell by cell. */
+ * cell by cell. And an area is scored only when it is closed in: no cell
+ * next to it keeps it open (a gap that is not a dead cell of the island):
+ * check_enclosures finds the cells next to a gap from its window's rows and
+ * the rows above and below it (fails when the row above is left out). */
 static void check_areas_scored_plainly(const kontor_state *s, int from) {
+    kontor_bb gaps, dead;
+    kontor_gap_cells(s, &gaps);
+    kontor_dead_cells(s, &dead);
     for (int i = from; i < s->nareas; i++) {
         const kontor_area *a = &s->area[i];
         kontor_bb in = {{0, 0, 0, 0}}, cells = {{0, 0, 0, 0}};
@@ -138,6 +144,11 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
             if (!memcmp(&grown, &cells, sizeof cells)) break;
             cells = grown;
         }
+        kontor_bb around = neighbours_by_cell(&cells);
+        for (int w = 0; w < 4; w++)
+            if (around.w[w] & gaps.w[w] & ~dead.w[w])
+                fail_msg("%s: area %d (cell %d) was scored with a gap next to it (round %d)",
+                         kontor_variant_name(s->cfg.variant), i, s->area[i].cell, s->round);
         kontor_state t = *s;
         t.nareas = (uint8_t)i;
         kontor__score_area_plain(&t, cells);
