@@ -553,7 +553,17 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
 }
 
+/* do_place in two copies, one without a log (the playouts'), as resolve_n:
+ * no log_ev test left in it (a random game: basic 32,605 -> 32,376
+ * instructions, four 71,470 -> 70,998; session ten). */
+__attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log);
+
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
+    if (!log) place_n(s, value, as_water, NULL);
+    else place_n(s, value, as_water, log);
+}
+
+__attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     if (value == KONTOR_NONE) { /* optional_place: declined */
