@@ -535,7 +535,8 @@ void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
 }
 
 /* Lay a special card; as_water only matters for a customs house. */
-static void place_special(kontor_state *s, int seat, int cell, int id, int as_water, kontor_log *log) {
+__attribute__((noinline)) static void place_special(kontor_state *s, int seat, int cell, int id, int as_water,
+                                                   kontor_log *log) {
     const kontor_card *k = card_of(s, id);
     if (k->kind == KONTOR_KIND_CUSTOMS) {
         place_as(s, cell, id, as_water);
@@ -663,7 +664,7 @@ int row_ends_game(kontor_state *s, kontor_log *log) {
  * placement can close at most one (no cell touches two ends of the cross).
  * Coins, the ship and the point take effect at once; the centre and the
  * warehouses are decisions, taken after the draw (s->tile_cur). */
-static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
+__attribute__((noinline)) static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
     for (int k = 0; k < 4; k++) {
         if (s->tile_at[k] == KONTOR_NONE) continue;
         int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
@@ -679,6 +680,19 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
         else if (tile == 7) s->bonus_points[team]++;
         else s->tile_cur = (uint8_t)tile; /* "muss sofort ausfuehren, sonst verfallen sie" */
     }
+}
+
+/* A tile's decision (s->tile_cur) after the draw: 1 when seat has one to
+ * take (the tile phase), else the tile is lost. Out of line: the placement
+ * keeps its move list off its own stack. */
+__attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
+    kontor_move m[KONTOR_MAX_MOVES];
+    if (tile_options(s, seat, s->tile_cur, m) > 1) {
+        s->phase = KONTOR_PHASE_TILE;
+        return 1;
+    }
+    s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
+    return 0;
 }
 
 __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
@@ -709,14 +723,7 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
-    if (s->tile_cur != KONTOR_NONE) {
-        kontor_move m[KONTOR_MAX_MOVES];
-        if (tile_options(s, seat, s->tile_cur, m) > 1) {
-            s->phase = KONTOR_PHASE_TILE;
-            return;
-        }
-        s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
-    }
+    if (s->tile_cur != KONTOR_NONE && tile_waits(s, seat)) return;
     next_turn(s, log);
 }
 
