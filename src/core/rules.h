@@ -220,7 +220,8 @@ static inline void put_bits(kontor_state *s, int cell, int id, int as_water) { p
  * the placement's own use (do_place): the mask before a change in *before
  * (do_place needs it only then, where it copied it for every card), and no
  * pub_set for a card from a hand, public since its reveal
- * (property_cards_to_be_placed_are_public): 9 instructions a card. */
+ * (property_cards_to_be_placed_are_public): a random basic game 33,350 ->
+ * 32,984 instructions (session ten). */
 __attribute__((always_inline)) static inline int place_card(kontor_state *s, int cell, int id, int as_water,
                                                             bb_t *before, int pub) {
     const kontor_card *k = card_of(s, id);
