@@ -12,7 +12,7 @@
 
 /* ---- the round ------------------------------------------------------------------ */
 
-static void start_turn(kontor_state *s, kontor_log *log);
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log);
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
@@ -157,10 +157,11 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
  * cells: a pure function of the state). A turn cost 86 instructions in
  * start_turn and compute_cells; a random game: basic 33,857 -> 33,350 with
  * the usual case inline, 32,376 -> 31,990 with the scenarios' rules out of
- * it (session ten). */
+ * it, 31,796 -> 31,698 with start_turn itself inline in its callers (the
+ * next turn, the reveal) (session ten). */
 __attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
 
-static void start_turn(kontor_state *s, kontor_log *log) {
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
