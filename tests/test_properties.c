@@ -395,6 +395,73 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
     run_games("specials", GAMES / 2, 5);
 }
 
+/* check_enclosures (src/core/area.c) works in the window of the extent's
+ * rows r0..r0+7 when the extent is at most eight rows high and begins above
+ * row 8 (the three grid words around it); a board higher than that takes
+ * the whole-grid path, which no variant's usual board reaches (6x6, 7x7,
+ * 8x8, Canale's 12x4 lies flat). Random games on boards higher than eight
+ * rows (a growing board of height 12, and Canale's fixed board turned
+ * upright, 4x12) check after every decision that the areas scored are the
+ * plain flood's (check_areas_scored_plainly) and that no open area is
+ * closed in (check_no_area_left_closed_in), and count the decisions made
+ * with the extent already higher than eight rows, which can only take the
+ * whole-grid path (the extent never shrinks, R6): many, with many areas
+ * scored in them, so that the test cannot pass on the window alone. */
+static const char canale_upright[] = "fixed 4x12 -1,-5\n"
+                                     "water +1,-5\nwater +1,-4\nwater +1,-3\nwater +1,-2\nwater 0,-2\nwater 0,-1\n"
+                                     "water 0,+1\nwater 0,+2\nwater 0,+3\nwater +1,+3\nwater +1,+4\nwater +1,+5\n"
+                                     "water +1,+6\n";
+
+static void property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the_window(void **st) {
+    (void)st;
+    static const struct {
+        const char *variant, *options;
+        int upright;
+    } on[] = {{"basic", "width=6,height=12", 0},
+              {"advanced", "width=5,height=12", 0},
+              {"four", "width=6,height=12", 0},
+              {"canale", NULL, 1}};
+    for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);
+        if (on[v].options && kontor_config_options(&cfg, on[v].options, &err)) fail_msg("%s", err.msg);
+        if (on[v].upright &&
+            kontor_layout_parse(&cfg, "canale upright", canale_upright, sizeof canale_upright - 1, &err))
+            fail_msg("%s", err.msg);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 18);
+        int tall = 0, scored = 0;
+        for (uint64_t g = 0; g < GAMES / 10; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, g, NULL), KONTOR_OK);
+            uint8_t area_card[KONTOR_MAX_AREAS];
+            memset(area_card, KONTOR_NONE, sizeof area_card);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_true(n > 0);
+                /* the extent before the decision: the window takes rows
+                 * r0..r0+7 only, when r0 < 8 (area.c) */
+                int beyond = !(s.miny < 8 && s.maxy - s.miny < 8), areas_before = s.nareas;
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+                check_areas_scored_plainly(&s, areas_before);
+                check_no_area_left_closed_in(&s);
+                check_kept_bitboards(&s);
+                check_areas_keep_their_cards(&s, area_card);
+                if (!beyond) continue;
+                tall++;
+                scored += s.nareas - areas_before;
+            }
+        }
+        print_message("%s%s: %d decisions beyond the window, %d areas scored in them\n", on[v].variant,
+                      on[v].upright ? " upright" : "", tall, scored);
+        assert_true(tall >= 1000);
+        assert_true(scored >= 100);
+    }
+}
+
 /* V15 over random games of Die grosse Insel (two and four players): after
  * every decision, every open area has a cell next to it that can still take
  * a card (a free cell of the board that is not dead); an area without one
@@ -1206,6 +1273,7 @@ int main(void) {
         cmocka_unit_test(property_expansion_games_keep_every_invariant),
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
+        cmocka_unit_test(property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the_window),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
         cmocka_unit_test(property_cards_to_be_placed_are_public),
