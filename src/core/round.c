@@ -12,7 +12,7 @@
 
 /* ---- the round ------------------------------------------------------------------ */
 
-static void start_turn(kontor_state *s, kontor_log *log);
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log);
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
@@ -100,7 +100,7 @@ void begin_buy(kontor_state *s) {
  * anywhere: ruling V10 ends the game then, at the start of a round, as when
  * nobody holds a card at all, instead of rounds of passing until the safety
  * rule. */
-static int any_placeable(const kontor_state *s) {
+__attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) {
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
         for (int i = 0; i < s->hand_n[p]; i++) {
             int id = s->hand[p][i];
@@ -149,8 +149,33 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
 }
 
 /* The seat at order[turn] begins its actions: the ship if its card shows one,
- * else placing. */
-static void start_turn(kontor_state *s, kontor_log *log) {
+ * else placing. start_turn takes the usual case, a card without a ship (or
+ * no ship in the game) that is not a special card and has a legal cell, in
+ * a game without the scenarios' cell rules (Wasserspiele, Die grosse Insel,
+ * Tic Tac Toe), in a few registers, and leaves every other to
+ * start_turn_all, which does the whole again from the start (the same
+ * cells: a pure function of the state). A turn cost 86 instructions in
+ * start_turn and compute_cells; a random game: basic 33,857 -> 33,350 with
+ * the usual case inline, 32,376 -> 31,990 with the scenarios' rules out of
+ * it, 31,796 -> 31,698 with start_turn itself inline in its callers (the
+ * next turn, the reveal) (session ten). */
+__attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
+
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int id = s->choice[seat];
+    const kontor_card *k = card_of(s, id);
+    if (!(s->cfg.ship && k->ship) && !is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+        s->ship_moved = 0;
+        s->phase = KONTOR_PHASE_PLACE;
+        s->cells = legal_cells(s, seat, id); /* compute_cells */
+        s->cells_water = bb_empty();
+        if (bb_any(s->cells)) return;
+    }
+    start_turn_all(s, log);
+}
+
+static void start_turn_all(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
@@ -173,11 +198,15 @@ static void start_turn(kontor_state *s, kontor_log *log) {
  * first; among equally poor seats that cannot all be paid, none is. */
 void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     memset(got, 0, KONTOR_MAX_SEATS);
-    if (want && !(want & (want - 1)) && s->treasury) { /* one seat, the usual case: paid */
-        int p = __builtin_ctz(want);
-        s->coins[p]++;
-        s->treasury--;
-        got[p] = 1;
+    if (__builtin_popcount(want) <= s->treasury) {
+        /* the treasury pays them all (the usual case): the loop below would
+         * too, a level of coins at a time */
+        for (unsigned w = want; w; w &= w - 1) {
+            int p = __builtin_ctz(w);
+            s->coins[p]++;
+            got[p] = 1;
+        }
+        s->treasury = (uint8_t)(s->treasury - __builtin_popcount(want));
         return;
     }
     while (want && s->treasury) {
@@ -198,23 +227,45 @@ void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     }
 }
 
-/* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
- * seats (and without a log for playouts), so the loops over seats unroll. */
-__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns) {
-    unsigned passers = 0, playing = 0;
-    for (int p = 0; p < ns; p++) {
-        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
-        else playing |= 1u << p;
+/* The seats in out could not pay their tax: their cards go back to the hand;
+ * those in sitout (both of a pair, neither could pay) sit the round out with
+ * a coin (R12 when the treasury cannot pay them all). Out of line: rare, and
+ * the reveal's registers are not saved for it. */
+__attribute__((noinline, cold)) static void untaxed(kontor_state *s, unsigned out, unsigned sitout, kontor_log *log) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
+    if (sitout) {
+        uint8_t got[KONTOR_MAX_SEATS];
+        pay_out(s, sitout, got);
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if ((sitout >> p) & 1) {
+                hand_add(s, p, s->choice[p]);
+                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
+            }
     }
+}
+
+/* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
+ * seats (and without a log for playouts), so the loops over seats unroll.
+ * taken: the chosen cards are out of the hands already (the playout's round
+ * loop takes each by its place in the hand, without a search), and the
+ * passers have their coins: the round loop runs only without declare=hidden;
+ * taken_passers is then the mask of the seats that passed (else 0). */
+__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns, int taken,
+                                                           unsigned taken_passers) {
+    unsigned passers = taken_passers; /* taken: the caller knows who passed */
+    if (!taken)
+        for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
+    unsigned playing = ((1u << ns) - 1) & ~passers;
     uint8_t got[KONTOR_MAX_SEATS];
-    if (s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
+    if (!taken && s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
         pay_out(s, passers, got);
         for (int p = 0; p < ns; p++)
             if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
     }
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
-            hand_remove(s, p, s->choice[p]);
+            if (!taken) hand_remove(s, p, s->choice[p]);
             pub_set(s, s->choice[p]);
             log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
         }
@@ -242,16 +293,7 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
             if (owe_b) s->coins[b]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, b, KONTOR_NONE, KONTOR_NONE, 1);
         }
     }
-    for (int p = 0; p < ns; p++)
-        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
-    if (sitout) {
-        pay_out(s, sitout, got);
-        for (int p = 0; p < ns; p++)
-            if ((sitout >> p) & 1) {
-                hand_add(s, p, s->choice[p]);
-                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
-            }
-    }
+    if (out | sitout) untaxed(s, out, sitout, log);
     playing &= ~(out | sitout);
     /* the higher number goes first */
     s->norder = 0;
@@ -271,11 +313,18 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     else start_turn(s, log);
 }
 
+/* The reveal of two (four) seats in the playout's round loop (decide.c),
+ * which draws a round's declarations and choices, takes the chosen cards out
+ * of the hands and reveals them without going through do_declare and
+ * do_choose; passers: the seats that declared a pass. */
+void playout_reveal_two(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 2, 1, passers); }
+void playout_reveal_four(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 4, 1, passers); }
+
 static void resolve_choices(kontor_state *s, kontor_log *log) {
-    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2);
-    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4); /* four: 87,317 -> 84,893 a random game */
-    else if (s->cfg.nseats == 2) resolve_n(s, log, 2);
-    else resolve_n(s, log, s->cfg.nseats);
+    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);
+    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4, 0, 0); /* four: 87,317 -> 84,893 a random game */
+    else if (s->cfg.nseats == 2) resolve_n(s, log, 2, 0, 0);
+    else resolve_n(s, log, s->cfg.nseats, 0, 0);
 }
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
@@ -511,7 +560,8 @@ void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
 }
 
 /* Lay a special card; as_water only matters for a customs house. */
-static void place_special(kontor_state *s, int seat, int cell, int id, int as_water, kontor_log *log) {
+__attribute__((noinline)) static void place_special(kontor_state *s, int seat, int cell, int id, int as_water,
+                                                   kontor_log *log) {
     const kontor_card *k = card_of(s, id);
     if (k->kind == KONTOR_KIND_CUSTOMS) {
         place_as(s, cell, id, as_water);
@@ -533,7 +583,17 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
 }
 
+/* do_place in two copies, one without a log (the playouts'), as resolve_n:
+ * no log_ev test left in it (a random game: basic 32,605 -> 32,376
+ * instructions, four 71,470 -> 70,998; session ten). */
+__attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log);
+
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
+    if (!log) place_n(s, value, as_water, NULL);
+    else place_n(s, value, as_water, log);
+}
+
+__attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     if (value == KONTOR_NONE) { /* optional_place: declined */
@@ -543,15 +603,18 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     }
     const kontor_card *k = card_of(s, id);
     int special = is_special(k);
-    bb_t mask_before = s->mask;
+    bb_t mask_before;
     s->last_layer = (uint8_t)seat;
     int water, grew;
     if (special) {
+        mask_before = s->mask;
         place_special(s, seat, value, id, as_water, log);
         water = bb_test(&s->water, value);
         grew = !bb_eq(mask_before, s->mask);
     } else {
-        grew = place_raw(s, value, id); /* the mask changed */
+        /* the mask changed (and what it was in mask_before); the card is
+         * public since its reveal (resolve_n) */
+        grew = place_card(s, value, id, is_water(k), &mask_before, 0);
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
@@ -579,45 +642,6 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     after_scoring(s, seat, water, special, log);
 }
 
-/* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
- * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
-static int island_of(const kontor_state *s, int cell) {
-    int first = bb_first(s->cfg.board_mask);
-    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
-    if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
-    return (y / 3) * 3 + x / 3;
-}
-
-/* Which teams own three islands in a row: bit t for team t (0 none, 3 both).
- * An island is owned by the team whose keeper stands on its (enclosed) area. */
-static unsigned three_in_a_row(const kontor_state *s) {
-    static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    unsigned owned[2] = {0, 0}, rows = 0;
-    for (int i = 0; i < s->nareas; i++) {
-        int is = island_of(s, s->area[i].cell);
-        if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
-    }
-    for (int t = 0; t < 2; t++)
-        for (int l = 0; l < 8; l++)
-            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
-    return rows;
-}
-
-/* Tic Tac Toe: "Erreicht ein Spieler dies, ist das Spiel sofort beendet".
- * Checked after every scoring, whatever laid the card (a card from a hand,
- * an event's water card, the moved harbour centre); returns 1 when the game
- * ended. Ruling V14: when one scoring completes a row for both players at
- * once, neither was first; the game ends at once all the same and is decided
- * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
- * meisten Gebiete besitzt"): by points, then coins. */
-int row_ends_game(kontor_state *s, kontor_log *log) {
-    if (!s->cfg.tictactoe) return 0;
-    unsigned rows = three_in_a_row(s);
-    if (!rows) return 0;
-    end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
-    return 1;
-}
-
 /* The rest of a placement after the areas are scored: the end checks, the
  * draw and the coin, the next turn. */
 
@@ -626,7 +650,7 @@ int row_ends_game(kontor_state *s, kontor_log *log) {
  * placement can close at most one (no cell touches two ends of the cross).
  * Coins, the ship and the point take effect at once; the centre and the
  * warehouses are decisions, taken after the draw (s->tile_cur). */
-static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
+__attribute__((noinline)) static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
     for (int k = 0; k < 4; k++) {
         if (s->tile_at[k] == KONTOR_NONE) continue;
         int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
@@ -642,6 +666,19 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
         else if (tile == 7) s->bonus_points[team]++;
         else s->tile_cur = (uint8_t)tile; /* "muss sofort ausfuehren, sonst verfallen sie" */
     }
+}
+
+/* A tile's decision (s->tile_cur) after the draw: 1 when seat has one to
+ * take (the tile phase), else the tile is lost. Out of line: the placement
+ * keeps its move list off its own stack. */
+__attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
+    kontor_move m[KONTOR_MAX_MOVES];
+    if (tile_options(s, seat, s->tile_cur, m) > 1) {
+        s->phase = KONTOR_PHASE_TILE;
+        return 1;
+    }
+    s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
+    return 0;
 }
 
 __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
@@ -672,14 +709,7 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
-    if (s->tile_cur != KONTOR_NONE) {
-        kontor_move m[KONTOR_MAX_MOVES];
-        if (tile_options(s, seat, s->tile_cur, m) > 1) {
-            s->phase = KONTOR_PHASE_TILE;
-            return;
-        }
-        s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
-    }
+    if (s->tile_cur != KONTOR_NONE && tile_waits(s, seat)) return;
     next_turn(s, log);
 }
 
