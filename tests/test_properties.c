@@ -635,14 +635,23 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
  * works the cells out together from the open areas with a single cell left
  * around them (area.c, customs_cells), as water and as a dock card from one
  * fill, and the cells beyond the extent in the same fill when their new edge
- * closes nothing; this is the test by definition. Also with edge=both. */
+ * closes nothing; this is the test by definition. Also with edge=both, and
+ * on boards twelve rows high (width=6,height=12): customs_cells fills in the
+ * window of the extent's rows when the extent is at most eight rows high and
+ * over the whole grid (its fallback) when it is higher, which the usual
+ * boards (8x8 for four, 6x6 for two) never are; the placements made with the
+ * extent already higher than eight rows can only take the fallback, and the
+ * test asserts many of them, with cells refused among them. */
 static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
     (void)st;
     /* edge=both: a side's card can make the edges begin to close (the
-     * engine's other way of joining or not joining a side to the fill) */
-    const char *variants[] = {"four", "specials", "four"}, *options[] = {NULL, NULL, "edge=both"};
+     * engine's other way of joining or not joining a side to the fill);
+     * height=12: the extent grows past the window (the fallback) */
+    const char *variants[] = {"four", "specials", "four", "four", "specials"},
+               *options[] = {NULL, NULL, "edge=both", "width=6,height=12", "width=6,height=12"};
     int checked = 0, refused = 0;
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 5; v++) {
+        int tall = 0, tall_refused = 0; /* placements with the extent past the window */
         kontor_config cfg;
         assert_int_equal(kontor_config_init(&cfg, variants[v], NULL), KONTOR_OK);
         if (options[v]) assert_int_equal(kontor_config_options(&cfg, options[v], NULL), KONTOR_OK);
@@ -659,6 +668,9 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                 int seat = __builtin_ctz(kontor_actors(&s));
                 if (s.phase == KONTOR_PHASE_PLACE && cfg.cards->card[s.choice[seat]].kind == KONTOR_KIND_CUSTOMS) {
                     int team = cfg.nseats == 4 ? seat / 2 : seat;
+                    /* customs_cells' window holds rows miny..miny+7 */
+                    int beyond = s.maxy - s.miny >= 8;
+                    tall += beyond;
                     for (int c = 0; c < KONTOR_CELLS; c++) {
                         if (!bit(&s.front, c) || !bit(&s.mask, c)) continue;
                         for (int as_water = 0; as_water < 2; as_water++) {
@@ -667,9 +679,15 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                             kontor__score_enclosed(&t, NULL);
                             int allowed = t.nareas == s.nareas && (as_water || !bit(&s.crane_near[1 - team], c));
                             kontor_move m = KONTOR_MOVE(as_water ? KONTOR_MOVE_PLACE_WATER : KONTOR_MOVE_PLACE, c);
-                            assert_int_equal(kontor_is_legal(&s, seat, m), allowed);
+                            if (kontor_is_legal(&s, seat, m) != allowed)
+                                fail_msg("%s %s: a customs house as %s on cell %d is %s by the engine, %s by hand "
+                                         "(extent rows %d..%d, game %d)",
+                                         variants[v], options[v] ? options[v] : "", as_water ? "water" : "a dock card",
+                                         c, allowed ? "refused" : "allowed", allowed ? "allowed" : "refused", s.miny,
+                                         s.maxy, g);
                             checked++;
                             refused += t.nareas != s.nareas;
+                            tall_refused += beyond && t.nareas != s.nareas;
                         }
                     }
                 }
@@ -677,6 +695,12 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                 int n = kontor_legal(&s, seat, m);
                 assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
             }
+        }
+        if (options[v] && strstr(options[v], "height=12")) {
+            print_message("%s %s: %d customs houses placed beyond the window, %d cells refused\n", variants[v],
+                          options[v], tall, tall_refused);
+            assert_true(tall >= 100);
+            assert_true(tall_refused >= 20);
         }
     }
     assert_true(checked > 10000);
