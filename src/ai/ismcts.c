@@ -35,11 +35,19 @@
  * cache lines moving between the cores); not deterministic with N > 1, since the interleaving
  * decides what each iteration sees. par=root grows N independent trees, each
  * with its share of the iterations, and sums the root statistics; with an
- * iteration budget its result does not depend on timing. One thread is the
- * same search under both (docs/ai.md, "Tree parallelism").
+ * iteration budget its result does not depend on timing. par=sync grows N
+ * trees as par=root does, but every merge=K iterations (default 64) each
+ * tree adds what its root gained to a shared table and reads the others'
+ * part back, which its root's UCB counts beside its own (root
+ * parallelization with periodic merges, Chaslot, Winands and van den Herik
+ * 2008; ismcts_tree.h, syncsh); under an iteration budget the merges wait
+ * for each other, so it too is reproducible. One thread is the same search
+ * under all three (docs/ai.md, "Tree parallelism", "Two trees that share
+ * their roots").
  *
  * Options: iters=N (iterations per decision, default 10000), ms=N (time per
- * decision instead), threads=N (default 1), par=tree|root and vl=K (above),
+ * decision instead), threads=N (default 1), par=tree|root|sync, merge=K
+ * and vl=K (above),
  * c=X (exploration, default 0.7);
  * the playout (playout.c): policy=0|1 (the ship policy, default 1), ship=P
  * (its chance to move the ship when it can remove an opponent's card,
