@@ -125,8 +125,14 @@ static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 6
  * the grid) gives their cells: the placement scores in the two words of the
  * extent's rows instead (area.c's score_area_win). An area's cells are the
  * dock cards enclosed with its cell (enclosed areas never touch), found here
- * cell by cell. */
+ * cell by cell. And an area is scored only when it is closed in: no cell
+ * next to it keeps it open (a gap that is not a dead cell of the island):
+ * check_enclosures finds the cells next to a gap from its window's rows and
+ * the rows above and below it (fails when the row above is left out). */
 static void check_areas_scored_plainly(const kontor_state *s, int from) {
+    kontor_bb gaps, dead;
+    kontor_gap_cells(s, &gaps);
+    kontor_dead_cells(s, &dead);
     for (int i = from; i < s->nareas; i++) {
         const kontor_area *a = &s->area[i];
         kontor_bb in = {{0, 0, 0, 0}}, cells = {{0, 0, 0, 0}};
@@ -138,6 +144,11 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
             if (!memcmp(&grown, &cells, sizeof cells)) break;
             cells = grown;
         }
+        kontor_bb around = neighbours_by_cell(&cells);
+        for (int w = 0; w < 4; w++)
+            if (around.w[w] & gaps.w[w] & ~dead.w[w])
+                fail_msg("%s: area %d (cell %d) was scored with a gap next to it (round %d)",
+                         kontor_variant_name(s->cfg.variant), i, s->area[i].cell, s->round);
         kontor_state t = *s;
         t.nareas = (uint8_t)i;
         kontor__score_area_plain(&t, cells);
@@ -452,6 +463,60 @@ static void property_views_are_blind_to_hidden_information(void **st) {
         }
     }
     assert_true(swapped > 100);
+}
+
+/* do_place lays the card of the seat at turn without marking it public
+ * (rules.h's place_card, which skips the pub_set that every other way of
+ * laying a card does): the cards revealed for this round's turns are public
+ * from their reveal on (resolve_n), in a game and in a state determinized
+ * from a seat's view (searches place from those). Checked in every state of
+ * random games of every variant and in their determinizations; fails when
+ * resolve_n's pub_set of the revealed cards is taken out. */
+static int cards_to_be_placed_are_public(const kontor_state *s) {
+    if (s->phase != KONTOR_PHASE_SHIP && s->phase != KONTOR_PHASE_REMOVE && s->phase != KONTOR_PHASE_PLACE &&
+        s->phase != KONTOR_PHASE_PILE)
+        return 1;
+    for (int t = s->turn; t < s->norder; t++)
+        if (!is_pub(s, s->choice[s->order[t]])) return 0;
+    return 1;
+}
+
+static void property_cards_to_be_placed_are_public(void **st) {
+    (void)st;
+    int placing = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 17);
+        for (int g = 0; g < 40; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g + 77, NULL), KONTOR_OK);
+            while (!kontor_over(&s)) {
+                if (!cards_to_be_placed_are_public(&s))
+                    fail_msg("%s game %d: a revealed card to be placed is not public (round %d)",
+                             kontor_variant_name(v), g, s.round);
+                if (s.phase == KONTOR_PHASE_PLACE) {
+                    placing++;
+                    for (int seat = 0; seat < s.cfg.nseats; seat++) {
+                        kontor_view w;
+                        kontor_state d;
+                        kontor_view_of(&s, seat, &w);
+                        kontor_determinize(&w, &rng, &d);
+                        if (!cards_to_be_placed_are_public(&d))
+                            fail_msg("%s game %d: determinized for seat %d, a card to be placed is not public",
+                                     kontor_variant_name(v), g, seat);
+                    }
+                }
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_true(n > 0);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(placing > 1000);
 }
 
 /* The frontier and the cells next to the cranes, kept as cards come and go,
@@ -1143,6 +1208,7 @@ int main(void) {
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
+        cmocka_unit_test(property_cards_to_be_placed_are_public),
         cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),

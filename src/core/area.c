@@ -15,13 +15,14 @@
 /* R5: the cells where a card may still ever lie: every cell of some W x H
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
-int update_mask(kontor_state *s) {
+int update_mask(kontor_state *s, bb_t *before) {
     bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
     if (!s->cfg.fixed_board) {
         int w = s->cfg.width, h = s->cfg.height;
         m = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
     }
     int changed = !bb_eq(m, s->mask);
+    if (before) *before = s->mask;
     s->mask = m;
     return changed;
 }
@@ -225,52 +226,83 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
     return 1;
 }
 
+/* The areas of the cells of wtodo in the window of rows r0..r0+7 (every
+ * open dock card lies there), wopen its open dock cards, wnear the cells next
+ * to a gap: grow each area from a cell and stop as soon as it reaches a cell
+ * next to a gap, which is how most areas end: still open; score the others. */
+static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear, bb_win wtodo, int r0,
+                                     kontor_log *log) {
+    wtodo.w[0] &= ~wnear.w[0]; /* the candidates next to a gap are open at once, and most are */
+    wtodo.w[1] &= ~wnear.w[1];
+    while (wtodo.w[0] | wtodo.w[1]) {
+        bb_win area = {{0, 0}};
+        if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0]; /* the lowest cell */
+        else area.w[1] = wtodo.w[1] & -wtodo.w[1];
+        int enclosed = 1;
+        for (;;) {
+            bb_win n = bb_win_neighbours(area), grown;
+            grown.w[0] = (area.w[0] | n.w[0]) & wopen.w[0];
+            grown.w[1] = (area.w[1] | n.w[1]) & wopen.w[1];
+            if ((grown.w[0] & wnear.w[0]) | (grown.w[1] & wnear.w[1])) {
+                enclosed = 0;
+                break;
+            }
+            if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
+            area = grown;
+        }
+        wtodo.w[0] &= ~area.w[0];
+        wtodo.w[1] &= ~area.w[1];
+        if (enclosed) score_area_win(s, area, r0, log);
+    }
+}
+
+/* Rows r0..r0+7 of three words w[0..2], rows 4q.. of the grid, q = r0 >> 2,
+ * sh = (r0 & 3) * 16 (bb_window of words already read). */
+static inline bb_win win3(const uint64_t w[3], int sh) {
+    bb_win r = {{w[0], w[1]}};
+    if (sh) {
+        r.w[0] = (w[0] >> sh) | (w[1] << (64 - sh));
+        r.w[1] = (w[1] >> sh) | (w[2] << (64 - sh));
+    }
+    return r;
+}
+
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
+    int r0 = s->miny;
+    if (r0 < 8 && s->maxy - r0 < 8) {
+        /* Every dock card lies in the extent's rows, here in the three words
+         * q..q+2 of the grid (r0 < 8: a growing board's extent holds the
+         * centre's row 7): the open cards, the gaps and the candidates
+         * worked out in those words only and cut into the window, instead of
+         * four-word sets cut three times (basic: 494 -> 465 instructions a
+         * call, scoring included; session ten). An area is open when one of its cells lies
+         * next to a gap: the cells next to a gap, once (the window's own,
+         * and those below the row above it and above the row below it). */
+        int q = r0 >> 2, sh = (r0 & 3) * 16;
+        uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
+        uint64_t o[3], g[3], t[3];
+        for (int k = 0; k < 3; k++) {
+            o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
+            g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
+            t[k] = candidates.w[q + k] & o[k];
+        }
+        bb_win wtodo = win3(t, sh);
+        if (!(wtodo.w[0] | wtodo.w[1])) return;
+        bb_win wnear = bb_win_neighbours(win3(g, sh));
+        if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
+        else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
+        wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
+        enclose_in_window(s, win3(o, sh), wnear, wtodo, r0, log);
+        return;
+    }
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t todo = bb_and(candidates, open);
     if (!bb_any(todo)) return;
     bb_t gaps = gap_cells(s);
-    int r0 = s->miny;
-    if (s->maxy - r0 < 8) {
-        /* Every dock card lies in the extent's rows: fill in their window.
-         * An area is open when one of its cells lies next to a gap: the
-         * cells next to a gap, once (the window's own, and those below the
-         * row above it and above the row below it), instead of four bit tests
-         * a cell. Those of the candidates are open at once, and most are. */
-        bb_win wopen = bb_window(&open, r0), wgaps = bb_window(&gaps, r0), wtodo = bb_window(&todo, r0);
-        bb_win wnear = bb_win_neighbours(wgaps);
-        if (r0 > 0) wnear.w[0] |= bb_row(&gaps, r0 - 1);
-        if (r0 + 8 < 16) wnear.w[1] |= bb_row(&gaps, r0 + 8) << 48;
-        wtodo.w[0] &= ~wnear.w[0];
-        wtodo.w[1] &= ~wnear.w[1];
-        while (wtodo.w[0] | wtodo.w[1]) {
-            bb_win area = {{0, 0}};
-            if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0]; /* the lowest cell */
-            else area.w[1] = wtodo.w[1] & -wtodo.w[1];
-            int enclosed = 1;
-            /* grow the area; stop as soon as it reaches a cell next to a
-             * gap, which is how most areas end: still open */
-            for (;;) {
-                bb_win n = bb_win_neighbours(area), grown;
-                grown.w[0] = (area.w[0] | n.w[0]) & wopen.w[0];
-                grown.w[1] = (area.w[1] | n.w[1]) & wopen.w[1];
-                if ((grown.w[0] & wnear.w[0]) | (grown.w[1] & wnear.w[1])) {
-                    enclosed = 0;
-                    break;
-                }
-                if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
-                area = grown;
-            }
-            wtodo.w[0] &= ~area.w[0];
-            wtodo.w[1] &= ~area.w[1];
-            if (enclosed) score_area_win(s, area, r0, log);
-        }
-        return;
-    }
     bb_t near_gap = bb_neighbours(gaps);
     todo = bb_andnot(todo, near_gap);
-    while (bb_any(todo)) { /* a fixed board higher than eight rows */
+    while (bb_any(todo)) { /* a fixed board higher than eight rows (or beginning below row 7) */
         int c = bb_first(todo);
         bb_t area = bb_cell(c), grown;
         int enclosed = 1;
@@ -296,18 +328,31 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
 /* The start's cards on an empty board, as place_raw one by one would lay
  * them, with the frontier, the extent and the mask worked out once. */
 void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int n) {
-    for (int j = 0; j < n; j++) {
-        int cell = cells[j], x = gx(cell), y = gy(cell);
-        put_bits(s, cell, ids[j], is_water(card_of(s, ids[j])));
-        if (x < s->minx) s->minx = (uint8_t)x;
-        if (x > s->maxx) s->maxx = (uint8_t)x;
-        if (y < s->miny) s->miny = (uint8_t)y;
-        if (y > s->maxy) s->maxy = (uint8_t)y;
+    for (int j = 0; j < n; j++) put_bits(s, cells[j], ids[j], is_water(card_of(s, ids[j])));
+    if (n) {
+        /* the extent from the occupied cells at once: their columns folded
+         * into one row, their first and last rows (it was four tests a card,
+         * nine cards in the basic game: a random game 31,889 -> 31,796
+         * instructions, session ten) */
+        uint64_t any = s->occ.w[0] | s->occ.w[1] | s->occ.w[2] | s->occ.w[3];
+        any |= any >> 32;
+        any |= any >> 16;
+        unsigned cols = (unsigned)(any & 0xFFFF);
+        int x0 = __builtin_ctz(cols), x1 = 31 - __builtin_clz(cols), y0 = bb_first(s->occ) >> 4, y1 = 0;
+        for (int i = 3; i >= 0; i--)
+            if (s->occ.w[i]) {
+                y1 = (i * 64 + 63 - __builtin_clzll(s->occ.w[i])) >> 4;
+                break;
+            }
+        if (x0 < s->minx) s->minx = (uint8_t)x0;
+        if (x1 > s->maxx) s->maxx = (uint8_t)x1;
+        if (y0 < s->miny) s->miny = (uint8_t)y0;
+        if (y1 > s->maxy) s->maxy = (uint8_t)y1;
     }
     s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
     for (int t = 0; t < 2; t++) /* a start of water cards has none */
         s->crane_near[t] = bb_any(s->crane[t]) ? bb_neighbours(s->crane[t]) : bb_empty();
-    if (n) update_mask(s);
+    if (n) update_mask(s, NULL);
 }
 
 void remove_raw(kontor_state *s, int cell) {

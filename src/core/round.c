@@ -12,7 +12,7 @@
 
 /* ---- the round ------------------------------------------------------------------ */
 
-static void start_turn(kontor_state *s, kontor_log *log);
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log);
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
@@ -149,8 +149,33 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
 }
 
 /* The seat at order[turn] begins its actions: the ship if its card shows one,
- * else placing. */
-static void start_turn(kontor_state *s, kontor_log *log) {
+ * else placing. start_turn takes the usual case, a card without a ship (or
+ * no ship in the game) that is not a special card and has a legal cell, in
+ * a game without the scenarios' cell rules (Wasserspiele, Die grosse Insel,
+ * Tic Tac Toe), in a few registers, and leaves every other to
+ * start_turn_all, which does the whole again from the start (the same
+ * cells: a pure function of the state). A turn cost 86 instructions in
+ * start_turn and compute_cells; a random game: basic 33,857 -> 33,350 with
+ * the usual case inline, 32,376 -> 31,990 with the scenarios' rules out of
+ * it, 31,796 -> 31,698 with start_turn itself inline in its callers (the
+ * next turn, the reveal) (session ten). */
+__attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
+
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
+    int seat = s->order[s->turn];
+    int id = s->choice[seat];
+    const kontor_card *k = card_of(s, id);
+    if (!(s->cfg.ship && k->ship) && !is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+        s->ship_moved = 0;
+        s->phase = KONTOR_PHASE_PLACE;
+        s->cells = legal_cells(s, seat, id); /* compute_cells */
+        s->cells_water = bb_empty();
+        if (bb_any(s->cells)) return;
+    }
+    start_turn_all(s, log);
+}
+
+static void start_turn_all(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
@@ -511,7 +536,8 @@ void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
 }
 
 /* Lay a special card; as_water only matters for a customs house. */
-static void place_special(kontor_state *s, int seat, int cell, int id, int as_water, kontor_log *log) {
+__attribute__((noinline)) static void place_special(kontor_state *s, int seat, int cell, int id, int as_water,
+                                                   kontor_log *log) {
     const kontor_card *k = card_of(s, id);
     if (k->kind == KONTOR_KIND_CUSTOMS) {
         place_as(s, cell, id, as_water);
@@ -533,7 +559,17 @@ static void place_special(kontor_state *s, int seat, int cell, int id, int as_wa
     log_ev(log, KONTOR_EV_OVERBUILD, seat, id, cell, under);
 }
 
+/* do_place in two copies, one without a log (the playouts'), as resolve_n:
+ * no log_ev test left in it (a random game: basic 32,605 -> 32,376
+ * instructions, four 71,470 -> 70,998; session ten). */
+__attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log);
+
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
+    if (!log) place_n(s, value, as_water, NULL);
+    else place_n(s, value, as_water, log);
+}
+
+__attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     if (value == KONTOR_NONE) { /* optional_place: declined */
@@ -543,15 +579,18 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     }
     const kontor_card *k = card_of(s, id);
     int special = is_special(k);
-    bb_t mask_before = s->mask;
+    bb_t mask_before;
     s->last_layer = (uint8_t)seat;
     int water, grew;
     if (special) {
+        mask_before = s->mask;
         place_special(s, seat, value, id, as_water, log);
         water = bb_test(&s->water, value);
         grew = !bb_eq(mask_before, s->mask);
     } else {
-        grew = place_raw(s, value, id); /* the mask changed */
+        /* the mask changed (and what it was in mask_before); the card is
+         * public since its reveal (resolve_n) */
+        grew = place_card(s, value, id, is_water(k), &mask_before, 0);
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
         if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
@@ -626,7 +665,7 @@ int row_ends_game(kontor_state *s, kontor_log *log) {
  * placement can close at most one (no cell touches two ends of the cross).
  * Coins, the ship and the point take effect at once; the centre and the
  * warehouses are decisions, taken after the draw (s->tile_cur). */
-static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
+__attribute__((noinline)) static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
     for (int k = 0; k < 4; k++) {
         if (s->tile_at[k] == KONTOR_NONE) continue;
         int c = kontor_cell(cross_end[k][0], cross_end[k][1]);
@@ -642,6 +681,19 @@ static void check_tiles(kontor_state *s, int seat, kontor_log *log) {
         else if (tile == 7) s->bonus_points[team]++;
         else s->tile_cur = (uint8_t)tile; /* "muss sofort ausfuehren, sonst verfallen sie" */
     }
+}
+
+/* A tile's decision (s->tile_cur) after the draw: 1 when seat has one to
+ * take (the tile phase), else the tile is lost. Out of line: the placement
+ * keeps its move list off its own stack. */
+__attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
+    kontor_move m[KONTOR_MAX_MOVES];
+    if (tile_options(s, seat, s->tile_cur, m) > 1) {
+        s->phase = KONTOR_PHASE_TILE;
+        return 1;
+    }
+    s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
+    return 0;
 }
 
 __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
@@ -672,14 +724,7 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
-    if (s->tile_cur != KONTOR_NONE) {
-        kontor_move m[KONTOR_MAX_MOVES];
-        if (tile_options(s, seat, s->tile_cur, m) > 1) {
-            s->phase = KONTOR_PHASE_TILE;
-            return;
-        }
-        s->tile_cur = KONTOR_NONE; /* nothing it could do: the tile is lost */
-    }
+    if (s->tile_cur != KONTOR_NONE && tile_waits(s, seat)) return;
     next_turn(s, log);
 }
 
