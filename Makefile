@@ -43,7 +43,7 @@ ALL_CFLAGS = $(CFLAGS_BASE) $(ARCH_CFLAGS) $(OPT) $(CFLAGS)
 ifndef SANITIZE
 ifeq ($(origin OPT),file)
 HOT_OPT ?= -O3
-$(BUILD)/src/core/%.o $(BUILD)/src/ai/playout.o $(BUILD)/src/record/fast.o: OPT = $(HOT_OPT)
+$(BUILD)/src/core/%.o $(BUILD)/src/ai/playout.o $(BUILD)/src/ai/ismcts_tree.o $(BUILD)/src/ai/ismcts_index.o $(BUILD)/src/record/fast.o: OPT = $(HOT_OPT)
 endif
 endif
 

@@ -387,9 +387,9 @@ static void card_classes(void **state)
     assert_int_equal(kontor_card_class(by_number(&def, 86)), KONTOR_CLASS_BLACK);
 }
 
-/* The class sets the dealer reads (cs->class_ids) hold each card in its
- * class and nowhere else, after parsing and after kontor_cards_index on a
- * set changed by hand. */
+/* The class sets the dealer reads (cs->class_ids and the class lists) hold
+ * each card in its class and nowhere else, after parsing and after
+ * kontor_cards_index on a set changed by hand. */
 static void class_ids_follow_the_cards(kontor_cardset *cs)
 {
     for (int i = 0; i < KONTOR_MAX_CARDS; i++)
@@ -397,6 +397,16 @@ static void class_ids_follow_the_cards(kontor_cardset *cs)
             int in = (int)((cs->class_ids[cl][i >> 6] >> (i & 63)) & 1);
             assert_int_equal(in, i < cs->ncards && kontor_card_class(&cs->card[i]) == cl);
         }
+    /* the class lists (the deal copies them): the same ids, ascending */
+    for (int cl = 0; cl < KONTOR_NCLASSES; cl++) {
+        int n = 0;
+        for (int i = 0; i < cs->ncards; i++)
+            if (kontor_card_class(&cs->card[i]) == cl) {
+                assert_true(n < cs->class_n[cl]);
+                assert_int_equal(cs->class_list[cl][n++], i);
+            }
+        assert_int_equal(n, cs->class_n[cl]);
+    }
 }
 
 static void class_ids_index_the_classes(void **state)

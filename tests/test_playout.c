@@ -417,46 +417,139 @@ static void test_policy_playouts_apply_only_legal_decisions(void **st) {
             }
 }
 
+/* Plays the game from start twice with generators of one seed: by
+ * kontor_playout, and by uniform picks among kontor_legal's decisions, seat
+ * by seat in seat order where several decide at once; the two games must be
+ * the same game (the same state, the same draws). Returns the end. */
+static kontor_state playout_against_legal_picks(const kontor_state *start, uint64_t seed, const char *what) {
+    kontor_state a = *start, b = *start;
+    kontor_rng r1, r2;
+    kontor_rng_seed(&r1, seed * 13);
+    kontor_rng_seed(&r2, seed * 13);
+    kontor_playout(&a, &r1);
+    while (kontor_actors(&b)) {
+        int phase = b.phase;
+        int together = phase == KONTOR_PHASE_DECLARE || phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY;
+        for (int p = 0; p < b.cfg.nseats && b.phase == phase; p++) {
+            if (!((kontor_actors(&b) >> p) & 1)) continue;
+            kontor_move m[KONTOR_MAX_MOVES];
+            int n = kontor_legal(&b, p, m);
+            assert_int_equal(kontor_apply(&b, p, m[kontor_rng_below(&r2, (uint32_t)n)], NULL), KONTOR_OK);
+            if (!together) break;
+        }
+    }
+    if (memcmp(&a, &b, sizeof a)) fail_msg("%s seed %d: the playout and the legal picks differ", what, (int)seed);
+    assert_memory_equal(&r1, &r2, sizeof r1);
+    return a;
+}
+
 /* kontor_playout picks straight from hands and bitboards, with shortcuts for
- * two seats; what it must play is a uniform pick among kontor_legal's
- * decisions, seat by seat in seat order where several decide at once. The
- * same generator drives both here, so the games must be the same game. */
+ * two seats (a round of two seats, declarations to reveal, in one step of
+ * its loop) and four; what it must play is a uniform pick among
+ * kontor_legal's decisions. The options are those the round's shortcut
+ * tests for: a pass among the hidden choices (declare=hidden), a bankruptcy
+ * to check after each decision (Armut), no pass after a double pass
+ * (pass=rest). */
 static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void **st) {
     (void)st;
-    const char *variants[] = {"basic", "advanced", "four", "specials", "canale", "bakschisch", "tictactoe"};
+    const char *variants[][2] = {{"basic", ""},          {"advanced", ""},      {"four", ""},
+                                 {"specials", ""},       {"canale", ""},        {"bakschisch", ""},
+                                 {"tictactoe", ""},      {"armut", ""},         {"basic", "declare=hidden"},
+                                 {"basic", "pass=rest"}, {"four", "declare=hidden"}, {"four", "pass=rest"}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         kontor_config cfg;
-        config(&cfg, variants[v]);
+        config(&cfg, variants[v][0]);
+        if (*variants[v][1]) assert_int_equal(kontor_config_options(&cfg, variants[v][1], NULL), KONTOR_OK);
+        char what[64];
+        snprintf(what, sizeof what, "%s %s", variants[v][0], variants[v][1]);
         for (uint64_t seed = 1; seed <= 30; seed++) {
-            kontor_state a, b;
-            assert_int_equal(kontor_new(&a, &cfg, seed, NULL), KONTOR_OK);
-            b = a;
-            kontor_rng r1, r2;
-            kontor_rng_seed(&r1, seed * 13);
-            kontor_rng_seed(&r2, seed * 13);
-            kontor_playout(&a, &r1);
-            while (kontor_actors(&b)) {
-                int phase = b.phase;
-                int together = phase == KONTOR_PHASE_DECLARE || phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY;
-                for (int p = 0; p < b.cfg.nseats && b.phase == phase; p++) {
-                    if (!((kontor_actors(&b) >> p) & 1)) continue;
-                    kontor_move m[KONTOR_MAX_MOVES];
-                    int n = kontor_legal(&b, p, m);
-                    assert_int_equal(kontor_apply(&b, p, m[kontor_rng_below(&r2, (uint32_t)n)], NULL), KONTOR_OK);
-                    if (!together) break;
-                }
-            }
-            if (memcmp(&a, &b, sizeof a)) fail_msg("%s seed %d: the playout and the legal picks differ", variants[v], (int)seed);
-            assert_memory_equal(&r1, &r2, sizeof r1);
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            playout_against_legal_picks(&s, seed, what);
         }
     }
 }
 
+/* Armut: a passer's coin can be the treasury's last while another seat has
+ * none; the game is then over before anybody chooses a card (checked after
+ * every decision), so the playout's round of two (four) seats must stop
+ * after the declarations too. Red starts without coins and the treasury with
+ * one. */
+static void test_engine_playout_stops_at_a_bankruptcy_after_the_declarations(void **st) {
+    (void)st;
+    const char *variants[] = {"armut", "armut4"};
+    for (int v = 0; v < 2; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        int ended = 0;
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+            s.coins[0] = 0;
+            s.treasury = 1;
+            kontor_state end = playout_against_legal_picks(&s, seed, variants[v]);
+            ended += end.end_reason == KONTOR_END_BANKRUPT && end.round == 1 && end.ncards_board == s.ncards_board;
+        }
+        assert_true(ended > 0); /* some seeds: another seat passed in round 1 and took the last coin */
+    }
+}
+
+/* ai_legal_count and ai_legal_nth (MAST's uniform pick without the list)
+ * are kontor_legal's count and its i-th decision, at every placement and
+ * card choice of random games: the variants, a pass as a hidden choice
+ * (declare=hidden), a pass forbidden in a round (pass=rest), a placeable
+ * card that may be taken back (optional_place=1), four seats. Any other
+ * phase says -1. */
+static void test_legal_count_and_nth_are_kontor_legals(void **st) {
+    (void)st;
+    struct {
+        const char *variant, *opts;
+    } games[] = {{"basic", ""},      {"advanced", ""},       {"four", ""},
+                 {"specials", ""},   {"canale", ""},         {"bakschisch", ""},
+                 {"basic", "declare=hidden,pass=rest"}, {"advanced", "optional_place=1,declare=hidden"}};
+    int places = 0, chooses = 0, others = 0;
+    for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
+        kontor_config cfg;
+        kontor_error err;
+        config(&cfg, games[g].variant);
+        if (*games[g].opts && kontor_config_options(&cfg, games[g].opts, &err) != KONTOR_OK)
+            fail_msg("%s: %s", games[g].opts, err.msg);
+        for (uint64_t seed = 1; seed <= 12; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed * 7 + g);
+            while (kontor_actors(&s)) {
+                unsigned act = kontor_actors(&s);
+                int q = 0;
+                while (!((act >> q) & 1)) q++;
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, q, m), c = ai_legal_count(&s, q);
+                if (s.phase == KONTOR_PHASE_PLACE || s.phase == KONTOR_PHASE_CHOOSE) {
+                    if (c != n) fail_msg("%s %s seed %llu phase %d: %d decisions, kontor_legal lists %d", games[g].variant,
+                                         games[g].opts, (unsigned long long)seed, s.phase, c, n);
+                    for (int i = 0; i < n; i++) assert_int_equal(ai_legal_nth(&s, q, i), m[i]);
+                    places += s.phase == KONTOR_PHASE_PLACE;
+                    chooses += s.phase == KONTOR_PHASE_CHOOSE;
+                } else {
+                    assert_int_equal(c, -1);
+                    others++;
+                }
+                assert_int_equal(kontor_apply(&s, q, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(places > 1000 && chooses > 1000 && others > 100);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_legal_count_and_nth_are_kontor_legals),
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
+        cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_declarations),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),
         cmocka_unit_test(test_default_scale_follows_the_variant),
         cmocka_unit_test(test_playout_is_deterministic_for_a_seed),

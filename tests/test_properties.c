@@ -395,6 +395,73 @@ static void property_specials_for_two_games_keep_every_invariant(void **st) {
     run_games("specials", GAMES / 2, 5);
 }
 
+/* check_enclosures (src/core/area.c) works in the window of the extent's
+ * rows r0..r0+7 when the extent is at most eight rows high and begins above
+ * row 8 (the three grid words around it); a board higher than that takes
+ * the whole-grid path, which no variant's usual board reaches (6x6, 7x7,
+ * 8x8, Canale's 12x4 lies flat). Random games on boards higher than eight
+ * rows (a growing board of height 12, and Canale's fixed board turned
+ * upright, 4x12) check after every decision that the areas scored are the
+ * plain flood's (check_areas_scored_plainly) and that no open area is
+ * closed in (check_no_area_left_closed_in), and count the decisions made
+ * with the extent already higher than eight rows, which can only take the
+ * whole-grid path (the extent never shrinks, R6): many, with many areas
+ * scored in them, so that the test cannot pass on the window alone. */
+static const char canale_upright[] = "fixed 4x12 -1,-5\n"
+                                     "water +1,-5\nwater +1,-4\nwater +1,-3\nwater +1,-2\nwater 0,-2\nwater 0,-1\n"
+                                     "water 0,+1\nwater 0,+2\nwater 0,+3\nwater +1,+3\nwater +1,+4\nwater +1,+5\n"
+                                     "water +1,+6\n";
+
+static void property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the_window(void **st) {
+    (void)st;
+    static const struct {
+        const char *variant, *options;
+        int upright;
+    } on[] = {{"basic", "width=6,height=12", 0},
+              {"advanced", "width=5,height=12", 0},
+              {"four", "width=6,height=12", 0},
+              {"canale", NULL, 1}};
+    for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);
+        if (on[v].options && kontor_config_options(&cfg, on[v].options, &err)) fail_msg("%s", err.msg);
+        if (on[v].upright &&
+            kontor_layout_parse(&cfg, "canale upright", canale_upright, sizeof canale_upright - 1, &err))
+            fail_msg("%s", err.msg);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 18);
+        int tall = 0, scored = 0;
+        for (uint64_t g = 0; g < GAMES / 10; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, g, NULL), KONTOR_OK);
+            uint8_t area_card[KONTOR_MAX_AREAS];
+            memset(area_card, KONTOR_NONE, sizeof area_card);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_true(n > 0);
+                /* the extent before the decision: the window takes rows
+                 * r0..r0+7 only, when r0 < 8 (area.c) */
+                int beyond = !(s.miny < 8 && s.maxy - s.miny < 8), areas_before = s.nareas;
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+                check_areas_scored_plainly(&s, areas_before);
+                check_no_area_left_closed_in(&s);
+                check_kept_bitboards(&s);
+                check_areas_keep_their_cards(&s, area_card);
+                if (!beyond) continue;
+                tall++;
+                scored += s.nareas - areas_before;
+            }
+        }
+        print_message("%s%s: %d decisions beyond the window, %d areas scored in them\n", on[v].variant,
+                      on[v].upright ? " upright" : "", tall, scored);
+        assert_true(tall >= 1000);
+        assert_true(scored >= 100);
+    }
+}
+
 /* V15 over random games of Die grosse Insel (two and four players): after
  * every decision, every open area has a cell next to it that can still take
  * a card (a free cell of the board that is not dead); an area without one
@@ -568,14 +635,23 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
  * works the cells out together from the open areas with a single cell left
  * around them (area.c, customs_cells), as water and as a dock card from one
  * fill, and the cells beyond the extent in the same fill when their new edge
- * closes nothing; this is the test by definition. Also with edge=both. */
+ * closes nothing; this is the test by definition. Also with edge=both, and
+ * on boards twelve rows high (width=6,height=12): customs_cells fills in the
+ * window of the extent's rows when the extent is at most eight rows high and
+ * over the whole grid (its fallback) when it is higher, which the usual
+ * boards (8x8 for four, 6x6 for two) never are; the placements made with the
+ * extent already higher than eight rows can only take the fallback, and the
+ * test asserts many of them, with cells refused among them. */
 static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
     (void)st;
     /* edge=both: a side's card can make the edges begin to close (the
-     * engine's other way of joining or not joining a side to the fill) */
-    const char *variants[] = {"four", "specials", "four"}, *options[] = {NULL, NULL, "edge=both"};
+     * engine's other way of joining or not joining a side to the fill);
+     * height=12: the extent grows past the window (the fallback) */
+    const char *variants[] = {"four", "specials", "four", "four", "specials"},
+               *options[] = {NULL, NULL, "edge=both", "width=6,height=12", "width=6,height=12"};
     int checked = 0, refused = 0;
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 5; v++) {
+        int tall = 0, tall_refused = 0; /* placements with the extent past the window */
         kontor_config cfg;
         assert_int_equal(kontor_config_init(&cfg, variants[v], NULL), KONTOR_OK);
         if (options[v]) assert_int_equal(kontor_config_options(&cfg, options[v], NULL), KONTOR_OK);
@@ -592,6 +668,9 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                 int seat = __builtin_ctz(kontor_actors(&s));
                 if (s.phase == KONTOR_PHASE_PLACE && cfg.cards->card[s.choice[seat]].kind == KONTOR_KIND_CUSTOMS) {
                     int team = cfg.nseats == 4 ? seat / 2 : seat;
+                    /* customs_cells' window holds rows miny..miny+7 */
+                    int beyond = s.maxy - s.miny >= 8;
+                    tall += beyond;
                     for (int c = 0; c < KONTOR_CELLS; c++) {
                         if (!bit(&s.front, c) || !bit(&s.mask, c)) continue;
                         for (int as_water = 0; as_water < 2; as_water++) {
@@ -600,9 +679,15 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                             kontor__score_enclosed(&t, NULL);
                             int allowed = t.nareas == s.nareas && (as_water || !bit(&s.crane_near[1 - team], c));
                             kontor_move m = KONTOR_MOVE(as_water ? KONTOR_MOVE_PLACE_WATER : KONTOR_MOVE_PLACE, c);
-                            assert_int_equal(kontor_is_legal(&s, seat, m), allowed);
+                            if (kontor_is_legal(&s, seat, m) != allowed)
+                                fail_msg("%s %s: a customs house as %s on cell %d is %s by the engine, %s by hand "
+                                         "(extent rows %d..%d, game %d)",
+                                         variants[v], options[v] ? options[v] : "", as_water ? "water" : "a dock card",
+                                         c, allowed ? "refused" : "allowed", allowed ? "allowed" : "refused", s.miny,
+                                         s.maxy, g);
                             checked++;
                             refused += t.nareas != s.nareas;
+                            tall_refused += beyond && t.nareas != s.nareas;
                         }
                     }
                 }
@@ -610,6 +695,12 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                 int n = kontor_legal(&s, seat, m);
                 assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
             }
+        }
+        if (options[v] && strstr(options[v], "height=12")) {
+            print_message("%s %s: %d customs houses placed beyond the window, %d cells refused\n", variants[v],
+                          options[v], tall, tall_refused);
+            assert_true(tall >= 100);
+            assert_true(tall_refused >= 20);
         }
     }
     assert_true(checked > 10000);
@@ -814,6 +905,51 @@ static void det_config(const char *spec, kontor_config *cfg) {
     if (opt) *opt++ = 0;
     if (kontor_config_init(cfg, name, &err)) fail_msg("%s: %s", name, err.msg);
     if (opt && kontor_config_options(cfg, opt, &err)) fail_msg("%s: %s", spec, err.msg);
+}
+
+/* A seat's own decisions do not depend on what it cannot see: its legal
+ * decisions in its view are its legal decisions, in the same order, in
+ * every determinization of that view (ismcts lists the root's decisions of
+ * the searching seat once a search, from the view, and ranks them so). At
+ * every decision of random games in the determinization variants, for each
+ * seat that decides there, in four determinizations. */
+static void property_own_decisions_are_the_same_in_every_determinization(void **state) {
+    (void)state;
+    int checked = 0;
+    for (size_t v = 0; v < NDET_VARIANTS; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        det_config(det_variants[v], &cfg);
+        for (uint64_t g = 0; g < 8; g++) {
+            static kontor_state s, d;
+            static kontor_view view;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, 77 + g);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
+            while (!kontor_over(&s)) {
+                unsigned act = kontor_actors(&s);
+                for (int q = 0; q < cfg.nseats; q++) {
+                    if (!((act >> q) & 1)) continue;
+                    kontor_view_of(&s, q, &view);
+                    kontor_move a[KONTOR_MAX_MOVES], b[KONTOR_MAX_MOVES];
+                    int na = kontor_legal(&view.s, q, a);
+                    for (int k = 0; k < 4; k++) {
+                        kontor_determinize(&view, &rng, &d);
+                        int nb = kontor_legal(&d, q, b);
+                        if (na != nb || memcmp(a, b, (size_t)na * sizeof *a) != 0)
+                            fail_msg("%s seed %llu round %d phase %d seat %d: %d decisions in the view, %d dealt",
+                                     det_variants[v], (unsigned long long)g, s.round, s.phase, q, na, nb);
+                        checked++;
+                    }
+                }
+                int seat = __builtin_ctz(act);
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 10000);
 }
 
 /* Search results depend on which cards kontor_determinize deals and on the
@@ -1206,6 +1342,7 @@ int main(void) {
         cmocka_unit_test(property_expansion_games_keep_every_invariant),
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
+        cmocka_unit_test(property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the_window),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
         cmocka_unit_test(property_cards_to_be_placed_are_public),
@@ -1213,6 +1350,7 @@ int main(void) {
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
+        cmocka_unit_test(property_own_decisions_are_the_same_in_every_determinization),
         cmocka_unit_test(property_a_prepared_determinizer_deals_what_determinize_deals),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),

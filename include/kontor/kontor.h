@@ -116,6 +116,10 @@ typedef struct kontor_cardset {
      * kontor_cards_parse and kontor_cards_default; a card set built or
      * changed by hand needs kontor_cards_index before it is dealt. */
     uint64_t class_ids[KONTOR_NCLASSES][2];
+    /* The same ids as lists, ascending (kontor_cards_index): the deal
+     * copies a class's cards from here when none is out of the game. */
+    uint8_t class_n[KONTOR_NCLASSES];
+    uint8_t class_list[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
 } kontor_cardset;
 
 /* The built-in card set (data/cards.txt compiled in), parsed once per
@@ -130,7 +134,7 @@ kontor_status kontor_cards_parse(kontor_cardset *cs, const char *text, size_t le
                                  kontor_error *err);
 /* The text of the built-in card file. */
 const char *kontor_cards_default_text(void);
-/* Recompute cs->class_ids from the cards. */
+/* Recompute cs->class_ids and the class lists from the cards. */
 void kontor_cards_index(kontor_cardset *cs);
 
 /* 0 dock (goods, crane, tavern), 1 water (water, centre), 2 special. */

@@ -104,6 +104,11 @@ typedef struct ai_playout_opts {
     int remove;      /* policy 1: 0 any of the opponent's cards in reach; 1 the ones whose
                         removal hurts him most (ai_removal_score) */
 } ai_playout_opts;
+/* Seat's legal decisions in a placement or a card choice without the list
+ * (playout.c): how many (-1 in other phases) and kontor_legal's i-th. Seat
+ * must be an actor. */
+int ai_legal_count(const kontor_state *s, int seat);
+kontor_move ai_legal_nth(const kontor_state *s, int seat, int i);
 /* The playout's remove=1: 3 when removing the opponent's card at c costs him
  * the lead of its open area (or gives it to seat's team), 2 when he keeps
  * a lead there, 1 otherwise (playout.c). */

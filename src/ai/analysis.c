@@ -141,11 +141,13 @@ static double forced_value(ai_analyser *z, const kontor_state *s, int seat, kont
     kontor_rng worlds;
     kontor_rng_seed(&worlds, z->seed ^ (0xA11A1F5Eull * (uint64_t)(ply + 1)));
     int team = kontor_team(s, seat);
+    kontor_determinizer dz; /* prepared once for every world: the same deals as kontor_determinize */
+    kontor_determinizer_prepare(&v, &dz);
     if (!simultaneous(s->phase)) {
         kontor_state *t = z->worlds;
         int over = 0;
         for (int k = 0; k < SHARED_WORLDS; k++) {
-            kontor_determinize(&v, &worlds, &t[k]);
+            kontor_determinize_with(&dz, &worlds, &t[k]);
             if (kontor_apply(&t[k], seat, m, NULL) != KONTOR_OK) return -1;
             over |= kontor_over(&t[k]);
         }
@@ -159,7 +161,7 @@ static double forced_value(ai_analyser *z, const kontor_state *s, int seat, kont
     double sum = 0;
     for (int k = 0; k < AI_ANALYSIS_WORLDS; k++) {
         kontor_state d;
-        kontor_determinize(&v, &worlds, &d);
+        kontor_determinize_with(&dz, &worlds, &d);
         /* the search's own randomness, the same for every decision compared */
         kontor_rng_seed(&z->f->rng, z->seed ^ (0x5EEDull * (uint64_t)(ply + 1)) ^ ((uint64_t)k << 40));
         ai_choice ch[KONTOR_MAX_MOVES];

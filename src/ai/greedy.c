@@ -121,9 +121,11 @@ static void play_declared_round(kontor_state *c, const int pick[KONTOR_MAX_SEATS
 static void rank_declaration(greedy_impl *g, kontor_agent *a, const kontor_view *v, ai_choice *ch, int n) {
     int seat = v->seat, nh = v->s.hand_n[seat];
     double card[KONTOR_HAND_MAX] = {0}, pass = 0;
+    kontor_determinizer dz; /* prepared once for the samples: the same deals as kontor_determinize */
+    kontor_determinizer_prepare(v, &dz);
     for (int k = 0; k < g->samples; k++) {
         kontor_state det;
-        kontor_determinize(v, &a->rng, &det);
+        kontor_determinize_with(&dz, &a->rng, &det);
         int pick[KONTOR_MAX_SEATS];
         draw_others(&det, seat, &a->rng, pick);
         for (int i = 0; i <= nh; i++) {
@@ -153,9 +155,11 @@ static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
     if (v->s.phase == KONTOR_PHASE_DECLARE) {
         rank_declaration(g, a, v, ch, n);
     } else if (v->s.phase == KONTOR_PHASE_CHOOSE) {
+        kontor_determinizer dz; /* prepared once for the samples: the same deals as kontor_determinize */
+        kontor_determinizer_prepare(v, &dz);
         for (int k = 0; k < g->samples; k++) {
             kontor_state det;
-            kontor_determinize(v, &a->rng, &det);
+            kontor_determinize_with(&dz, &a->rng, &det);
             /* the opponents' hidden choices, drawn uniformly */
             kontor_move opp[KONTOR_MAX_SEATS];
             unsigned actors = kontor_actors(&det);

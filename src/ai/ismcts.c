@@ -25,7 +25,10 @@
  *
  * Speed: the node pool is allocated once and reused across decisions (no
  * allocation in the loop); children of a node are found through a stamped
- * table indexed by (seat, move), so a visit costs O(children + legal).
+ * table indexed by (seat, move), so a visit costs O(children + legal), and
+ * at a simultaneous node, where the opponent's hidden hand gives an edge to
+ * nearly every unseen card, by key in an edge index (ismcts_index.h; one
+ * thread to a tree), so a visit there costs O(legal).
  * Threads (threads=N, each with its own generator, determinizations and
  * MAST): par=tree (the default) searches ONE tree with all of them, under
  * per-node striped spin locks with a virtual loss (vl=K), drawing from one
@@ -353,6 +356,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].mast);
             free(m->trees[t].map);
             free(m->trees[t].stack);
+            ix_free(&m->trees[t].eix);
         }
     free(m->trees);
     free(m->sh);

@@ -57,7 +57,10 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
         }
         i = T->cnext++;
     } else {
-        if (T->n >= T->cap) return 0;
+        if (T->n >= T->cap) {
+            T->eix.on = 0; /* the edge index's counts may miss what was made before (ismcts_index.h) */
+            return 0;
+        }
         i = T->n++;
     }
     node *x = &T->pool[i];
@@ -71,6 +74,7 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
     uint32_t *head = kind == N_JOINT ? &T->pool[parent].joint : &T->pool[parent].child;
     x->sibling = *head;
     *head = i;
+    if (kind != N_SEQ && T->eix.on) ix_add(&T->eix, parent, kind, seat, kind == N_JOINT ? key : move, i);
     return i;
 }
 
@@ -240,6 +244,7 @@ static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc
         score = 0;
     }
     p->miss = (uint32_t)score;
+    p->nedges = (uint32_t)(nk + nc - nm) + (enew != 0); /* the ones before and the ones made at this pass */
     return e;
 }
 
@@ -269,33 +274,49 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     }
     uint32_t head0 = pool[parent].child, pc = 0; /* pc: the PASS node of (kind, seat) */
     int nk = 0; /* the edges of (kind, seat) */
-    for (uint32_t e = head0; e; e = pool[e].sibling) {
-        if (pool[e].seat != seat) continue;
-        if (pool[e].kind != kind) {
-            if (pool[e].kind == N_PASS && pool[e].move == kind) pc = e;
-            continue;
+    uint32_t cand[KONTOR_MAX_MOVES];
+    int nuntried = 0;
+    kontor_move untried[KONTOR_MAX_MOVES];
+    int nc = 0;
+    if (kind == N_STAT && T->eix.on) {
+        /* the edge index (ismcts_index.h): the same edges and counts as the
+         * walk below finds, without walking the other seat's edges and the
+         * cards this determinization does not deal to seat */
+        pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+        nk = pc ? (int)pool[pc].nedges : 0;
+        int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
+        for (int i = 0; i < n; i++) {
+            uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (e) {
+                cand[nc++] = e;
+                if (misses) T->hit[(uint32_t)seat * KEYS_PER_SEAT + moves[i]] = st;
+            } else untried[nuntried++] = moves[i];
         }
-        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
-        T->mark[k] = st;
-        T->idx[k] = e;
-        nk++;
+    } else {
+        for (uint32_t e = head0; e; e = pool[e].sibling) {
+            if (pool[e].seat != seat) continue;
+            if (pool[e].kind != kind) {
+                if (pool[e].kind == N_PASS && pool[e].move == kind) pc = e;
+                continue;
+            }
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + pool[e].move;
+            T->mark[k] = st;
+            T->idx[k] = e;
+            nk++;
+        }
+        for (int i = 0; i < n; i++) {
+            uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
+            if (k < NKEYS && T->mark[k] == st) {
+                cand[nc++] = T->idx[k];
+                T->hit[k] = st;
+            } else untried[nuntried++] = moves[i];
+        }
     }
     /* this pass's number; an edge made now is born at pass - 1; the
      * group counts availability (then a selectable edge's is its count + 1,
      * this pass included) or misses (pass - birth - misses) */
     uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
     int misses = pc && pool[pc].key;
-    uint32_t cand[KONTOR_MAX_MOVES];
-    int nuntried = 0;
-    kontor_move untried[KONTOR_MAX_MOVES];
-    int nc = 0;
-    for (int i = 0; i < n; i++) {
-        uint32_t k = (uint32_t)seat * KEYS_PER_SEAT + moves[i];
-        if (k < NKEYS && T->mark[k] == st) {
-            cand[nc++] = T->idx[k];
-            T->hit[k] = st;
-        } else untried[nuntried++] = moves[i];
-    }
     int nm = nc; /* the edges of before that are selectable */
     int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
     if (ebias && nuntried) {
@@ -391,6 +412,7 @@ int ist_simultaneous(const kontor_state *s) {
  * pairs of picks most of the time, and a node has up to 13 x 13 of them.
  * (The list's order decides nothing else: a key is on it once.) */
 static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
+    if (T->eix.on) return ix_find(&T->eix, parent, N_JOINT, phase, key);
     node *pool = T->pool;
     for (uint32_t e = pool[parent].joint, prev = 0; e; prev = e, e = pool[e].sibling)
         if (pool[e].seat == phase && pool[e].key == key) {
@@ -451,9 +473,12 @@ static void iterate(tree *T) {
             /* the legal moves before taking the lock, the picks applied
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
+            const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
             for (int q = 0; q < st.cfg.nseats; q++)
-                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat))
-                    nlegal[q] = kontor_legal(&st, q, smoves[q]);
+                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat)) {
+                    if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
+                    else lm[q] = smoves[q], nlegal[q] = kontor_legal(&st, q, smoves[q]);
+                }
             lock_node(T, cur);
             for (int q = 0; q < st.cfg.nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
@@ -464,10 +489,10 @@ static void iterate(tree *T) {
                 }
                 int n = nlegal[q];
                 float p = 0;
-                uint32_t e = select_edge(T, &st, cur, N_STAT, q, smoves[q], n, &expanded, &p);
+                uint32_t e = select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
-                    pick[q] = smoves[q][kontor_rng_below(&T->rng, (uint32_t)n)];
+                    pick[q] = lm[q][kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
                     T->pool[e].visits += T->vl;
@@ -499,14 +524,17 @@ static void iterate(tree *T) {
         } else {
             int q = 0;
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
-            int n = kontor_legal(&st, q, moves);
+            const kontor_move *lq = moves;
+            int n;
+            if (cur == 1 && q == v->seat && T->root_n >= 0) lq = T->root_moves, n = T->root_n;
+            else n = kontor_legal(&st, q, moves);
             if (n <= 0) break;
             lock_node(T, cur);
-            uint32_t e = select_edge(T, &st, cur, N_SEQ, q, moves, n, &expanded, NULL);
+            uint32_t e = select_edge(T, &st, cur, N_SEQ, q, lq, n, &expanded, NULL);
             if (e) T->pool[e].visits += T->vl;
             unlock_node(T, cur);
             if (!e) break;
-            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of moves[] */
+            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
@@ -626,6 +654,7 @@ void ist_new_root(tree *T) {
     T->cnext = T->cend = 0;
     T->n = 2; /* 0 is "none", 1 the root */
     memset(&T->pool[1], 0, sizeof T->pool[1]);
+    ix_reset(&T->eix);
     root_prior(T);
 }
 
@@ -644,6 +673,27 @@ static uint32_t claim(tree *T) {
     return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
 }
 
+/* The edge index of the whole tree anew (after keep_subtree renumbered
+ * it), and every PASS node's count of its group's edges with it. */
+static void reindex(tree *T) {
+    node *pool = T->pool;
+    ix_reset(&T->eix);
+    for (uint32_t i = 1; i < T->n; i++) {
+        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) {
+            if (pool[c].kind == N_SEQ) continue;
+            ix_add(&T->eix, i, pool[c].kind, pool[c].seat, pool[c].move, c);
+            if (pool[c].kind != N_PASS) continue;
+            uint32_t k = 0;
+            for (uint32_t f = pool[i].child; f; f = pool[f].sibling)
+                k += pool[f].kind == pool[c].move && pool[f].seat == pool[c].seat;
+            pool[c].nedges = k;
+        }
+        if (pool[i].kind != N_STAT && pool[i].kind != N_PASS)
+            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling)
+                ix_add(&T->eix, i, N_JOINT, pool[c].seat, pool[c].key, c);
+    }
+}
+
 /* reuse=1: make node x the root, keeping its subtree and dropping the rest
  * of the tree, in place. A walk from x marks the subtree (under par=tree a
  * child may have a smaller index than its parent, even than x: the threads
@@ -660,7 +710,7 @@ static void keep_subtree(tree *T, uint32_t x) {
         uint32_t i = stack[--top];
         map[i] = 1;
         for (uint32_t c = pool[i].child; c; c = pool[c].sibling) stack[top++] = c;
-        if (pool[i].kind != N_STAT)
+        if (pool[i].kind != N_STAT && pool[i].kind != N_PASS)
             for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) stack[top++] = c;
     }
     uint32_t next = 2;
@@ -672,10 +722,11 @@ static void keep_subtree(tree *T, uint32_t x) {
         y.child = y.child ? map[y.child] : 0;
         y.sibling = i == x || !y.sibling ? 0 : map[y.sibling];
         if (y.kind == N_STAT) y.seen = 0;
-        else y.joint = y.joint ? map[y.joint] : 0;
+        else if (y.kind != N_PASS) y.joint = y.joint ? map[y.joint] : 0;
         pool[map[i]] = y;
     }
     T->n = next;
+    if (T->eix.e) reindex(T);
 }
 
 /* reuse=1: the node of the last tree at the address p (reuse.c) for seat;
@@ -778,6 +829,11 @@ void *ist_run_tree(void *arg) {
     tree *T = arg;
     if (T->cpu) T->deadline = ist_clock_of(1) + T->span;
     if (!T->sh && !T->reused) ist_new_root(T);
+    /* the searching seat's decisions at the root, once a search: they are
+     * its decisions in every determinization of its view, in the same order
+     * (property_own_decisions_are_the_same_in_every_determinization); not
+     * with fixed states, which the caller may make as it likes (-1) */
+    T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
     T->iters = 0;
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {
@@ -837,6 +893,7 @@ int ist_ensure_trees(kontor_agent *a) {
             T->hit = calloc(NKEYS, sizeof *T->hit);
             if (!T->mark || !T->idx || !T->hit) return -1;
         }
+        if (!m->sh && !m->walk && ix_alloc(&T->eix) < 0) return -1;
         if (!T->logs) {
             if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;
             T->logs[0] = 0; /* never read: an edge is available before it is visited */

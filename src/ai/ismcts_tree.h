@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ai/ai.h"
+#include "ai/ismcts_index.h"
 #include "ai/reuse.h"
 
 
@@ -42,6 +43,7 @@ typedef struct node {
     union {
         uint32_t seen;  /* STAT under sim=rm|exp3: the last iteration (1-based) it was selectable in */
         uint32_t joint; /* a parent (root, SEQ, JOINT; never a STAT): its first JOINT child, 0 for none */
+        uint32_t nedges; /* PASS: the edges of its group (kind, seat) at its parent after its last pass */
     };
     uint16_t move;
     uint8_t kind;
@@ -156,6 +158,8 @@ typedef struct tree {
     /* work order */
     const kontor_view *v;
     const kontor_determinizer *det; /* v's, prepared once a search (without fixed states) */
+    kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
+    int root_n; /* how many, or -1: listed at every iteration (fixed states) */
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
@@ -181,6 +185,7 @@ typedef struct tree {
     int nfixed;
     /* reuse=1: this decision starts from the subtree kept from the last one */
     int reused;
+    ix eix;          /* one thread to a tree: the STAT, PASS and JOINT children by key (ismcts_index.h) */
     uint32_t *map;   /* reuse=1: cap entries of scratch for keep_subtree */
     uint32_t *stack; /* reuse=1: cap entries more (keep_subtree's walk) */
 } tree;
@@ -211,6 +216,7 @@ typedef struct ismcts_impl {
     /* reuse=1: the view the last search was for and the seat's decisions
      * since (reuse.c), and the address found for the next search */
     int reuse, have_prev, nmine;
+    int walk; /* tests only: no edge index, the lists walked (test_edge_index compares the two) */
     kontor_view prev;
     kontor_move mine[AI_REUSE_MAX];
     const ai_reuse_path *path;

@@ -77,6 +77,29 @@ void ai_result_of(const kontor_state *s, float r[2]) {
 /* uniform in [0, 1) from the top 24 bits */
 static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) * (1.0f / 16777216.0f); }
 
+/* The number of the legal decisions of seat (an actor) in s, for the phases
+ * a playout meets most (placements and card choices), without the list:
+ * the same set kontor_legal lists, in the same order, so that ai_legal_nth
+ * is its i-th. -1 for the other phases (then list them). */
+int ai_legal_count(const kontor_state *s, int seat) {
+    if (s->phase == KONTOR_PHASE_PLACE)
+        return bb_count(s->cells) + bb_count(s->cells_water) + (s->cfg.optional_place ? 1 : 0);
+    if (s->phase == KONTOR_PHASE_CHOOSE) /* a pass is a choice with declare=hidden, unless forbidden (R1, R2:
+                                            decide.c's may_pass_in_choice, which the test holds this to) */
+        return s->hand_n[seat] + (s->cfg.pass_hidden && (!s->no_pass || s->hand_n[seat] == 0));
+    return -1;
+}
+
+/* kontor_legal's i-th decision, 0 <= i < ai_legal_count(s, seat). */
+kontor_move ai_legal_nth(const kontor_state *s, int seat, int i) {
+    if (s->phase == KONTOR_PHASE_CHOOSE)
+        return KONTOR_MOVE(KONTOR_MOVE_CHOOSE, i < s->hand_n[seat] ? s->hand[seat][i] : KONTOR_PASS);
+    int a = bb_count(s->cells);
+    if (i < a) return KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_nth(s->cells, i));
+    if (i < a + bb_count(s->cells_water)) return KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bb_nth(s->cells_water, i - a));
+    return KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
+}
+
 static kontor_move pick_uniform(const kontor_state *s, int seat, kontor_rng *rng) {
     if (s->phase == KONTOR_PHASE_PLACE) {
         /* straight from the bitboards, the same set kontor_legal lists, in
@@ -190,17 +213,18 @@ static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_
 /* MAST key of seat's move m in s (before it is applied): the team, whether
  * the card is a dock card (placements), and the move (a declaration, a card,
  * a cell). -1 for moves MAST does not track (ship, removal, buying, piles). */
-static int mast_key(const kontor_state *s, int seat, kontor_move m) {
+static inline int mast_key_of(const kontor_state *s, int seat, kontor_move m, int team2) {
     int kind = KONTOR_MOVE_KIND(m);
-    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE && kind != KONTOR_MOVE_PLACE &&
-        kind != KONTOR_MOVE_PLACE_WATER)
-        return -1;
-    int dock = 0;
-    if (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_DECLARE) {
-        int id = s->choice[seat];
-        dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
-    }
-    return ((kontor_team(s, seat) * 2 + dock) << 12) | (m & 0xFFF);
+    if (kind == KONTOR_MOVE_CHOOSE || kind == KONTOR_MOVE_DECLARE) return (team2 << 12) | (m & 0xFFF);
+    if (kind != KONTOR_MOVE_PLACE && kind != KONTOR_MOVE_PLACE_WATER) return -1;
+    int id = s->choice[seat];
+    int dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+    return ((team2 + dock) << 12) | (m & 0xFFF);
+}
+
+/* (team2: twice seat's team, which a playout works out once a seat) */
+static int mast_key(const kontor_state *s, int seat, kontor_move m) {
+    return mast_key_of(s, seat, m, kontor_team(s, seat) * 2);
 }
 
 float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mast *t) {
@@ -213,13 +237,31 @@ float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mas
 static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_opts *o, const ai_mast *t,
                              kontor_rng *rng) {
     kontor_move moves[KONTOR_MAX_MOVES];
-    int n = kontor_legal(s, seat, moves);
-    if (n <= 0) return KONTOR_FORFEIT;
-    if (unit(rng) >= o->mast) return moves[kontor_rng_below(rng, (uint32_t)n)];
+    int n = ai_legal_count(s, seat);
+    if (n >= 0) { /* the uniform pick (1 - mast of them) without the list: the same draws */
+        if (n == 0) return KONTOR_FORFEIT;
+        if (unit(rng) >= o->mast) return ai_legal_nth(s, seat, (int)kontor_rng_below(rng, (uint32_t)n));
+        n = kontor_legal(s, seat, moves);
+    } else {
+        n = kontor_legal(s, seat, moves);
+        if (n <= 0) return KONTOR_FORFEIT;
+        if (unit(rng) >= o->mast) return moves[kontor_rng_below(rng, (uint32_t)n)];
+    }
     int best = 0, nbest = 0;
     float bestv = -1.0f;
+    /* mast_key of each move: the team and, for a placement, whether the card
+     * is a dock card are the same for all of them, worked out once */
+    int team2 = kontor_team(s, seat) * 2, dock = -1;
     for (int i = 0; i < n; i++) {
-        int k = mast_key(s, seat, moves[i]);
+        int kind = KONTOR_MOVE_KIND(moves[i]), k = -1;
+        if (kind == KONTOR_MOVE_CHOOSE || kind == KONTOR_MOVE_DECLARE) k = (team2 << 12) | (moves[i] & 0xFFF);
+        else if (kind == KONTOR_MOVE_PLACE || kind == KONTOR_MOVE_PLACE_WATER) {
+            if (dock < 0) {
+                int id = s->choice[seat];
+                dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+            }
+            k = ((team2 + dock) << 12) | (moves[i] & 0xFFF);
+        }
         float v = k < 0 ? 0.5f : (t->sum[k] + 0.5f) / (float)(t->n[k] + 1);
         if (v > bestv) bestv = v, best = i, nbest = 1;
         else if (v == bestv && kontor_rng_below(rng, (uint32_t)++nbest) == 0) best = i;
@@ -268,6 +310,8 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     unsigned stop = o->rounds ? (unsigned)s->round + (unsigned)o->rounds : 0xFFFFFFFFu;
     int path[MAST_PATH];
     int npath = 0;
+    int team2[KONTOR_MAX_SEATS]; /* the seats' teams, twice, for the MAST keys */
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) team2[q] = mast && q < s->cfg.nseats ? kontor_team(s, q) * 2 : 0;
     /* a few hundred decisions end any game (R8's safety rule); the guard only
      * protects against an engine bug turning into a hang */
     for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
@@ -283,7 +327,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
                                  : use && phase != KONTOR_PHASE_BUY       ? pick_mast(s, q, o, mast, rng)
                                                                           : pick_uniform(s, q, rng);
                 if (mast && npath < MAST_PATH) {
-                    int k = mast_key(s, q, m);
+                    int k = mast_key_of(s, q, m, team2[q]);
                     if (k >= 0) path[npath++] = k;
                 }
                 if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
@@ -301,7 +345,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
         else if (use && s->phase == KONTOR_PHASE_PLACE) m = pick_mast(s, q, o, mast, rng);
         else m = pick_uniform(s, q, rng);
         if (mast && npath < MAST_PATH) {
-            int k = mast_key(s, q, m);
+            int k = mast_key_of(s, q, m, team2[q]);
             if (k >= 0) path[npath++] = k;
         }
         if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */

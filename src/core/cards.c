@@ -428,8 +428,13 @@ kontor_status kontor_cards_parse(kontor_cardset *cs, const char *text, size_t le
 void kontor_cards_index(kontor_cardset *cs)
 {
     memset(cs->class_ids, 0, sizeof cs->class_ids);
-    for (int id = 0; id < cs->ncards && id < KONTOR_MAX_CARDS; id++)
-        cs->class_ids[kontor_card_class(&cs->card[id])][id >> 6] |= 1ULL << (id & 63);
+    memset(cs->class_n, 0, sizeof cs->class_n);
+    memset(cs->class_list, 0, sizeof cs->class_list);
+    for (int id = 0; id < cs->ncards && id < KONTOR_MAX_CARDS; id++) {
+        int cl = kontor_card_class(&cs->card[id]);
+        cs->class_ids[cl][id >> 6] |= 1ULL << (id & 63);
+        cs->class_list[cl][cs->class_n[cl]++] = (uint8_t)id;
+    }
 }
 
 /* The built-in set is parsed once per process (replay and every new config

@@ -39,8 +39,22 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
     if (cfg->remove_kinds)
         for (int id = 0; id < ncards; id++)
             if (kontor_card_removed(cfg, id)) out[id >> 6] |= 1ULL << (id & 63);
-    /* each class in order of id (cs->class_ids, kontor_cards_index) */
-    for (int w = 0; w < 2; w++) {
+    /* each class in order of id (cs->class_ids, kontor_cards_index): the
+     * card set's lists when no card is out of the game (the basic and
+     * advanced games, the game for four), else from the bit sets */
+    if (!(out[0] | out[1])) {
+        nwater = cs->class_n[KONTOR_CLASS_WATER];
+        memcpy(d->water, cs->class_list[KONTOR_CLASS_WATER], (size_t)nwater);
+        for (int t = 0; t < 2; t++) {
+            nteam[t] = cs->class_n[t];
+            memcpy(team[t], cs->class_list[t], (size_t)nteam[t]);
+        }
+        if (specials) {
+            nspecial = cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
+            memcpy(d->special, cs->class_list[KONTOR_CLASS_SPECIAL], (size_t)nspecial);
+        }
+    }
+    for (int w = 0; w < 2 && (out[0] | out[1]); w++) {
         for (uint64_t m = cs->class_ids[KONTOR_CLASS_WATER][w] & ~out[w]; m; m &= m - 1)
             d->water[nwater++] = (uint8_t)(w * 64 + __builtin_ctzll(m));
         for (int t = 0; t < 2; t++)
@@ -57,10 +71,10 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
         shuffle(team[t], nteam[t], &rng);
         if (cfg->nseats == 4) { /* the team's cards split into two equal piles */
             int half = nteam[t] / 2;
-            for (int i = 0; i < nteam[t]; i++) {
-                int seat = t * 2 + (i >= half);
-                d->dock[seat][d->ndock[seat]++] = team[t][i];
-            }
+            memcpy(d->dock[t * 2], team[t], (size_t)half);
+            memcpy(d->dock[t * 2 + 1], team[t] + half, (size_t)(nteam[t] - half));
+            d->ndock[t * 2] = (uint8_t)half;
+            d->ndock[t * 2 + 1] = (uint8_t)(nteam[t] - half);
         } else {
             memcpy(d->dock[t], team[t], (size_t)nteam[t]);
             d->ndock[t] = (uint8_t)nteam[t];

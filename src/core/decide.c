@@ -311,127 +311,229 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
     return KONTOR_OK;
 }
 
-/* Random playouts pick straight from bitboards and hands, without building
- * move lists: this is the loop that kontor bench and search measure. Each
- * decision is uniform over the same legal set kontor_legal lists. */
-void kontor_playout(kontor_state *s, kontor_rng *rng) {
-    kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
-    while (s->phase != KONTOR_PHASE_OVER) {
-        switch (s->phase) {
-        case KONTOR_PHASE_DECLARE: {
-            if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
-                /* both seats at once, in seat order: red's declaration
-                 * changes nothing black's choices depend on */
-                int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
-                int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
-                s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
-                do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
-                break;
-            }
-            if (s->cfg.nseats == 4 && (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
-                /* the four seats at once, the same way (with do_declare for four: 79,501 -> 77,606) */
-                uint8_t v4[4];
-                for (int p = 0; p < 4; p++) {
-                    int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
-                    v4[p] = i < play ? KONTOR_PLAY : KONTOR_PASS;
-                }
-                s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */
-                do_declare(s, 3, v4[3], NULL);
-                break;
-            }
-            /* every seat still to declare, in seat order; only the last one's
-             * do_declare acts (the others' would only note the choice), and
-             * no seat's declaration changes what the next ones may declare */
-            int last = -1, v = 0;
-            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
-                if (s->choice[p] != KONTOR_NONE) continue;
-                if (last >= 0) s->choice[last] = (uint8_t)v; /* do_declare(s, last, v) */
-                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
-                v = i < play ? KONTOR_PLAY : KONTOR_PASS;
-                last = p;
-            }
-            if (last >= 0) do_declare(s, last, v, NULL);
+/* Armut: the bankruptcy check after the declarations, on do_declare's
+ * state (the passers' choices a pass, the players still to choose; the
+ * round goes on when somebody plays); 0 when it ended the game. */
+__attribute__((noinline, cold)) static int declared_solvent(kontor_state *s, unsigned passers) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        s->choice[p] = (passers >> p) & 1 ? KONTOR_PASS : KONTOR_NONE;
+    check_bankrupt(s, NULL);
+    return s->phase == KONTOR_PHASE_CHOOSE;
+}
+
+/* Take the card at place i out of seat's hand and return it: the rest keep
+ * their order and the place left free is 0, as after hand_remove (states
+ * are compared whole). */
+static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
+    /* hand_remove's carried byte from the end (a shift from i up would be a
+     * call of memmove) */
+    int n = --s->hand_n[seat];
+    uint8_t *h = s->hand[seat], carry = 0;
+    for (int j = n; j > (int)i; j--) {
+        uint8_t t = h[j];
+        h[j] = carry;
+        carry = t;
+    }
+    uint8_t id = h[i];
+    h[i] = carry;
+    return id;
+}
+
+/* One step of a random playout, the decisions of every phase but the two
+ * that make up most of a game (kontor_playout's round of two seats and its
+ * placements): out of line, so that the hot loop keeps its registers. The
+ * generator comes and goes by value (a local in registers). *stop: nobody
+ * can act (cannot happen in a game that is not over). */
+__attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor_rng r, int *stop) {
+    switch (s->phase) {
+    case KONTOR_PHASE_DECLARE: {
+        if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+            /* both seats at once, in seat order: red's declaration
+             * changes nothing black's choices depend on */
+            int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
+            int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
+            s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
+            do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
             break;
         }
-        case KONTOR_PHASE_CHOOSE: {
-            if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
-                /* both seats at once, as for the declarations */
-                int n0 = s->hand_n[0] + may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
-                int n1 = s->hand_n[1] + may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
-                s->choice[0] = i0 < s->hand_n[0] ? s->hand[0][i0] : KONTOR_PASS; /* do_choose(s, 0, ...) */
-                do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
-                break;
+        if (s->cfg.nseats == 4 && (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
+            /* the four seats at once, the same way (with do_declare for four: 79,501 -> 77,606) */
+            uint8_t v4[4];
+            for (int p = 0; p < 4; p++) {
+                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                v4[p] = i < play ? KONTOR_PLAY : KONTOR_PASS;
             }
-            if (s->cfg.nseats == 4) {
-                /* four seats: the same as below, unrolled (with do_choose's test for four: 77,606 -> 77,124) */
-                int last = -1, v = 0, ph = s->cfg.pass_hidden;
-                for (int p = 0; p < 4; p++) {
-                    if (s->choice[p] != KONTOR_NONE) continue;
-                    if (last >= 0) s->choice[last] = (uint8_t)v;
-                    int h = s->hand_n[p], n = h + (ph && may_pass(s, p)), i = (int)rng_below(&r, (uint32_t)n);
-                    v = i < h ? s->hand[p][i] : KONTOR_PASS;
-                    last = p;
-                }
-                if (last >= 0) do_choose(s, last, v, NULL);
-                break;
-            }
-            /* the same for the hidden choices: a choice changes nothing the
-             * next seat's choices depend on */
-            int last = -1, v = 0;
-            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+            s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */
+            do_declare(s, 3, v4[3], NULL);
+            break;
+        }
+        /* every seat still to declare, in seat order; only the last one's
+         * do_declare acts (the others' would only note the choice), and
+         * no seat's declaration changes what the next ones may declare */
+        int last = -1, v = 0;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+            if (s->choice[p] != KONTOR_NONE) continue;
+            if (last >= 0) s->choice[last] = (uint8_t)v; /* do_declare(s, last, v) */
+            int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+            v = i < play ? KONTOR_PLAY : KONTOR_PASS;
+            last = p;
+        }
+        if (last >= 0) do_declare(s, last, v, NULL);
+        break;
+    }
+    case KONTOR_PHASE_CHOOSE: {
+        if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+            /* both seats at once, as for the declarations */
+            int n0 = s->hand_n[0] + may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
+            int n1 = s->hand_n[1] + may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
+            s->choice[0] = i0 < s->hand_n[0] ? s->hand[0][i0] : KONTOR_PASS; /* do_choose(s, 0, ...) */
+            do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
+            break;
+        }
+        if (s->cfg.nseats == 4) {
+            /* four seats: the same as below, unrolled (with do_choose's test for four: 77,606 -> 77,124) */
+            int last = -1, v = 0, ph = s->cfg.pass_hidden;
+            for (int p = 0; p < 4; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
-                if (last >= 0) s->choice[last] = (uint8_t)v; /* do_choose(s, last, v) */
-                int n = s->hand_n[p] + may_pass_in_choice(s, p), i = (int)rng_below(&r, (uint32_t)n);
-                v = i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS;
+                if (last >= 0) s->choice[last] = (uint8_t)v;
+                int h = s->hand_n[p], n = h + (ph && may_pass(s, p)), i = (int)rng_below(&r, (uint32_t)n);
+                v = i < h ? s->hand[p][i] : KONTOR_PASS;
                 last = p;
             }
             if (last >= 0) do_choose(s, last, v, NULL);
             break;
         }
-        case KONTOR_PHASE_BUY:
-            for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
-                if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
-            break;
-        case KONTOR_PHASE_SHIP: {
-            bb_t t = ship_targets(s);
-            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
-            do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
-            break;
+        /* the same for the hidden choices: a choice changes nothing the
+         * next seat's choices depend on */
+        int last = -1, v = 0;
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+            if (s->choice[p] != KONTOR_NONE) continue;
+            if (last >= 0) s->choice[last] = (uint8_t)v; /* do_choose(s, last, v) */
+            int n = s->hand_n[p] + may_pass_in_choice(s, p), i = (int)rng_below(&r, (uint32_t)n);
+            v = i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS;
+            last = p;
         }
-        case KONTOR_PHASE_REMOVE: {
-            bb_t t = removable(s);
-            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
-            do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
-            break;
+        if (last >= 0) do_choose(s, last, v, NULL);
+        break;
+    }
+    case KONTOR_PHASE_BUY:
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
+            if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
+        break;
+    case KONTOR_PHASE_SHIP: {
+        bb_t t = ship_targets(s);
+        int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
+        do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+        break;
+    }
+    case KONTOR_PHASE_REMOVE: {
+        bb_t t = removable(s);
+        int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
+        do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+        break;
+    }
+    case KONTOR_PHASE_PILE: {
+        int ps[2];
+        pile_seats(s, ps);
+        do_pile(s, ps[rng_below(&r, 2)], NULL);
+        break;
+    }
+    default: {
+        /* the scenarios' decisions: through the move list (not the hot path) */
+        int seat = __builtin_ctz(kontor_actors(s));
+        kontor_move m[KONTOR_MAX_MOVES];
+        int n = kontor_legal(s, seat, m);
+        if (!n) {
+            *stop = 1;
+            return r;
         }
-        case KONTOR_PHASE_PILE: {
-            int ps[2];
-            pile_seats(s, ps);
-            do_pile(s, ps[rng_below(&r, 2)], NULL);
-            break;
-        }
-        case KONTOR_PHASE_PLACE: {
+        kontor__apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
+        return r; /* kontor__apply_unchecked checked bankruptcy */
+    }
+    }
+    if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+    return r;
+}
+
+/* Random playouts pick straight from bitboards and hands, without building
+ * move lists: this is the loop that kontor bench and search measure. Each
+ * decision is uniform over the same legal set kontor_legal lists
+ * (test_playout compares the two, decision for decision). The loop is the
+ * game's round: a round of two or four seats from the declarations to the
+ * reveal in one step, then the placements (and the ship); the other phases
+ * are playout_step's. */
+void kontor_playout(kontor_state *s, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
+    while (s->phase != KONTOR_PHASE_OVER) {
+        if (s->phase == KONTOR_PHASE_PLACE) {
             int a = bb_count(s->cells), b = bb_any(s->cells_water) ? bb_count(s->cells_water) : 0; /* a customs house */
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
             int i = (int)rng_below(&r, (uint32_t)n);
             if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
             else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
             else do_place(s, KONTOR_NONE, 0, NULL);
-            break;
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+        } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE &&
+                   s->choice[1] == KONTOR_NONE && !s->cfg.pass_hidden) {
+            /* the round of two seats at once: the two declarations (in seat
+             * order: red's changes nothing black's depend on), the passers'
+             * coins (do_declare), the players' choices (the choice phase)
+             * and the reveal (do_choose), with the same draws in the same
+             * order. A seat may play when it holds a card, and pass unless
+             * pass=rest forbids it to a seat holding one (may_pass): 1 + (it
+             * may do both) choices */
+            int both = !s->no_pass, play0 = s->hand_n[0] > 0, play1 = s->hand_n[1] > 0;
+            int i0 = (int)rng_below(&r, (uint32_t)(1 + (both & play0)));
+            int i1 = (int)rng_below(&r, (uint32_t)(1 + (both & play1)));
+            unsigned pass2 = (unsigned)(i0 >= play0) | (unsigned)(i1 >= play1) << 1;
+            if (pass2) {
+                uint8_t got[KONTOR_MAX_SEATS];
+                pay_out(s, pass2, got);
+            }
+            s->phase = KONTOR_PHASE_CHOOSE;
+            if (s->cfg.bankrupt && pass2 != 3 && !declared_solvent(s, pass2)) continue;
+            /* a player holds a card (it declared to play) and chooses one
+             * (without declare=hidden no pass is a choice), which leaves the
+             * hand for the reveal */
+            s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+            s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+            playout_reveal_two(s, pass2);
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+        } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 4 &&
+                   (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE && !s->cfg.pass_hidden) {
+            /* the round of four seats at once, as for two (the four
+             * declarations drawn at once: 79,501 -> 77,606 a game) */
+            unsigned pass4 = 0;
+            for (int p = 0; p < 4; p++) {
+                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                pass4 |= (unsigned)(i >= play) << p;
+            }
+            if (pass4) {
+                uint8_t got[KONTOR_MAX_SEATS];
+                pay_out(s, pass4, got);
+            }
+            s->phase = KONTOR_PHASE_CHOOSE;
+            if (s->cfg.bankrupt && pass4 != 15 && !declared_solvent(s, pass4)) continue;
+            for (int p = 0; p < 4; p++)
+                s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
+            playout_reveal_four(s, pass4);
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+        } else if (s->phase == KONTOR_PHASE_SHIP) {
+            bb_t t = ship_targets(s);
+            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
+            do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+        } else if (s->phase == KONTOR_PHASE_REMOVE) {
+            bb_t t = removable(s);
+            int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
+            do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+        } else {
+            int stop = 0;
+            r = playout_step(s, r, &stop);
+            if (stop) break;
         }
-        default: {
-            /* the scenarios' decisions: through the move list (not the hot path) */
-            int seat = __builtin_ctz(kontor_actors(s));
-            kontor_move m[KONTOR_MAX_MOVES];
-            int n = kontor_legal(s, seat, m);
-            if (!n) goto out; /* nobody can act: cannot happen in a game that is not over */
-            kontor__apply_unchecked(s, seat, m[rng_below(&r, (uint32_t)n)], NULL);
-            continue; /* kontor__apply_unchecked checked bankruptcy */
-        }
-        }
-        if (s->cfg.bankrupt) check_bankrupt(s, NULL);
     }
-out:
     *rng = r;
 }
 

@@ -100,7 +100,7 @@ void begin_buy(kontor_state *s) {
  * anywhere: ruling V10 ends the game then, at the start of a round, as when
  * nobody holds a card at all, instead of rounds of passing until the safety
  * rule. */
-static int any_placeable(const kontor_state *s) {
+__attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) {
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
         for (int i = 0; i < s->hand_n[p]; i++) {
             int id = s->hand[p][i];
@@ -198,11 +198,15 @@ static void start_turn_all(kontor_state *s, kontor_log *log) {
  * first; among equally poor seats that cannot all be paid, none is. */
 void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     memset(got, 0, KONTOR_MAX_SEATS);
-    if (want && !(want & (want - 1)) && s->treasury) { /* one seat, the usual case: paid */
-        int p = __builtin_ctz(want);
-        s->coins[p]++;
-        s->treasury--;
-        got[p] = 1;
+    if (__builtin_popcount(want) <= s->treasury) {
+        /* the treasury pays them all (the usual case): the loop below would
+         * too, a level of coins at a time */
+        for (unsigned w = want; w; w &= w - 1) {
+            int p = __builtin_ctz(w);
+            s->coins[p]++;
+            got[p] = 1;
+        }
+        s->treasury = (uint8_t)(s->treasury - __builtin_popcount(want));
         return;
     }
     while (want && s->treasury) {
@@ -223,23 +227,45 @@ void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     }
 }
 
-/* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
- * seats (and without a log for playouts), so the loops over seats unroll. */
-__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns) {
-    unsigned passers = 0, playing = 0;
-    for (int p = 0; p < ns; p++) {
-        if (s->choice[p] == KONTOR_PASS) passers |= 1u << p;
-        else playing |= 1u << p;
+/* The seats in out could not pay their tax: their cards go back to the hand;
+ * those in sitout (both of a pair, neither could pay) sit the round out with
+ * a coin (R12 when the treasury cannot pay them all). Out of line: rare, and
+ * the reveal's registers are not saved for it. */
+__attribute__((noinline, cold)) static void untaxed(kontor_state *s, unsigned out, unsigned sitout, kontor_log *log) {
+    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
+    if (sitout) {
+        uint8_t got[KONTOR_MAX_SEATS];
+        pay_out(s, sitout, got);
+        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+            if ((sitout >> p) & 1) {
+                hand_add(s, p, s->choice[p]);
+                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
+            }
     }
+}
+
+/* Every seat has chosen: reveal, passes, taxes, order. Inlined per number of
+ * seats (and without a log for playouts), so the loops over seats unroll.
+ * taken: the chosen cards are out of the hands already (the playout's round
+ * loop takes each by its place in the hand, without a search), and the
+ * passers have their coins: the round loop runs only without declare=hidden;
+ * taken_passers is then the mask of the seats that passed (else 0). */
+__attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kontor_log *log, int ns, int taken,
+                                                           unsigned taken_passers) {
+    unsigned passers = taken_passers; /* taken: the caller knows who passed */
+    if (!taken)
+        for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
+    unsigned playing = ((1u << ns) - 1) & ~passers;
     uint8_t got[KONTOR_MAX_SEATS];
-    if (s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
+    if (!taken && s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
         pay_out(s, passers, got);
         for (int p = 0; p < ns; p++)
             if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
     }
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
-            hand_remove(s, p, s->choice[p]);
+            if (!taken) hand_remove(s, p, s->choice[p]);
             pub_set(s, s->choice[p]);
             log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
         }
@@ -267,16 +293,7 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
             if (owe_b) s->coins[b]--, s->treasury++, log_ev(log, KONTOR_EV_TAX, b, KONTOR_NONE, KONTOR_NONE, 1);
         }
     }
-    for (int p = 0; p < ns; p++)
-        if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
-    if (sitout) {
-        pay_out(s, sitout, got);
-        for (int p = 0; p < ns; p++)
-            if ((sitout >> p) & 1) {
-                hand_add(s, p, s->choice[p]);
-                log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
-            }
-    }
+    if (out | sitout) untaxed(s, out, sitout, log);
     playing &= ~(out | sitout);
     /* the higher number goes first */
     s->norder = 0;
@@ -296,11 +313,18 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     else start_turn(s, log);
 }
 
+/* The reveal of two (four) seats in the playout's round loop (decide.c),
+ * which draws a round's declarations and choices, takes the chosen cards out
+ * of the hands and reveals them without going through do_declare and
+ * do_choose; passers: the seats that declared a pass. */
+void playout_reveal_two(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 2, 1, passers); }
+void playout_reveal_four(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 4, 1, passers); }
+
 static void resolve_choices(kontor_state *s, kontor_log *log) {
-    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2);
-    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4); /* four: 87,317 -> 84,893 a random game */
-    else if (s->cfg.nseats == 2) resolve_n(s, log, 2);
-    else resolve_n(s, log, s->cfg.nseats);
+    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);
+    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4, 0, 0); /* four: 87,317 -> 84,893 a random game */
+    else if (s->cfg.nseats == 2) resolve_n(s, log, 2, 0, 0);
+    else resolve_n(s, log, s->cfg.nseats, 0, 0);
 }
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
@@ -616,45 +640,6 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
     }
     check_enclosures(s, candidates, log);
     after_scoring(s, seat, water, special, log);
-}
-
-/* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
- * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
-static int island_of(const kontor_state *s, int cell) {
-    int first = bb_first(s->cfg.board_mask);
-    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
-    if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
-    return (y / 3) * 3 + x / 3;
-}
-
-/* Which teams own three islands in a row: bit t for team t (0 none, 3 both).
- * An island is owned by the team whose keeper stands on its (enclosed) area. */
-static unsigned three_in_a_row(const kontor_state *s) {
-    static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
-    unsigned owned[2] = {0, 0}, rows = 0;
-    for (int i = 0; i < s->nareas; i++) {
-        int is = island_of(s, s->area[i].cell);
-        if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
-    }
-    for (int t = 0; t < 2; t++)
-        for (int l = 0; l < 8; l++)
-            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
-    return rows;
-}
-
-/* Tic Tac Toe: "Erreicht ein Spieler dies, ist das Spiel sofort beendet".
- * Checked after every scoring, whatever laid the card (a card from a hand,
- * an event's water card, the moved harbour centre); returns 1 when the game
- * ended. Ruling V14: when one scoring completes a row for both players at
- * once, neither was first; the game ends at once all the same and is decided
- * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
- * meisten Gebiete besitzt"): by points, then coins. */
-int row_ends_game(kontor_state *s, kontor_log *log) {
-    if (!s->cfg.tictactoe) return 0;
-    unsigned rows = three_in_a_row(s);
-    if (!rows) return 0;
-    end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
-    return 1;
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the

@@ -160,6 +160,8 @@ int buy_max(const kontor_state *s, int seat);
 void begin_buy(kontor_state *s);
 void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]);
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log);
+void playout_reveal_two(kontor_state *s, unsigned passers);
+void playout_reveal_four(kontor_state *s, unsigned passers);
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log);
 void do_ship(kontor_state *s, int value, kontor_log *log);
 void before_remove(kontor_state *s, int cell);

@@ -1,6 +1,6 @@
 /* variants.c: the decisions only some scenarios and expansions have:
  * Exportlager, Bakschisch, Justizia, Alte Seilschaften, Armut, and the event
- * cards of Ereigniskarten.
+ * cards of Ereigniskarten; and Tic Tac Toe's row, which ends the game.
  *
  * They live apart from the round so that the basic game's rules read
  * without them; the round calls in here through the config's fields. */
@@ -121,6 +121,47 @@ void check_bankrupt(kontor_state *s, kontor_log *log) {
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
         if (!s->coins[p]) lose |= 1u << kontor_team(s, p);
     if (lose) end_game_won(s, KONTOR_END_BANKRUPT, lose == 3 ? -2 : (lose == 1 ? 1 : 0), log);
+}
+
+/* ---- Tic Tac Toe: three islands in a row ---------------------------------------- */
+
+/* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
+ * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
+static int island_of(const kontor_state *s, int cell) {
+    int first = bb_first(s->cfg.board_mask);
+    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
+    if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
+    return (y / 3) * 3 + x / 3;
+}
+
+/* Which teams own three islands in a row: bit t for team t (0 none, 3 both).
+ * An island is owned by the team whose keeper stands on its (enclosed) area. */
+static unsigned three_in_a_row(const kontor_state *s) {
+    static const uint16_t lines[8] = {0007, 0070, 0700, 0111, 0222, 0444, 0421, 0124};
+    unsigned owned[2] = {0, 0}, rows = 0;
+    for (int i = 0; i < s->nareas; i++) {
+        int is = island_of(s, s->area[i].cell);
+        if (is >= 0 && s->area[i].keeper) owned[s->area[i].winner] |= 1u << is;
+    }
+    for (int t = 0; t < 2; t++)
+        for (int l = 0; l < 8; l++)
+            if ((owned[t] & lines[l]) == lines[l]) rows |= 1u << t;
+    return rows;
+}
+
+/* Tic Tac Toe: "Erreicht ein Spieler dies, ist das Spiel sofort beendet".
+ * Checked after every scoring, whatever laid the card (a card from a hand,
+ * an event's water card, the moved harbour centre); returns 1 when the game
+ * ended. Ruling V14: when one scoring completes a row for both players at
+ * once, neither was first; the game ends at once all the same and is decided
+ * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
+ * meisten Gebiete besitzt"): by points, then coins. */
+int row_ends_game(kontor_state *s, kontor_log *log) {
+    if (!s->cfg.tictactoe) return 0;
+    unsigned rows = three_in_a_row(s);
+    if (!rows) return 0;
+    end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
+    return 1;
 }
 
 /* ---- Ereigniskarten: the event cards ------------------------------------------- */
