@@ -17,6 +17,7 @@
 #include "testutil.h"
 #include "aiutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -428,19 +429,160 @@ static void test_keep_subtree_child_before_parent(void **st) {
     assert_int_equal(pool[pool[1].joint].key, 77);
 }
 
+/* par=sync: the root visits of the searching seat's moves that tree T
+ * holds, the move's place in the table being i. */
+static uint64_t tree_root_visits(const tree *T, int seat, int kind, kontor_move mv, double *reward) {
+    uint64_t vis = 0;
+    for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
+        if (T->pool[e].seat == seat && T->pool[e].kind == kind && T->pool[e].move == mv) {
+            vis += T->pool[e].visits;
+            if (reward) *reward += T->pool[e].reward;
+        }
+    return vis;
+}
+
+/* The merge's rule (par=sync, issue 18 item 3): after a search the root
+ * table holds, per move of the searching seat, the sum of every tree's
+ * root visits (and rewards) of it, which is also the decision's count; each
+ * thread merged once every merge=K iterations of its share and once more
+ * at its end (2 and 3 threads, a budget that is no multiple of K nor of
+ * the threads, a card choice and a placement, under an iteration budget and
+ * under a time budget). Fails when a thread's last gains are not merged
+ * (checked by taking out the merge at the end of ist_run_tree), when a
+ * merge adds a tree's totals instead of what it gained since its last one
+ * (checked: pub_v not kept), or when the count of merges is off. */
+static void test_par_sync_table_sums_the_trees(void **st) {
+    (void)st;
+    kontor_view choose, place;
+    two_views(&choose, &place);
+    const kontor_view *views[] = {&choose, &place};
+    const char *specs[] = {"ismcts:iters=2999,threads=2,par=sync,merge=50",
+                           "ismcts:iters=3001,threads=3,par=sync,merge=7",
+                           "ismcts:ms=20,threads=2,par=sync,merge=16,clock=cpu,stop=0"};
+    for (int k = 0; k < 3; k++)
+        for (int w = 0; w < 2; w++) {
+            const kontor_view *v = views[w];
+            kontor_agent *a = kt_agent(specs[k], 11);
+            ai_choice c[KONTOR_MAX_MOVES];
+            int n = kontor_agent_rank(a, v, c, KONTOR_MAX_MOVES);
+            ismcts_impl *m = a->impl;
+            syncsh *S = m->ss;
+            assert_non_null(S);
+            assert_int_equal(S->n, n);
+            assert_int_equal(S->members, 0); /* every thread left the rounds */
+            int kind = w == 0 ? N_STAT : N_SEQ;
+            uint64_t all = 0, merges = 0;
+            for (int i = 0; i < S->n; i++) {
+                uint64_t sum = 0;
+                double rew = 0;
+                for (int t = 0; t < m->threads; t++)
+                    sum += tree_root_visits(&m->trees[t], v->seat, kind, S->moves[i], &rew);
+                if (S->acc_v[i] != sum)
+                    fail_msg("spec %d, view %d, move %d: table %llu visits, trees %llu", k, w, i,
+                             (unsigned long long)S->acc_v[i], (unsigned long long)sum);
+                assert_true(fabs(S->acc_r[i] - rew) < 1e-3 * (1 + rew));
+                for (int j = 0; j < n; j++)
+                    if (c[j].move == S->moves[i]) assert_int_equal(c[j].visits, sum);
+                all += sum;
+            }
+            assert_int_equal(all, m->base.iters); /* one root choice of the seat an iteration */
+            for (int t = 0; t < m->threads; t++)
+                merges += (m->trees[t].iters - (m->ms ? 0 : 1)) / m->trees[t].merge + 1;
+            assert_int_equal(S->merges, merges);
+            kontor_agent_free(a);
+        }
+}
+
+/* What the merge changes and what it does not: a merge interval longer
+ * than the search is par=root's search exactly (the table then only sums
+ * at the end, and the root's UCB is computed as par=root computes it);
+ * with merges the search differs from par=root's (the other trees' share
+ * steers each root), and it is reproducible for a seed (under an iteration
+ * budget the merges are a barrier: what a tree reads does not depend on
+ * timing), with 2 and 3 threads. One thread under par=sync is the plain
+ * search. Fails when the merged statistics are not used at the root
+ * (checked by taking them out of select_edge: the search then is par=root's)
+ * or when the merges do not wait for each other (checked by clearing the
+ * barrier: the three-thread rankings then differ from run to run). */
+static void test_par_sync_steers_reproducibly(void **st) {
+    (void)st;
+    kontor_view choose, place;
+    two_views(&choose, &place);
+    const kontor_view *views[] = {&choose, &place};
+    const char *pairs[][2] = {
+        {"ismcts:iters=4000,threads=2,par=sync,merge=100000", "ismcts:iters=4000,threads=2,par=root"},
+        {"ismcts:iters=4000,par=sync,merge=8", "ismcts:iters=4000"},
+        {"ismcts:iters=4000,threads=2,par=sync,merge=32", "ismcts:iters=4000,threads=2,par=sync,merge=32"},
+        {"ismcts:iters=4000,threads=3,par=sync,merge=5", "ismcts:iters=4000,threads=3,par=sync,merge=5"},
+    };
+    for (int w = 0; w < 2; w++) {
+        for (int k = 0; k < 4; k++) {
+            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+            kontor_agent *a = kt_agent(pairs[k][0], 5), *b = kt_agent(pairs[k][1], 5);
+            int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
+            int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
+            assert_int_equal(n1, n2);
+            for (int i = 0; i < n1; i++)
+                if (c1[i].move != c2[i].move || c1[i].visits != c2[i].visits)
+                    fail_msg("view %d, '%s' against '%s': rank %d, move %d with %u visits, not %d with %u", w,
+                             pairs[k][0], pairs[k][1], i, c1[i].move, c1[i].visits, c2[i].move, c2[i].visits);
+            kontor_agent_free(a);
+            kontor_agent_free(b);
+        }
+        /* the merges change the search */
+        ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+        kontor_agent *a = kt_agent("ismcts:iters=4000,threads=2,par=sync,merge=32", 5),
+                     *b = kt_agent("ismcts:iters=4000,threads=2,par=root", 5);
+        int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
+        int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
+        assert_int_equal(n1, n2);
+        int differ = 0;
+        for (int i = 0; i < n1; i++) differ += c1[i].move != c2[i].move || c1[i].visits != c2[i].visits;
+        assert_true(differ > 0);
+        kontor_agent_free(a);
+        kontor_agent_free(b);
+    }
+}
+
+/* par=sync under a time budget: every thread searches until its deadline
+ * (stop=0: the whole budget; merges do not wait under ms=), by the wall
+ * clock and by the threads' CPU clocks, and the move is legal; with the
+ * early stop too. No upper bound on the time (no timed test): a merge that
+ * waited for a thread past its deadline would hang here. */
+static void test_par_sync_time_budget(void **st) {
+    (void)st;
+    kontor_state s;
+    kontor_view v;
+    assert_true(kt_red_places_view(7, 2, &s, &v));
+    const char *specs[] = {"ismcts:ms=30,threads=2,par=sync,stop=0", "ismcts:ms=30,threads=3,par=sync,clock=cpu,stop=0",
+                           "ismcts:ms=30,threads=2,par=sync,merge=1"};
+    for (int k = 0; k < 3; k++) {
+        kontor_agent *a = kt_agent(specs[k], 3);
+        kontor_move mv = a->decide(a, &v);
+        assert_true(kontor_is_legal(&s, 0, mv));
+        ismcts_impl *m = a->impl;
+        assert_true(m->base.iters > 0);
+        assert_false(m->ss->barrier);
+        if (k == 0) assert_true(m->base.seconds >= 0.030);
+        kontor_agent_free(a);
+    }
+}
+
 static void test_par_spec_errors(void **st) {
     (void)st;
     struct {
         const char *spec, *says;
-    } bad[] = {{"ismcts:threads=2,par=leaf", "option 'par' wants tree|root, not 'leaf'"},
-               {"ismcts:threads=2,vl=0", "option 'vl'"}};
+    } bad[] = {{"ismcts:threads=2,par=leaf", "option 'par' wants tree|root|sync, not 'leaf'"},
+               {"ismcts:threads=2,vl=0", "option 'vl'"},
+               {"ismcts:threads=2,par=sync,merge=0", "option 'merge'"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         kontor_error err;
         memset(&err, 0, sizeof err);
         assert_null(kontor_agent_new(bad[i].spec, 1, &err));
         if (!strstr(err.msg, bad[i].says)) fail_msg("'%s' says '%s'", bad[i].spec, err.msg);
     }
-    const char *ok[] = {"ismcts:threads=2,par=tree,vl=3", "ismcts:threads=2,par=root", "ismcts:par=tree"};
+    const char *ok[] = {"ismcts:threads=2,par=tree,vl=3", "ismcts:threads=2,par=root", "ismcts:par=tree",
+                        "ismcts:threads=2,par=sync,merge=100"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) kontor_agent_free(kt_agent(ok[i], 1));
 }
 
@@ -454,6 +596,9 @@ int main(void) {
         cmocka_unit_test(test_keep_subtree_child_before_parent),
         cmocka_unit_test(test_tree_par_time_budget),
         cmocka_unit_test(test_par_root_reproducible),
+        cmocka_unit_test(test_par_sync_table_sums_the_trees),
+        cmocka_unit_test(test_par_sync_steers_reproducibly),
+        cmocka_unit_test(test_par_sync_time_budget),
         cmocka_unit_test(test_par_spec_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

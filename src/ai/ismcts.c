@@ -38,11 +38,19 @@
  * cache lines moving between the cores); not deterministic with N > 1, since the interleaving
  * decides what each iteration sees. par=root grows N independent trees, each
  * with its share of the iterations, and sums the root statistics; with an
- * iteration budget its result does not depend on timing. One thread is the
- * same search under both (docs/ai.md, "Tree parallelism").
+ * iteration budget its result does not depend on timing. par=sync grows N
+ * trees as par=root does, but every merge=K iterations (default 64) each
+ * tree adds what its root gained to a shared table and reads the others'
+ * part back, which its root's UCB counts beside its own (root
+ * parallelization with periodic merges, Chaslot, Winands and van den Herik
+ * 2008; ismcts_tree.h, syncsh); under an iteration budget the merges wait
+ * for each other, so it too is reproducible. One thread is the same search
+ * under all three (docs/ai.md, "Tree parallelism", "Two trees that share
+ * their roots").
  *
  * Options: iters=N (iterations per decision, default 10000), ms=N (time per
- * decision instead), threads=N (default 1), par=tree|root and vl=K (above),
+ * decision instead), threads=N (default 1), par=tree|root|sync, merge=K
+ * and vl=K (above),
  * c=X (exploration, default 0.7);
  * the playout (playout.c): policy=0|1 (the ship policy, default 1), ship=P
  * (its chance to move the ship when it can remove an opponent's card,
@@ -149,6 +157,18 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->stop = m->stop && (m->threads == 1 || m->sh || m->rs);
         T->sh = m->sh;
         T->rs = m->rs;
+        T->ss = m->ss;
+        if (m->ss) { /* par=sync: nothing merged yet; the root moves' places in the table */
+            T->merge = (uint32_t)m->merge;
+            T->rkind = ist_simultaneous(&v->s) ? N_STAT : N_SEQ;
+            memset(T->rix, 0, sizeof T->rix);
+            for (int i = 0; i < n; i++) T->rix[moves[i]] = (uint16_t)(i + 1);
+            memset(T->ov, 0, sizeof T->ov);
+            memset(T->orw, 0, sizeof T->orw);
+            memset(T->pub_v, 0, sizeof T->pub_v);
+            memset(T->pub_r, 0, sizeof T->pub_r);
+            T->ototal = 0;
+        }
         T->tid = t;
         T->nthreads = m->threads;
         T->vl = (uint32_t)m->vl;
@@ -167,7 +187,18 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
             for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
                 if (T->pool[e].seat == seat && T->pool[e].kind != N_PASS) reused += T->pool[e].visits;
     }
-    if (m->rs) { /* par=root: nobody has settled yet */
+    if (m->ss) { /* par=sync: an empty table, every thread a member of the rounds */
+        syncsh *S = m->ss;
+        S->barrier = !m->ms;
+        S->members = m->threads;
+        S->waiting = 0;
+        S->merges = 0;
+        S->n = n;
+        memcpy(S->moves, moves, (size_t)n * sizeof *moves);
+        memset(S->acc_v, 0, sizeof S->acc_v);
+        memset(S->acc_r, 0, sizeof S->acc_r);
+    }
+    if (m->rs) { /* par=root|sync: nobody has settled yet */
         atomic_store(&m->rs->done, 0);
         for (int t = 0; t < m->threads; t++) atomic_store(&m->rs->t[t].lead, 0);
     }
@@ -187,6 +218,14 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         if (pthread_create(&th[t], NULL, ist_run_tree, &m->trees[t]) != 0) break;
         started = t;
     }
+    /* par=sync: a thread that could not start runs later, alone, out of the
+     * rounds (the others would wait for it); its root still counts in the
+     * decision, which sums the trees */
+    for (int t = started + 1; t < m->threads; t++)
+        if (m->ss) {
+            m->trees[t].ss = NULL;
+            ist_sync_leave(m->ss);
+        }
     ist_run_tree(&m->trees[0]);
     for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
     /* threads that could not start run here, in order */
@@ -322,6 +361,11 @@ static void ismcts_destroy(void *impl) {
     free(m->trees);
     free(m->sh);
     free(m->rs);
+    if (m->ss) {
+        pthread_mutex_destroy(&m->ss->mu);
+        pthread_cond_destroy(&m->ss->cv);
+    }
+    free(m->ss);
     free(m);
 }
 
@@ -331,6 +375,7 @@ static const ai_opt ismcts_opts[] = {
     {"stop", AI_OPT_INT, offsetof(ismcts_impl, stop), 0, 1},
     {"threads", AI_OPT_INT, offsetof(ismcts_impl, threads), 1, 64},
     {"vl", AI_OPT_INT, offsetof(ismcts_impl, vl), 1, 1000},
+    {"merge", AI_OPT_INT, offsetof(ismcts_impl, merge), 1, 1000000},
     {"c", AI_OPT_DOUBLE, offsetof(ismcts_impl, c), 0, 100},
     {"rounds", AI_OPT_INT, offsetof(ismcts_impl, po.rounds), 0, 1000},
     {"scale", AI_OPT_FLOAT, offsetof(ismcts_impl, po.scale), 0, 1000},
@@ -373,8 +418,8 @@ static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error 
     kontor_agent *a = ctx;
     ismcts_impl *m = a->impl;
     static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits"},
-                             *const clocks[] = {"wall", "cpu"}, *const pars[] = {"tree", "root"};
-    if (strcmp(key, "par") == 0) return word_opt(a, key, val, pars, 2, &m->par, err);
+                             *const clocks[] = {"wall", "cpu"}, *const pars[] = {"tree", "root", "sync"};
+    if (strcmp(key, "par") == 0) return word_opt(a, key, val, pars, 3, &m->par, err);
     if (strcmp(key, "clock") == 0) return word_opt(a, key, val, clocks, 2, &m->clock, err);
     if (strcmp(key, "sim") == 0) return word_opt(a, key, val, sims, 3, &m->sim, err);
     if (strcmp(key, "final") == 0) return word_opt(a, key, val, finals, 2, &m->final, err);
@@ -396,6 +441,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->threads = 1;
     m->par = PAR_TREE;
     m->vl = 1;
+    m->merge = 64;
     m->stop = 1;
     m->c = 0.7;
     m->margin = -1; /* playout.c's result */
@@ -424,13 +470,22 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     if (m->trees) memset(m->trees, 0, (size_t)m->threads * sizeof *m->trees);
     if (m->par == PAR_TREE && m->threads > 1 && (m->sh = aligned_alloc(64, sizeof *m->sh)) != NULL)
         for (int i = 0; i < NLOCKS; i++) atomic_init(&m->sh->lock[i].f, 0);
-    if (m->par == PAR_ROOT && m->threads > 1 && (m->rs = aligned_alloc(64, sizeof *m->rs)) != NULL)
+    if (m->par != PAR_TREE && m->threads > 1 && (m->rs = aligned_alloc(64, sizeof *m->rs)) != NULL)
         memset(m->rs, 0, sizeof *m->rs);
+    if (m->par == PAR_SYNC && m->threads > 1 && (m->ss = calloc(1, sizeof *m->ss)) != NULL) {
+        pthread_mutex_init(&m->ss->mu, NULL);
+        pthread_cond_init(&m->ss->cv, NULL);
+    }
     if (!m->trees || (m->par == PAR_TREE && m->threads > 1 && !m->sh) ||
-        (m->par == PAR_ROOT && m->threads > 1 && !m->rs)) {
+        (m->par != PAR_TREE && m->threads > 1 && !m->rs) || (m->par == PAR_SYNC && m->threads > 1 && !m->ss)) {
         free(m->trees);
         free(m->sh);
         free(m->rs);
+        if (m->ss) {
+            pthread_mutex_destroy(&m->ss->mu);
+            pthread_cond_destroy(&m->ss->cv);
+        }
+        free(m->ss);
         free(m);
         a->impl = NULL;
         ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);

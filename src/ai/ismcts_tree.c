@@ -353,8 +353,30 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     int bias = T->pb > 0 && T->mast && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE;
     int eprior = T->prior > 0 && parent == 1 && kind == N_SEQ;
     uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
+    /* par=sync: at the root the searching seat's edges count the other
+     * trees' visits and rewards too, as of the last merge (sync_root) */
+    int merged = T->ss && parent == 1 && kind == T->rkind && seat == T->v->seat;
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
+        if (merged) {
+            uint32_t r = T->rix[x->move], vis = x->visits + (r ? T->ov[r - 1] : 0);
+            if (vis == 0) {
+                if (ebias) {
+                    if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
+                } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
+                continue;
+            }
+            uint32_t avail = (misses ? pass - x->key - x->miss : x->miss + 1) + T->ototal;
+            double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
+            /* in float as below: with nothing merged, the very search of par=root */
+            float q = (x->reward + (r ? T->orw[r - 1] : 0.0f)) / vis;
+            double u = q + T->c * sqrt(la / vis);
+            if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (vis + 1);
+            if (eprior) u += T->prior * x->acc / (vis + 1);
+            if (ebias) u += T->ebias * x->acc / (vis + 1);
+            if (u > bestv) best = cand[i], bestv = u;
+            continue;
+        }
         if (x->visits == 0) {
             if (ebias) {
                 if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
@@ -725,6 +747,84 @@ int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat) {
     return 1;
 }
 
+/* par=sync, barrier: a round of merges is complete when every thread still
+ * searching has arrived; the table as it then stands is the round's. */
+static void complete_round(syncsh *S) {
+    memcpy(S->snap_v, S->acc_v, (size_t)S->n * sizeof *S->snap_v);
+    memcpy(S->snap_r, S->acc_r, (size_t)S->n * sizeof *S->snap_r);
+    S->waiting = 0;
+    S->gen++;
+    pthread_cond_broadcast(&S->cv);
+}
+
+/* par=sync: a thread stops taking part in the rounds (its budget is spent,
+ * or it never started); the round the others wait in may be complete now.
+ * The caller holds nothing. */
+void ist_sync_leave(syncsh *S) {
+    pthread_mutex_lock(&S->mu);
+    S->members--;
+    if (S->barrier && S->waiting > 0 && S->waiting >= S->members) complete_round(S);
+    pthread_mutex_unlock(&S->mu);
+}
+
+/* par=sync: a merge. What this tree's root edges of the searching seat
+ * gained since its last merge goes into the table; unless it is leaving
+ * (its search is over), it reads the table back (under a barrier: the
+ * round's, once every thread still searching has merged) and keeps the
+ * others' part of it, the table less its own, for select_edge. */
+static void sync_root(tree *T, int leaving) {
+    syncsh *S = T->ss;
+    int n = S->n;
+    uint64_t dv[KONTOR_MAX_MOVES];
+    double dr[KONTOR_MAX_MOVES];
+    memset(dv, 0, (size_t)n * sizeof *dv);
+    memset(dr, 0, (size_t)n * sizeof *dr);
+    for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
+        const node *x = &T->pool[e];
+        uint32_t r = x->kind == T->rkind && x->seat == T->v->seat ? T->rix[x->move] : 0;
+        if (!r) continue;
+        dv[r - 1] = x->visits - T->pub_v[r - 1];
+        dr[r - 1] = (double)x->reward - T->pub_r[r - 1];
+        T->pub_v[r - 1] = x->visits;
+        T->pub_r[r - 1] = x->reward;
+    }
+    uint64_t tv[KONTOR_MAX_MOVES];
+    double tr[KONTOR_MAX_MOVES];
+    pthread_mutex_lock(&S->mu);
+    for (int i = 0; i < n; i++) {
+        S->acc_v[i] += dv[i];
+        S->acc_r[i] += dr[i];
+    }
+    S->merges++;
+    if (leaving) {
+        S->members--;
+        if (S->barrier && S->waiting > 0 && S->waiting >= S->members) complete_round(S);
+        pthread_mutex_unlock(&S->mu);
+        return;
+    }
+    const uint64_t *sv = S->acc_v;
+    const double *sr = S->acc_r;
+    if (S->barrier) {
+        unsigned long gen = S->gen;
+        if (++S->waiting >= S->members) complete_round(S);
+        else
+            while (S->gen == gen) pthread_cond_wait(&S->cv, &S->mu);
+        sv = S->snap_v;
+        sr = S->snap_r;
+    }
+    memcpy(tv, sv, (size_t)n * sizeof *tv);
+    memcpy(tr, sr, (size_t)n * sizeof *tr);
+    pthread_mutex_unlock(&S->mu);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t o = tv[i] - T->pub_v[i];
+        T->ov[i] = (uint32_t)(o > UINT32_MAX / 4 ? UINT32_MAX / 4 : o);
+        T->orw[i] = (float)(tr[i] - T->pub_r[i]);
+        total += T->ov[i];
+    }
+    T->ototal = (uint32_t)(total > UINT32_MAX / 4 ? UINT32_MAX / 4 : total);
+}
+
 void *ist_run_tree(void *arg) {
     tree *T = arg;
     if (T->cpu) T->deadline = ist_clock_of(1) + T->span;
@@ -748,6 +848,7 @@ void *ist_run_tree(void *arg) {
         for (uint64_t i = 0; i < T->budget; i++) {
             T->it = (uint32_t)T->iters + 1;
             iterate(T);
+            if (T->ss && T->iters % T->merge == 0 && i + 1 < T->budget) sync_root(T, 0);
         }
     } else {
         double t0 = ist_clock_of(T->cpu), now;
@@ -755,6 +856,7 @@ void *ist_run_tree(void *arg) {
             for (int i = 0; i < 16; i++) {
                 T->it = T->sh ? claim(T) : (uint32_t)T->iters + 1;
                 iterate(T);
+                if (T->ss && T->iters % T->merge == 0) sync_root(T, 0);
             }
             now = ist_clock_of(T->cpu);
             if (now >= T->deadline) break;
@@ -774,6 +876,7 @@ void *ist_run_tree(void *arg) {
             }
         }
     }
+    if (T->ss) sync_root(T, 1); /* the last gains, and out of the rounds */
     return NULL;
 }
 

@@ -99,6 +99,32 @@ typedef struct rootsh {
     } t[ROOT_MAX_THREADS];
 } rootsh;
 
+/* par=sync with threads > 1 (root parallelism with a shared root table,
+ * Chaslot, Winands and van den Herik 2008): each thread grows a tree of its
+ * own, as under par=root, and every merge=K of its iterations adds what its
+ * root edges of the searching seat gained since its last merge (visits,
+ * rewards) to the table acc, then reads the table back: the other trees'
+ * share of it steers its own UCB at the root (ismcts_tree.c, sync_root).
+ * Under an iteration budget a merge is a barrier (the table read is snap,
+ * the table as the last thread of that round of merges left it), so the
+ * search is reproducible for a seed; a thread that has spent its budget
+ * adds its last gains and leaves (members - 1). Under ms= a merge adds and
+ * reads without waiting. After the search acc holds the sum of every
+ * tree's root statistics (the decision sums the trees, as par=root). All
+ * under mu. */
+typedef struct syncsh {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int barrier;                 /* 1: iteration budget, merges wait for each other */
+    int members, waiting;        /* barrier: threads still searching, and waiting at this round */
+    unsigned long gen;           /* barrier: rounds of merges completed */
+    uint64_t merges;             /* merges done, every thread's (tests, docs) */
+    int n;                       /* the searching seat's root moves */
+    kontor_move moves[KONTOR_MAX_MOVES];
+    uint64_t acc_v[KONTOR_MAX_MOVES], snap_v[KONTOR_MAX_MOVES];
+    double acc_r[KONTOR_MAX_MOVES], snap_r[KONTOR_MAX_MOVES];
+} syncsh;
+
 /* One per thread, each on cache lines of its own (the threads write their
  * generator and counters all the time). */
 typedef struct tree {
@@ -107,7 +133,16 @@ typedef struct tree {
     node *mem;        /* this tree's own pool (under par=tree only the first tree has one) */
     uint32_t memcap;
     shared *sh;       /* par=tree with threads > 1: the shared counters and locks; else NULL */
-    rootsh *rs;       /* par=root with threads > 1: the early stop's flags; else NULL */
+    rootsh *rs;       /* par=root|sync with threads > 1: the early stop's flags; else NULL */
+    syncsh *ss;       /* par=sync with threads > 1: the shared root table; else NULL */
+    uint32_t merge;   /* par=sync: merge=K, iterations between two merges */
+    int rkind;        /* par=sync: the kind of the searching seat's root edges (N_SEQ, N_STAT) */
+    uint16_t rix[KEYS_PER_SEAT]; /* par=sync: root move -> its index in ss->moves + 1, 0 for none */
+    uint32_t ov[KONTOR_MAX_MOVES]; /* par=sync: the other trees' root visits per move, at the last merge */
+    float orw[KONTOR_MAX_MOVES];   /* ... and their rewards */
+    uint32_t ototal;               /* ... and their root passes (the sum of ov) */
+    uint64_t pub_v[KONTOR_MAX_MOVES]; /* par=sync: this tree's root visits per move as last merged */
+    double pub_r[KONTOR_MAX_MOVES];
     int tid, nthreads;/* this thread's number (0: the one that checks the early stop) and how many search */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
@@ -156,17 +191,19 @@ typedef struct tree {
 } tree;
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
-enum { PAR_TREE = 0, PAR_ROOT = 1 };
+enum { PAR_TREE = 0, PAR_ROOT = 1, PAR_SYNC = 2 };
 enum { FINAL_MAX = 0, FINAL_VISITS = 1 };
 
 typedef struct ismcts_impl {
     ai_base base;
     uint64_t iters;
     int ms, threads;
-    int par;   /* par=tree|root: several threads share one tree, or grow one each */
+    int par;   /* par=tree|root|sync: several threads share one tree, or grow one each (sync: merging their roots) */
+    int merge; /* merge=K, par=sync: iterations of a tree between its merges */
     int vl;    /* vl=K, par=tree: the virtual loss, in visits */
     shared *sh; /* par=tree and threads > 1 */
-    rootsh *rs; /* par=root and threads > 1 */
+    rootsh *rs; /* par=root|sync and threads > 1 */
+    syncsh *ss; /* par=sync and threads > 1 */
     int stop; /* early stop under ms= (threads=1 only): stop=0|1, default 1 */
     int clock; /* ms= counts wall time (clock=wall, default) or each thread's CPU time (clock=cpu) */
     int sim, final;
@@ -205,4 +242,5 @@ int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat);
 void ist_new_root(tree *T);
 int ist_ensure_trees(kontor_agent *a);
 double ist_clock_of(int cpu);
+void ist_sync_leave(syncsh *S);
 #endif
