@@ -84,9 +84,8 @@ static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) 
 int ai_legal_count(const kontor_state *s, int seat) {
     if (s->phase == KONTOR_PHASE_PLACE)
         return bb_count(s->cells) + bb_count(s->cells_water) + (s->cfg.optional_place ? 1 : 0);
-    if (s->phase == KONTOR_PHASE_CHOOSE) /* a pass is a choice with declare=hidden, unless forbidden (R1, R2:
-                                            decide.c's may_pass_in_choice, which the test holds this to) */
-        return s->hand_n[seat] + (s->cfg.pass_hidden && (!s->no_pass || s->hand_n[seat] == 0));
+    if (s->phase == KONTOR_PHASE_CHOOSE) /* a pass is a choice with declare=hidden, unless forbidden (R1, R2) */
+        return s->hand_n[seat] + kontor__may_pass_in_choice(s, seat);
     return -1;
 }
 
@@ -101,17 +100,11 @@ kontor_move ai_legal_nth(const kontor_state *s, int seat, int i) {
 }
 
 static kontor_move pick_uniform(const kontor_state *s, int seat, kontor_rng *rng) {
+    /* a placement (most playout decisions) straight from the bitboards: the
+     * same set kontor_legal lists, in the same order, and the same draw */
     if (s->phase == KONTOR_PHASE_PLACE) {
-        /* straight from the bitboards, the same set kontor_legal lists, in
-         * the same order: most playout decisions are placements */
-        int a = bb_count(s->cells), b = bb_count(s->cells_water);
-        int n = a + b + (s->cfg.optional_place ? 1 : 0);
-        if (n > 0) {
-            int i = (int)kontor_rng_below(rng, (uint32_t)n);
-            if (i < a) return KONTOR_MOVE(KONTOR_MOVE_PLACE, bb_nth(s->cells, i));
-            if (i < a + b) return KONTOR_MOVE(KONTOR_MOVE_PLACE_WATER, bb_nth(s->cells_water, i - a));
-            return KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
-        }
+        int n = ai_legal_count(s, seat);
+        if (n > 0) return ai_legal_nth(s, seat, (int)kontor_rng_below(rng, (uint32_t)n));
     }
     kontor_move moves[KONTOR_MAX_MOVES];
     int n = kontor_legal(s, seat, moves);

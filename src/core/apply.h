@@ -20,4 +20,15 @@
 /* Apply a legal decision of seat (the same effects and log as kontor_apply). */
 void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log);
 
+/* R2: passing is always allowed, unless the house rule (pass=rest) or an
+ * event forbids it this round; a seat with no card in hand may always pass.
+ * Here, not in decide.c alone, so that a playout counting the legal choices
+ * without listing them (src/ai/playout.c) reads the rule from the one place
+ * kontor_legal reads it. */
+static inline int kontor__may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
+/* In the choice phase a pass is a choice only with declare=hidden (R1). */
+static inline int kontor__may_pass_in_choice(const kontor_state *s, int seat) {
+    return s->cfg.pass_hidden && kontor__may_pass(s, seat);
+}
+
 #endif

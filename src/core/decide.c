@@ -65,12 +65,6 @@ static unsigned export_goods(const kontor_state *s) {
     return (k->goods[0] ? 1u : 0) | (k->goods[1] ? 2u : 0) | (k->goods[2] ? 4u : 0);
 }
 
-/* R2: passing is always allowed, unless the house rule (pass=rest) or an
- * event forbids it this round; a seat with no card in hand may always pass. */
-static int may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
-/* In the choice phase a pass is a choice only with declare=hidden (R1). */
-static int may_pass_in_choice(const kontor_state *s, int seat) { return s->cfg.pass_hidden && may_pass(s, seat); }
-
 /* The two seats of the removed card's team, in the pile phase. */
 static int pile_seats(const kontor_state *s, int out[2]) {
     int team = card_of(s, s->removed_card)->colour;
@@ -85,11 +79,11 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
     switch (s->phase) {
     case KONTOR_PHASE_DECLARE:
         if (s->hand_n[seat]) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
-        if (may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS);
+        if (kontor__may_pass(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS);
         break;
     case KONTOR_PHASE_CHOOSE:
         for (int i = 0; i < s->hand_n[seat]; i++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, s->hand[seat][i]);
-        if (may_pass_in_choice(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
+        if (kontor__may_pass_in_choice(s, seat)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, KONTOR_PASS);
         break;
     case KONTOR_PHASE_BUY:
         for (int k = 0, m = buy_max(s, seat); k <= m; k++) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_BUY, k);
@@ -161,11 +155,11 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     switch (s->phase) {
     case KONTOR_PHASE_DECLARE:
         if (kind != KONTOR_MOVE_DECLARE) return 0;
-        if (v == KONTOR_PASS) return may_pass(s, seat);
+        if (v == KONTOR_PASS) return kontor__may_pass(s, seat);
         return v == KONTOR_PLAY && s->hand_n[seat] > 0;
     case KONTOR_PHASE_CHOOSE:
         if (kind != KONTOR_MOVE_CHOOSE) return 0;
-        if (v == KONTOR_PASS) return may_pass_in_choice(s, seat);
+        if (v == KONTOR_PASS) return kontor__may_pass_in_choice(s, seat);
         for (int i = 0; i < s->hand_n[seat]; i++)
             if (s->hand[seat][i] == v) return 1;
         return 0;
@@ -273,7 +267,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
             move >> 8 != KONTOR_MOVE_CHOOSE)
             return KONTOR_E_ILLEGAL;
         if (v == KONTOR_PASS) {
-            if (!may_pass_in_choice(s, seat)) return KONTOR_E_ILLEGAL;
+            if (!kontor__may_pass_in_choice(s, seat)) return KONTOR_E_ILLEGAL;
         } else {
             const uint8_t *h = s->hand[seat];
             int i = 0, n = s->hand_n[seat];
@@ -301,7 +295,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
         if (seat < 0 || seat >= s->cfg.nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
             move >> 8 != KONTOR_MOVE_DECLARE)
             return KONTOR_E_ILLEGAL;
-        if (v == KONTOR_PASS ? !may_pass(s, seat) : v != KONTOR_PLAY || s->hand_n[seat] == 0) return KONTOR_E_ILLEGAL;
+        if (v == KONTOR_PASS ? !kontor__may_pass(s, seat) : v != KONTOR_PLAY || s->hand_n[seat] == 0) return KONTOR_E_ILLEGAL;
         do_declare(s, seat, v, log);
         break;
     default:
@@ -350,8 +344,8 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
         if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
             /* both seats at once, in seat order: red's declaration
              * changes nothing black's choices depend on */
-            int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + may_pass(s, 0)));
-            int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + may_pass(s, 1)));
+            int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + kontor__may_pass(s, 0)));
+            int play1 = s->hand_n[1] > 0, i1 = (int)rng_below(&r, (uint32_t)(play1 + kontor__may_pass(s, 1)));
             s->choice[0] = i0 < play0 ? KONTOR_PLAY : KONTOR_PASS; /* do_declare(s, 0, ...) */
             do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
             break;
@@ -360,7 +354,7 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
             /* the four seats at once, the same way (with do_declare for four: 79,501 -> 77,606) */
             uint8_t v4[4];
             for (int p = 0; p < 4; p++) {
-                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + kontor__may_pass(s, p)));
                 v4[p] = i < play ? KONTOR_PLAY : KONTOR_PASS;
             }
             s->choice[0] = v4[0], s->choice[1] = v4[1], s->choice[2] = v4[2]; /* do_declare(s, 0..2, ...) */
@@ -374,7 +368,7 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
             if (s->choice[p] != KONTOR_NONE) continue;
             if (last >= 0) s->choice[last] = (uint8_t)v; /* do_declare(s, last, v) */
-            int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+            int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + kontor__may_pass(s, p)));
             v = i < play ? KONTOR_PLAY : KONTOR_PASS;
             last = p;
         }
@@ -384,8 +378,8 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
     case KONTOR_PHASE_CHOOSE: {
         if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
             /* both seats at once, as for the declarations */
-            int n0 = s->hand_n[0] + may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
-            int n1 = s->hand_n[1] + may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
+            int n0 = s->hand_n[0] + kontor__may_pass_in_choice(s, 0), i0 = (int)rng_below(&r, (uint32_t)n0);
+            int n1 = s->hand_n[1] + kontor__may_pass_in_choice(s, 1), i1 = (int)rng_below(&r, (uint32_t)n1);
             s->choice[0] = i0 < s->hand_n[0] ? s->hand[0][i0] : KONTOR_PASS; /* do_choose(s, 0, ...) */
             do_choose(s, 1, i1 < s->hand_n[1] ? s->hand[1][i1] : KONTOR_PASS, NULL);
             break;
@@ -396,7 +390,7 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
             for (int p = 0; p < 4; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 if (last >= 0) s->choice[last] = (uint8_t)v;
-                int h = s->hand_n[p], n = h + (ph && may_pass(s, p)), i = (int)rng_below(&r, (uint32_t)n);
+                int h = s->hand_n[p], n = h + (ph && kontor__may_pass(s, p)), i = (int)rng_below(&r, (uint32_t)n);
                 v = i < h ? s->hand[p][i] : KONTOR_PASS;
                 last = p;
             }
@@ -409,7 +403,7 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
         for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
             if (s->choice[p] != KONTOR_NONE) continue;
             if (last >= 0) s->choice[last] = (uint8_t)v; /* do_choose(s, last, v) */
-            int n = s->hand_n[p] + may_pass_in_choice(s, p), i = (int)rng_below(&r, (uint32_t)n);
+            int n = s->hand_n[p] + kontor__may_pass_in_choice(s, p), i = (int)rng_below(&r, (uint32_t)n);
             v = i < s->hand_n[p] ? s->hand[p][i] : KONTOR_PASS;
             last = p;
         }
@@ -505,7 +499,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
              * declarations drawn at once: 79,501 -> 77,606 a game) */
             unsigned pass4 = 0;
             for (int p = 0; p < 4; p++) {
-                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + may_pass(s, p)));
+                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + kontor__may_pass(s, p)));
                 pass4 |= (unsigned)(i >= play) << p;
             }
             if (pass4) {
