@@ -260,6 +260,52 @@ static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
     assert_true(in_hand(&s, 1, 6));
 }
 
+/* Ruling V10: a round that opens with no seat holding a card that fits
+ * anywhere ends the game (as when nobody holds a card), in the scenarios
+ * whose cell rules can forbid every cell. new_round asks for it only when the
+ * state's hooks say the config has such rules (KONTOR__HOOK_CELLS, worked
+ * out at the deal): the basic game's rounds test one byte. The same hands in
+ * the basic game, where the dock cards fit, go on to the next round. */
+static void ring_the_water(kontor_state *s) {
+    int dock = 0;
+    static const int red[] = {1, 3, 5, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 41, 45};
+    for (int y = -3; y <= 3; y++)
+        for (int x = -3; x <= 3; x++) {
+            int c = C(x, y);
+            if (s->cell_card[c] != KONTOR_NONE || !bbt(&s->mask, c)) continue;
+            int wet = bbt(&s->water, c + 1) || bbt(&s->water, c - 1) || bbt(&s->water, c + 16) || bbt(&s->water, c - 16);
+            if (wet && dock < 19) kontor__put(s, c, id(s, red[dock++]));
+        }
+    /* one dock card a hand, none of them on the board */
+    memset(s->hand, 0, sizeof s->hand);
+    s->hand_n[0] = s->hand_n[1] = 1;
+    s->hand[0][0] = (uint8_t)id(s, 43);
+    s->hand[1][0] = (uint8_t)id(s, 6);
+}
+
+static void ruling_V10_a_round_nobody_can_place_in_ends_the_game(void **st) {
+    (void)st;
+    for (int wet = 0; wet < 2; wet++) {
+        kontor_state s;
+        setup(&s, wet ? "wasserspiele" : "basic", NULL, 1);
+        ring_the_water(&s);
+        int pick[2] = {KONTOR_PASS, id(&s, 6)};
+        kontor_log log = {.n = 0};
+        assert_int_equal(kt_choose_all(&s, pick, &log), KONTOR_OK);
+        if (wet) {
+            /* black's card went back (no cell by the water), and in the next
+             * round neither card fits anywhere */
+            assert_true(in_hand(&s, 1, 6));
+            assert_int_equal(s.phase, KONTOR_PHASE_OVER);
+            assert_int_equal(s.end_reason, KONTOR_END_STUCK);
+        } else {
+            /* black places its card; the game goes on */
+            assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+            assert_int_equal(s.round, 1);
+        }
+    }
+}
+
 /* ---- Tic Tac Toe ---- */
 
 static void tictactoe_water_may_not_split_an_island(void **st) {
@@ -605,6 +651,7 @@ int main(void) {
         cmocka_unit_test(wasserspiele_dock_cards_must_touch_water),
         cmocka_unit_test(wasserspiele_a_dock_card_away_from_water_is_illegal),
         cmocka_unit_test(wasserspiele_no_cell_by_water_takes_the_card_back),
+        cmocka_unit_test(ruling_V10_a_round_nobody_can_place_in_ends_the_game),
         cmocka_unit_test(tictactoe_water_may_not_split_an_island),
         cmocka_unit_test(tictactoe_three_islands_in_a_row_win_at_once),
         cmocka_unit_test(tictactoe_a_diagonal_wins_too),

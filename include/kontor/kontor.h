@@ -417,6 +417,9 @@ typedef struct kontor_state {
     uint8_t turn;           /* index into order of the seat to act */
     uint8_t no_pass;        /* nobody may pass this round (after a double pass) */
     uint8_t ship_moved;     /* the seat to act has moved the ship this turn */
+    uint8_t hooks;          /* which of the scenarios' and expansions' per-round and per-turn rules the
+                               config turns on (the engine's KONTOR__HOOK_* bits), worked out from cfg at the
+                               deal so that a round of the basic game tests one byte (in what was padding) */
     kontor_bb cells;        /* in the place phase: the cells where its card may go */
     kontor_bb cells_water;  /* ... and for a customs house, where it may go as water */
 

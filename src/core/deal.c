@@ -222,6 +222,7 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     int ns = cfg->nseats;
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
+    s->hooks = hooks_of(cfg);
     memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
     for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = s->buy[i] = KONTOR_NONE;
     s->minx = s->miny = 255;

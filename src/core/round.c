@@ -35,7 +35,7 @@ bb_t bribe_targets(const kontor_state *s, int seat) {
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
 void begin_round(kontor_state *s, kontor_log *log) {
-    if (!(s->cfg.events | s->cfg.bribe) && s->cfg.specials != 2) { /* the basic and advanced game */
+    if (!(s->hooks & KONTOR__HOOK_ROUND)) { /* no events, bribes or special cards to buy: the basic and advanced game */
         s->event_due = 0;
         s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE; /* open_choice */
         return;
@@ -126,7 +126,7 @@ static void new_round(kontor_state *s, kontor_log *log) {
     }
     /* does any seat hold a card? (for two or four seats, without a loop) */
     int any = s->hand_n[0] | s->hand_n[1] | (s->cfg.nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
-    if (!any || ((s->cfg.water_touch || s->cfg.inner_value || s->cfg.tictactoe) && !any_placeable(s))) {
+    if (!any || ((s->hooks & KONTOR__HOOK_CELLS) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
     }

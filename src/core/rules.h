@@ -41,6 +41,20 @@
 
 /* ---- small helpers ---------------------------------------------------------- */
 
+/* kontor_state.hooks: the config's rules that the round's flow must look at,
+ * one bit for each test it makes, so that the usual round (the basic,
+ * advanced and four-player games: no bit) tests one byte instead of six.
+ * Worked out by hooks_of at the deal (deal_onto), the only place a state's
+ * config is set; the config does not change during a game. */
+enum {
+    KONTOR__HOOK_CELLS = 1, /* the scenarios' cell rules: water_touch, inner_value, tictactoe */
+    KONTOR__HOOK_ROUND = 2, /* a round opens with more than the choice: events, bribe, special cards bought */
+};
+static inline uint8_t hooks_of(const kontor_config *cfg) {
+    return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
+                     ((cfg->events | cfg->bribe || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0));
+}
+
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
 /* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
 static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
