@@ -4,6 +4,7 @@
  * All randomness of a game is here: after kontor_new the game is a pure
  * function of the decisions. A deal can be written down (kontor_deal) and
  * replayed, which is how records carry it. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -216,14 +217,35 @@ void kontor_layout_cross(kontor_config *cfg) {
     for (int i = 0; i < 8; i++) cfg->layout[i] = (uint8_t)kontor_cell(cross[i][0], cross[i][1]);
 }
 
+/* Zero n bytes (a multiple of 8) at p by stores of eight or sixteen bytes.
+ * A memset of the state compiles to rep stosq, one instruction a word for
+ * callgrind (306 of them a game); a zero the compiler cannot see as one (the
+ * empty asm) keeps it from turning the loop back into that memset. */
+static inline void zero_words(void *p, size_t n) {
+    uint64_t z = 0;
+    __asm__("" : "+r"(z));
+    unsigned char *b = p;
+#pragma GCC unroll 16
+    for (size_t i = 0; i < n; i += 8) memcpy(b + i, &z, 8);
+}
+
 /* Lay out a deal known to be valid. */
 static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
     const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
-    memset(s, 0, sizeof *s);
-    s->cfg = *cfg;
-    s->hooks = hooks_of(cfg);
+    /* every byte of the state is set (states are compared whole): the
+     * config copied, the cells' cards KONTOR_NONE, the rest zero (a
+     * memset(s, 0, sizeof *s) first, 2,448 bytes, cost 306 instructions) */
+    _Static_assert(offsetof(kontor_state, cfg) == 0 && sizeof s->cfg % 8 == 0 &&
+                       offsetof(kontor_state, cell_card) % 8 == 0 && sizeof s->cell_card % 8 == 0 &&
+                       sizeof *s % 8 == 0,
+                   "the state's parts zeroed by words");
+    memcpy(&s->cfg, cfg, sizeof s->cfg); /* the bytes, padding included, as the memset and copy gave */
+    zero_words((char *)s + sizeof s->cfg, offsetof(kontor_state, cell_card) - sizeof s->cfg);
     memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
+    size_t after = offsetof(kontor_state, cell_card) + sizeof s->cell_card;
+    zero_words((char *)s + after, sizeof *s - after);
+    s->hooks = hooks_of(cfg);
     for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = s->buy[i] = KONTOR_NONE;
     s->minx = s->miny = 255;
     s->ship_cell = KONTOR_NONE;
