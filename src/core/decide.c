@@ -460,7 +460,9 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     while (s->phase != KONTOR_PHASE_OVER) {
         if (s->phase == KONTOR_PHASE_PLACE) {
-            int a = bb_count(s->cells), b = bb_any(s->cells_water) ? bb_count(s->cells_water) : 0; /* a customs house */
+            /* cells as water: only for a customs house, a special card
+             * (none is dealt without cfg.specials) */
+            int a = bb_count(s->cells), b = s->cfg.specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
             int i = (int)rng_below(&r, (uint32_t)n);
             if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
