@@ -35,9 +35,9 @@ bb_t bribe_targets(const kontor_state *s, int seat) {
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
 void begin_round(kontor_state *s, kontor_log *log) {
-    if (!(s->hooks & KONTOR__HOOK_ROUND)) { /* no events, bribes or special cards to buy: the basic and advanced game */
+    if (!(s->hooks & KONTOR__HOOK_ROUND)) { /* no events, bribes or special cards to buy, declarations: the basic and advanced game */
         s->event_due = 0;
-        s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE; /* open_choice */
+        s->phase = KONTOR_PHASE_DECLARE; /* open_choice without declare=hidden */
         return;
     }
     s->phase = KONTOR_PHASE_CHOOSE;

@@ -48,11 +48,12 @@
  * config is set; the config does not change during a game. */
 enum {
     KONTOR__HOOK_CELLS = 1, /* the scenarios' cell rules: water_touch, inner_value, tictactoe */
-    KONTOR__HOOK_ROUND = 2, /* a round opens with more than the choice: events, bribe, special cards bought */
+    KONTOR__HOOK_ROUND = 2, /* a round opens with more than the declarations: events, bribe, special
+                               cards bought, or no declarations (declare=hidden) */
 };
 static inline uint8_t hooks_of(const kontor_config *cfg) {
     return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
-                     ((cfg->events | cfg->bribe || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0));
+                     ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0));
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
