@@ -470,7 +470,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             else do_place(s, KONTOR_NONE, 0, NULL);
             if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE &&
-                   s->choice[1] == KONTOR_NONE && !s->cfg.pass_hidden) {
+                   s->choice[1] == KONTOR_NONE) { /* (no declarations with declare=hidden: open_choice) */
             /* the round of two seats at once: the two declarations (in seat
              * order: red's changes nothing black's depend on), the passers'
              * coins (do_declare), the players' choices (the choice phase)
@@ -496,7 +496,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             playout_reveal_two(s, pass2);
             if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 4 &&
-                   (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE && !s->cfg.pass_hidden) {
+                   (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
             /* the round of four seats at once, as for two (the four
              * declarations drawn at once: 79,501 -> 77,606 a game) */
             unsigned pass4 = 0;
