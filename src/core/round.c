@@ -113,7 +113,7 @@ __attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) 
     return 0;
 }
 
-static void new_round(kontor_state *s, kontor_log *log) {
+__attribute__((always_inline)) static inline void new_round_in(kontor_state *s, kontor_log *log) {
     s->round++;
     s->phase = KONTOR_PHASE_CHOOSE;
     s->norder = 0;
@@ -134,11 +134,13 @@ static void new_round(kontor_state *s, kontor_log *log) {
     begin_round(s, log);
 }
 
+static void new_round(kontor_state *s, kontor_log *log) { new_round_in(s, log); }
+
 static void next_turn(kontor_state *s, kontor_log *log) {
     s->choice[s->order[s->turn]] = KONTOR_NONE;
     s->turn++;
     s->ship_moved = 0;
-    if (s->turn >= s->norder) new_round(s, log);
+    if (s->turn >= s->norder) new_round_in(s, log);
     else start_turn(s, log);
 }
 
