@@ -94,7 +94,7 @@ void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed
             d->ndock[t] = (uint8_t)nteam[t];
         }
     }
-    shuffle(d->special, d->nspecial, &rng);
+    if (d->nspecial > 1) shuffle(d->special, d->nspecial, &rng); /* (draws nothing for fewer) */
     /* the expansions' decks, after everything else: other deals stay as they were */
     if (cfg->events) {
         d->nevents = cfg->nevent_cards;
