@@ -268,7 +268,8 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
             if (!taken) hand_remove(s, p, s->choice[p]);
-            pub_set(s, s->choice[p]);
+            /* pub_set of a card (a player's choice is one): without its test */
+            s->pub[s->choice[p] >> 6] |= 1ULL << (s->choice[p] & 63);
             log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
         }
     /* R2, option pass=rest: after a double pass nobody may pass in the next round */
