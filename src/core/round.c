@@ -136,12 +136,23 @@ __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, 
 
 static void new_round(kontor_state *s, kontor_log *log) { new_round_in(s, log); }
 
-static void next_turn(kontor_state *s, kontor_log *log) {
+__attribute__((always_inline)) static inline void next_turn_in(kontor_state *s, kontor_log *log) {
     s->choice[s->order[s->turn]] = KONTOR_NONE;
     s->turn++;
     s->ship_moved = 0;
     if (s->turn >= s->norder) new_round_in(s, log);
     else start_turn(s, log);
+}
+
+/* The end of a turn, in a copy without a log (the playouts': no test of
+ * the log left in it) and one with; the caller's log picks the copy, and
+ * in the placement's copy without a log (place_n) the choice is made when
+ * compiling. */
+__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) { next_turn_in(s, NULL); }
+__attribute__((noinline)) static void next_turn_logged(kontor_state *s, kontor_log *log) { next_turn_in(s, log); }
+static inline void next_turn(kontor_state *s, kontor_log *log) {
+    if (log) next_turn_logged(s, log);
+    else next_turn_quiet(s);
 }
 
 static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
