@@ -230,8 +230,8 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * open dock card lies there), wopen its open dock cards, wnear the cells next
  * to a gap: grow each area from a cell and stop as soon as it reaches a cell
  * next to a gap, which is how most areas end: still open; score the others. */
-static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear, bb_win wtodo, int r0,
-                                     kontor_log *log) {
+__attribute__((always_inline)) static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear,
+                                                                    bb_win wtodo, int r0, kontor_log *log) {
     wtodo.w[0] &= ~wnear.w[0]; /* the candidates next to a gap are open at once, and most are */
     wtodo.w[1] &= ~wnear.w[1];
     while (wtodo.w[0] | wtodo.w[1]) {
@@ -267,33 +267,69 @@ static inline bb_win win3(const uint64_t w[3], int sh) {
     return r;
 }
 
+/* The window's test (check_enclosures, enclose_at): rows r0..r0+7, every
+ * dock card lies in the extent's rows, here in the three words q..q+2 of
+ * the grid (r0 < 8: a growing board's extent holds the centre's row 7). The
+ * open cards and the gaps are worked out in those words only and cut into
+ * the window (basic: 494 -> 465 instructions a call, scoring included;
+ * session ten). An area is open when one of its cells lies next to a gap:
+ * the cells next to a gap, once (the window's own, and those below the row
+ * above it and above the row below it). The candidates: the cells of
+ * candidates (words q..q+2) when cell is KONTOR_NONE, else cell's (a dock
+ * card) or the cells next to it (water), which enclose_at's caller gives
+ * without a bitboard of the grid. */
+__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const uint64_t *candidates, int cell,
+                                                                 int water, kontor_log *log) {
+    int r0 = s->miny, q = r0 >> 2, sh = (r0 & 3) * 16;
+    uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
+    uint64_t o[3], g[3];
+    for (int k = 0; k < 3; k++) {
+        o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
+        g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
+    }
+    bb_win wopen = win3(o, sh), wtodo;
+    if (candidates) {
+        uint64_t t[3];
+        for (int k = 0; k < 3; k++) t[k] = candidates[q + k] & o[k];
+        wtodo = win3(t, sh);
+    } else {
+        /* the card's cell in the window: its row is in the extent */
+        int wc = cell - r0 * 16;
+        bb_win one = {{0, 0}};
+        one.w[wc >> 6] = 1ULL << (wc & 63);
+        if (water) one = bb_win_neighbours(one);
+        wtodo.w[0] = one.w[0] & wopen.w[0];
+        wtodo.w[1] = one.w[1] & wopen.w[1];
+    }
+    if (!(wtodo.w[0] | wtodo.w[1])) return;
+    bb_win wnear = bb_win_neighbours(win3(g, sh));
+    if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
+    else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
+    wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
+    enclose_in_window(s, wopen, wnear, wtodo, r0, log);
+}
+
+/* check_enclosures for the areas a card just laid on cell can have closed
+ * when the board's extent did not grow: the card's own (a dock card) or
+ * those next to it (water); not for Die grosse Insel. The candidates come
+ * from the cell in the window, not from a bitboard of the grid built and
+ * passed by the caller (a random game: basic 26,284 -> 26,193
+ * instructions, advanced 41,614 -> 41,462, four 62,058 -> 61,783; session
+ * eleven). enclose_in_window is always inline: with two callers the
+ * compiler made it a call, and the same change cost 26,427. */
+void enclose_at(kontor_state *s, int cell, int water, kontor_log *log) {
+    if (s->miny < 8 && s->maxy - s->miny < 8) {
+        enclose_window(s, NULL, cell, water, log);
+        return;
+    }
+    check_enclosures(s, water ? bb_around(cell) : bb_cell(cell), log);
+}
+
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        /* Every dock card lies in the extent's rows, here in the three words
-         * q..q+2 of the grid (r0 < 8: a growing board's extent holds the
-         * centre's row 7): the open cards, the gaps and the candidates
-         * worked out in those words only and cut into the window, instead of
-         * four-word sets cut three times (basic: 494 -> 465 instructions a
-         * call, scoring included; session ten). An area is open when one of its cells lies
-         * next to a gap: the cells next to a gap, once (the window's own,
-         * and those below the row above it and above the row below it). */
-        int q = r0 >> 2, sh = (r0 & 3) * 16;
-        uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
-        uint64_t o[3], g[3], t[3];
-        for (int k = 0; k < 3; k++) {
-            o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
-            g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
-            t[k] = candidates.w[q + k] & o[k];
-        }
-        bb_win wtodo = win3(t, sh);
-        if (!(wtodo.w[0] | wtodo.w[1])) return;
-        bb_win wnear = bb_win_neighbours(win3(g, sh));
-        if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
-        else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
-        wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
-        enclose_in_window(s, win3(o, sh), wnear, wtodo, r0, log);
+        enclose_window(s, candidates.w, KONTOR_NONE, 0, log);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);

@@ -625,10 +625,12 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
             return;
         }
     }
-    /* Scoring: the area of a dock card, the areas next to a water card; and
-     * when the extent grew, the areas next to cells that just became
-     * unplayable (only they can have been closed by the new edge). */
-    if (!grew && !s->cfg.inner_value && !may_enclose(s, value, water)) {
+    /* Scoring: the area of a dock card, the areas next to a water card
+     * (enclose_at, from the cell); and when the extent grew, the areas next
+     * to cells that just became unplayable (only they can have been closed
+     * by the new edge). */
+    if (!grew && !s->cfg.inner_value) {
+        if (may_enclose(s, value, water)) enclose_at(s, value, water, log);
         after_scoring(s, seat, water, special, log);
         return;
     }

@@ -137,6 +137,7 @@ static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
 
 void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
+void enclose_at(kontor_state *s, int cell, int water, kontor_log *log);
 void score_area(kontor_state *s, bb_t cells, kontor_log *log);
 /* R5: recompute the mask from the extent; 1 when it changed (the mask
  * before it then in *before, unless NULL) */
