@@ -15,14 +15,13 @@
 /* R5: the cells where a card may still ever lie: every cell of some W x H
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
-int update_mask(kontor_state *s, bb_t *before) {
+int update_mask(kontor_state *s) {
     bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
     if (!s->cfg.fixed_board) {
         int w = s->cfg.width, h = s->cfg.height;
         m = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
     }
     int changed = !bb_eq(m, s->mask);
-    if (before) *before = s->mask;
     s->mask = m;
     return changed;
 }
@@ -388,7 +387,7 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
     for (int t = 0; t < 2; t++) /* a start of water cards has none */
         s->crane_near[t] = bb_any(s->crane[t]) ? bb_neighbours(s->crane[t]) : bb_empty();
-    if (n) update_mask(s, NULL);
+    if (n) update_mask(s);
 }
 
 void remove_raw(kontor_state *s, int cell) {
