@@ -314,7 +314,7 @@ __attribute__((always_inline)) static inline void enclose_window(kontor_state *s
         wtodo.w[0] = one.w[0] & wopen.w[0];
         wtodo.w[1] = one.w[1] & wopen.w[1];
     }
-    if (!(wtodo.w[0] | wtodo.w[1])) return;
+    if (candidates && !(wtodo.w[0] | wtodo.w[1])) return; /* enclose_at's has a cell (may_enclose) */
     bb_win wnear = bb_win_neighbours(win3(g, sh));
     if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
     else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;

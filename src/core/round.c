@@ -685,8 +685,10 @@ __attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
 
 __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
                                                                 kontor_log *log) {
-    if (s->cfg.tiles) check_tiles(s, seat, log);
-    if (s->cfg.tictactoe && row_ends_game(s, log)) return;
+    if (s->cfg.tiles | s->cfg.tictactoe) { /* one test for the two scenarios' rules */
+        if (s->cfg.tiles) check_tiles(s, seat, log);
+        if (s->cfg.tictactoe && row_ends_game(s, log)) return;
+    }
     if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
