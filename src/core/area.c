@@ -15,14 +15,13 @@
 /* R5: the cells where a card may still ever lie: every cell of some W x H
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
-int update_mask(kontor_state *s, bb_t *before) {
+int update_mask(kontor_state *s) {
     bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
     if (!s->cfg.fixed_board) {
         int w = s->cfg.width, h = s->cfg.height;
         m = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
     }
     int changed = !bb_eq(m, s->mask);
-    if (before) *before = s->mask;
     s->mask = m;
     return changed;
 }
@@ -126,14 +125,13 @@ static int manhattan_to_centre(bb_t cells) {
  * a keeper there (R11: keepers are unlimited unless keeper_limit=1); the
  * area's cells are frozen and the next round opens with an event
  * (Ereigniskarten). */
-static inline void area_decided(kontor_state *s, kontor_area *a, bb_t cells, kontor_log *log) {
+static inline void area_decided(kontor_state *s, kontor_area *a, kontor_log *log) {
     int w = kontor_compare_goods(a->goods);
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
     if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) {
         a->keeper = 1;
         s->keepers[w]++;
     }
-    s->enclosed = bb_or(s->enclosed, cells);
     s->event_due = 1;
     log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
     s->nareas++;
@@ -154,7 +152,8 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
     if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
-    area_decided(s, a, cells, log);
+    s->enclosed = bb_or(s->enclosed, cells);
+    area_decided(s, a, log);
 }
 
 /* The Manhattan distance of each grid cell to the centre (7,7): a scored
@@ -201,11 +200,25 @@ static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log
     a->dist = (uint8_t)dist;
     for (int t = 0; t < 2; t++)
         for (int k = 0; k < 3; k++) a->goods[t][k] = (uint8_t)(g[t] >> (16 * k));
-    bb_t cells = bb_unwindow(area, r0);
     int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
-    if (bb_any(s->customs)) value += bb_count(bb_and(cells, s->customs));
+    /* the customs houses and the enclosed cells from the window's three
+     * words of the grid (r0 < 8: words q..q+2), not a bitboard of the grid
+     * cut out of the window (a random game: basic 26,019 -> 25,911
+     * instructions, advanced 41,201 -> 41,072, four 61,454 -> 61,182;
+     * session eleven) */
+    int q = r0 >> 2, sh = (r0 & 3) * 16;
+    uint64_t w[3] = {area.w[0], area.w[1], 0};
+    if (sh) {
+        w[0] = area.w[0] << sh;
+        w[1] = (area.w[0] >> (64 - sh)) | (area.w[1] << sh);
+        w[2] = area.w[1] >> (64 - sh);
+    }
+    for (int i = 0; i < 3; i++) {
+        value += __builtin_popcountll(w[i] & s->customs.w[q + i]);
+        s->enclosed.w[q + i] |= w[i];
+    }
     a->value = (uint8_t)value;
-    area_decided(s, a, cells, log);
+    area_decided(s, a, log);
 }
 
 /* Score every open area that is now enclosed; candidates limits the search
@@ -230,8 +243,8 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * open dock card lies there), wopen its open dock cards, wnear the cells next
  * to a gap: grow each area from a cell and stop as soon as it reaches a cell
  * next to a gap, which is how most areas end: still open; score the others. */
-static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear, bb_win wtodo, int r0,
-                                     kontor_log *log) {
+__attribute__((always_inline)) static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear,
+                                                                    bb_win wtodo, int r0, kontor_log *log) {
     wtodo.w[0] &= ~wnear.w[0]; /* the candidates next to a gap are open at once, and most are */
     wtodo.w[1] &= ~wnear.w[1];
     while (wtodo.w[0] | wtodo.w[1]) {
@@ -267,33 +280,69 @@ static inline bb_win win3(const uint64_t w[3], int sh) {
     return r;
 }
 
+/* The window's test (check_enclosures, enclose_at): rows r0..r0+7, every
+ * dock card lies in the extent's rows, here in the three words q..q+2 of
+ * the grid (r0 < 8: a growing board's extent holds the centre's row 7). The
+ * open cards and the gaps are worked out in those words only and cut into
+ * the window (basic: 494 -> 465 instructions a call, scoring included;
+ * session ten). An area is open when one of its cells lies next to a gap:
+ * the cells next to a gap, once (the window's own, and those below the row
+ * above it and above the row below it). The candidates: the cells of
+ * candidates (words q..q+2) when cell is KONTOR_NONE, else cell's (a dock
+ * card) or the cells next to it (water), which enclose_at's caller gives
+ * without a bitboard of the grid. */
+__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const uint64_t *candidates, int cell,
+                                                                 int water, kontor_log *log) {
+    int r0 = s->miny, q = r0 >> 2, sh = (r0 & 3) * 16;
+    uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
+    uint64_t o[3], g[3];
+    for (int k = 0; k < 3; k++) {
+        o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
+        g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
+    }
+    bb_win wopen = win3(o, sh), wtodo;
+    if (candidates) {
+        uint64_t t[3];
+        for (int k = 0; k < 3; k++) t[k] = candidates[q + k] & o[k];
+        wtodo = win3(t, sh);
+    } else {
+        /* the card's cell in the window: its row is in the extent */
+        int wc = cell - r0 * 16;
+        bb_win one = {{0, 0}};
+        one.w[wc >> 6] = 1ULL << (wc & 63);
+        if (water) one = bb_win_neighbours(one);
+        wtodo.w[0] = one.w[0] & wopen.w[0];
+        wtodo.w[1] = one.w[1] & wopen.w[1];
+    }
+    if (candidates && !(wtodo.w[0] | wtodo.w[1])) return; /* enclose_at's has a cell (may_enclose) */
+    bb_win wnear = bb_win_neighbours(win3(g, sh));
+    if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
+    else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
+    wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
+    enclose_in_window(s, wopen, wnear, wtodo, r0, log);
+}
+
+/* check_enclosures for the areas a card just laid on cell can have closed
+ * when the board's extent did not grow: the card's own (a dock card) or
+ * those next to it (water); not for Die grosse Insel. The candidates come
+ * from the cell in the window, not from a bitboard of the grid built and
+ * passed by the caller (a random game: basic 26,284 -> 26,193
+ * instructions, advanced 41,614 -> 41,462, four 62,058 -> 61,783; session
+ * eleven). enclose_in_window is always inline: with two callers the
+ * compiler made it a call, and the same change cost 26,427. */
+void enclose_at(kontor_state *s, int cell, int water, kontor_log *log) {
+    if (s->miny < 8 && s->maxy - s->miny < 8) {
+        enclose_window(s, NULL, cell, water, log);
+        return;
+    }
+    check_enclosures(s, water ? bb_around(cell) : bb_cell(cell), log);
+}
+
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        /* Every dock card lies in the extent's rows, here in the three words
-         * q..q+2 of the grid (r0 < 8: a growing board's extent holds the
-         * centre's row 7): the open cards, the gaps and the candidates
-         * worked out in those words only and cut into the window, instead of
-         * four-word sets cut three times (basic: 494 -> 465 instructions a
-         * call, scoring included; session ten). An area is open when one of its cells lies
-         * next to a gap: the cells next to a gap, once (the window's own,
-         * and those below the row above it and above the row below it). */
-        int q = r0 >> 2, sh = (r0 & 3) * 16;
-        uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
-        uint64_t o[3], g[3], t[3];
-        for (int k = 0; k < 3; k++) {
-            o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
-            g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
-            t[k] = candidates.w[q + k] & o[k];
-        }
-        bb_win wtodo = win3(t, sh);
-        if (!(wtodo.w[0] | wtodo.w[1])) return;
-        bb_win wnear = bb_win_neighbours(win3(g, sh));
-        if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
-        else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
-        wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
-        enclose_in_window(s, win3(o, sh), wnear, wtodo, r0, log);
+        enclose_window(s, candidates.w, KONTOR_NONE, 0, log);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);
@@ -352,7 +401,7 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
     for (int t = 0; t < 2; t++) /* a start of water cards has none */
         s->crane_near[t] = bb_any(s->crane[t]) ? bb_neighbours(s->crane[t]) : bb_empty();
-    if (n) update_mask(s, NULL);
+    if (n) update_mask(s);
 }
 
 void remove_raw(kontor_state *s, int cell) {
