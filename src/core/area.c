@@ -477,6 +477,14 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
          * rows above and below the window too) and stopping at two */
         bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wtodo = bb_window(&todo, r0), wsole = {{0, 0}};
         uint64_t above = r0 > 0 ? bb_row(&g, r0 - 1) : 0, below = r0 + 8 < 16 ? bb_row(&g, r0 + 8) : 0;
+        /* an open dock card with two cells of G beside it is in an area
+         * that is neither sole nor closed: no fill from it */
+        for (int i = 0; i < 2; i++) {
+            uint64_t gw = (wg.w[i] << 1) & ~BB_COL0, ge = (wg.w[i] >> 1) & ~BB_COL15;
+            uint64_t gn = i ? (wg.w[1] << 16) | (wg.w[0] >> 48) : (wg.w[0] << 16) | above;
+            uint64_t gs = i ? (wg.w[1] >> 16) | (below << 48) : (wg.w[0] >> 16) | (wg.w[1] << 48);
+            wtodo.w[i] &= ~((gw & ge) | ((gw | ge) & (gn | gs)) | (gn & gs));
+        }
         while (wtodo.w[0] | wtodo.w[1]) {
             bb_win area = {{0, 0}};
             if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0];

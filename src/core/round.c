@@ -175,11 +175,19 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
     start_turn_all(s, log);
 }
 
+/* bb_any(ship_targets(s)), without the call: a water card not under the
+ * ship. */
+static inline int any_ship_target(const kontor_state *s) {
+    bb_t t = s->water;
+    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
+    return bb_any(t);
+}
+
 static void start_turn_all(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
-    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
+    if (s->cfg.ship && card_of(s, id)->ship && any_ship_target(s) &&
         (s->ship_owner == KONTOR_NONE || s->ship_owner == kontor_team(s, seat))) { /* tile 7: only its owner */
         s->phase = KONTOR_PHASE_SHIP;
         return;
@@ -397,13 +405,25 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
 
 static void enter_place(kontor_state *s, kontor_log *log);
 
+/* bb_any(removable(s)) for a ship on a cell, without the call and without
+ * the set: a dock card with a ship symbol next to it, not in an enclosed
+ * area. */
+static inline int any_removable(const kontor_state *s) {
+    int c = s->ship_cell, i = c >> 6;
+    const uint64_t *n = BB_NEAR[c].w;
+    uint64_t r = n[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
+    if (n[0]) r |= n[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
+    if (n[2]) r |= n[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
+    return r != 0;
+}
+
 void do_ship(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
     if (value != KONTOR_NONE) {
         s->ship_cell = (uint8_t)value;
         s->ship_moved = 1;
         log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);
-        if (bb_any(removable(s))) {
+        if (any_removable(s)) {
             s->phase = KONTOR_PHASE_REMOVE;
             return;
         }
