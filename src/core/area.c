@@ -532,8 +532,8 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
  * encloses an area (customs_cells), as a dock card not next to an opposing
  * crane. */
 static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *water, bb_t *dock) {
-    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
-    bb_t off = bb_neighbours(s->crane[1 - kontor_team(s, seat)]); /* no dock card of seat's there */
+    bb_t cand = bb_and(s->front, s->mask); /* the free cells next to the board, kept by place_as */
+    bb_t off = s->crane_near[1 - team_of(s, seat)]; /* no dock card of seat's there (kept the same way) */
     *water = *dock = bb_empty();
     if (!s->cfg.inner_value) {
         /* by the extent the card gives the board: the same, or one more
