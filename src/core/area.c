@@ -558,10 +558,14 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
             if (s->cfg.fixed_board) {
                 join = 1; /* the mask never changes, the edges always close */
             } else if (!s->cfg.edge_both) {
+                /* the line that leaves the mask (lost) holds no card (a
+                 * side's cell lies in the mask, so the extent is narrower
+                 * than the board), nor does the line beyond it; the open
+                 * dock cards next to it lie on the line inside it (next), in
+                 * the mask's rows (columns): those next to a cell of lost */
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
-                bb_t newly = bb_empty();
-                if (lost >= 0 && lost <= 15) newly = bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
-                join = !bb_any(newly) || !bb_any(bb_and(open, bb_neighbours(newly)));
+                int next = d == 0 || d == 2 ? lost - 1 : lost + 1;
+                join = lost < 0 || lost > 15 || !bb_any(bb_and(open, d < 2 ? bb_column(next) : bb_line(next)));
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
