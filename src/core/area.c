@@ -517,9 +517,15 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     }
     if (closed) return;
     /* as water: not next to a sole area; as a dock card: next to a cell of
-     * G or to an open area that is not sole */
-    *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
-    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_or(g, bb_andnot(open, sole)))));
+     * G or to an open area that is not sole (G and the open dock cards are
+     * every cell that is not closing) */
+    if (bb_any(sole)) {
+        *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
+        closing = bb_or(closing, sole);
+    } else {
+        *water = bb_or(*water, in);
+    }
+    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_andnot(bb_all(), closing))));
 }
 
 /* Where seat may lay special card id: a flood on a bridge or on a dock card
