@@ -161,11 +161,26 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
  * next turn, the reveal) (session ten). */
 __attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
 
+/* bb_any(ship_targets(s)), without the call: a water card not under the
+ * ship. */
+static inline int any_ship_target(const kontor_state *s) {
+    bb_t t = s->water;
+    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
+    return bb_any(t);
+}
+
 __attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    if (!(s->cfg.ship && k->ship) && !is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+    if (s->cfg.ship && k->ship) {
+        /* the ship first (start_turn_all's test, without tile 7's owner) */
+        if (s->ship_owner == KONTOR_NONE && any_ship_target(s)) {
+            s->ship_moved = 0;
+            s->phase = KONTOR_PHASE_SHIP;
+            return;
+        }
+    } else if (!is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
         s->ship_moved = 0;
         s->phase = KONTOR_PHASE_PLACE;
         s->cells = legal_cells(s, seat, id); /* compute_cells */
@@ -173,14 +188,6 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
         if (bb_any(s->cells)) return;
     }
     start_turn_all(s, log);
-}
-
-/* bb_any(ship_targets(s)), without the call: a water card not under the
- * ship. */
-static inline int any_ship_target(const kontor_state *s) {
-    bb_t t = s->water;
-    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
-    return bb_any(t);
 }
 
 static void start_turn_all(kontor_state *s, kontor_log *log) {
