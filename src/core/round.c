@@ -311,16 +311,17 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     if (out | sitout) untaxed(s, out, sitout, log);
     playing &= ~(out | sitout);
     /* the higher number goes first */
-    s->norder = 0;
+    int no = 0; /* s->norder, counted in a register */
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
-            int j = s->norder++;
+            int j = no++;
             while (j > 0 && card_of(s, s->choice[s->order[j - 1]])->number < card_of(s, s->choice[p])->number) {
                 s->order[j] = s->order[j - 1];
                 j--;
             }
             s->order[j] = (uint8_t)p;
         }
+    s->norder = (uint8_t)no;
     for (int p = 0; p < ns; p++)
         if (!((playing >> p) & 1)) s->choice[p] = KONTOR_NONE;
     s->turn = 0;
