@@ -558,7 +558,6 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
             if (at < 0 || at > 15) continue;
             bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
             if (!bb_any(side)) continue;
-            in = bb_andnot(in, side);
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
             if (s->cfg.fixed_board) {
@@ -577,8 +576,10 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
                 join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
             }
-            if (join) in = bb_or(in, side);
-            else customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+            if (!join) {
+                in = bb_andnot(in, side);
+                customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+            }
         }
         if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
         return;
@@ -599,11 +600,18 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     bb_t r = bb_empty();
     if (k->kind == KONTOR_KIND_FLOOD) {
-        bb_t t = bb_andnot(s->dock, s->enclosed);
-        while (bb_any(t)) {
-            int c = bb_pop(&t);
-            const kontor_card *u = card_of(s, s->cell_card[c]);
-            if (u->kind == KONTOR_KIND_BRIDGE || (u->kind == KONTOR_KIND_GOODS && count_goods(u) == 1)) bb_set(&r, c);
+        /* word by word, each open dock card's bit set without a branch */
+        const kontor_card *cards = s->cfg.cards->card;
+        for (int i = 0; i < 4; i++) {
+            uint64_t rw = 0;
+            for (uint64_t t = s->dock.w[i] & ~s->enclosed.w[i]; t; t &= t - 1) {
+                int b = __builtin_ctzll(t);
+                const kontor_card *u = &cards[s->cell_card[i * 64 + b]];
+                uint64_t one = (uint64_t)(u->kind == KONTOR_KIND_BRIDGE) |
+                               (uint64_t)(u->kind == KONTOR_KIND_GOODS && u->goods[0] + u->goods[1] + u->goods[2] == 1);
+                rw |= one << b;
+            }
+            r.w[i] = rw;
         }
     } else if (k->kind == KONTOR_KIND_BRIDGE) {
         r = bb_andnot(bb_andnot(s->water, s->customs), bb_neighbours(s->enclosed));
@@ -630,12 +638,6 @@ void compute_cells(kontor_state *s, int seat, int id) {
         s->cells = legal_cells(s, seat, id);
         s->cells_water = bb_empty();
     }
-}
-
-bb_t ship_targets(const kontor_state *s) {
-    bb_t t = s->water;
-    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
-    return t;
 }
 
 /* The dock cards with a ship symbol next to the ship, not in an enclosed

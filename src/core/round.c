@@ -161,21 +161,13 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
  * next turn, the reveal) (session ten). */
 __attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
 
-/* bb_any(ship_targets(s)), without the call: a water card not under the
- * ship. */
-static inline int any_ship_target(const kontor_state *s) {
-    bb_t t = s->water;
-    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
-    return bb_any(t);
-}
-
 __attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
     if (s->cfg.ship && k->ship) {
         /* the ship first (start_turn_all's test, without tile 7's owner) */
-        if (s->ship_owner == KONTOR_NONE && any_ship_target(s)) {
+        if (s->ship_owner == KONTOR_NONE && bb_any(ship_targets(s))) {
             s->ship_moved = 0;
             s->phase = KONTOR_PHASE_SHIP;
             return;
@@ -194,7 +186,7 @@ static void start_turn_all(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
-    if (s->cfg.ship && card_of(s, id)->ship && any_ship_target(s) &&
+    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
         (s->ship_owner == KONTOR_NONE || s->ship_owner == kontor_team(s, seat))) { /* tile 7: only its owner */
         s->phase = KONTOR_PHASE_SHIP;
         return;
