@@ -639,20 +639,3 @@ void compute_cells(kontor_state *s, int seat, int id) {
         s->cells_water = bb_empty();
     }
 }
-
-/* The dock cards with a ship symbol next to the ship, not in an enclosed
- * area: by the ship cell's neighbours in the three words around it
- * (bb_near), not a set of the whole grid built bit by bit. */
-bb_t removable(const kontor_state *s) {
-    bb_t r = bb_empty();
-    int c = s->ship_cell;
-    if (c == KONTOR_NONE) return r;
-    uint64_t near[3];
-    bb_near(c, near);
-    int i = c >> 6;
-    r.w[i] = near[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
-    if (near[0]) r.w[i - 1] = near[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
-    if (near[2]) r.w[i + 1] = near[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
-    return r;
-}
-
