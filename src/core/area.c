@@ -469,14 +469,19 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
     bb_t g = bb_andnot(bb_all(), bb_or(closing, open)), sole = bb_empty();
-    bb_t todo = bb_and(open, bb_neighbours(bb_or(in, newly)));
+    bb_t from = bb_or(in, newly); /* the areas next to these */
     int r0 = s->miny, closed = 0;
     if (s->maxy - r0 < 8) {
         /* every open dock card lies in the extent's rows: fill in their
          * window, counting the cells of G next to the area (those of the
-         * rows above and below the window too) and stopping at two */
-        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wtodo = bb_window(&todo, r0), wsole = {{0, 0}};
+         * rows above and below the window too) and stopping at two; the
+         * open cards next to from in the window (from's rows above and
+         * below it too) */
+        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wfrom = bb_window(&from, r0), wsole = {{0, 0}};
         uint64_t above = r0 > 0 ? bb_row(&g, r0 - 1) : 0, below = r0 + 8 < 16 ? bb_row(&g, r0 + 8) : 0;
+        bb_win wtodo = bb_win_neighbours(wfrom);
+        wtodo.w[0] = (wtodo.w[0] | (r0 > 0 ? bb_row(&from, r0 - 1) : 0)) & wopen.w[0];
+        wtodo.w[1] = (wtodo.w[1] | (r0 + 8 < 16 ? bb_row(&from, r0 + 8) << 48 : 0)) & wopen.w[1];
         /* an open dock card with two cells of G beside it is in an area
          * that is neither sole nor closed: no fill from it */
         for (int i = 0; i < 2; i++) {
@@ -507,6 +512,7 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
         }
         sole = bb_unwindow(wsole, r0);
     } else {
+        bb_t todo = bb_and(open, bb_neighbours(from));
         while (bb_any(todo)) {
             bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
             todo = bb_andnot(todo, area);
