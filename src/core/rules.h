@@ -318,7 +318,6 @@ static inline bb_t removable(const kontor_state *s) {
     return r;
 }
 
-
 /* In rules.h, not area.c, because the placement's hot path inlines it in
  * more than one rule file. */
 /* Free cells next to the board where seat may put card id. */
