@@ -518,14 +518,27 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
     bb_t g = bb_andnot(bb_all(), bb_or(closing, open)), sole = bb_empty();
-    bb_t todo = bb_and(open, bb_neighbours(bb_or(in, newly)));
+    bb_t from = bb_or(in, newly); /* the areas next to these */
     int r0 = s->miny, closed = 0;
     if (s->maxy - r0 < 8) {
         /* every open dock card lies in the extent's rows: fill in their
          * window, counting the cells of G next to the area (those of the
-         * rows above and below the window too) and stopping at two */
-        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wtodo = bb_window(&todo, r0), wsole = {{0, 0}};
+         * rows above and below the window too) and stopping at two; the
+         * open cards next to from in the window (from's rows above and
+         * below it too) */
+        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wfrom = bb_window(&from, r0), wsole = {{0, 0}};
         uint64_t above = r0 > 0 ? bb_row(&g, r0 - 1) : 0, below = r0 + 8 < 16 ? bb_row(&g, r0 + 8) : 0;
+        bb_win wtodo = bb_win_neighbours(wfrom);
+        wtodo.w[0] = (wtodo.w[0] | (r0 > 0 ? bb_row(&from, r0 - 1) : 0)) & wopen.w[0];
+        wtodo.w[1] = (wtodo.w[1] | (r0 + 8 < 16 ? bb_row(&from, r0 + 8) << 48 : 0)) & wopen.w[1];
+        /* an open dock card with two cells of G beside it is in an area
+         * that is neither sole nor closed: no fill from it */
+        for (int i = 0; i < 2; i++) {
+            uint64_t gw = (wg.w[i] << 1) & ~BB_COL0, ge = (wg.w[i] >> 1) & ~BB_COL15;
+            uint64_t gn = i ? (wg.w[1] << 16) | (wg.w[0] >> 48) : (wg.w[0] << 16) | above;
+            uint64_t gs = i ? (wg.w[1] >> 16) | (below << 48) : (wg.w[0] >> 16) | (wg.w[1] << 48);
+            wtodo.w[i] &= ~((gw & ge) | ((gw | ge) & (gn | gs)) | (gn & gs));
+        }
         while (wtodo.w[0] | wtodo.w[1]) {
             bb_win area = {{0, 0}};
             if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0];
@@ -548,6 +561,7 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
         }
         sole = bb_unwindow(wsole, r0);
     } else {
+        bb_t todo = bb_and(open, bb_neighbours(from));
         while (bb_any(todo)) {
             bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
             todo = bb_andnot(todo, area);
@@ -558,9 +572,15 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     }
     if (closed) return;
     /* as water: not next to a sole area; as a dock card: next to a cell of
-     * G or to an open area that is not sole */
-    *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
-    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_or(g, bb_andnot(open, sole)))));
+     * G or to an open area that is not sole (G and the open dock cards are
+     * every cell that is not closing) */
+    if (bb_any(sole)) {
+        *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
+        closing = bb_or(closing, sole);
+    } else {
+        *water = bb_or(*water, in);
+    }
+    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_andnot(bb_all(), closing))));
 }
 
 /* Where seat may lay special card id: a flood on a bridge or on a dock card
@@ -573,8 +593,8 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
  * encloses an area (customs_cells), as a dock card not next to an opposing
  * crane. */
 static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *water, bb_t *dock) {
-    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
-    bb_t off = bb_neighbours(s->crane[1 - kontor_team(s, seat)]); /* no dock card of seat's there */
+    bb_t cand = bb_and(s->front, s->mask); /* the free cells next to the board, kept by place_as */
+    bb_t off = s->crane_near[1 - team_of(s, seat)]; /* no dock card of seat's there (kept the same way) */
     *water = *dock = bb_empty();
     if (!s->cfg.inner_value) {
         /* by the extent the card gives the board: the same, or one more
@@ -593,23 +613,28 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
             if (at < 0 || at > 15) continue;
             bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
             if (!bb_any(side)) continue;
-            in = bb_andnot(in, side);
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
             if (s->cfg.fixed_board) {
                 join = 1; /* the mask never changes, the edges always close */
             } else if (!s->cfg.edge_both) {
+                /* the line that leaves the mask (lost) holds no card (a
+                 * side's cell lies in the mask, so the extent is narrower
+                 * than the board), nor does the line beyond it; the open
+                 * dock cards next to it lie on the line inside it (next), in
+                 * the mask's rows (columns): those next to a cell of lost */
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
-                bb_t newly = bb_empty();
-                if (lost >= 0 && lost <= 15) newly = bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
-                join = !bb_any(newly) || !bb_any(bb_and(open, bb_neighbours(newly)));
+                int next = d == 0 || d == 2 ? lost - 1 : lost + 1;
+                join = lost < 0 || lost > 15 || !bb_any(bb_and(open, d < 2 ? bb_column(next) : bb_line(next)));
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
                 join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
             }
-            if (join) in = bb_or(in, side);
-            else customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+            if (!join) {
+                in = bb_andnot(in, side);
+                customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+            }
         }
         if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
         return;
@@ -630,11 +655,18 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     bb_t r = bb_empty();
     if (k->kind == KONTOR_KIND_FLOOD) {
-        bb_t t = bb_andnot(s->dock, s->enclosed);
-        while (bb_any(t)) {
-            int c = bb_pop(&t);
-            const kontor_card *u = card_of(s, s->cell_card[c]);
-            if (u->kind == KONTOR_KIND_BRIDGE || (u->kind == KONTOR_KIND_GOODS && count_goods(u) == 1)) bb_set(&r, c);
+        /* word by word, each open dock card's bit set without a branch */
+        const kontor_card *cards = s->cfg.cards->card;
+        for (int i = 0; i < 4; i++) {
+            uint64_t rw = 0;
+            for (uint64_t t = s->dock.w[i] & ~s->enclosed.w[i]; t; t &= t - 1) {
+                int b = __builtin_ctzll(t);
+                const kontor_card *u = &cards[s->cell_card[i * 64 + b]];
+                uint64_t one = (uint64_t)(u->kind == KONTOR_KIND_BRIDGE) |
+                               (uint64_t)(u->kind == KONTOR_KIND_GOODS && u->goods[0] + u->goods[1] + u->goods[2] == 1);
+                rw |= one << b;
+            }
+            r.w[i] = rw;
         }
     } else if (k->kind == KONTOR_KIND_BRIDGE) {
         r = bb_andnot(bb_andnot(s->water, s->customs), bb_neighbours(s->enclosed));
@@ -662,26 +694,3 @@ void compute_cells(kontor_state *s, int seat, int id) {
         s->cells_water = bb_empty();
     }
 }
-
-bb_t ship_targets(const kontor_state *s) {
-    bb_t t = s->water;
-    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
-    return t;
-}
-
-/* The dock cards with a ship symbol next to the ship, not in an enclosed
- * area: by the ship cell's neighbours in the three words around it
- * (bb_near), not a set of the whole grid built bit by bit. */
-bb_t removable(const kontor_state *s) {
-    bb_t r = bb_empty();
-    int c = s->ship_cell;
-    if (c == KONTOR_NONE) return r;
-    uint64_t near[3];
-    bb_near(c, near);
-    int i = c >> 6;
-    r.w[i] = near[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
-    if (near[0]) r.w[i - 1] = near[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
-    if (near[2]) r.w[i + 1] = near[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
-    return r;
-}
-

@@ -178,7 +178,14 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    if (!(s->cfg.ship && k->ship) && !is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+    if (s->cfg.ship && k->ship) {
+        /* the ship first (start_turn_all's test, without tile 7's owner) */
+        if (s->ship_owner == KONTOR_NONE && bb_any(ship_targets(s))) {
+            s->ship_moved = 0;
+            s->phase = KONTOR_PHASE_SHIP;
+            return;
+        }
+    } else if (!is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
         s->ship_moved = 0;
         s->phase = KONTOR_PHASE_PLACE;
         s->cells = legal_cells(s, seat, id); /* compute_cells */
@@ -310,16 +317,17 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     if (out | sitout) untaxed(s, out, sitout, log);
     playing &= ~(out | sitout);
     /* the higher number goes first */
-    s->norder = 0;
+    int no = 0; /* s->norder, counted in a register */
     for (int p = 0; p < ns; p++)
         if ((playing >> p) & 1) {
-            int j = s->norder++;
+            int j = no++;
             while (j > 0 && card_of(s, s->choice[s->order[j - 1]])->number < card_of(s, s->choice[p])->number) {
                 s->order[j] = s->order[j - 1];
                 j--;
             }
             s->order[j] = (uint8_t)p;
         }
+    s->norder = (uint8_t)no;
     for (int p = 0; p < ns; p++)
         if (!((playing >> p) & 1)) s->choice[p] = KONTOR_NONE;
     s->turn = 0;
@@ -411,13 +419,25 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
 
 static void enter_place(kontor_state *s, kontor_log *log);
 
+/* bb_any(removable(s)) for a ship on a cell, without the call and without
+ * the set: a dock card with a ship symbol next to it, not in an enclosed
+ * area. */
+static inline int any_removable(const kontor_state *s) {
+    int c = s->ship_cell, i = c >> 6;
+    const uint64_t *n = BB_NEAR[c].w;
+    uint64_t r = n[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
+    if (n[0]) r |= n[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
+    if (n[2]) r |= n[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
+    return r != 0;
+}
+
 void do_ship(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
     if (value != KONTOR_NONE) {
         s->ship_cell = (uint8_t)value;
         s->ship_moved = 1;
         log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);
-        if (bb_any(removable(s))) {
+        if (any_removable(s)) {
             s->phase = KONTOR_PHASE_REMOVE;
             return;
         }
