@@ -495,6 +495,34 @@ static void test_engine_playout_stops_at_a_bankruptcy_after_the_declarations(voi
     }
 }
 
+/* Armut for four: a pair sitting the round out (neither could pay the
+ * other's tax) is paid a coin each (R12), which can take the treasury's last
+ * coins while a seat of the other pair has none; the game is then over at
+ * the reveal, before anybody places (checked after every decision), so the
+ * playout must check for a bankruptcy after its reveal of four seats too.
+ * Red (seat 0), seat 1 and seat 2 start without coins, the treasury with two:
+ * where nobody passes and seats 0 and 2 both play a card with a coin symbol,
+ * they sit out, take the treasury's two coins, and seat 1 is broke. */
+static void test_engine_playout_stops_at_a_bankruptcy_after_the_reveal(void **st) {
+    (void)st;
+    kontor_config cfg;
+    config(&cfg, "armut4");
+    int ended = 0;
+    for (uint64_t seed = 1; seed <= 120; seed++) {
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+        assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+        s.treasury = (uint8_t)(s.treasury + s.coins[0] + s.coins[1] + s.coins[2] - 2);
+        s.coins[3] = (uint8_t)(s.coins[3] + s.treasury);
+        s.coins[0] = s.coins[1] = s.coins[2] = 0;
+        s.treasury = 2;
+        kontor_state end = playout_against_legal_picks(&s, seed, "armut4 reveal");
+        ended += end.end_reason == KONTOR_END_BANKRUPT && end.round == 1 && end.ncards_board == s.ncards_board &&
+                 end.treasury == 0 && end.coins[0] == 1 && end.coins[2] == 1 && end.coins[1] == 0;
+    }
+    assert_true(ended >= 10); /* 17 of the 120 seeds: the sit-out pair took the treasury's last coins */
+}
+
 /* ai_legal_count and ai_legal_nth (MAST's uniform pick without the list)
  * are kontor_legal's count and its i-th decision, at every placement and
  * card choice of random games: the variants, a pass as a hidden choice
@@ -550,6 +578,7 @@ int main(void) {
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_declarations),
+        cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_reveal),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),
         cmocka_unit_test(test_default_scale_follows_the_variant),
         cmocka_unit_test(test_playout_is_deterministic_for_a_seed),

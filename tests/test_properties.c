@@ -641,7 +641,8 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
  * over the whole grid (its fallback) when it is higher, which the usual
  * boards (8x8 for four, 6x6 for two) never are; the placements made with the
  * extent already higher than eight rows can only take the fallback, and the
- * test asserts many of them, with cells refused among them. */
+ * test asserts many of them, with cells refused among them; and many
+ * cells beyond the extent (a side of customs_house_cells), some refused. */
 static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
     (void)st;
     /* edge=both: a side's card can make the edges begin to close (the
@@ -649,7 +650,7 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
      * height=12: the extent grows past the window (the fallback) */
     const char *variants[] = {"four", "specials", "four", "four", "specials"},
                *options[] = {NULL, NULL, "edge=both", "width=6,height=12", "width=6,height=12"};
-    int checked = 0, refused = 0;
+    int checked = 0, refused = 0, side = 0, side_refused = 0; /* side: cells beyond the extent */
     for (int v = 0; v < 5; v++) {
         int tall = 0, tall_refused = 0; /* placements with the extent past the window */
         kontor_config cfg;
@@ -687,6 +688,9 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                                          s.maxy, g);
                             checked++;
                             refused += t.nareas != s.nareas;
+                            int x = c & 15, y = c >> 4, out = x < s.minx || x > s.maxx || y < s.miny || y > s.maxy;
+                            side += out;
+                            side_refused += out && t.nareas != s.nareas;
                             tall_refused += beyond && t.nareas != s.nareas;
                         }
                     }
@@ -703,8 +707,14 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
             assert_true(tall_refused >= 20);
         }
     }
+    /* the cells beyond the extent (customs_house_cells' sides: joined to
+     * the extent's fill when their new edge closes nothing, else a fill of
+     * their own) are many, and some of them refused */
+    print_message("%d cells checked, %d refused; beyond the extent %d, %d refused\n", checked, refused, side,
+                  side_refused);
     assert_true(checked > 10000);
     assert_true(refused > 100);
+    assert_true(side > 1000 && side_refused > 20);
 }
 
 static void property_playout_is_deterministic_for_a_seed(void **st) {

@@ -15,14 +15,13 @@
 /* R5: the cells where a card may still ever lie: every cell of some W x H
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
-int update_mask(kontor_state *s, bb_t *before) {
+int update_mask(kontor_state *s) {
     bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
     if (!s->cfg.fixed_board) {
         int w = s->cfg.width, h = s->cfg.height;
         m = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
     }
     int changed = !bb_eq(m, s->mask);
-    if (before) *before = s->mask;
     s->mask = m;
     return changed;
 }
@@ -126,14 +125,13 @@ static int manhattan_to_centre(bb_t cells) {
  * a keeper there (R11: keepers are unlimited unless keeper_limit=1); the
  * area's cells are frozen and the next round opens with an event
  * (Ereigniskarten). */
-static inline void area_decided(kontor_state *s, kontor_area *a, bb_t cells, kontor_log *log) {
+static inline void area_decided(kontor_state *s, kontor_area *a, kontor_log *log) {
     int w = kontor_compare_goods(a->goods);
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
     if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) {
         a->keeper = 1;
         s->keepers[w]++;
     }
-    s->enclosed = bb_or(s->enclosed, cells);
     s->event_due = 1;
     log_ev(log, KONTOR_EV_SCORE, w < 0 ? KONTOR_NONE : w, KONTOR_NONE, a->cell, s->nareas);
     s->nareas++;
@@ -154,7 +152,8 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
     if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
-    area_decided(s, a, cells, log);
+    s->enclosed = bb_or(s->enclosed, cells);
+    area_decided(s, a, log);
 }
 
 /* The Manhattan distance of each grid cell to the centre (7,7): a scored
@@ -201,11 +200,25 @@ static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log
     a->dist = (uint8_t)dist;
     for (int t = 0; t < 2; t++)
         for (int k = 0; k < 3; k++) a->goods[t][k] = (uint8_t)(g[t] >> (16 * k));
-    bb_t cells = bb_unwindow(area, r0);
     int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
-    if (bb_any(s->customs)) value += bb_count(bb_and(cells, s->customs));
+    /* the customs houses and the enclosed cells from the window's three
+     * words of the grid (r0 < 8: words q..q+2), not a bitboard of the grid
+     * cut out of the window (a random game: basic 26,019 -> 25,911
+     * instructions, advanced 41,201 -> 41,072, four 61,454 -> 61,182;
+     * session eleven) */
+    int q = r0 >> 2, sh = (r0 & 3) * 16;
+    uint64_t w[3] = {area.w[0], area.w[1], 0};
+    if (sh) {
+        w[0] = area.w[0] << sh;
+        w[1] = (area.w[0] >> (64 - sh)) | (area.w[1] << sh);
+        w[2] = area.w[1] >> (64 - sh);
+    }
+    for (int i = 0; i < 3; i++) {
+        value += __builtin_popcountll(w[i] & s->customs.w[q + i]);
+        s->enclosed.w[q + i] |= w[i];
+    }
     a->value = (uint8_t)value;
-    area_decided(s, a, cells, log);
+    area_decided(s, a, log);
 }
 
 /* Score every open area that is now enclosed; candidates limits the search
@@ -230,8 +243,8 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * open dock card lies there), wopen its open dock cards, wnear the cells next
  * to a gap: grow each area from a cell and stop as soon as it reaches a cell
  * next to a gap, which is how most areas end: still open; score the others. */
-static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear, bb_win wtodo, int r0,
-                                     kontor_log *log) {
+__attribute__((always_inline)) static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear,
+                                                                    bb_win wtodo, int r0, kontor_log *log) {
     wtodo.w[0] &= ~wnear.w[0]; /* the candidates next to a gap are open at once, and most are */
     wtodo.w[1] &= ~wnear.w[1];
     while (wtodo.w[0] | wtodo.w[1]) {
@@ -267,33 +280,69 @@ static inline bb_win win3(const uint64_t w[3], int sh) {
     return r;
 }
 
+/* The window's test (check_enclosures, enclose_at): rows r0..r0+7, every
+ * dock card lies in the extent's rows, here in the three words q..q+2 of
+ * the grid (r0 < 8: a growing board's extent holds the centre's row 7). The
+ * open cards and the gaps are worked out in those words only and cut into
+ * the window (basic: 494 -> 465 instructions a call, scoring included;
+ * session ten). An area is open when one of its cells lies next to a gap:
+ * the cells next to a gap, once (the window's own, and those below the row
+ * above it and above the row below it). The candidates: the cells of
+ * candidates (words q..q+2) when cell is KONTOR_NONE, else cell's (a dock
+ * card) or the cells next to it (water), which enclose_at's caller gives
+ * without a bitboard of the grid. */
+__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const uint64_t *candidates, int cell,
+                                                                 int water, kontor_log *log) {
+    int r0 = s->miny, q = r0 >> 2, sh = (r0 & 3) * 16;
+    uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
+    uint64_t o[3], g[3];
+    for (int k = 0; k < 3; k++) {
+        o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
+        g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
+    }
+    bb_win wopen = win3(o, sh), wtodo;
+    if (candidates) {
+        uint64_t t[3];
+        for (int k = 0; k < 3; k++) t[k] = candidates[q + k] & o[k];
+        wtodo = win3(t, sh);
+    } else {
+        /* the card's cell in the window: its row is in the extent */
+        int wc = cell - r0 * 16;
+        bb_win one = {{0, 0}};
+        one.w[wc >> 6] = 1ULL << (wc & 63);
+        if (water) one = bb_win_neighbours(one);
+        wtodo.w[0] = one.w[0] & wopen.w[0];
+        wtodo.w[1] = one.w[1] & wopen.w[1];
+    }
+    if (candidates && !(wtodo.w[0] | wtodo.w[1])) return; /* enclose_at's has a cell (may_enclose) */
+    bb_win wnear = bb_win_neighbours(win3(g, sh));
+    if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
+    else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
+    wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
+    enclose_in_window(s, wopen, wnear, wtodo, r0, log);
+}
+
+/* check_enclosures for the areas a card just laid on cell can have closed
+ * when the board's extent did not grow: the card's own (a dock card) or
+ * those next to it (water); not for Die grosse Insel. The candidates come
+ * from the cell in the window, not from a bitboard of the grid built and
+ * passed by the caller (a random game: basic 26,284 -> 26,193
+ * instructions, advanced 41,614 -> 41,462, four 62,058 -> 61,783; session
+ * eleven). enclose_in_window is always inline: with two callers the
+ * compiler made it a call, and the same change cost 26,427. */
+void enclose_at(kontor_state *s, int cell, int water, kontor_log *log) {
+    if (s->miny < 8 && s->maxy - s->miny < 8) {
+        enclose_window(s, NULL, cell, water, log);
+        return;
+    }
+    check_enclosures(s, water ? bb_around(cell) : bb_cell(cell), log);
+}
+
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        /* Every dock card lies in the extent's rows, here in the three words
-         * q..q+2 of the grid (r0 < 8: a growing board's extent holds the
-         * centre's row 7): the open cards, the gaps and the candidates
-         * worked out in those words only and cut into the window, instead of
-         * four-word sets cut three times (basic: 494 -> 465 instructions a
-         * call, scoring included; session ten). An area is open when one of its cells lies
-         * next to a gap: the cells next to a gap, once (the window's own,
-         * and those below the row above it and above the row below it). */
-        int q = r0 >> 2, sh = (r0 & 3) * 16;
-        uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
-        uint64_t o[3], g[3], t[3];
-        for (int k = 0; k < 3; k++) {
-            o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
-            g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
-            t[k] = candidates.w[q + k] & o[k];
-        }
-        bb_win wtodo = win3(t, sh);
-        if (!(wtodo.w[0] | wtodo.w[1])) return;
-        bb_win wnear = bb_win_neighbours(win3(g, sh));
-        if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
-        else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
-        wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
-        enclose_in_window(s, win3(o, sh), wnear, wtodo, r0, log);
+        enclose_window(s, candidates.w, KONTOR_NONE, 0, log);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);
@@ -352,7 +401,7 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
     for (int t = 0; t < 2; t++) /* a start of water cards has none */
         s->crane_near[t] = bb_any(s->crane[t]) ? bb_neighbours(s->crane[t]) : bb_empty();
-    if (n) update_mask(s, NULL);
+    if (n) update_mask(s);
 }
 
 void remove_raw(kontor_state *s, int cell) {
@@ -469,14 +518,27 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
     bb_t g = bb_andnot(bb_all(), bb_or(closing, open)), sole = bb_empty();
-    bb_t todo = bb_and(open, bb_neighbours(bb_or(in, newly)));
+    bb_t from = bb_or(in, newly); /* the areas next to these */
     int r0 = s->miny, closed = 0;
     if (s->maxy - r0 < 8) {
         /* every open dock card lies in the extent's rows: fill in their
          * window, counting the cells of G next to the area (those of the
-         * rows above and below the window too) and stopping at two */
-        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wtodo = bb_window(&todo, r0), wsole = {{0, 0}};
+         * rows above and below the window too) and stopping at two; the
+         * open cards next to from in the window (from's rows above and
+         * below it too) */
+        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wfrom = bb_window(&from, r0), wsole = {{0, 0}};
         uint64_t above = r0 > 0 ? bb_row(&g, r0 - 1) : 0, below = r0 + 8 < 16 ? bb_row(&g, r0 + 8) : 0;
+        bb_win wtodo = bb_win_neighbours(wfrom);
+        wtodo.w[0] = (wtodo.w[0] | (r0 > 0 ? bb_row(&from, r0 - 1) : 0)) & wopen.w[0];
+        wtodo.w[1] = (wtodo.w[1] | (r0 + 8 < 16 ? bb_row(&from, r0 + 8) << 48 : 0)) & wopen.w[1];
+        /* an open dock card with two cells of G beside it is in an area
+         * that is neither sole nor closed: no fill from it */
+        for (int i = 0; i < 2; i++) {
+            uint64_t gw = (wg.w[i] << 1) & ~BB_COL0, ge = (wg.w[i] >> 1) & ~BB_COL15;
+            uint64_t gn = i ? (wg.w[1] << 16) | (wg.w[0] >> 48) : (wg.w[0] << 16) | above;
+            uint64_t gs = i ? (wg.w[1] >> 16) | (below << 48) : (wg.w[0] >> 16) | (wg.w[1] << 48);
+            wtodo.w[i] &= ~((gw & ge) | ((gw | ge) & (gn | gs)) | (gn & gs));
+        }
         while (wtodo.w[0] | wtodo.w[1]) {
             bb_win area = {{0, 0}};
             if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0];
@@ -499,6 +561,7 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
         }
         sole = bb_unwindow(wsole, r0);
     } else {
+        bb_t todo = bb_and(open, bb_neighbours(from));
         while (bb_any(todo)) {
             bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
             todo = bb_andnot(todo, area);
@@ -509,9 +572,15 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     }
     if (closed) return;
     /* as water: not next to a sole area; as a dock card: next to a cell of
-     * G or to an open area that is not sole */
-    *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
-    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_or(g, bb_andnot(open, sole)))));
+     * G or to an open area that is not sole (G and the open dock cards are
+     * every cell that is not closing) */
+    if (bb_any(sole)) {
+        *water = bb_or(*water, bb_andnot(in, bb_neighbours(sole)));
+        closing = bb_or(closing, sole);
+    } else {
+        *water = bb_or(*water, in);
+    }
+    *dock = bb_or(*dock, bb_and(in_dock, bb_neighbours(bb_andnot(bb_all(), closing))));
 }
 
 /* Where seat may lay special card id: a flood on a bridge or on a dock card
@@ -524,8 +593,8 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
  * encloses an area (customs_cells), as a dock card not next to an opposing
  * crane. */
 static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *water, bb_t *dock) {
-    bb_t cand = bb_and(bb_andnot(bb_neighbours(s->occ), s->occ), s->mask);
-    bb_t off = bb_neighbours(s->crane[1 - kontor_team(s, seat)]); /* no dock card of seat's there */
+    bb_t cand = bb_and(s->front, s->mask); /* the free cells next to the board, kept by place_as */
+    bb_t off = s->crane_near[1 - team_of(s, seat)]; /* no dock card of seat's there (kept the same way) */
     *water = *dock = bb_empty();
     if (!s->cfg.inner_value) {
         /* by the extent the card gives the board: the same, or one more
@@ -544,23 +613,28 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
             if (at < 0 || at > 15) continue;
             bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
             if (!bb_any(side)) continue;
-            in = bb_andnot(in, side);
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
             if (s->cfg.fixed_board) {
                 join = 1; /* the mask never changes, the edges always close */
             } else if (!s->cfg.edge_both) {
+                /* the line that leaves the mask (lost) holds no card (a
+                 * side's cell lies in the mask, so the extent is narrower
+                 * than the board), nor does the line beyond it; the open
+                 * dock cards next to it lie on the line inside it (next), in
+                 * the mask's rows (columns): those next to a cell of lost */
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
-                bb_t newly = bb_empty();
-                if (lost >= 0 && lost <= 15) newly = bb_and(s->mask, d < 2 ? bb_column(lost) : bb_line(lost));
-                join = !bb_any(newly) || !bb_any(bb_and(open, bb_neighbours(newly)));
+                int next = d == 0 || d == 2 ? lost - 1 : lost + 1;
+                join = lost < 0 || lost > 15 || !bb_any(bb_and(open, d < 2 ? bb_column(next) : bb_line(next)));
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
                 join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
             }
-            if (join) in = bb_or(in, side);
-            else customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+            if (!join) {
+                in = bb_andnot(in, side);
+                customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
+            }
         }
         if (bb_any(in)) customs_cells(s, in, bb_andnot(in, off), x0, x1, y0, y1, water, dock);
         return;
@@ -581,11 +655,18 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     const kontor_card *k = card_of(s, id);
     bb_t r = bb_empty();
     if (k->kind == KONTOR_KIND_FLOOD) {
-        bb_t t = bb_andnot(s->dock, s->enclosed);
-        while (bb_any(t)) {
-            int c = bb_pop(&t);
-            const kontor_card *u = card_of(s, s->cell_card[c]);
-            if (u->kind == KONTOR_KIND_BRIDGE || (u->kind == KONTOR_KIND_GOODS && count_goods(u) == 1)) bb_set(&r, c);
+        /* word by word, each open dock card's bit set without a branch */
+        const kontor_card *cards = s->cfg.cards->card;
+        for (int i = 0; i < 4; i++) {
+            uint64_t rw = 0;
+            for (uint64_t t = s->dock.w[i] & ~s->enclosed.w[i]; t; t &= t - 1) {
+                int b = __builtin_ctzll(t);
+                const kontor_card *u = &cards[s->cell_card[i * 64 + b]];
+                uint64_t one = (uint64_t)(u->kind == KONTOR_KIND_BRIDGE) |
+                               (uint64_t)(u->kind == KONTOR_KIND_GOODS && u->goods[0] + u->goods[1] + u->goods[2] == 1);
+                rw |= one << b;
+            }
+            r.w[i] = rw;
         }
     } else if (k->kind == KONTOR_KIND_BRIDGE) {
         r = bb_andnot(bb_andnot(s->water, s->customs), bb_neighbours(s->enclosed));
@@ -613,26 +694,3 @@ void compute_cells(kontor_state *s, int seat, int id) {
         s->cells_water = bb_empty();
     }
 }
-
-bb_t ship_targets(const kontor_state *s) {
-    bb_t t = s->water;
-    if (s->ship_cell != KONTOR_NONE) bb_clear(&t, s->ship_cell);
-    return t;
-}
-
-/* The dock cards with a ship symbol next to the ship, not in an enclosed
- * area: by the ship cell's neighbours in the three words around it
- * (bb_near), not a set of the whole grid built bit by bit. */
-bb_t removable(const kontor_state *s) {
-    bb_t r = bb_empty();
-    int c = s->ship_cell;
-    if (c == KONTOR_NONE) return r;
-    uint64_t near[3];
-    bb_near(c, near);
-    int i = c >> 6;
-    r.w[i] = near[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
-    if (near[0]) r.w[i - 1] = near[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
-    if (near[2]) r.w[i + 1] = near[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
-    return r;
-}
-
