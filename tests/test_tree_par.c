@@ -544,6 +544,85 @@ static void test_par_sync_steers_reproducibly(void **st) {
     }
 }
 
+/* mopp=1 (par=sync, issue 18 item 3, the eleventh session): at a
+ * simultaneous root the other seat's root edges are merged too. After a
+ * search at red's card choice the table holds, per (seat, move) of black's,
+ * the sum of the trees' root visits and rewards of it; every pass of
+ * black's at a root chose one edge (the slots' visits add up to the trees'
+ * passes); a move's availability lies between its visits and the passes.
+ * The merged statistics steer the search (mopp=1 differs from mopp=0 at the
+ * card choice), reproducibly for a seed (2 and 3 threads); at a placement
+ * there is nothing of black's at the root and mopp=1 is mopp=0's search.
+ * Fails when a tree's gains are not published (checked by hand: the
+ * sync_opp_publish call taken out) and when select_edge does not read them
+ * (checked: omerged forced to 0, the card choice's rankings then equal). */
+static void test_par_sync_merges_the_opponents_root(void **st) {
+    (void)st;
+    kontor_view choose, place;
+    two_views(&choose, &place);
+    const char *specs[] = {"ismcts:iters=3001,threads=2,par=sync,merge=16,mopp=1",
+                           "ismcts:iters=2999,threads=3,par=sync,merge=5,mopp=1",
+                           "ismcts:ms=20,threads=2,par=sync,merge=8,mopp=1,clock=cpu,stop=0"};
+    for (int k = 0; k < 3; k++) {
+        kontor_agent *a = kt_agent(specs[k], 11);
+        ai_choice c[KONTOR_MAX_MOVES];
+        assert_true(kontor_agent_rank(a, &choose, c, KONTOR_MAX_MOVES) > 0);
+        ismcts_impl *m = a->impl;
+        syncsh *S = m->ss;
+        assert_true(S->opp);
+        assert_true(S->no > 1);
+        int opp = 1 - choose.seat;
+        uint64_t passes = 0, vsum = 0;
+        for (int t = 0; t < m->threads; t++) {
+            const tree *T = &m->trees[t];
+            for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling)
+                if (T->pool[e].kind == N_PASS && T->pool[e].seat == opp && T->pool[e].move == N_STAT)
+                    passes += T->pool[e].visits;
+        }
+        assert_true(passes > 0);
+        for (int i = 0; i < S->no; i++) {
+            uint32_t key = S->okey[i];
+            assert_int_equal(key / KEYS_PER_SEAT, (uint32_t)opp);
+            assert_int_equal(S->oix[key], i + 1);
+            double rew = 0;
+            uint64_t sum = 0;
+            for (int t = 0; t < m->threads; t++)
+                sum += tree_root_visits(&m->trees[t], opp, N_STAT, (kontor_move)(key % KEYS_PER_SEAT), &rew);
+            if (S->oacc_v[i] != sum)
+                fail_msg("spec %d, slot %d: table %llu visits, trees %llu", k, i, (unsigned long long)S->oacc_v[i],
+                         (unsigned long long)sum);
+            assert_true(fabs(S->oacc_r[i] - rew) < 1e-3 * (1 + rew));
+            assert_true(S->oacc_a[i] >= S->oacc_v[i]);
+            assert_true(S->oacc_a[i] <= passes);
+            vsum += S->oacc_v[i];
+        }
+        assert_int_equal(vsum, passes);
+        kontor_agent_free(a);
+    }
+    const char *pairs[][2] = {
+        {"ismcts:iters=4000,threads=2,par=sync,merge=16,mopp=1", "ismcts:iters=4000,threads=2,par=sync,merge=16,mopp=1"},
+        {"ismcts:iters=4000,threads=3,par=sync,merge=5,mopp=1", "ismcts:iters=4000,threads=3,par=sync,merge=5,mopp=1"},
+        {"ismcts:iters=4000,threads=2,par=sync,merge=16,mopp=1", "ismcts:iters=4000,threads=2,par=sync,merge=16"},
+    };
+    const kontor_view *views[] = {&choose, &place};
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < 3; k++) {
+            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+            kontor_agent *a = kt_agent(pairs[k][0], 5), *b = kt_agent(pairs[k][1], 5);
+            int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
+            int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
+            assert_int_equal(n1, n2);
+            int differ = 0;
+            for (int i = 0; i < n1; i++) differ += c1[i].move != c2[i].move || c1[i].visits != c2[i].visits;
+            /* the same but for mopp=1 against mopp=0 at the card choice */
+            if (k == 2 && w == 0) assert_true(differ > 0);
+            else if (differ)
+                fail_msg("view %d, '%s' against '%s': the rankings differ", w, pairs[k][0], pairs[k][1]);
+            kontor_agent_free(a);
+            kontor_agent_free(b);
+        }
+}
+
 /* par=sync under a time budget: every thread searches until its deadline
  * (stop=0: the whole budget; merges do not wait under ms=), by the wall
  * clock and by the threads' CPU clocks, and the move is legal; with the
@@ -574,7 +653,8 @@ static void test_par_spec_errors(void **st) {
         const char *spec, *says;
     } bad[] = {{"ismcts:threads=2,par=leaf", "option 'par' wants tree|root|sync, not 'leaf'"},
                {"ismcts:threads=2,vl=0", "option 'vl'"},
-               {"ismcts:threads=2,par=sync,merge=0", "option 'merge'"}};
+               {"ismcts:threads=2,par=sync,merge=0", "option 'merge'"},
+               {"ismcts:threads=2,par=sync,mopp=2", "option 'mopp'"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         kontor_error err;
         memset(&err, 0, sizeof err);
@@ -598,6 +678,7 @@ int main(void) {
         cmocka_unit_test(test_par_root_reproducible),
         cmocka_unit_test(test_par_sync_table_sums_the_trees),
         cmocka_unit_test(test_par_sync_steers_reproducibly),
+        cmocka_unit_test(test_par_sync_merges_the_opponents_root),
         cmocka_unit_test(test_par_sync_time_budget),
         cmocka_unit_test(test_par_spec_errors),
     };

@@ -44,13 +44,15 @@
  * part back, which its root's UCB counts beside its own (root
  * parallelization with periodic merges, Chaslot, Winands and van den Herik
  * 2008; ismcts_tree.h, syncsh); under an iteration budget the merges wait
- * for each other, so it too is reproducible. One thread is the same search
+ * for each other, so it too is reproducible; with mopp=1 a simultaneous
+ * root's other seats' edges are merged too (each tree's model of the
+ * opponent's pick from all the trees' iterations). One thread is the same search
  * under all three (docs/ai.md, "Tree parallelism", "Two trees that share
  * their roots").
  *
  * Options: iters=N (iterations per decision, default 10000), ms=N (time per
- * decision instead), threads=N (default 1), par=tree|root|sync, merge=K
- * and vl=K (above),
+ * decision instead), threads=N (default 1), par=tree|root|sync, merge=K,
+ * mopp=0|1 and vl=K (above),
  * c=X (exploration, default 0.7);
  * the playout (playout.c): policy=0|1 (the ship policy, default 1), ship=P
  * (its chance to move the ship when it can remove an opponent's card,
@@ -168,6 +170,17 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
             memset(T->pub_v, 0, sizeof T->pub_v);
             memset(T->pub_r, 0, sizeof T->pub_r);
             T->ototal = 0;
+            T->mopp = m->mopp && T->rkind == N_STAT;
+            T->oseen = 0;
+            if (T->mopp) {
+                memset(T->oix, 0, sizeof T->oix);
+                memset(T->oov, 0, sizeof T->oov);
+                memset(T->ooa, 0, sizeof T->ooa);
+                memset(T->oorw, 0, sizeof T->oorw);
+                memset(T->opub_v, 0, sizeof T->opub_v);
+                memset(T->opub_a, 0, sizeof T->opub_a);
+                memset(T->opub_r, 0, sizeof T->opub_r);
+            }
         }
         T->tid = t;
         T->nthreads = m->threads;
@@ -197,6 +210,14 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         memcpy(S->moves, moves, (size_t)n * sizeof *moves);
         memset(S->acc_v, 0, sizeof S->acc_v);
         memset(S->acc_r, 0, sizeof S->acc_r);
+        S->opp = m->mopp && ist_simultaneous(&v->s);
+        S->no = S->osnap_n = 0;
+        if (S->opp) {
+            memset(S->oix, 0, sizeof S->oix);
+            memset(S->oacc_v, 0, sizeof S->oacc_v);
+            memset(S->oacc_a, 0, sizeof S->oacc_a);
+            memset(S->oacc_r, 0, sizeof S->oacc_r);
+        }
     }
     if (m->rs) { /* par=root|sync: nobody has settled yet */
         atomic_store(&m->rs->done, 0);
@@ -376,6 +397,7 @@ static const ai_opt ismcts_opts[] = {
     {"threads", AI_OPT_INT, offsetof(ismcts_impl, threads), 1, 64},
     {"vl", AI_OPT_INT, offsetof(ismcts_impl, vl), 1, 1000},
     {"merge", AI_OPT_INT, offsetof(ismcts_impl, merge), 1, 1000000},
+    {"mopp", AI_OPT_INT, offsetof(ismcts_impl, mopp), 0, 1},
     {"c", AI_OPT_DOUBLE, offsetof(ismcts_impl, c), 0, 100},
     {"rounds", AI_OPT_INT, offsetof(ismcts_impl, po.rounds), 0, 1000},
     {"scale", AI_OPT_FLOAT, offsetof(ismcts_impl, po.scale), 0, 1000},

@@ -356,20 +356,36 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     /* par=sync: at the root the searching seat's edges count the other
      * trees' visits and rewards too, as of the last merge (sync_root) */
     int merged = T->ss && parent == 1 && kind == T->rkind && seat == T->v->seat;
+    /* mopp=1: the other seats' edges at a simultaneous root too, each with
+     * the other trees' availability of it (sync_opp_read) */
+    int omerged = T->ss && T->mopp && parent == 1 && kind == N_STAT && seat != T->v->seat;
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
-        if (merged) {
-            uint32_t r = T->rix[x->move], vis = x->visits + (r ? T->ov[r - 1] : 0);
+        if (merged || omerged) {
+            uint32_t r, ovis, oav;
+            float orw;
+            if (merged) {
+                r = T->rix[x->move];
+                ovis = r ? T->ov[r - 1] : 0;
+                orw = r ? T->orw[r - 1] : 0.0f;
+                oav = T->ototal;
+            } else {
+                r = T->oix[(uint32_t)seat * KEYS_PER_SEAT + x->move];
+                ovis = r ? T->oov[r - 1] : 0;
+                orw = r ? T->oorw[r - 1] : 0.0f;
+                oav = r ? T->ooa[r - 1] : 0;
+            }
+            uint32_t vis = x->visits + ovis;
             if (vis == 0) {
                 if (ebias) {
                     if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
                 } else if (bestv < 1e30) best = cand[i], bestv = 1e30;
                 continue;
             }
-            uint32_t avail = (misses ? pass - x->key - x->miss : x->miss + 1) + T->ototal;
+            uint32_t avail = (misses ? pass - x->key - x->miss : x->miss + 1) + oav;
             double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
             /* in float as below: with nothing merged, the very search of par=root */
-            float q = (x->reward + (r ? T->orw[r - 1] : 0.0f)) / vis;
+            float q = (x->reward + orw) / vis;
             double u = q + T->c * sqrt(la / vis);
             if (bias) u += T->pb * ai_mast_value(s, seat, x->move, T->mast) / (vis + 1);
             if (eprior) u += T->prior * x->acc / (vis + 1);
@@ -752,6 +768,12 @@ int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat) {
 static void complete_round(syncsh *S) {
     memcpy(S->snap_v, S->acc_v, (size_t)S->n * sizeof *S->snap_v);
     memcpy(S->snap_r, S->acc_r, (size_t)S->n * sizeof *S->snap_r);
+    if (S->opp) {
+        memcpy(S->osnap_v, S->oacc_v, (size_t)S->no * sizeof *S->osnap_v);
+        memcpy(S->osnap_a, S->oacc_a, (size_t)S->no * sizeof *S->osnap_a);
+        memcpy(S->osnap_r, S->oacc_r, (size_t)S->no * sizeof *S->osnap_r);
+        S->osnap_n = S->no;
+    }
     S->waiting = 0;
     S->gen++;
     pthread_cond_broadcast(&S->cv);
@@ -765,6 +787,56 @@ void ist_sync_leave(syncsh *S) {
     S->members--;
     if (S->barrier && S->waiting > 0 && S->waiting >= S->members) complete_round(S);
     pthread_mutex_unlock(&S->mu);
+}
+
+/* par=sync, mopp=1, under the table's lock: what this tree's root edges of
+ * the other seats gained since its last merge (visits, rewards, passes in
+ * which the move was dealt) goes into the table, a new (seat, move) taking
+ * the next slot. An edge's availability after its group's last pass is its
+ * count, or that pass's number less its birth and misses (passed()). */
+static void sync_opp_publish(tree *T) {
+    syncsh *S = T->ss;
+    const node *pool = T->pool;
+    uint32_t pc[KONTOR_MAX_SEATS] = {0};
+    for (uint32_t e = pool[1].child; e; e = pool[e].sibling)
+        if (pool[e].kind == N_PASS && pool[e].move == N_STAT && pool[e].seat < KONTOR_MAX_SEATS) pc[pool[e].seat] = e;
+    for (uint32_t e = pool[1].child; e; e = pool[e].sibling) {
+        const node *x = &pool[e];
+        if (x->kind != N_STAT || x->seat == T->v->seat || x->seat >= KONTOR_MAX_SEATS) continue;
+        uint32_t k = (uint32_t)x->seat * KEYS_PER_SEAT + x->move;
+        if (k >= NKEYS) continue;
+        uint32_t r = S->oix[k];
+        if (!r) {
+            if (S->no == OSLOTS) continue; /* full: this move stays unmerged */
+            S->okey[S->no] = k;
+            r = S->oix[k] = (uint16_t)++S->no;
+        }
+        const node *p = pc[x->seat] ? &pool[pc[x->seat]] : NULL;
+        uint64_t avail = !p ? 0 : p->key ? p->visits - x->key - x->miss : x->miss;
+        S->oacc_v[r - 1] += x->visits - T->opub_v[r - 1];
+        S->oacc_a[r - 1] += avail - T->opub_a[r - 1];
+        S->oacc_r[r - 1] += (double)x->reward - T->opub_r[r - 1];
+        T->opub_v[r - 1] = x->visits;
+        T->opub_a[r - 1] = avail;
+        T->opub_r[r - 1] = x->reward;
+    }
+}
+
+/* par=sync, mopp=1, under the table's lock: the table read back (the
+ * round's under a barrier), the others' part of it kept per slot, the
+ * slots new to this tree mapped from their keys. */
+static void sync_opp_read(tree *T) {
+    syncsh *S = T->ss;
+    int barrier = S->barrier, n = barrier ? S->osnap_n : S->no;
+    const uint64_t *sv = barrier ? S->osnap_v : S->oacc_v, *sa = barrier ? S->osnap_a : S->oacc_a;
+    const double *sr = barrier ? S->osnap_r : S->oacc_r;
+    for (; T->oseen < n; T->oseen++) T->oix[S->okey[T->oseen]] = (uint16_t)(T->oseen + 1);
+    for (int i = 0; i < n; i++) {
+        uint64_t o = sv[i] - T->opub_v[i], oa = sa[i] - T->opub_a[i];
+        T->oov[i] = (uint32_t)(o > UINT32_MAX / 4 ? UINT32_MAX / 4 : o);
+        T->ooa[i] = (uint32_t)(oa > UINT32_MAX / 4 ? UINT32_MAX / 4 : oa);
+        T->oorw[i] = (float)(sr[i] - T->opub_r[i]);
+    }
 }
 
 /* par=sync: a merge. What this tree's root edges of the searching seat
@@ -795,6 +867,7 @@ static void sync_root(tree *T, int leaving) {
         S->acc_v[i] += dv[i];
         S->acc_r[i] += dr[i];
     }
+    if (T->mopp) sync_opp_publish(T);
     S->merges++;
     if (leaving) {
         S->members--;
@@ -814,6 +887,7 @@ static void sync_root(tree *T, int leaving) {
     }
     memcpy(tv, sv, (size_t)n * sizeof *tv);
     memcpy(tr, sr, (size_t)n * sizeof *tr);
+    if (T->mopp) sync_opp_read(T);
     pthread_mutex_unlock(&S->mu);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {

@@ -112,6 +112,7 @@ typedef struct rootsh {
  * reads without waiting. After the search acc holds the sum of every
  * tree's root statistics (the decision sums the trees, as par=root). All
  * under mu. */
+#define OSLOTS 512 /* mopp=1: the other seats' root moves a table holds (the rest are not merged) */
 typedef struct syncsh {
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -123,6 +124,16 @@ typedef struct syncsh {
     kontor_move moves[KONTOR_MAX_MOVES];
     uint64_t acc_v[KONTOR_MAX_MOVES], snap_v[KONTOR_MAX_MOVES];
     double acc_r[KONTOR_MAX_MOVES], snap_r[KONTOR_MAX_MOVES];
+    /* mopp=1 (at a simultaneous root only): the other seats' root edges
+     * too, by slot, a slot given to a (seat, move) key when a tree first
+     * merges it (okey; oix the key's slot + 1): visits, rewards (for that
+     * seat's team) and availability (passes in which the move was dealt) */
+    int opp;                     /* mopp=1 and the root is simultaneous (set before the threads start) */
+    int no, osnap_n;             /* slots given, and as of the last completed round */
+    uint32_t okey[OSLOTS];       /* slot -> seat * KEYS_PER_SEAT + move */
+    uint16_t oix[NKEYS];         /* key -> slot + 1, 0 for none */
+    uint64_t oacc_v[OSLOTS], osnap_v[OSLOTS], oacc_a[OSLOTS], osnap_a[OSLOTS];
+    double oacc_r[OSLOTS], osnap_r[OSLOTS];
 } syncsh;
 
 /* One per thread, each on cache lines of its own (the threads write their
@@ -143,6 +154,13 @@ typedef struct tree {
     uint32_t ototal;               /* ... and their root passes (the sum of ov) */
     uint64_t pub_v[KONTOR_MAX_MOVES]; /* par=sync: this tree's root visits per move as last merged */
     double pub_r[KONTOR_MAX_MOVES];
+    int mopp;         /* par=sync, mopp=1, a simultaneous root: the other seats' root edges are merged too */
+    int oseen;        /* mopp: the table's slots this tree has mapped in oix */
+    uint16_t oix[NKEYS];           /* mopp: (seat, move) key -> slot + 1 in ss, 0 for none */
+    uint32_t oov[OSLOTS], ooa[OSLOTS]; /* mopp: the other trees' visits and availability per slot, at the last merge */
+    float oorw[OSLOTS];            /* ... and their rewards */
+    uint64_t opub_v[OSLOTS], opub_a[OSLOTS]; /* mopp: this tree's part of the table per slot as last merged */
+    double opub_r[OSLOTS];
     int tid, nthreads;/* this thread's number (0: the one that checks the early stop) and how many search */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
@@ -200,6 +218,7 @@ typedef struct ismcts_impl {
     int ms, threads;
     int par;   /* par=tree|root|sync: several threads share one tree, or grow one each (sync: merging their roots) */
     int merge; /* merge=K, par=sync: iterations of a tree between its merges */
+    int mopp;  /* mopp=0|1, par=sync: at a simultaneous root merge the other seats' root edges too */
     int vl;    /* vl=K, par=tree: the virtual loss, in visits */
     shared *sh; /* par=tree and threads > 1 */
     rootsh *rs; /* par=root|sync and threads > 1 */
