@@ -465,9 +465,9 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             int a = bb_count(s->cells), b = s->cfg.specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
             int n = a + b + (s->cfg.optional_place ? 1 : 0);
             int i = (int)rng_below(&r, (uint32_t)n);
-            if (i < a) do_place(s, bb_nth(s->cells, i), 0, NULL);
-            else if (i < a + b) do_place(s, bb_nth(s->cells_water, i - a), 1, NULL);
-            else do_place(s, KONTOR_NONE, 0, NULL);
+            if (i < a) playout_place(s, bb_nth(s->cells, i), 0);
+            else if (i < a + b) playout_place(s, bb_nth(s->cells_water, i - a), 1);
+            else playout_place(s, KONTOR_NONE, 0);
             if (s->cfg.bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE &&
                    s->choice[1] == KONTOR_NONE) { /* (no declarations with declare=hidden: open_choice) */

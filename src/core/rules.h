@@ -182,6 +182,7 @@ void do_remove(kontor_state *s, int value, kontor_log *log);
 void do_pile(kontor_state *s, int value, kontor_log *log);
 void do_buy(kontor_state *s, int seat, int value, kontor_log *log);
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log);
+void playout_place(kontor_state *s, int value, int as_water);
 int row_ends_game(kontor_state *s, kontor_log *log);
 int centre_cell(const kontor_state *s);
 int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
