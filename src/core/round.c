@@ -627,7 +627,10 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     else place_n(s, value, as_water, log);
 }
 
-/* The playout's entry: the copy without a log only, no test of the log. */
+/* The playout's entry: the copy without a log only, no test of the log,
+ * and a smaller frame than do_place's two copies (a random game: basic
+ * 24,844 -> 24,632 instructions, advanced 38,665 -> 38,345, four 56,729 ->
+ * 56,284; session eleven). */
 void playout_place(kontor_state *s, int value, int as_water) { place_n(s, value, as_water, NULL); }
 
 __attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log) {
