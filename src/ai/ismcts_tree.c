@@ -779,13 +779,18 @@ static void complete_round(syncsh *S) {
     pthread_cond_broadcast(&S->cv);
 }
 
-/* par=sync: a thread stops taking part in the rounds (its budget is spent,
- * or it never started); the round the others wait in may be complete now.
- * The caller holds nothing. */
-void ist_sync_leave(syncsh *S) {
-    pthread_mutex_lock(&S->mu);
+/* par=sync, under the table's lock: a thread stops taking part in the
+ * rounds; the round the others wait in may be complete now. */
+static void leave_locked(syncsh *S) {
     S->members--;
     if (S->barrier && S->waiting > 0 && S->waiting >= S->members) complete_round(S);
+}
+
+/* par=sync: a thread stops taking part in the rounds (its budget is spent,
+ * or it never started). The caller holds nothing. */
+void ist_sync_leave(syncsh *S) {
+    pthread_mutex_lock(&S->mu);
+    leave_locked(S);
     pthread_mutex_unlock(&S->mu);
 }
 
@@ -870,8 +875,7 @@ static void sync_root(tree *T, int leaving) {
     if (T->mopp) sync_opp_publish(T);
     S->merges++;
     if (leaving) {
-        S->members--;
-        if (S->barrier && S->waiting > 0 && S->waiting >= S->members) complete_round(S);
+        leave_locked(S);
         pthread_mutex_unlock(&S->mu);
         return;
     }
