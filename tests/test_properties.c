@@ -8,6 +8,7 @@
 #include "testutil.h"
 #include "core/internal.h"
 #include "core/apply.h"
+#include "core/bb.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -459,6 +460,68 @@ static void property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the
                       on[v].upright ? " upright" : "", tall, scored);
         assert_true(tall >= 1000);
         assert_true(scored >= 100);
+    }
+}
+
+/* The enclosure test's window (bb.h's bb_w, one SSE2 register or two
+ * words) against the four-word bitboards, over random sets of every
+ * density: a window read at rows r0..r0+7 is bb_window's, its neighbours
+ * bb_win_neighbours', west and east alone the same without the row shifts,
+ * a row down the window of the set moved a row down, and a window or'ed
+ * back is bb_unwindow's. And the enclosure test's cells next to a gap
+ * (area.c's enclose_window): the gaps' window moved a column either way
+ * and their windows one row below and above (for r0 = 0, the window moved
+ * down: no row above the grid) are the window of bb_neighbours of the
+ * gaps. Build with CFLAGS=-DKONTOR_NO_SSE2 for the two-word path. */
+static bb_t random_bb(kontor_rng *rng) {
+    bb_t b;
+    int density = (int)kontor_rng_below(rng, 4); /* 0: sparse .. 3: dense */
+    for (int i = 0; i < 4; i++) {
+        uint64_t w = kontor_rng_next(rng);
+        for (int k = 0; k < density; k++) w &= kontor_rng_next(rng);
+        b.w[i] = density == 3 ? ~w : w;
+    }
+    return b;
+}
+
+static int win_is(bb_w a, bb_win want) { return bbw_lo(a) == want.w[0] && bbw_hi(a) == want.w[1]; }
+
+static void property_window_ops_agree_with_the_grid(void **st) {
+    (void)st;
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 1212);
+    for (int n = 0; n < 20000; n++) {
+        bb_t a = random_bb(&rng), b = random_bb(&rng);
+        int r0 = (int)kontor_rng_below(&rng, 9);
+        bb_win wa = bb_window(&a, r0), wb = bb_window(&b, r0);
+        bb_w va = bbw_load(&a, r0), vb = bbw_load(&b, r0);
+        assert_true(win_is(va, wa));
+        assert_true(win_is(bbw_make(wa.w[0], wa.w[1]), wa));
+        assert_true(win_is(bbw_nb(va), bb_win_neighbours(wa)));
+        bb_win beside = {{((wa.w[0] << 1) & ~BB_COL0) | ((wa.w[0] >> 1) & ~BB_COL15),
+                          ((wa.w[1] << 1) & ~BB_COL0) | ((wa.w[1] >> 1) & ~BB_COL15)}};
+        assert_true(win_is(bbw_beside(va), beside));
+        bb_win down = {{wa.w[0] << 16, (wa.w[1] << 16) | (wa.w[0] >> 48)}};
+        assert_true(win_is(bbw_down(va), down));
+        bb_win and = {{wa.w[0] & wb.w[0], wa.w[1] & wb.w[1]}}, or = {{wa.w[0] | wb.w[0], wa.w[1] | wb.w[1]}},
+               andnot = {{wa.w[0] & ~wb.w[0], wa.w[1] & ~wb.w[1]}};
+        assert_true(win_is(bbw_and(va, vb), and));
+        assert_true(win_is(bbw_or(va, vb), or));
+        assert_true(win_is(bbw_andnot(va, vb), andnot));
+        assert_int_equal(bbw_any(va), (wa.w[0] | wa.w[1]) != 0);
+        assert_int_equal(bbw_any(bbw_and(va, bbw_make(0, 0))), 0);
+        assert_int_equal(bbw_eq(va, vb), wa.w[0] == wb.w[0] && wa.w[1] == wb.w[1]);
+        assert_int_equal(bbw_eq(va, bbw_load(&a, r0)), 1);
+        bb_t into = b;
+        bbw_or_into(&into, r0, va);
+        assert_true(bb_eq(into, bb_or(b, bb_unwindow(wa, r0))));
+        if (r0 < 8) {
+            bb_w mid = bbw_load(&a, r0);
+            bb_w above = r0 ? bbw_load(&a, r0 - 1) : bbw_down(mid);
+            bb_w near = bbw_or(bbw_beside(mid), bbw_or(above, bbw_load(&a, r0 + 1)));
+            bb_t nb = bb_neighbours(a);
+            assert_true(win_is(near, bb_window(&nb, r0)));
+        }
     }
 }
 
@@ -1353,6 +1416,7 @@ int main(void) {
         cmocka_unit_test(property_views_are_blind_to_hidden_information),
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the_window),
+        cmocka_unit_test(property_window_ops_agree_with_the_grid),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
         cmocka_unit_test(property_cards_to_be_placed_are_public),

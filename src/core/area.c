@@ -173,15 +173,17 @@ static const uint8_t DIST[KONTOR_CELLS] = {DIST64(0), DIST64(64), DIST64(128), D
  * warehouses away from their cards (Exportlager, Aktionstafeln) and the
  * island's inner value take score_area, the plain reading; so does the
  * test of this one (property_scoring_in_the_window_is_the_plain_scoring). */
-static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log) {
+static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) {
+    uint64_t lo = bbw_lo(area), hi = bbw_hi(area);
     if (s->cfg.tiles | s->cfg.export_store | s->cfg.inner_value || s->nareas >= KONTOR_MAX_AREAS) {
-        score_area(s, bb_unwindow(area, r0), log);
+        bb_win wa = {{lo, hi}};
+        score_area(s, bb_unwindow(wa, r0), log);
         return;
     }
     kontor_area *a = &s->area[s->nareas];
     memset(a, 0, sizeof *a);
-    int base = r0 * 16, size = __builtin_popcountll(area.w[0]) + __builtin_popcountll(area.w[1]);
-    a->cell = (uint8_t)(base + (area.w[0] ? __builtin_ctzll(area.w[0]) : 64 + __builtin_ctzll(area.w[1])));
+    int base = r0 * 16, size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
+    a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
     a->size = (uint8_t)size;
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     /* goods per colour in 16-bit lanes (tea, wine, spice): an area of at
@@ -190,7 +192,7 @@ static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log
     int dist = 99;
     const kontor_card *cards = s->cfg.cards->card;
     for (int i = 0; i < 2; i++)
-        for (uint64_t w = area.w[i]; w; w &= w - 1) {
+        for (uint64_t w = i ? hi : lo; w; w &= w - 1) {
             int c = base + i * 64 + __builtin_ctzll(w);
             if (DIST[c] < dist) dist = DIST[c];
             const kontor_card *k = &cards[s->cell_card[c]];
@@ -201,22 +203,11 @@ static void score_area_win(kontor_state *s, bb_win area, int r0, kontor_log *log
     for (int t = 0; t < 2; t++)
         for (int k = 0; k < 3; k++) a->goods[t][k] = (uint8_t)(g[t] >> (16 * k));
     int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
-    /* the customs houses and the enclosed cells from the window's three
-     * words of the grid (r0 < 8: words q..q+2), not a bitboard of the grid
-     * cut out of the window (a random game: basic 26,019 -> 25,911
-     * instructions, advanced 41,201 -> 41,072, four 61,454 -> 61,182;
-     * session eleven) */
-    int q = r0 >> 2, sh = (r0 & 3) * 16;
-    uint64_t w[3] = {area.w[0], area.w[1], 0};
-    if (sh) {
-        w[0] = area.w[0] << sh;
-        w[1] = (area.w[0] >> (64 - sh)) | (area.w[1] << sh);
-        w[2] = area.w[1] >> (64 - sh);
-    }
-    for (int i = 0; i < 3; i++) {
-        value += __builtin_popcountll(w[i] & s->customs.w[q + i]);
-        s->enclosed.w[q + i] |= w[i];
-    }
+    /* the customs houses and the enclosed cells: the window of the grid's
+     * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
+    bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
+    value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
+    bbw_or_into(&s->enclosed, r0, area);
     a->value = (uint8_t)value;
     area_decided(s, a, log);
 }
@@ -239,87 +230,56 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
     return 1;
 }
 
-/* The areas of the cells of wtodo in the window of rows r0..r0+7 (every
- * open dock card lies there), wopen its open dock cards, wnear the cells next
- * to a gap: grow each area from a cell and stop as soon as it reaches a cell
- * next to a gap, which is how most areas end: still open; score the others. */
-__attribute__((always_inline)) static inline void enclose_in_window(kontor_state *s, bb_win wopen, bb_win wnear,
-                                                                    bb_win wtodo, int r0, kontor_log *log) {
-    wtodo.w[0] &= ~wnear.w[0]; /* the candidates next to a gap are open at once, and most are */
-    wtodo.w[1] &= ~wnear.w[1];
-    while (wtodo.w[0] | wtodo.w[1]) {
-        bb_win area = {{0, 0}};
-        if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0]; /* the lowest cell */
-        else area.w[1] = wtodo.w[1] & -wtodo.w[1];
-        int enclosed = 1;
-        for (;;) {
-            bb_win n = bb_win_neighbours(area), grown;
-            grown.w[0] = (area.w[0] | n.w[0]) & wopen.w[0];
-            grown.w[1] = (area.w[1] | n.w[1]) & wopen.w[1];
-            if ((grown.w[0] & wnear.w[0]) | (grown.w[1] & wnear.w[1])) {
-                enclosed = 0;
-                break;
-            }
-            if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
-            area = grown;
-        }
-        wtodo.w[0] &= ~area.w[0];
-        wtodo.w[1] &= ~area.w[1];
-        if (enclosed) score_area_win(s, area, r0, log);
-    }
-}
-
-/* Rows r0..r0+7 of three words w[0..2], rows 4q.. of the grid, q = r0 >> 2,
- * sh = (r0 & 3) * 16 (bb_window of words already read). */
-static inline bb_win win3(const uint64_t w[3], int sh) {
-    bb_win r = {{w[0], w[1]}};
-    if (sh) {
-        r.w[0] = (w[0] >> sh) | (w[1] << (64 - sh));
-        r.w[1] = (w[1] >> sh) | (w[2] << (64 - sh));
-    }
-    return r;
-}
-
-/* The window's test (check_enclosures, enclose_at): rows r0..r0+7, every
- * dock card lies in the extent's rows, here in the three words q..q+2 of
- * the grid (r0 < 8: a growing board's extent holds the centre's row 7). The
- * open cards and the gaps are worked out in those words only and cut into
- * the window (basic: 494 -> 465 instructions a call, scoring included;
- * session ten). An area is open when one of its cells lies next to a gap:
- * the cells next to a gap, once (the window's own, and those below the row
- * above it and above the row below it). The candidates: the cells of
- * candidates (words q..q+2) when cell is KONTOR_NONE, else cell's (a dock
- * card) or the cells next to it (water), which enclose_at's caller gives
- * without a bitboard of the grid. */
-__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const uint64_t *candidates, int cell,
+/* The window's test (check_enclosures, enclose_at): rows r0..r0+7, r0 < 8,
+ * the extent's rows (every open dock card lies there), each set one bb_w
+ * read from the grid's bitboard (bbw_load). An area is open when one of its
+ * cells lies next to a gap: near, the cells next to a gap (the window's
+ * gaps moved a column either way, and its gaps one row up and one row down
+ * read as the windows at rows r0 + 1 and r0 - 1, which bring in the rows
+ * below and above it). The candidates: the open cells of candidates when
+ * cell is KONTOR_NONE, else cell (a dock card) or the cells next to it
+ * (water), which enclose_at's caller gives without a bitboard of the grid.
+ * The candidates next to a gap are open at once, and most are; from each
+ * other one, grow its area and stop as soon as it reaches a cell next to a
+ * gap, which is how most areas end: still open; score the others. */
+__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const bb_t *candidates, int cell,
                                                                  int water, kontor_log *log) {
-    int r0 = s->miny, q = r0 >> 2, sh = (r0 & 3) * 16;
-    uint64_t edges = edges_close(s) ? 0 : ~0ULL; /* gaps: free cells, inside the mask once the edges close */
-    uint64_t o[3], g[3];
-    for (int k = 0; k < 3; k++) {
-        o[k] = s->dock.w[q + k] & ~s->enclosed.w[q + k];
-        g[k] = ~s->occ.w[q + k] & (s->mask.w[q + k] | edges);
-    }
-    bb_win wopen = win3(o, sh), wtodo;
+    int r0 = s->miny;
+    bb_w open = bbw_andnot(bbw_load(&s->dock, r0), bbw_load(&s->enclosed, r0)), todo;
     if (candidates) {
-        uint64_t t[3];
-        for (int k = 0; k < 3; k++) t[k] = candidates[q + k] & o[k];
-        wtodo = win3(t, sh);
+        todo = bbw_and(bbw_load(candidates, r0), open);
+        if (!bbw_any(todo)) return;
     } else {
         /* the card's cell in the window: its row is in the extent */
         int wc = cell - r0 * 16;
-        bb_win one = {{0, 0}};
-        one.w[wc >> 6] = 1ULL << (wc & 63);
-        if (water) one = bb_win_neighbours(one);
-        wtodo.w[0] = one.w[0] & wopen.w[0];
-        wtodo.w[1] = one.w[1] & wopen.w[1];
+        bb_w one = bbw_make(wc < 64 ? 1ULL << (wc & 63) : 0, wc < 64 ? 0 : 1ULL << (wc & 63));
+        todo = bbw_and(water ? bbw_nb(one) : one, open);
     }
-    if (candidates && !(wtodo.w[0] | wtodo.w[1])) return; /* enclose_at's has a cell (may_enclose) */
-    bb_win wnear = bb_win_neighbours(win3(g, sh));
-    if (sh) wnear.w[0] |= (g[0] >> (sh - 16)) & 0xFFFF; /* the row above, in word q */
-    else if (q) wnear.w[0] |= (~s->occ.w[q - 1] & (s->mask.w[q - 1] | edges)) >> 48;
-    wnear.w[1] |= ((g[2] >> sh) & 0xFFFF) << 48; /* the row below, r0 + 8: in word q + 2 */
-    enclose_in_window(s, wopen, wnear, wtodo, r0, log);
+    /* gaps: free cells, inside the mask once the edges close */
+    uint64_t e = edges_close(s) ? 0 : ~0ULL;
+    bb_w edges = bbw_make(e, e);
+    bb_w g = bbw_andnot(bbw_or(bbw_load(&s->mask, r0), edges), bbw_load(&s->occ, r0));
+    bb_w below = bbw_andnot(bbw_or(bbw_load(&s->mask, r0 + 1), edges), bbw_load(&s->occ, r0 + 1));
+    bb_w above = r0 ? bbw_andnot(bbw_or(bbw_load(&s->mask, r0 - 1), edges), bbw_load(&s->occ, r0 - 1))
+                    : bbw_down(g); /* no row above the grid */
+    bb_w near = bbw_or(bbw_beside(g), bbw_or(above, below));
+    todo = bbw_andnot(todo, near);
+    while (bbw_any(todo)) {
+        uint64_t lo = bbw_lo(todo), hi = bbw_hi(todo);
+        bb_w area = lo ? bbw_make(lo & -lo, 0) : bbw_make(0, hi & -hi); /* the lowest cell */
+        int enclosed = 1;
+        for (;;) {
+            bb_w grown = bbw_and(bbw_or(area, bbw_nb(area)), open);
+            if (bbw_any(bbw_and(grown, near))) {
+                enclosed = 0;
+                break;
+            }
+            if (bbw_eq(grown, area)) break;
+            area = grown;
+        }
+        todo = bbw_andnot(todo, area);
+        if (enclosed) score_area_win(s, area, r0, log);
+    }
 }
 
 /* check_enclosures for the areas a card just laid on cell can have closed
@@ -342,7 +302,7 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        enclose_window(s, candidates.w, KONTOR_NONE, 0, log);
+        enclose_window(s, &candidates, KONTOR_NONE, 0, log);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);

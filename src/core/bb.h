@@ -12,6 +12,8 @@
 #ifndef KONTOR_BB_H
 #define KONTOR_BB_H
 
+#include <string.h>
+
 #include "kontor/kontor.h"
 
 typedef kontor_bb bb_t;
@@ -194,6 +196,79 @@ static inline bb_win bb_win_neighbours(bb_win a) {
     r.w[1] |= (a.w[1] << 16) | (a.w[0] >> 48) | (a.w[1] >> 16);
     return r;
 }
+
+/* ---- eight rows as one value (bb_w) ----
+ * Rows r0..r0+7 of a bitboard are the 16 bytes at byte 2 * r0 of its four
+ * little-endian words (16 cells a row, two bytes): a window is one unaligned
+ * load, not shifts across three words. With SSE2 it is one register whose
+ * 16-bit lanes are the rows, so a cell's west and east neighbours are lane
+ * shifts (a lane holds exactly a row: no column masks) and its north and
+ * south ones a shift of the register by two bytes. Without SSE2 (or with
+ * KONTOR_NO_SSE2, to test that path) a bb_w is a bb_win and the same
+ * functions work on its two words. The enclosure test (area.c) is their
+ * user; property_window_ops_agree_with_the_grid (tests/test_properties.c) checks
+ * each against the four-word bitboards. */
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+#include <emmintrin.h>
+typedef __m128i bb_w;
+/* rows r0..r0+7 of b, 0 <= r0 <= 8 */
+static inline bb_w bbw_load(const bb_t *b, int r0) {
+    return _mm_loadu_si128((const __m128i *)(const void *)((const char *)b->w + 2 * r0));
+}
+/* b's rows r0..r0+7 |= a */
+static inline void bbw_or_into(bb_t *b, int r0, bb_w a) {
+    __m128i *p = (__m128i *)(void *)((char *)b->w + 2 * r0);
+    _mm_storeu_si128(p, _mm_or_si128(_mm_loadu_si128(p), a));
+}
+static inline bb_w bbw_make(uint64_t lo, uint64_t hi) { return _mm_set_epi64x((long long)hi, (long long)lo); }
+static inline uint64_t bbw_lo(bb_w a) { return (uint64_t)_mm_cvtsi128_si64(a); }
+static inline uint64_t bbw_hi(bb_w a) { return (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a)); }
+static inline bb_w bbw_and(bb_w a, bb_w b) { return _mm_and_si128(a, b); }
+static inline bb_w bbw_or(bb_w a, bb_w b) { return _mm_or_si128(a, b); }
+static inline bb_w bbw_andnot(bb_w a, bb_w b) { return _mm_andnot_si128(b, a); } /* a & ~b */
+static inline int bbw_any(bb_w a) { return _mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) != 0xFFFF; }
+static inline int bbw_eq(bb_w a, bb_w b) { return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF; }
+/* the west and east neighbours */
+static inline bb_w bbw_beside(bb_w a) { return _mm_or_si128(_mm_slli_epi16(a, 1), _mm_srli_epi16(a, 1)); }
+/* each row moved one row down (row i to row i + 1; the first row empty) */
+static inline bb_w bbw_down(bb_w a) { return _mm_slli_si128(a, 2); }
+/* bb_win_neighbours */
+static inline bb_w bbw_nb(bb_w a) {
+    return _mm_or_si128(bbw_beside(a), _mm_or_si128(_mm_slli_si128(a, 2), _mm_srli_si128(a, 2)));
+}
+#else
+typedef bb_win bb_w;
+static inline bb_w bbw_load(const bb_t *b, int r0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    bb_w r;
+    memcpy(r.w, (const char *)b->w + 2 * r0, 16);
+    return r;
+#else
+    return bb_window(b, r0);
+#endif
+}
+static inline void bbw_or_into(bb_t *b, int r0, bb_w a) {
+    bb_t u = bb_unwindow(a, r0);
+    for (int i = 0; i < 4; i++) b->w[i] |= u.w[i];
+}
+static inline bb_w bbw_make(uint64_t lo, uint64_t hi) {
+    bb_w r = {{lo, hi}};
+    return r;
+}
+static inline uint64_t bbw_lo(bb_w a) { return a.w[0]; }
+static inline uint64_t bbw_hi(bb_w a) { return a.w[1]; }
+static inline bb_w bbw_and(bb_w a, bb_w b) { return bbw_make(a.w[0] & b.w[0], a.w[1] & b.w[1]); }
+static inline bb_w bbw_or(bb_w a, bb_w b) { return bbw_make(a.w[0] | b.w[0], a.w[1] | b.w[1]); }
+static inline bb_w bbw_andnot(bb_w a, bb_w b) { return bbw_make(a.w[0] & ~b.w[0], a.w[1] & ~b.w[1]); }
+static inline int bbw_any(bb_w a) { return (a.w[0] | a.w[1]) != 0; }
+static inline int bbw_eq(bb_w a, bb_w b) { return ((a.w[0] ^ b.w[0]) | (a.w[1] ^ b.w[1])) == 0; }
+static inline bb_w bbw_beside(bb_w a) {
+    return bbw_make(((a.w[0] << 1) & ~BB_COL0) | ((a.w[0] >> 1) & ~BB_COL15),
+                    ((a.w[1] << 1) & ~BB_COL0) | ((a.w[1] >> 1) & ~BB_COL15));
+}
+static inline bb_w bbw_down(bb_w a) { return bbw_make(a.w[0] << 16, (a.w[1] << 16) | (a.w[0] >> 48)); }
+static inline bb_w bbw_nb(bb_w a) { return bb_win_neighbours(a); }
+#endif
 
 /* BB_ROWS_BELOW[k]: the cells of rows 0..k-1. */
 static const bb_t BB_ROWS_BELOW[17] = {
