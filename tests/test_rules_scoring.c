@@ -168,6 +168,38 @@ static void scoring_review_example_two_wine_beat_tea_and_spice(void **st) {
     assert_int_equal(kontor_compare_goods(g), 1);
 }
 
+/* kontor_compare_goods reads the differences without a loop (area.c,
+ * session twelve): it answers as the loop over the goods it was, written
+ * here as the reference, for every count 0..7 of each good and side and for
+ * counts near 255 (the bytes wrap past it). */
+static int compare_goods_by_the_loop(const uint8_t g[2][3]) {
+    int max[2] = {0, 0}, cnt[2] = {0, 0}, lead[2] = {-1, -1};
+    for (int k = 0; k < 3; k++) {
+        int d = (int)g[0][k] - (int)g[1][k];
+        int who = d > 0 ? 0 : 1;
+        if (d < 0) d = -d;
+        if (d == 0) continue;
+        cnt[who]++;
+        if (d > max[who]) max[who] = d, lead[who] = k;
+    }
+    if (max[0] != max[1]) return max[0] > max[1] ? 0 : 1;
+    if (max[0] == 0) return -1;
+    if (cnt[0] != cnt[1]) return cnt[0] > cnt[1] ? 0 : 1;
+    if (cnt[0] == 1 && lead[0] != lead[1]) return (lead[0] + 1) % 3 == lead[1] ? 0 : 1;
+    return -1;
+}
+
+static void rule_compare_goods_is_the_rulebooks_loop(void **st) {
+    (void)st;
+    static const uint8_t high[] = {0, 1, 2, 127, 128, 253, 254, 255};
+    for (int pass = 0; pass < 2; pass++)
+        for (int n = 0; n < 8 * 8 * 8 * 8 * 8 * 8; n++) {
+            uint8_t g[2][3];
+            for (int i = 0, m = n; i < 6; i++, m >>= 3) g[i / 3][i % 3] = pass ? high[m & 7] : (uint8_t)(m & 7);
+            assert_int_equal(kontor_compare_goods(g), compare_goods_by_the_loop(g));
+        }
+}
+
 static void scoring_exact_tie_or_no_warehouses_is_not_scored(void **st) {
     (void)st;
     uint8_t g[2][3] = {{1, 2, 0}, {1, 2, 0}};
@@ -303,6 +335,7 @@ static void basic_game_counts_every_area(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(warehouses_count_per_area_and_player_and_areas_merge),
+        cmocka_unit_test(rule_compare_goods_is_the_rulebooks_loop),
         cmocka_unit_test(an_area_enclosed_by_water_is_scored_at_once),
         cmocka_unit_test(a_dock_card_laid_into_a_pocket_of_water_is_scored_at_once),
         cmocka_unit_test(an_area_without_warehouses_is_not_scored),

@@ -7,6 +7,7 @@
  * of a placement (compute_cells, check_enclosures) is one translation unit
  * and the compiler inlines across it; laying a card (place_as) is inline in
  * rules.h, so that do_place in round.c inlines it too. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -89,25 +90,32 @@ void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
 }
 
 /* The rulebook's comparison: largest single superiority, then more
- * superiorities, then the value of the goods (wine > spice > tea > wine). */
-int kontor_compare_goods(const uint8_t g[2][3]) {
-    int max[2] = {0, 0}, cnt[2] = {0, 0}, lead[2] = {-1, -1};
-    for (int k = 0; k < 3; k++) {
-        int d = (int)g[0][k] - (int)g[1][k];
-        int who = d > 0 ? 0 : 1;
-        if (d < 0) d = -d;
-        if (d == 0) continue;
-        cnt[who]++;
-        if (d > max[who]) max[who] = d, lead[who] = k;
-    }
-    if (max[0] != max[1]) return max[0] > max[1] ? 0 : 1;
-    if (max[0] == 0) return -1; /* no superiority at all: exact tie, or no warehouses */
-    if (cnt[0] != cnt[1]) return cnt[0] > cnt[1] ? 0 : 1;
-    /* one superiority each, of equal size, in different goods: good a beats
-     * good b when b == (a + 1) % 3 (wine 1 > spice 2 > tea 0 > wine 1). */
-    if (cnt[0] == 1 && lead[0] != lead[1]) return (lead[0] + 1) % 3 == lead[1] ? 0 : 1;
-    return -1;
+ * superiorities, then the value of the goods (wine > spice > tea > wine).
+ * It reads only the differences red - black of tea, wine and spice, each
+ * side's largest superiority and their count by comparisons without a loop
+ * (scoring an area: basic ~50 instructions a call; session twelve);
+ * rule_compare_goods_is_the_rulebooks_loop (tests/test_rules_scoring.c)
+ * checks it against the loop over the goods it was. */
+__attribute__((always_inline)) static inline int compare_diffs(int d0, int d1, int d2) {
+    int p0 = d0 > 0 ? d0 : 0, p1 = d1 > 0 ? d1 : 0, p2 = d2 > 0 ? d2 : 0;
+    int n0 = d0 < 0 ? -d0 : 0, n1 = d1 < 0 ? -d1 : 0, n2 = d2 < 0 ? -d2 : 0;
+    int max0 = p0 > p1 ? p0 : p1, max1 = n0 > n1 ? n0 : n1;
+    max0 = max0 > p2 ? max0 : p2;
+    max1 = max1 > n2 ? max1 : n2;
+    if (max0 != max1) return max0 > max1 ? 0 : 1;
+    if (max0 == 0) return -1; /* no superiority at all: exact tie, or no warehouses */
+    int cnt0 = (d0 > 0) + (d1 > 0) + (d2 > 0), cnt1 = (d0 < 0) + (d1 < 0) + (d2 < 0);
+    if (cnt0 != cnt1) return cnt0 > cnt1 ? 0 : 1;
+    /* one superiority each (three goods: two each cannot be), of equal
+     * size, in different goods: good a beats good b when b == (a + 1) % 3
+     * (wine 1 > spice 2 > tea 0 > wine 1) */
+    int lead0 = d0 > 0 ? 0 : d1 > 0 ? 1 : 2, lead1 = d0 < 0 ? 0 : d1 < 0 ? 1 : 2;
+    return (lead0 + 1) % 3 == lead1 ? 0 : 1;
 }
+static inline int compare_goods(const uint8_t g[2][3]) {
+    return compare_diffs((int)g[0][0] - (int)g[1][0], (int)g[0][1] - (int)g[1][1], (int)g[0][2] - (int)g[1][2]);
+}
+int kontor_compare_goods(const uint8_t g[2][3]) { return compare_goods(g); }
 
 static int manhattan_to_centre(bb_t cells) {
     int best = 99;
@@ -125,8 +133,7 @@ static int manhattan_to_centre(bb_t cells) {
  * a keeper there (R11: keepers are unlimited unless keeper_limit=1); the
  * area's cells are frozen and the next round opens with an event
  * (Ereigniskarten). */
-static inline void area_decided(kontor_state *s, kontor_area *a, kontor_log *log) {
-    int w = kontor_compare_goods(a->goods);
+static inline void area_decided(kontor_state *s, kontor_area *a, int w, kontor_log *log) {
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
     if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) {
         a->keeper = 1;
@@ -153,7 +160,26 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
     s->enclosed = bb_or(s->enclosed, cells);
-    area_decided(s, a, log);
+    area_decided(s, a, compare_goods(a->goods), log);
+}
+
+/* A card's eight bytes as one word, byte i at bits 8i: number, colour,
+ * kind, coin, ship, tea, wine, spice. CARD_NOT_SCORED: the bits that are
+ * zero exactly for a goods card (kind 0) of red or black (colour < 2), the
+ * cards whose warehouses an area counts. */
+_Static_assert(sizeof(kontor_card) == 8 && offsetof(kontor_card, colour) == 1 && offsetof(kontor_card, kind) == 2 &&
+                   offsetof(kontor_card, goods) == 5 && KONTOR_KIND_GOODS == 0,
+               "card_word reads a card as colour at byte 1, kind at byte 2, goods at bytes 5..7");
+#define CARD_NOT_SCORED 0xFFFE00ULL
+static inline uint64_t card_word(const kontor_card *k) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t u;
+    memcpy(&u, k, 8);
+    return u;
+#else
+    return (uint64_t)k->colour << 8 | (uint64_t)k->kind << 16 | (uint64_t)k->goods[0] << 40 |
+           (uint64_t)k->goods[1] << 48 | (uint64_t)k->goods[2] << 56;
+#endif
 }
 
 /* The Manhattan distance of each grid cell to the centre (7,7): a scored
@@ -186,22 +212,38 @@ static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) 
     a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
     a->size = (uint8_t)size;
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
-    /* goods per colour in 16-bit lanes (tea, wine, spice): an area of at
-     * most 128 cells of at most 255 goods each cannot carry into the next */
-    uint64_t g[2] = {0, 0};
+    /* A card as one word (card_word): its colour and kind tested at once,
+     * its goods added into 16-bit lanes, red's at bit 0 and black's at bit
+     * 32: tea and spice into gs (bits 0 and 16), wine into gw (bit 8), so
+     * that each colour's three bytes are (gs & 0xFF00FF) | (gw & 0xFF00), a
+     * lane's byte its count mod 256, as the bytes of a->goods keep it. No
+     * lane carries into the next: at most 128 cells of at most 255 goods. */
+    uint64_t gs = 0, gw = 0;
     int dist = 99;
     const kontor_card *cards = s->cfg.cards->card;
-    for (int i = 0; i < 2; i++)
-        for (uint64_t w = i ? hi : lo; w; w &= w - 1) {
-            int c = base + i * 64 + __builtin_ctzll(w);
-            if (DIST[c] < dist) dist = DIST[c];
-            const kontor_card *k = &cards[s->cell_card[c]];
-            if (k->kind == KONTOR_KIND_GOODS && k->colour < 2)
-                g[k->colour] += k->goods[0] | (uint64_t)k->goods[1] << 16 | (uint64_t)k->goods[2] << 32;
-        }
+    for (uint64_t w = lo; w; w &= w - 1) {
+        int c = base + __builtin_ctzll(w);
+        if (DIST[c] < dist) dist = DIST[c];
+        uint64_t u = card_word(&cards[s->cell_card[c]]);
+        if (u & CARD_NOT_SCORED) continue;
+        int sh = (int)(u >> 3) & 32; /* black: 32 */
+        gs += ((u >> 40) & 0xFF00FF) << sh;
+        gw += ((u >> 40) & 0xFF00) << sh;
+    }
+    for (uint64_t w = hi; w; w &= w - 1) {
+        int c = base + 64 + __builtin_ctzll(w);
+        if (DIST[c] < dist) dist = DIST[c];
+        uint64_t u = card_word(&cards[s->cell_card[c]]);
+        if (u & CARD_NOT_SCORED) continue;
+        int sh = (int)(u >> 3) & 32;
+        gs += ((u >> 40) & 0xFF00FF) << sh;
+        gw += ((u >> 40) & 0xFF00) << sh;
+    }
     a->dist = (uint8_t)dist;
-    for (int t = 0; t < 2; t++)
-        for (int k = 0; k < 3; k++) a->goods[t][k] = (uint8_t)(g[t] >> (16 * k));
+    int t0 = (int)(gs & 0xFF), w0 = (int)((gw >> 8) & 0xFF), s0 = (int)((gs >> 16) & 0xFF);
+    int t1 = (int)((gs >> 32) & 0xFF), w1 = (int)((gw >> 40) & 0xFF), s1 = (int)((gs >> 48) & 0xFF);
+    a->goods[0][0] = (uint8_t)t0, a->goods[0][1] = (uint8_t)w0, a->goods[0][2] = (uint8_t)s0;
+    a->goods[1][0] = (uint8_t)t1, a->goods[1][1] = (uint8_t)w1, a->goods[1][2] = (uint8_t)s1;
     int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
      * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
@@ -209,7 +251,7 @@ static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) 
     value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
     bbw_or_into(&s->enclosed, r0, area);
     a->value = (uint8_t)value;
-    area_decided(s, a, log);
+    area_decided(s, a, compare_diffs(t0 - t1, w0 - w1, s0 - s1), log);
 }
 
 /* Score every open area that is now enclosed; candidates limits the search
