@@ -467,6 +467,8 @@ static void property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the
  * words) against the four-word bitboards, over random sets of every
  * density: a window read at rows r0..r0+7 is bb_window's, its neighbours
  * bb_win_neighbours', west and east alone the same without the row shifts,
+ * a cell of the window alone (bbw_cell) and its neighbours (bbw_around) the
+ * bit and bb_win_neighbours of it,
  * a row down the window of the set moved a row down, and a window or'ed
  * back is bb_unwindow's. And the enclosure test's cells next to a gap
  * (area.c's enclose_window): the gaps' window moved a column either way
@@ -515,6 +517,10 @@ static void property_window_ops_agree_with_the_grid(void **st) {
         bb_t into = b;
         bbw_or_into(&into, r0, va);
         assert_true(bb_eq(into, bb_or(b, bb_unwindow(wa, r0))));
+        int wc = (int)kontor_rng_below(&rng, 128);
+        bb_win one = {{wc < 64 ? 1ULL << wc : 0, wc < 64 ? 0 : 1ULL << (wc - 64)}};
+        assert_true(win_is(bbw_cell(wc), one));
+        assert_true(win_is(bbw_around(wc), bb_win_neighbours(one)));
         if (r0 < 8) {
             bb_w mid = bbw_load(&a, r0);
             bb_w above = r0 ? bbw_load(&a, r0 - 1) : bbw_down(mid);

@@ -294,8 +294,7 @@ __attribute__((always_inline)) static inline void enclose_window(kontor_state *s
     } else {
         /* the card's cell in the window: its row is in the extent */
         int wc = cell - r0 * 16;
-        bb_w one = bbw_make(wc < 64 ? 1ULL << (wc & 63) : 0, wc < 64 ? 0 : 1ULL << (wc & 63));
-        todo = bbw_and(water ? bbw_nb(one) : one, open);
+        todo = bbw_and(water ? bbw_around(wc) : bbw_cell(wc), open);
     }
     /* gaps: free cells, inside the mask once the edges close */
     uint64_t e = edges_close(s) ? 0 : ~0ULL;

@@ -236,6 +236,26 @@ static inline bb_w bbw_down(bb_w a) { return _mm_slli_si128(a, 2); }
 static inline bb_w bbw_nb(bb_w a) {
     return _mm_or_si128(bbw_beside(a), _mm_or_si128(_mm_slli_si128(a, 2), _mm_srli_si128(a, 2)));
 }
+/* Cell wc of a window (0..127) alone, and its neighbours in the window,
+ * each one load from a table slid by the cell's byte (its row): the bit's
+ * byte sits at byte 16 of BBW_ONE[wc & 7], a column's neighbours around
+ * byte 16 of BBW_AROUND[x] (the row above at 14, the cell's row at 16, the
+ * row below at 18; what slides out of the 16 bytes lies beyond the window). */
+#define BBW_ONE_ROW(b) [b][16] = 1 << (b)
+static const uint8_t BBW_ONE[8][32] = {BBW_ONE_ROW(0), BBW_ONE_ROW(1), BBW_ONE_ROW(2), BBW_ONE_ROW(3),
+                                       BBW_ONE_ROW(4), BBW_ONE_ROW(5), BBW_ONE_ROW(6), BBW_ONE_ROW(7)};
+#define BBW_SIDES(x) ((((x) > 0 ? 1u << ((x) - 1) : 0u) | ((x) < 15 ? 1u << ((x) + 1) : 0u)) & 0xFFFFu)
+#define BBW_AROUND_COL(x)                                                                                              \
+    [x][14] = (1u << (x)) & 0xFF, [x][15] = (1u << (x)) >> 8, [x][16] = BBW_SIDES(x) & 0xFF,                          \
+    [x][17] = BBW_SIDES(x) >> 8, [x][18] = (1u << (x)) & 0xFF, [x][19] = (1u << (x)) >> 8
+static const uint8_t BBW_AROUND[16][48] = {
+    BBW_AROUND_COL(0),  BBW_AROUND_COL(1),  BBW_AROUND_COL(2),  BBW_AROUND_COL(3), BBW_AROUND_COL(4),  BBW_AROUND_COL(5),
+    BBW_AROUND_COL(6),  BBW_AROUND_COL(7),  BBW_AROUND_COL(8),  BBW_AROUND_COL(9), BBW_AROUND_COL(10), BBW_AROUND_COL(11),
+    BBW_AROUND_COL(12), BBW_AROUND_COL(13), BBW_AROUND_COL(14), BBW_AROUND_COL(15)};
+static inline bb_w bbw_cell(int wc) { return _mm_loadu_si128((const __m128i *)(const void *)&BBW_ONE[wc & 7][16 - (wc >> 3)]); }
+static inline bb_w bbw_around(int wc) {
+    return _mm_loadu_si128((const __m128i *)(const void *)&BBW_AROUND[wc & 15][16 - 2 * (wc >> 4)]);
+}
 #else
 typedef bb_win bb_w;
 static inline bb_w bbw_load(const bb_t *b, int r0) {
@@ -268,6 +288,8 @@ static inline bb_w bbw_beside(bb_w a) {
 }
 static inline bb_w bbw_down(bb_w a) { return bbw_make(a.w[0] << 16, (a.w[1] << 16) | (a.w[0] >> 48)); }
 static inline bb_w bbw_nb(bb_w a) { return bb_win_neighbours(a); }
+static inline bb_w bbw_cell(int wc) { return bbw_make(wc < 64 ? 1ULL << (wc & 63) : 0, wc < 64 ? 0 : 1ULL << (wc & 63)); }
+static inline bb_w bbw_around(int wc) { return bb_win_neighbours(bbw_cell(wc)); }
 #endif
 
 /* BB_ROWS_BELOW[k]: the cells of rows 0..k-1. */
