@@ -107,6 +107,45 @@ static void setup_checks_each_card_of_the_deal(void **st) {
                         "deal: the special cards are not a permutation of the special cards");
 }
 
+/* kontor_new deals straight into the state where its config allows
+ * (src/core/deal.c, deal_quick: no kontor_deal between, issue 17): the state
+ * must be, byte for byte, what kontor_deal_shuffle's deal for the same seed
+ * laid out by kontor_new_from_deal gives (records carry that deal), in every
+ * variant, with the expansions and rulings that change the deal or the hooks. */
+static void kontor_new_deals_what_its_written_deal_deals(void **st) {
+    (void)st;
+    static const char *opts[] = {"", "export=1", "events=1", "tiles=1", "declare=hidden", "pass=rest",
+                                 "width=6,height=12", "export=1,events=1,tiles=1"};
+    int quick = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+            kontor_config cfg;
+            assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+            if (kontor_config_options(&cfg, opts[o], NULL) != KONTOR_OK) continue;
+            for (uint64_t seed = 0; seed < 40; seed++) {
+                kontor_state a, b;
+                kontor_deal d;
+                kontor_error ea, eb;
+                memset(&a, 0xAA, sizeof a);
+                memset(&b, 0x55, sizeof b);
+                kontor_status sa = kontor_new(&a, &cfg, seed, &ea);
+                kontor_deal_shuffle(&d, &cfg, seed);
+                kontor_status sb = kontor_new_from_deal(&b, &cfg, &d, &eb);
+                if (sa != sb) fail_msg("%s %s seed %d: kontor_new %d, the written deal %d", kontor_variant_name(v),
+                                       opts[o], (int)seed, (int)sa, (int)sb);
+                if (sa != KONTOR_OK) continue;
+                if (memcmp(&a, &b, sizeof a) != 0) {
+                    size_t at = 0;
+                    while (((unsigned char *)&a)[at] == ((unsigned char *)&b)[at]) at++;
+                    fail_msg("%s %s seed %d: the states differ at byte %d", kontor_variant_name(v), opts[o], (int)seed,
+                             (int)at);
+                }
+                quick += !cfg.events && !cfg.tiles && !cfg.water_aside && !cfg.select_keep;
+            }
+        }
+    assert_true(quick > 1000); /* most of them by the quick deal */
+}
+
 static void same_seed_same_game(void **st) {
     (void)st;
     kontor_state a, b;
@@ -521,6 +560,7 @@ int main(void) {
         cmocka_unit_test(setup_advanced_puts_the_ship_on_the_centre),
         cmocka_unit_test(setup_rejects_a_deal_that_is_not_a_permutation),
         cmocka_unit_test(setup_checks_each_card_of_the_deal),
+        cmocka_unit_test(kontor_new_deals_what_its_written_deal_deals),
         cmocka_unit_test(same_seed_same_game),
         cmocka_unit_test(tax_coin_symbol_makes_the_opponent_pay_the_treasury),
         cmocka_unit_test(tax_who_cannot_pay_takes_the_card_back_and_loses_the_round),
