@@ -146,6 +146,44 @@ static void kontor_new_deals_what_its_written_deal_deals(void **st) {
     assert_true(quick > 1000); /* most of them by the quick deal */
 }
 
+/* The start is water cards only (R13: the centre and the start layout from
+ * the top of the water pile; src/core/area.c's place_start lays them as
+ * such: no dock bit, no crane to keep neighbours of): in every variant the
+ * board after the deal holds water cards, occ and water are the cells with a
+ * card, every dock bitboard is empty, and each card is public. */
+static void setup_the_start_is_water_cards_only(void **st) {
+    (void)st;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (uint64_t seed = 0; seed < 20; seed++) {
+            kontor_config cfg;
+            kontor_state s;
+            assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+            if (seed & 1) kontor_config_options(&cfg, "width=6,height=12", NULL);
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_bb at = {{0, 0, 0, 0}};
+            int n = 0;
+            for (int c = 0; c < KONTOR_CELLS; c++) {
+                int id = s.cell_card[c];
+                if (id == KONTOR_NONE) continue;
+                if (!kontor_card_is_water(&cfg.cards->card[id]))
+                    fail_msg("%s seed %d: card %d at the start is not water", kontor_variant_name(v), (int)seed, id);
+                if (!((s.pub[id >> 6] >> (id & 63)) & 1))
+                    fail_msg("%s seed %d: card %d at the start is not public", kontor_variant_name(v), (int)seed, id);
+                at.w[c >> 6] |= 1ULL << (c & 63);
+                n++;
+            }
+            assert_int_equal(s.ncards_board, n);
+            assert_memory_equal(&s.occ, &at, sizeof at);
+            assert_memory_equal(&s.water, &at, sizeof at);
+            const kontor_bb *none[] = {&s.dock, &s.team_dock[0], &s.team_dock[1], &s.crane[0], &s.crane[1],
+                                       &s.shipsym, &s.customs, &s.crane_near[0], &s.crane_near[1]};
+            for (size_t k = 0; k < sizeof none / sizeof *none; k++)
+                for (int w = 0; w < 4; w++)
+                    if (none[k]->w[w]) fail_msg("%s seed %d: dock bitboard %d not empty at the start",
+                                                kontor_variant_name(v), (int)seed, (int)k);
+        }
+}
+
 static void same_seed_same_game(void **st) {
     (void)st;
     kontor_state a, b;
@@ -561,6 +599,7 @@ int main(void) {
         cmocka_unit_test(setup_rejects_a_deal_that_is_not_a_permutation),
         cmocka_unit_test(setup_checks_each_card_of_the_deal),
         cmocka_unit_test(kontor_new_deals_what_its_written_deal_deals),
+        cmocka_unit_test(setup_the_start_is_water_cards_only),
         cmocka_unit_test(same_seed_same_game),
         cmocka_unit_test(tax_coin_symbol_makes_the_opponent_pay_the_treasury),
         cmocka_unit_test(tax_who_cannot_pay_takes_the_card_back_and_loses_the_round),
