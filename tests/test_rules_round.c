@@ -184,6 +184,32 @@ static void setup_the_start_is_water_cards_only(void **st) {
         }
 }
 
+/* KONTOR_PILE_MAX (48, kontor.h) holds every pile of every variant: at the
+ * deal, where the water pile is at its largest (it is only drawn from), no
+ * pile is over it, and the largest (Gullivers Reisen and Immer auf die
+ * Kleinen: the centre alone, 43 - 4 water cards in the pile) comes close;
+ * the dock piles, which take cards back, hold at most their colour's 22
+ * (test_properties' check_cards finds a card lost to a ring too small). */
+static void pile_max_holds_every_pile_of_every_variant(void **st) {
+    (void)st;
+    int most = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (uint64_t seed = 0; seed < 10; seed++) {
+            kontor_config cfg;
+            kontor_state s;
+            assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            const kontor_pile *p[] = {&s.water_pile, &s.aside, &s.special_pile, &s.dock_pile[0], &s.dock_pile[1],
+                                      &s.dock_pile[2], &s.dock_pile[3]};
+            for (size_t k = 0; k < sizeof p / sizeof *p; k++) {
+                assert_true(p[k]->n <= KONTOR_PILE_MAX && p[k]->head < KONTOR_PILE_MAX);
+                if (k >= 3) assert_true(p[k]->n <= 22);
+                if (p[k]->n > most) most = p[k]->n;
+            }
+        }
+    assert_int_equal(most, 39);
+}
+
 static void same_seed_same_game(void **st) {
     (void)st;
     kontor_state a, b;
@@ -600,6 +626,7 @@ int main(void) {
         cmocka_unit_test(setup_checks_each_card_of_the_deal),
         cmocka_unit_test(kontor_new_deals_what_its_written_deal_deals),
         cmocka_unit_test(setup_the_start_is_water_cards_only),
+        cmocka_unit_test(pile_max_holds_every_pile_of_every_variant),
         cmocka_unit_test(same_seed_same_game),
         cmocka_unit_test(tax_coin_symbol_makes_the_opponent_pay_the_treasury),
         cmocka_unit_test(tax_who_cannot_pay_takes_the_card_back_and_loses_the_round),

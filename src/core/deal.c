@@ -258,6 +258,11 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     }
     if (d->nwater < cfg->layout_n + 2 * ns + cfg->water_aside)
         return deal_error(err, "too few water cards for the start, the hands and the cards set aside");
+    /* KONTOR_PILE_MAX (kontor.h): the cards set aside (water, special cards
+     * not dealt, Justizia's discards) must fit the pile */
+    if (cfg->water_aside + (cfg->specials == 1 && d->nspecial > ns ? d->nspecial - ns : 0) + ns * cfg->select_discard >
+        KONTOR_PILE_MAX)
+        return deal_error(err, "more cards set aside than a pile holds");
     if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
     if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
     if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))

@@ -764,7 +764,7 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
              * instructions, advanced 41,462 -> 41,294, four 61,783 ->
              * 61,578; session eleven) */
             int head = pile->head, drawn = pile->card[head];
-            head = (head + 1) & (KONTOR_PILE_MAX - 1);
+            if (__builtin_expect(++head == KONTOR_PILE_MAX, 0)) head = 0; /* the ring's end (rare) */
             pile->head = (uint8_t)head;
             pile->n = (uint8_t)(n - 1);
             hand_add(s, seat, drawn);
