@@ -68,9 +68,14 @@ static inline void zero_words(void *p, size_t n) {
  * of the cells' cards and the config compiled to rep stos and rep movs,
  * one instruction a word for callgrind (the empty asm, as in zero_words). */
 typedef uint8_t deal_v16 __attribute__((vector_size(16), aligned(1)));
+#if defined(__x86_64__) || defined(__i386__)
+#define DEAL_HIDE16(v) __asm__("" : "+x"(v)) /* in an SSE register */
+#else
+#define DEAL_HIDE16(v) __asm__("" : : "r"(&(v)) : "memory") /* elsewhere: the bytes through memory */
+#endif
 static inline void fill16(void *p, size_t n, uint8_t byte) {
     deal_v16 v = {byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte};
-    __asm__("" : "+x"(v));
+    DEAL_HIDE16(v);
     unsigned char *b = p;
 #pragma GCC unroll 16
     for (size_t i = 0; i < n; i += 16) memcpy(b + i, &v, 16);
@@ -82,7 +87,7 @@ static inline void copy16(void *dst, const void *src, size_t n) {
     for (size_t i = 0; i < n; i += 16) {
         deal_v16 v;
         memcpy(&v, s + i, 16);
-        __asm__("" : "+x"(v));
+        DEAL_HIDE16(v);
         memcpy(d + i, &v, 16);
     }
 }
