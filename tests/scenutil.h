@@ -47,7 +47,7 @@ static inline int in_hand(const kontor_state *s, int seat, int n) {
 
 static inline int in_pile(const kontor_pile *p, int c) {
     for (int i = 0; i < p->n; i++)
-        if (p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] == c) return 1;
+        if (p->card[kontor_pile_at(p, i)] == c) return 1;
     return 0;
 }
 

@@ -252,7 +252,7 @@ static void masked_run(secrets *x, const kontor_state *s, const uint8_t *full, c
 }
 
 static void pile_cards(const kontor_pile *p, uint8_t *out) {
-    for (int i = 0; i < p->n; i++) out[i] = p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)];
+    for (int i = 0; i < p->n; i++) out[i] = p->card[kontor_pile_at(p, i)];
 }
 
 static void masked_pile(secrets *x, const kontor_state *s, const kontor_pile *full, const kontor_pile *seen) {

@@ -107,6 +107,109 @@ static void setup_checks_each_card_of_the_deal(void **st) {
                         "deal: the special cards are not a permutation of the special cards");
 }
 
+/* kontor_new deals straight into the state where its config allows
+ * (src/core/deal.c, deal_quick: no kontor_deal between, issue 17): the state
+ * must be, byte for byte, what kontor_deal_shuffle's deal for the same seed
+ * laid out by kontor_new_from_deal gives (records carry that deal), in every
+ * variant, with the expansions and rulings that change the deal or the hooks. */
+static void kontor_new_deals_what_its_written_deal_deals(void **st) {
+    (void)st;
+    static const char *opts[] = {"", "export=1", "events=1", "tiles=1", "declare=hidden", "pass=rest",
+                                 "width=6,height=12", "export=1,events=1,tiles=1"};
+    int quick = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
+            kontor_config cfg;
+            assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+            if (kontor_config_options(&cfg, opts[o], NULL) != KONTOR_OK) continue;
+            for (uint64_t seed = 0; seed < 40; seed++) {
+                kontor_state a, b;
+                kontor_deal d;
+                kontor_error ea, eb;
+                memset(&a, 0xAA, sizeof a);
+                memset(&b, 0x55, sizeof b);
+                kontor_status sa = kontor_new(&a, &cfg, seed, &ea);
+                kontor_deal_shuffle(&d, &cfg, seed);
+                kontor_status sb = kontor_new_from_deal(&b, &cfg, &d, &eb);
+                if (sa != sb) fail_msg("%s %s seed %d: kontor_new %d, the written deal %d", kontor_variant_name(v),
+                                       opts[o], (int)seed, (int)sa, (int)sb);
+                if (sa != KONTOR_OK) continue;
+                if (memcmp(&a, &b, sizeof a) != 0) {
+                    size_t at = 0;
+                    while (((unsigned char *)&a)[at] == ((unsigned char *)&b)[at]) at++;
+                    fail_msg("%s %s seed %d: the states differ at byte %d", kontor_variant_name(v), opts[o], (int)seed,
+                             (int)at);
+                }
+                quick += !cfg.events && !cfg.tiles && !cfg.water_aside && !cfg.select_keep;
+            }
+        }
+    assert_true(quick > 1000); /* most of them by the quick deal */
+}
+
+/* The start is water cards only (R13: the centre and the start layout from
+ * the top of the water pile; src/core/area.c's place_start lays them as
+ * such: no dock bit, no crane to keep neighbours of): in every variant the
+ * board after the deal holds water cards, occ and water are the cells with a
+ * card, every dock bitboard is empty, and each card is public. */
+static void setup_the_start_is_water_cards_only(void **st) {
+    (void)st;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (uint64_t seed = 0; seed < 20; seed++) {
+            kontor_config cfg;
+            kontor_state s;
+            assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+            if (seed & 1) kontor_config_options(&cfg, "width=6,height=12", NULL);
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_bb at = {{0, 0, 0, 0}};
+            int n = 0;
+            for (int c = 0; c < KONTOR_CELLS; c++) {
+                int id = s.cell_card[c];
+                if (id == KONTOR_NONE) continue;
+                if (!kontor_card_is_water(&cfg.cards->card[id]))
+                    fail_msg("%s seed %d: card %d at the start is not water", kontor_variant_name(v), (int)seed, id);
+                if (!((s.pub[id >> 6] >> (id & 63)) & 1))
+                    fail_msg("%s seed %d: card %d at the start is not public", kontor_variant_name(v), (int)seed, id);
+                at.w[c >> 6] |= 1ULL << (c & 63);
+                n++;
+            }
+            assert_int_equal(s.ncards_board, n);
+            assert_memory_equal(&s.occ, &at, sizeof at);
+            assert_memory_equal(&s.water, &at, sizeof at);
+            const kontor_bb *none[] = {&s.dock, &s.team_dock[0], &s.team_dock[1], &s.crane[0], &s.crane[1],
+                                       &s.shipsym, &s.customs, &s.crane_near[0], &s.crane_near[1]};
+            for (size_t k = 0; k < sizeof none / sizeof *none; k++)
+                for (int w = 0; w < 4; w++)
+                    if (none[k]->w[w]) fail_msg("%s seed %d: dock bitboard %d not empty at the start",
+                                                kontor_variant_name(v), (int)seed, (int)k);
+        }
+}
+
+/* KONTOR_PILE_MAX (48, kontor.h) holds every pile of every variant: at the
+ * deal, where the water pile is at its largest (it is only drawn from), no
+ * pile is over it, and the largest (Gullivers Reisen and Immer auf die
+ * Kleinen: the centre alone, 43 - 4 water cards in the pile) comes close;
+ * the dock piles, which take cards back, hold at most their colour's 22
+ * (test_properties' check_cards finds a card lost to a ring too small). */
+static void pile_max_holds_every_pile_of_every_variant(void **st) {
+    (void)st;
+    int most = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++)
+        for (uint64_t seed = 0; seed < 10; seed++) {
+            kontor_config cfg;
+            kontor_state s;
+            assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            const kontor_pile *p[] = {&s.water_pile, &s.aside, &s.special_pile, &s.dock_pile[0], &s.dock_pile[1],
+                                      &s.dock_pile[2], &s.dock_pile[3]};
+            for (size_t k = 0; k < sizeof p / sizeof *p; k++) {
+                assert_true(p[k]->n <= KONTOR_PILE_MAX && p[k]->head < KONTOR_PILE_MAX);
+                if (k >= 3) assert_true(p[k]->n <= 22);
+                if (p[k]->n > most) most = p[k]->n;
+            }
+        }
+    assert_int_equal(most, 39);
+}
+
 static void same_seed_same_game(void **st) {
     (void)st;
     kontor_state a, b;
@@ -521,6 +624,9 @@ int main(void) {
         cmocka_unit_test(setup_advanced_puts_the_ship_on_the_centre),
         cmocka_unit_test(setup_rejects_a_deal_that_is_not_a_permutation),
         cmocka_unit_test(setup_checks_each_card_of_the_deal),
+        cmocka_unit_test(kontor_new_deals_what_its_written_deal_deals),
+        cmocka_unit_test(setup_the_start_is_water_cards_only),
+        cmocka_unit_test(pile_max_holds_every_pile_of_every_variant),
         cmocka_unit_test(same_seed_same_game),
         cmocka_unit_test(tax_coin_symbol_makes_the_opponent_pay_the_treasury),
         cmocka_unit_test(tax_who_cannot_pay_takes_the_card_back_and_loses_the_round),

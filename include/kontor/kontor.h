@@ -331,7 +331,17 @@ typedef enum kontor_phase {
 
 #define KONTOR_HAND_MAX 12
 #define KONTOR_UNDER_MAX 8
-#define KONTOR_PILE_MAX 64     /* ring buffer; a power of two */
+/* Places in a pile's ring buffer. No pile of any variant holds more than
+ * 47 cards: a dock pile at most its colour's 22 dock cards; the water pile
+ * at most the card set's water cards but the four that go to the hands (a
+ * card set has at most KONTOR_MAX_CARDS = 96 cards, of which exactly 44 are
+ * dock cards and one the centre: at most 51 water cards); the special
+ * cards' pile at most 8 (the deal's most; a card set holds at most 6); the
+ * cards set aside at most a variant's water_aside (10), the special cards
+ * not dealt (at most 4) and Justizia's discards (8). src/core/cards.c
+ * checks the bound against the card set's limits. (It was 64, a power of
+ * two, until issue 17: the state shrank by 112 bytes.) */
+#define KONTOR_PILE_MAX 48
 /* Enclosed areas a game can hold. Each area holds at least one card laid as a
  * dock card, and no card of an enclosed area ever leaves the board (the ship,
  * a buy-out, a flood or a bridge never take one; the moved centre is water),
@@ -344,10 +354,17 @@ typedef enum kontor_phase {
 #define KONTOR_MAX_AREAS 50
 
 typedef struct kontor_pile {
-    uint8_t card[KONTOR_PILE_MAX];  /* ring buffer, top at head */
+    uint8_t card[KONTOR_PILE_MAX];  /* ring buffer, top at head (< KONTOR_PILE_MAX) */
     uint8_t head;
     uint8_t n;
 } kontor_pile;
+
+/* The place in p->card of the pile's i-th card from the top (0 the top;
+ * 0 <= i <= KONTOR_PILE_MAX): the ring's index, without a division. */
+static inline int kontor_pile_at(const kontor_pile *p, int i) {
+    int a = p->head + i;
+    return a < KONTOR_PILE_MAX ? a : a - KONTOR_PILE_MAX;
+}
 
 /* An enclosed (and so scored) area. */
 typedef struct kontor_area {

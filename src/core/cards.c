@@ -39,6 +39,13 @@
  * stay (kontor.h): the state's area array must hold one area per such card. */
 _Static_assert(KONTOR_MAX_AREAS >= 2 * DOCK_PER_COLOUR + MAX_SPECIAL,
                "KONTOR_MAX_AREAS must hold an area for every card that can lie as a dock card");
+/* KONTOR_PILE_MAX's bound (kontor.h): a dock pile holds at most its
+ * colour's dock cards, the water pile at most the water cards a card set can
+ * have (all but the dock cards and the centre) less the four dealt to two
+ * hands, the special cards' pile at most 8 (the deal's most). */
+_Static_assert(KONTOR_PILE_MAX >= DOCK_PER_COLOUR && KONTOR_PILE_MAX >= KONTOR_MAX_CARDS - 2 * DOCK_PER_COLOUR - 1 - 4 &&
+                   KONTOR_PILE_MAX >= 8 && MAX_SPECIAL <= 8,
+               "KONTOR_PILE_MAX must hold every card a pile can hold");
 /* Longest set name: kontor_cardset.name holds 21 characters and a NUL. */
 #define NAME_MAX_LEN ((int)sizeof(((kontor_cardset *)0)->name) - 1)
 /* Fields of a card line; one more is read to detect extras. */

@@ -28,6 +28,29 @@ static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     *rng = r;
 }
 
+/* The same Fisher-Yates as shuffle (the same draws, the same order), with
+ * the places from k on written to out[i - k] as each is settled (a settled
+ * place is never read again) instead of into a: kontor_new's deal straight
+ * into the state's piles, the places below k (the start, the hands) left in
+ * a. */
+static void shuffle_split(uint8_t *a, int n, int k, uint8_t *out, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local, as in shuffle */
+    int i = n - 1, stop = k > 1 ? k : 1;
+    for (; i >= stop; i--) {
+        int j = (int)rng_below(&r, (uint32_t)i + 1);
+        out[i - k] = a[j];
+        a[j] = a[i];
+    }
+    for (; i > 0; i--) {
+        int j = (int)rng_below(&r, (uint32_t)i + 1);
+        uint8_t x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+    if (k == 0 && n > 0) out[0] = a[0];
+    *rng = r;
+}
+
 /* Zero n bytes (a multiple of 8) at p by stores of eight or sixteen bytes.
  * A memset of the state compiles to rep stosq, one instruction a word for
  * callgrind (306 of them a game); a zero the compiler cannot see as one (the
@@ -38,6 +61,35 @@ static inline void zero_words(void *p, size_t n) {
     unsigned char *b = p;
 #pragma GCC unroll 16
     for (size_t i = 0; i < n; i += 8) memcpy(b + i, &z, 8);
+}
+
+/* Set n bytes (a multiple of 16) at p to byte, and copy n bytes (a multiple
+ * of 16) from src to dst, by stores of sixteen bytes: the memset and memcpy
+ * of the cells' cards and the config compiled to rep stos and rep movs,
+ * one instruction a word for callgrind (the empty asm, as in zero_words). */
+typedef uint8_t deal_v16 __attribute__((vector_size(16), aligned(1)));
+#if defined(__x86_64__) || defined(__i386__)
+#define DEAL_HIDE16(v) __asm__("" : "+x"(v)) /* in an SSE register */
+#else
+#define DEAL_HIDE16(v) __asm__("" : : "r"(&(v)) : "memory") /* elsewhere: the bytes through memory */
+#endif
+static inline void fill16(void *p, size_t n, uint8_t byte) {
+    deal_v16 v = {byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte};
+    DEAL_HIDE16(v);
+    unsigned char *b = p;
+#pragma GCC unroll 16
+    for (size_t i = 0; i < n; i += 16) memcpy(b + i, &v, 16);
+}
+static inline void copy16(void *dst, const void *src, size_t n) {
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+#pragma GCC unroll 16
+    for (size_t i = 0; i < n; i += 16) {
+        deal_v16 v;
+        memcpy(&v, s + i, 16);
+        DEAL_HIDE16(v);
+        memcpy(d + i, &v, 16);
+    }
 }
 
 void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
@@ -211,6 +263,11 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     }
     if (d->nwater < cfg->layout_n + 2 * ns + cfg->water_aside)
         return deal_error(err, "too few water cards for the start, the hands and the cards set aside");
+    /* KONTOR_PILE_MAX (kontor.h): the cards set aside (water, special cards
+     * not dealt, Justizia's discards) must fit the pile */
+    if (cfg->water_aside + (cfg->specials == 1 && d->nspecial > ns ? d->nspecial - ns : 0) + ns * cfg->select_discard >
+        KONTOR_PILE_MAX)
+        return deal_error(err, "more cards set aside than a pile holds");
     if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
     if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
     if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))
@@ -230,20 +287,19 @@ void kontor_layout_cross(kontor_config *cfg) {
     for (int i = 0; i < 8; i++) cfg->layout[i] = (uint8_t)kontor_cell(cross[i][0], cross[i][1]);
 }
 
-/* Lay out a deal known to be valid. */
-static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
-    const kontor_cardset *cs = cfg->cards;
-    int ns = cfg->nseats;
-    /* every byte of the state is set (states are compared whole): the
-     * config copied, the cells' cards KONTOR_NONE, the rest zero (a
-     * memset(s, 0, sizeof *s) first, 2,448 bytes, cost 306 instructions) */
+/* The state before the deal's cards: every byte set (states are compared
+ * whole): the config copied, the cells' cards KONTOR_NONE, the rest zero but
+ * for the few fields that start at KONTOR_NONE or 255 (a memset(s, 0, sizeof
+ * *s) first, 2,448 bytes, cost 306 instructions). */
+static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
     _Static_assert(offsetof(kontor_state, cfg) == 0 && sizeof s->cfg % 8 == 0 &&
                        offsetof(kontor_state, cell_card) % 8 == 0 && sizeof s->cell_card % 8 == 0 &&
                        sizeof *s % 8 == 0,
                    "the state's parts zeroed by words");
-    memcpy(&s->cfg, cfg, sizeof s->cfg); /* the bytes, padding included, as the memset and copy gave */
+    _Static_assert(sizeof s->cfg % 16 == 0 && sizeof s->cell_card % 16 == 0, "copied and set by 16 bytes");
+    copy16(&s->cfg, cfg, sizeof s->cfg); /* the bytes, padding included, as the memset and copy gave */
     zero_words((char *)s + sizeof s->cfg, offsetof(kontor_state, cell_card) - sizeof s->cfg);
-    memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
+    fill16(s->cell_card, sizeof s->cell_card, KONTOR_NONE);
     size_t after = offsetof(kontor_state, cell_card) + sizeof s->cell_card;
     zero_words((char *)s + after, sizeof *s - after);
     s->hooks = hooks_of(cfg);
@@ -251,6 +307,35 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     s->minx = s->miny = 255;
     s->ship_cell = KONTOR_NONE;
     s->removed_card = KONTOR_NONE;
+}
+
+/* The state after the deal's cards: coins, the first round. */
+static inline void deal_end(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
+    int ns = cfg->nseats;
+    for (int p = 0; p < ns; p++) s->coins[p] = cfg->start_coins;
+    if (pile_top(&s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(&s->water_pile));
+    s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * ns);
+    if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
+    s->round = 1;
+    s->phase = KONTOR_PHASE_CHOOSE;
+    s->tavern_area = KONTOR_NONE;
+    s->placed_cell = KONTOR_NONE;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
+    /* the expansions (d: NULL for none) */
+    s->event_n = cfg->events && d ? d->nevents : 0;
+    if (d) memcpy(s->event_deck, d->events, sizeof s->event_deck);
+    s->event_cur = s->last_layer = s->tile_cur = s->ship_owner = KONTOR_NONE;
+    for (int k = 0; k < 4; k++) s->tile_at[k] = cfg->tiles && d ? d->tiles[k] : KONTOR_NONE;
+    for (int g = 0; g < 3; g++) s->tile_bonus[g] = KONTOR_NONE;
+    if (cfg->select_keep) s->phase = KONTOR_PHASE_SELECT; /* Justizia: hands first */
+    else begin_round(s, NULL);
+}
+
+/* Lay out a deal known to be valid. */
+static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
+    const kontor_cardset *cs = cfg->cards;
+    int ns = cfg->nseats;
+    deal_begin(s, cfg);
 
     /* the centre, then the start layout from the top of the water pile */
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
@@ -277,7 +362,6 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
         }
         hand_add(s, p, water[0]);
         hand_add(s, p, water[1]);
-        s->coins[p] = cfg->start_coins;
         if (pile_top(&s->dock_pile[p]) != KONTOR_NONE && !cfg->select_keep) pub_set(s, pile_top(&s->dock_pile[p]));
     }
     if (cfg->specials == 1) {
@@ -288,45 +372,95 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     } else if (cfg->specials == 2) {
         for (int i = 0; i < d->nspecial; i++) pile_put_under(&s->special_pile, d->special[i]);
     }
-    if (pile_top(&s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(&s->water_pile));
-    s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * ns);
-    if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
-    s->round = 1;
-    s->phase = KONTOR_PHASE_CHOOSE;
-    s->tavern_area = KONTOR_NONE;
-    s->placed_cell = KONTOR_NONE;
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
-    /* the expansions */
-    s->event_n = cfg->events ? d->nevents : 0;
-    memcpy(s->event_deck, d->events, sizeof s->event_deck);
-    s->event_cur = s->last_layer = s->tile_cur = s->ship_owner = KONTOR_NONE;
-    for (int k = 0; k < 4; k++) s->tile_at[k] = cfg->tiles ? d->tiles[k] : KONTOR_NONE;
-    for (int g = 0; g < 3; g++) s->tile_bonus[g] = KONTOR_NONE;
-    if (cfg->select_keep) s->phase = KONTOR_PHASE_SELECT; /* Justizia: hands first */
-    else begin_round(s, NULL);
+    deal_end(s, cfg, d);
+}
+
+/* kontor_new's deal straight into the state, for a config with no card out
+ * of the game and no expansion's deck, nothing set aside, no hands picked
+ * (the basic and advanced games, the game for four, most scenarios): what
+ * deal_onto lays out from kontor_deal_shuffle's deal, byte for byte, with the
+ * same draws in the same order, but each class shuffled from the card set's
+ * list into the piles and hands without the kontor_deal between (issue 17;
+ * kontor_new_deals_what_its_written_deal_deals in tests/test_rules_round.c
+ * holds the two the same). */
+static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rng) {
+    const kontor_cardset *cs = cfg->cards;
+    int ns = cfg->nseats, lay = cfg->layout_n;
+    deal_begin(s, cfg);
+    /* the water: the start, two to each hand, the pile (kontor_deal.water's order) */
+    _Static_assert(KONTOR_MAX_CARDS % 16 == 0, "a class's list copied by 16 bytes");
+    uint8_t w[KONTOR_MAX_CARDS];
+    int nw = cs->class_n[KONTOR_CLASS_WATER], wi = lay + 2 * ns;
+    copy16(w, cs->class_list[KONTOR_CLASS_WATER], sizeof w); /* the whole list: no rep movsb of nw bytes */
+    shuffle_split(w, nw, wi, s->water_pile.card, rng);
+    s->water_pile.n = (uint8_t)(nw - wi);
+    uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
+    cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
+    _Static_assert(sizeof cfg->layout == KONTOR_LAYOUT_MAX && KONTOR_LAYOUT_MAX % 16 == 0 &&
+                       KONTOR_LAYOUT_MAX <= KONTOR_MAX_CARDS, "the layout's cells and cards copied by 16 bytes");
+    copy16(cells + 1, cfg->layout, KONTOR_LAYOUT_MAX); /* (the first lay of each are read) */
+    copy16(ids + 1, w, KONTOR_LAYOUT_MAX);
+    place_start(s, cells, ids, 1 + lay);
+    /* each colour: two seats, its first three to the hand and the rest the
+     * pile; four, the first half the team's first seat's, the rest its second's */
+    for (int t = 0; t < 2; t++) {
+        uint8_t a[KONTOR_MAX_CARDS];
+        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
+        copy16(a, cs->class_list[t], sizeof a);
+        shuffle_split(a, n, half + 3, s->dock_pile[last].card, rng);
+        s->dock_pile[last].n = (uint8_t)(n - half - 3);
+        if (ns == 4) {
+            memcpy(s->dock_pile[2 * t].card, a + 3, (size_t)(half - 3));
+            s->dock_pile[2 * t].n = (uint8_t)(half - 3);
+            memcpy(s->hand[2 * t], a, 3);
+        }
+        memcpy(s->hand[last], a + half, 3);
+    }
+    for (int p = 0; p < ns; p++) {
+        s->hand[p][3] = w[lay + 2 * p];
+        s->hand[p][4] = w[lay + 2 * p + 1];
+        s->hand_n[p] = 5;
+        if (s->dock_pile[p].n) pub_set(s, s->dock_pile[p].card[0]); /* the top */
+    }
+    if (cfg->specials) {
+        uint8_t sp[8];
+        int n = cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
+        memcpy(sp, cs->class_list[KONTOR_CLASS_SPECIAL], (size_t)n);
+        if (n > 1) shuffle(sp, n, rng);
+        if (cfg->specials == 1) {
+            for (int i = 0; i < n; i++) {
+                if (i < ns) hand_add(s, i, sp[i]);
+                else pile_put_under(&s->aside, sp[i]);
+            }
+        } else {
+            for (int i = 0; i < n; i++) pile_put_under(&s->special_pile, sp[i]);
+        }
+    }
+    deal_end(s, cfg, NULL);
 }
 
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
-    kontor_deal d;
-    kontor_deal_shuffle(&d, cfg, seed);
-    /* A shuffle of the card set is a valid deal by construction; what
-     * kontor_new_from_deal would still check are the config's counts, and
-     * where they hold here (the basic, advanced and four-player games and
-     * most scenarios) the deal is laid out at once. */
+    /* deal_quick when its config holds what kontor_new_from_deal would
+     * check: every class from the card set's lists (no card out of the
+     * game), at least three dock cards a seat (22 a colour, cards.c),
+     * enough water cards for the start and the hands, every special card
+     * dealt, enough coins; and nothing it does not lay out (the
+     * expansions' decks, water set aside, hands picked) */
+    const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
-    int specials_ok = !cfg->specials;
-    if (cfg->specials) {
-        const uint64_t *sp = cfg->cards->class_ids[KONTOR_CLASS_SPECIAL];
-        int all = __builtin_popcountll(sp[0] & ~cfg->removed[0]) + __builtin_popcountll(sp[1] & ~cfg->removed[1]);
-        specials_ok = !cfg->remove_kinds && d.nspecial == all && d.nspecial >= (cfg->specials == 1 ? ns : 0);
-    }
-    int docks_ok = ns == 2 || ns == 4;
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) docks_ok &= d.ndock[p] >= 3;
-    if (docks_ok && specials_ok && !cfg->water_aside && !cfg->select_keep && !cfg->events && !cfg->tiles &&
-        (!cfg->export_store || ns == 2) && cfg->total_coins >= cfg->start_coins * ns &&
-        d.nwater >= cfg->layout_n + 2 * ns) {
-        deal_onto(s, cfg, &d);
+    int nw = cs->class_n[KONTOR_CLASS_WATER], wi = cfg->layout_n + 2 * ns;
+    if ((ns == 2 || ns == 4) && !(cfg->removed[0] | cfg->removed[1]) && !cfg->remove_kinds && !cfg->water_aside &&
+        !cfg->select_keep && !cfg->events && !cfg->tiles && (!cfg->export_store || ns == 2) &&
+        cfg->total_coins >= cfg->start_coins * ns && nw >= wi && nw - wi <= KONTOR_PILE_MAX &&
+        cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) && cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
+        (!cfg->specials ||
+         (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)))) {
+        kontor_rng rng;
+        kontor_rng_seed(&rng, seed);
+        deal_quick(s, cfg, &rng);
         return KONTOR_OK;
     }
+    kontor_deal d;
+    kontor_deal_shuffle(&d, cfg, seed);
     return kontor_new_from_deal(s, cfg, &d, err);
 }

@@ -90,13 +90,13 @@ static inline int pile_top(const kontor_pile *p) { return p->n ? p->card[p->head
 static inline int pile_draw(kontor_pile *p) {
     if (!p->n) return KONTOR_NONE;
     int c = p->card[p->head];
-    p->head = (uint8_t)((p->head + 1) & (KONTOR_PILE_MAX - 1));
+    p->head = (uint8_t)(kontor_pile_at(p, 1));
     p->n--;
     return c;
 }
 
 static inline void pile_put_under(kontor_pile *p, int id) {
-    p->card[(p->head + p->n) & (KONTOR_PILE_MAX - 1)] = (uint8_t)id;
+    p->card[kontor_pile_at(p, p->n)] = (uint8_t)id;
     p->n++;
 }
 

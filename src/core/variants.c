@@ -55,12 +55,12 @@ void do_bribe(kontor_state *s, int seat, int value, kontor_log *log) {
 
 static int pile_take(kontor_pile *p, int id) {
     for (int i = 0; i < p->n; i++) {
-        int at = (p->head + i) & (KONTOR_PILE_MAX - 1);
+        int at = kontor_pile_at(p, i);
         if (p->card[at] != id) continue;
         for (int j = i; j + 1 < p->n; j++)
-            p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)] = p->card[(p->head + j + 1) & (KONTOR_PILE_MAX - 1)];
+            p->card[kontor_pile_at(p, j)] = p->card[kontor_pile_at(p, j + 1)];
         p->n--;
-        p->card[(p->head + p->n) & (KONTOR_PILE_MAX - 1)] = 0;
+        p->card[kontor_pile_at(p, p->n)] = 0;
         return 1;
     }
     return 0;
@@ -68,7 +68,7 @@ static int pile_take(kontor_pile *p, int id) {
 
 int pile_has(const kontor_pile *p, int id) {
     for (int i = 0; i < p->n; i++)
-        if (p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] == id) return 1;
+        if (p->card[kontor_pile_at(p, i)] == id) return 1;
     return 0;
 }
 
@@ -89,7 +89,7 @@ void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
     for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
         kontor_pile *pl = &s->dock_pile[p];
         for (int i = 0; i < pl->n; i++) {
-            int c = pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)];
+            int c = pl->card[kontor_pile_at(pl, i)];
             s->known[p][c >> 6] &= ~(1ULL << (c & 63));
         }
         if (pl->n) pub_set(s, pile_top(pl));

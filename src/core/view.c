@@ -35,9 +35,9 @@ static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
 
 static void mask_pile(const kontor_state *s, int seat, kontor_pile *p) {
     uint8_t live[KONTOR_PILE_MAX];
-    for (int i = 0; i < p->n; i++) live[i] = mask_card(s, seat, p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)]);
+    for (int i = 0; i < p->n; i++) live[i] = mask_card(s, seat, p->card[kontor_pile_at(p, i)]);
     memset(p->card, 0, sizeof p->card);
-    for (int i = 0; i < p->n; i++) p->card[(p->head + i) & (KONTOR_PILE_MAX - 1)] = live[i];
+    for (int i = 0; i < p->n; i++) p->card[kontor_pile_at(p, i)] = live[i];
 }
 
 void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
@@ -71,8 +71,8 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
         kontor_pile *p = &w->dock_pile[seat];
         for (int i = 1; i < p->n; i++)
             for (int j = i; j > 0; j--) {
-                uint8_t *a = &p->card[(p->head + j - 1) & (KONTOR_PILE_MAX - 1)];
-                uint8_t *b = &p->card[(p->head + j) & (KONTOR_PILE_MAX - 1)];
+                uint8_t *a = &p->card[kontor_pile_at(p, j - 1)];
+                uint8_t *b = &p->card[kontor_pile_at(p, j)];
                 if (*a <= *b) break;
                 uint8_t t = *a;
                 *a = *b;

@@ -311,7 +311,7 @@ static uint8_t *hidden_slot(kontor_state *s, int me, int id) {
     for (int p = 0; p < PROTO_NPILES; p++) {
         kontor_pile *pl = pile_of(s, p);
         for (int i = 0; i < pl->n; i++) {
-            uint8_t *c = &pl->card[(pl->head + i) & (KONTOR_PILE_MAX - 1)];
+            uint8_t *c = &pl->card[kontor_pile_at(pl, i)];
             if (*c == id) return c;
         }
     }
