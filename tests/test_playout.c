@@ -470,6 +470,26 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
     }
 }
 
+/* kontor_playout draws a declaration (one or two choices: play, pass) as
+ * the top bit of the generator's next number (declared_pass in decide.c),
+ * which is what kontor_rng_below gives for 1 or 2, drawing once: the
+ * playout's declarations are the same draws as a pick among kontor_legal's
+ * moves. */
+static void test_rng_below_of_one_or_two_is_the_top_bit_of_one_draw(void **st) {
+    (void)st;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        kontor_rng a, b;
+        kontor_rng_seed(&a, seed);
+        kontor_rng_seed(&b, seed);
+        for (int k = 0; k < 500; k++) {
+            uint32_t n = 1 + (uint32_t)(k & 1);
+            uint64_t x = kontor_rng_next(&b);
+            assert_int_equal(kontor_rng_below(&a, n), (uint32_t)(x >> 63) & (n - 1));
+        }
+        assert_true(kontor_rng_next(&a) == kontor_rng_next(&b)); /* one draw each */
+    }
+}
+
 /* Armut: a passer's coin can be the treasury's last while another seat has
  * none; the game is then over before anybody chooses a card (checked after
  * every decision), so the playout's round of two (four) seats must stop
@@ -577,6 +597,7 @@ int main(void) {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
+        cmocka_unit_test(test_rng_below_of_one_or_two_is_the_top_bit_of_one_draw),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_declarations),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_reveal),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),

@@ -333,6 +333,16 @@ static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
     return id;
 }
 
+/* A declaration drawn as rng_below(&r, play + may_pass) would draw it
+ * (play: the seat holds a card; may_pass: it may pass, kontor__may_pass),
+ * from the generator's next number x, and whether it is a pass. The choices
+ * are one or two, and rng_below of 1 or 2 is 0 or x's top bit (its
+ * rejection never draws again there: (2^32 - n) mod n is 0): a seat passes
+ * when it holds no card, or when it may do both and the top bit is set. */
+static inline unsigned declared_pass(uint64_t x, unsigned both, unsigned hand_n) {
+    return (unsigned)(hand_n == 0) | (both & (unsigned)(x >> 63));
+}
+
 /* One step of a random playout, the decisions of every phase but the two
  * that make up most of a game (kontor_playout's round of two seats and its
  * placements): out of line, so that the hot loop keeps its registers. The
@@ -478,10 +488,9 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
              * order. A seat may play when it holds a card, and pass unless
              * pass=rest forbids it to a seat holding one (may_pass): 1 + (it
              * may do both) choices */
-            int both = !s->no_pass, play0 = s->hand_n[0] > 0, play1 = s->hand_n[1] > 0;
-            int i0 = (int)rng_below(&r, (uint32_t)(1 + (both & play0)));
-            int i1 = (int)rng_below(&r, (uint32_t)(1 + (both & play1)));
-            unsigned pass2 = (unsigned)(i0 >= play0) | (unsigned)(i1 >= play1) << 1;
+            unsigned both = !s->no_pass;
+            unsigned pass2 = declared_pass(rng_next(&r), both, s->hand_n[0]);
+            pass2 |= declared_pass(rng_next(&r), both, s->hand_n[1]) << 1;
             if (pass2) {
                 uint8_t got[KONTOR_MAX_SEATS];
                 pay_out(s, pass2, got);
@@ -503,10 +512,7 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             /* both loops unrolled: four 61,256 -> 60,332 a game (basic and
              * advanced +11 and +19) */
 #pragma GCC unroll 4
-            for (int p = 0; p < 4; p++) {
-                int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + kontor__may_pass(s, p)));
-                pass4 |= (unsigned)(i >= play) << p;
-            }
+            for (int p = 0; p < 4; p++) pass4 |= declared_pass(rng_next(&r), !s->no_pass, s->hand_n[p]) << p;
             if (pass4) {
                 uint8_t got[KONTOR_MAX_SEATS];
                 pay_out(s, pass4, got);
