@@ -466,8 +466,8 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
  * game's round: a round of two or four seats from the declarations to the
  * reveal in one step, then the placements (and the ship); the other phases
  * are playout_step's. */
-void kontor_playout(kontor_state *s, kontor_rng *rng) {
-    kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
+__attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_state *s, kontor_rng r, int ns,
+                                                                    int bankrupt) {
     while (s->phase != KONTOR_PHASE_OVER) {
         if (s->phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
@@ -482,8 +482,8 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             if (i < a) playout_place(s, bb_nth(s->cells, i), 0);
             else if (i < a + b) playout_place(s, bb_nth(s->cells_water, i - a), 1);
             else playout_place(s, KONTOR_NONE, 0);
-            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
-        } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE &&
+            if (bankrupt) check_bankrupt(s, NULL);
+        } else if (s->phase == KONTOR_PHASE_DECLARE && ns == 2 && s->choice[0] == KONTOR_NONE &&
                    s->choice[1] == KONTOR_NONE) { /* (no declarations with declare=hidden: open_choice) */
             /* the round of two seats at once: the two declarations (in seat
              * order: red's changes nothing black's depend on), the passers'
@@ -500,15 +500,15 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 pay_out(s, pass2, got);
             }
             s->phase = KONTOR_PHASE_CHOOSE;
-            if (s->cfg.bankrupt && pass2 != 3 && !declared_solvent(s, pass2)) continue;
+            if (bankrupt && pass2 != 3 && !declared_solvent(s, pass2)) continue;
             /* a player holds a card (it declared to play) and chooses one
              * (without declare=hidden no pass is a choice), which leaves the
              * hand for the reveal */
             s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
             playout_reveal_two(s, pass2);
-            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
-        } else if (s->phase == KONTOR_PHASE_DECLARE && s->cfg.nseats == 4 &&
+            if (bankrupt) check_bankrupt(s, NULL);
+        } else if (s->phase == KONTOR_PHASE_DECLARE && ns == 4 &&
                    (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
             /* the round of four seats at once, as for two (the four
              * declarations drawn at once: 79,501 -> 77,606 a game) */
@@ -522,30 +522,43 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
                 pay_out(s, pass4, got);
             }
             s->phase = KONTOR_PHASE_CHOOSE;
-            if (s->cfg.bankrupt && pass4 != 15 && !declared_solvent(s, pass4)) continue;
+            if (bankrupt && pass4 != 15 && !declared_solvent(s, pass4)) continue;
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++)
                 s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
             playout_reveal_four(s, pass4);
-            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+            if (bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
             do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
-            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+            if (bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_REMOVE) {
             bb_t t = removable(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
             do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
-            if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+            if (bankrupt) check_bankrupt(s, NULL);
         } else {
             int stop = 0;
             r = playout_step(s, r, &stop);
             if (stop) break;
         }
     }
+    return r;
+}
+
+/* The loop in a copy for each usual game, its number of seats and whether
+ * a bankruptcy can end it (Armut) known when compiling: the tests of
+ * cfg.bankrupt after each step and of the seats at the declarations go. */
+void kontor_playout(kontor_state *s, kontor_rng *rng) {
+    kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
+    if (s->cfg.bankrupt) r = playout_loop(s, r, s->cfg.nseats, 1);
+    else if (s->cfg.nseats == 2) r = playout_loop(s, r, 2, 0);
+    else if (s->cfg.nseats == 4) r = playout_loop(s, r, 4, 0);
+    else r = playout_loop(s, r, s->cfg.nseats, 0);
     *rng = r;
 }
+
 
 /* ---- queries ------------------------------------------------------------------ */
 
