@@ -467,13 +467,13 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
  * reveal in one step, then the placements (and the ship); the other phases
  * are playout_step's. */
 __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_state *s, kontor_rng r, int ns,
-                                                                    int bankrupt) {
+                                                                    int bankrupt, int specials, int optional) {
     while (s->phase != KONTOR_PHASE_OVER) {
         if (s->phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
-            int a = bb_count(s->cells), b = s->cfg.specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
-            int n = a + b + (s->cfg.optional_place ? 1 : 0);
+            int a = bb_count(s->cells), b = specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
+            int n = a + b + (optional ? 1 : 0);
             int i = (int)rng_below(&r, (uint32_t)n);
             /* the cells' words read again for the pick (an empty asm that
              * may write memory): not kept in registers and on the stack
@@ -547,15 +547,17 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
     return r;
 }
 
-/* The loop in a copy for each usual game, its number of seats and whether
- * a bankruptcy can end it (Armut) known when compiling: the tests of
- * cfg.bankrupt after each step and of the seats at the declarations go. */
+/* The loop in a copy for each usual game, its number of seats, whether a
+ * bankruptcy can end it (Armut), whether special cards (customs houses as
+ * water) and optional placing (Canale) are in it known when compiling: the
+ * tests of cfg.bankrupt after each step, of the seats at the declarations
+ * and of the two options at each placement go. */
 void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
-    if (s->cfg.bankrupt) r = playout_loop(s, r, s->cfg.nseats, 1);
-    else if (s->cfg.nseats == 2) r = playout_loop(s, r, 2, 0);
-    else if (s->cfg.nseats == 4) r = playout_loop(s, r, 4, 0);
-    else r = playout_loop(s, r, s->cfg.nseats, 0);
+    const kontor_config *c = &s->cfg;
+    if (!c->bankrupt && !c->optional_place && c->nseats == 2 && !c->specials) r = playout_loop(s, r, 2, 0, 0, 0);
+    else if (!c->bankrupt && !c->optional_place && c->nseats == 4) r = playout_loop(s, r, 4, 0, c->specials, 0);
+    else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place);
     *rng = r;
 }
 
