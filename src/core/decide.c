@@ -531,7 +531,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
         } else if (s->phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
-            do_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            playout_ship(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1));
             if (bankrupt) check_bankrupt(s, NULL);
         } else if (s->phase == KONTOR_PHASE_REMOVE) {
             bb_t t = removable(s);
