@@ -323,6 +323,20 @@ static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
      * call of memmove) */
     int n = --s->hand_n[seat];
     uint8_t *h = s->hand[seat], carry = 0;
+    if (n < 8) {
+        /* a hand of at most eight: its first word, the bytes from i+1 one
+         * place down; the eighth byte comes from the ninth place, free and
+         * so 0 (test_a_hands_free_places_are_zero). Basic 23,758 -> 23,636,
+         * four 54,294 -> 53,917 a game (session eleven's word version, with
+         * masks and shifts for the bytes before i too, cost more than the
+         * loop) */
+        uint64_t v, low = (1ULL << (8 * i)) - 1;
+        memcpy(&v, h, 8);
+        uint8_t id = h[i];
+        v = (v & low) | ((v >> 8) & ~low);
+        memcpy(h, &v, 8);
+        return id;
+    }
     for (int j = n; j > (int)i; j--) {
         uint8_t t = h[j];
         h[j] = carry;
