@@ -565,12 +565,14 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
  * bankruptcy can end it (Armut), whether special cards (customs houses as
  * water) and optional placing (Canale) are in it known when compiling: the
  * tests of cfg.bankrupt after each step, of the seats at the declarations
- * and of the two options at each placement go. */
+ * and of the two options at each placement go. The game for four has the
+ * special cards; four without them goes the general way (a fourth copy
+ * cost basic +14 and advanced +22 a game, layout). */
 void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     const kontor_config *c = &s->cfg;
     if (!c->bankrupt && !c->optional_place && c->nseats == 2 && !c->specials) r = playout_loop(s, r, 2, 0, 0, 0);
-    else if (!c->bankrupt && !c->optional_place && c->nseats == 4) r = playout_loop(s, r, 4, 0, c->specials, 0);
+    else if (!c->bankrupt && !c->optional_place && c->nseats == 4 && c->specials) r = playout_loop(s, r, 4, 0, 1, 0);
     else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place);
     *rng = r;
 }
