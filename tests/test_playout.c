@@ -470,6 +470,64 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
     }
 }
 
+/* kontor_playout draws a declaration (one or two choices: play, pass) as
+ * the top bit of the generator's next number (declared_pass in decide.c),
+ * which is what kontor_rng_below gives for 1 or 2, drawing once: the
+ * playout's declarations are the same draws as a pick among kontor_legal's
+ * moves. */
+static void test_rng_below_of_one_or_two_is_the_top_bit_of_one_draw(void **st) {
+    (void)st;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        kontor_rng a, b;
+        kontor_rng_seed(&a, seed);
+        kontor_rng_seed(&b, seed);
+        for (int k = 0; k < 500; k++) {
+            uint32_t n = 1 + (uint32_t)(k & 1);
+            uint64_t x = kontor_rng_next(&b);
+            assert_int_equal(kontor_rng_below(&a, n), (uint32_t)(x >> 63) & (n - 1));
+        }
+        assert_true(kontor_rng_next(&a) == kontor_rng_next(&b)); /* one draw each */
+    }
+}
+
+/* A hand's free places are zero (after its hand_n cards): kontor_playout
+ * takes a chosen card out of a hand of at most eight by one word, whose
+ * last byte comes from the place after the eighth; the state is compared
+ * whole. Random games by kontor_legal's decisions (take-backs, sit-outs,
+ * special cards bought, removals to a hand), checked after each; and
+ * kontor_playout's ends. */
+static void assert_free_places_zero(const kontor_state *s, const char *what, uint64_t seed) {
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++)
+        for (int i = s->hand_n[p]; i < KONTOR_HAND_MAX; i++)
+            if (s->hand[p][i]) fail_msg("%s seed %d: seat %d's free place %d holds %d", what, (int)seed, p, i, s->hand[p][i]);
+}
+
+static void test_a_hands_free_places_are_zero(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four", "specials", "armut", "armut4", "bakschisch", "canale"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (uint64_t seed = 1; seed <= 40; seed++) {
+            kontor_state s, e;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            e = s;
+            kontor_rng r;
+            kontor_rng_seed(&r, seed * 7);
+            assert_free_places_zero(&s, variants[v], seed);
+            while (kontor_actors(&s)) {
+                int p = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, p, m);
+                assert_int_equal(kontor_apply(&s, p, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+                assert_free_places_zero(&s, variants[v], seed);
+            }
+            kontor_playout(&e, &r);
+            assert_free_places_zero(&e, variants[v], seed);
+        }
+    }
+}
+
 /* Armut: a passer's coin can be the treasury's last while another seat has
  * none; the game is then over before anybody chooses a card (checked after
  * every decision), so the playout's round of two (four) seats must stop
@@ -577,6 +635,8 @@ int main(void) {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
+        cmocka_unit_test(test_rng_below_of_one_or_two_is_the_top_bit_of_one_draw),
+        cmocka_unit_test(test_a_hands_free_places_are_zero),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_declarations),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_reveal),
         cmocka_unit_test(test_cutoff_stops_at_the_start_of_a_later_round),

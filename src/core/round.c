@@ -465,6 +465,29 @@ void do_ship(kontor_state *s, int value, kontor_log *log) {
     enter_place(s, log);
 }
 
+/* do_ship in the playout's loop (decide.c): without a log, and the usual
+ * card's cells (not a special card, no scenario's cell rules) worked out
+ * inline as start_turn does, not through compute_cells; every other case
+ * through enter_place (the same cells: a pure function of the state). */
+void playout_ship(kontor_state *s, int value) {
+    if (value != KONTOR_NONE) {
+        s->ship_cell = (uint8_t)value;
+        s->ship_moved = 1;
+        if (any_removable(s)) {
+            s->phase = KONTOR_PHASE_REMOVE;
+            return;
+        }
+    }
+    int seat = s->order[s->turn], id = s->choice[seat];
+    if (!is_special(card_of(s, id)) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+        s->phase = KONTOR_PHASE_PLACE;
+        s->cells = legal_cells(s, seat, id); /* compute_cells */
+        s->cells_water = bb_empty();
+        if (bb_any(s->cells)) return;
+    }
+    enter_place(s, NULL);
+}
+
 static void enter_place(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     s->phase = KONTOR_PHASE_PLACE;
