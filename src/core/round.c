@@ -689,9 +689,9 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
  * 38,345 -> 38,074, four 56,284 -> 56,044 (session twelve). */
 /* The card lies (place_bits); its extent grew (changed), or a scenario's
  * rule comes next. */
-__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int changed) {
+__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
     bb_t mask_before = s->mask;
-    int grew = changed ? update_mask(s) : 0;
+    int grew = outside && grow_extent(s, value) ? update_mask(s) : 0;
     if (s->cfg.export_store && card_of(s, s->choice[seat])->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
         s->placed_cell = (uint8_t)value;
         s->phase = KONTOR_PHASE_EXPORT;
@@ -715,6 +715,15 @@ __attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat,
     enclose_at(s, value, water, NULL);
     after_scoring_in(s, seat, water, 0, 1, NULL);
 }
+/* The rest of a water card's placement: its own function, whose search of
+ * the dock cards next to it needs registers the dock card's path does not. */
+__attribute__((noinline)) static void playout_water(kontor_state *s, int seat, int value) {
+    if (may_enclose_at(s, value, 1, ~0ULL)) {
+        playout_enclose(s, seat, value, 1);
+        return;
+    }
+    after_scoring_in(s, seat, 1, 0, 1, NULL);
+}
 void playout_place(kontor_state *s, int value, int as_water) {
     int seat = s->order[s->turn];
     if (value == KONTOR_NONE) {
@@ -729,16 +738,23 @@ void playout_place(kontor_state *s, int value, int as_water) {
     }
     s->last_layer = (uint8_t)seat;
     int water = is_water(k);
-    int changed = place_bits(s, value, id, water, 0);
-    if (changed | s->cfg.export_store | s->cfg.inner_value | s->cfg.tiles | s->cfg.tictactoe) {
-        playout_placed(s, seat, value, water, changed);
+    lay_bits(s, value, id, water, 0);
+    int outside = outside_extent(s, value);
+    if (outside | (s->hooks & KONTOR__HOOK_PLACE)) {
+        playout_placed(s, seat, value, water, outside);
         return;
     }
-    if (may_enclose(s, value, water)) {
-        playout_enclose(s, seat, value, water);
+    if (water) {
+        playout_water(s, seat, value);
         return;
     }
-    after_scoring_in(s, seat, water, 0, 1, NULL);
+    /* may_enclose with the edges closed: with edge=both before they close,
+     * it lets more cards through (fewer gaps), and enclose_at decides */
+    if (may_enclose_at(s, value, 0, ~0ULL)) {
+        playout_enclose(s, seat, value, 0);
+        return;
+    }
+    after_scoring_in(s, seat, 0, 0, 1, NULL);
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the

@@ -50,10 +50,16 @@ enum {
     KONTOR__HOOK_CELLS = 1, /* the scenarios' cell rules: water_touch, inner_value, tictactoe */
     KONTOR__HOOK_ROUND = 2, /* a round opens with more than the declarations: events, bribe, special
                                cards bought, or no declarations (declare=hidden) */
+    KONTOR__HOOK_PLACE = 4, /* a placement has more to do than lay the card and score what it closed:
+                               Exportlager, Die grosse Insel, Aktionstafeln, Tic Tac Toe (the
+                               playout's placement takes its general path then) */
 };
 static inline uint8_t hooks_of(const kontor_config *cfg) {
     return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
-                     ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0));
+                     ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0) |
+                     ((cfg->export_store | cfg->inner_value | cfg->tiles | cfg->tictactoe)
+                          ? KONTOR__HOOK_PLACE
+                          : 0));
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
@@ -249,10 +255,9 @@ __attribute__((always_inline)) static inline int place_card(kontor_state *s, int
     if (before) *before = s->mask;
     return update_mask(s);
 }
-/* place_card without the mask: the card's bits, the frontier and the
- * extent; 1 when the extent grew (then update_mask is due). The playout's
- * placement calls it and leaves the mask to a function of its own. */
-__attribute__((always_inline)) static inline int place_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
+/* The card's bits and the frontier (and the cells next to a crane): a
+ * card laid, without the extent. */
+__attribute__((always_inline)) static inline void lay_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
     const kontor_card *k = card_of(s, id);
     put_bits_pub(s, cell, id, as_water, pub);
     /* the frontier: the cell leaves it, its free neighbours join it */
@@ -268,6 +273,9 @@ __attribute__((always_inline)) static inline int place_bits(kontor_state *s, int
         if (near[0]) cn->w[i - 1] |= near[0];
         if (near[2]) cn->w[i + 1] |= near[2];
     }
+}
+/* The extent with cell in it; 1 when it grew (then update_mask is due). */
+__attribute__((always_inline)) static inline int grow_extent(kontor_state *s, int cell) {
     int x = gx(cell), y = gy(cell);
     int changed = 0;
     if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
@@ -275,6 +283,17 @@ __attribute__((always_inline)) static inline int place_bits(kontor_state *s, int
     if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
     if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
     return changed;
+}
+/* Would cell grow the extent (grow_extent's answer, nothing written)? */
+static inline int outside_extent(const kontor_state *s, int cell) {
+    int x = gx(cell), y = gy(cell);
+    return x < s->minx || x > s->maxx || y < s->miny || y > s->maxy;
+}
+/* place_card without the mask: the card's bits, the frontier and the
+ * extent; 1 when the extent grew (then update_mask is due). */
+__attribute__((always_inline)) static inline int place_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
+    lay_bits(s, cell, id, as_water, pub);
+    return grow_extent(s, cell);
 }
 static inline int place_as(kontor_state *s, int cell, int id, int as_water) {
     return place_card(s, cell, id, as_water, NULL, 1);
@@ -306,10 +325,8 @@ static inline int touches_gap(const kontor_state *s, int c, uint64_t edges) {
  * its own (it was four bit tests a neighbour, four neighbours: ~60
  * instructions a card). Not for Die grosse Insel, whose dead cells close
  * areas anywhere (check_enclosures). */
-static inline int may_enclose(const kontor_state *s, int cell, int water) {
-    int edges_close = !s->cfg.edge_both || s->cfg.fixed_board ||
-                      (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height);
-    uint64_t edges = edges_close ? ~0ULL : 0;
+__attribute__((always_inline)) static inline int may_enclose_at(const kontor_state *s, int cell, int water,
+                                                                uint64_t edges) {
     if (!water) return !touches_gap(s, cell, edges);
     const uint64_t *n = BB_NEAR[cell].w;
     int i = cell >> 6;
@@ -320,6 +337,13 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
             if (!touches_gap(s, j * 64 + __builtin_ctzll(d), edges)) return 1;
     }
     return 0;
+}
+/* edges: all ones when the unplayable cells close areas (without edge=both,
+ * always: the playout's placement passes that) */
+static inline int may_enclose(const kontor_state *s, int cell, int water) {
+    int edges_close = !s->cfg.edge_both || s->cfg.fixed_board ||
+                      (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height);
+    return may_enclose_at(s, cell, water, edges_close ? ~0ULL : 0);
 }
 
 /* Where the ship may sail: every water card but the one it is on. Inline:
