@@ -256,23 +256,41 @@ __attribute__((always_inline)) static inline int place_card(kontor_state *s, int
     return update_mask(s);
 }
 /* The card's bits and the frontier (and the cells next to a crane): a
- * card laid, without the extent. */
+ * card laid, without the extent. put_bits_pub and the frontier's update,
+ * written so that the card is read once and the byte stores (which may
+ * alias anything) come last: nothing is read again after them. */
 __attribute__((always_inline)) static inline void lay_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
     const kontor_card *k = card_of(s, id);
-    put_bits_pub(s, cell, id, as_water, pub);
+    int kind = k->kind, colour = k->colour, ship = k->ship;
+    int i = cell >> 6;
+    uint64_t bit = 1ULL << (cell & 63);
+    const uint64_t *near = BB_NEAR[cell].w;
+    uint64_t occ = s->occ.w[i] | bit;
+    s->occ.w[i] = occ;
+    if (kind == KONTOR_KIND_CUSTOMS) s->customs.w[i] |= bit;
+    if (as_water) {
+        s->water.w[i] |= bit;
+    } else {
+        s->dock.w[i] |= bit;
+        if (colour < 2) {
+            s->team_dock[colour].w[i] |= bit;
+            if (kind == KONTOR_KIND_CRANE) {
+                s->crane[colour].w[i] |= bit;
+                bb_t *cn = &s->crane_near[colour];
+                cn->w[i] |= near[1];
+                if (near[0]) cn->w[i - 1] |= near[0];
+                if (near[2]) cn->w[i + 1] |= near[2];
+            }
+        }
+        if (ship) s->shipsym.w[i] |= bit;
+    }
     /* the frontier: the cell leaves it, its free neighbours join it */
-    int i = cell >> 6, b = cell & 63;
-    uint64_t bit = 1ULL << b, near[3];
-    bb_near(cell, near);
-    s->front.w[i] = (s->front.w[i] | (near[1] & ~s->occ.w[i])) & ~bit;
+    s->front.w[i] = (s->front.w[i] | (near[1] & ~occ)) & ~bit;
     if (near[0]) s->front.w[i - 1] |= near[0] & ~s->occ.w[i - 1];
     if (near[2]) s->front.w[i + 1] |= near[2] & ~s->occ.w[i + 1];
-    if (!as_water && k->colour < 2 && k->kind == KONTOR_KIND_CRANE) {
-        bb_t *cn = &s->crane_near[k->colour];
-        cn->w[i] |= near[1];
-        if (near[0]) cn->w[i - 1] |= near[0];
-        if (near[2]) cn->w[i + 1] |= near[2];
-    }
+    if (pub) pub_set(s, id);
+    s->cell_card[cell] = (uint8_t)id;
+    s->ncards_board++;
 }
 /* The extent with cell in it; 1 when it grew (then update_mask is due). */
 __attribute__((always_inline)) static inline int grow_extent(kontor_state *s, int cell) {
