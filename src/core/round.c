@@ -823,7 +823,11 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
             pile->n = (uint8_t)(n - 1);
             hand_add(s, seat, drawn);
             log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
-            if (n > 1) pub_set(s, pile->card[head]);
+            if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
+                            (property_piles_hold_only_cards_of_the_set) */
+                int top = pile->card[head];
+                s->pub[top >> 6] |= 1ULL << (top & 63);
+            }
         }
         if (water && s->treasury) {
             s->treasury--;
