@@ -681,14 +681,16 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
 }
 
 /* The playout's entry (issue 17): the usual card (from a hand, not special,
- * its extent unchanged, no scenario's rule on the way) is laid by a path
- * whose every call is its last act (a jump), with no stack frame; a
+ * inside the extent, no scenario's placement rule: KONTOR__HOOK_PLACE) is
+ * laid by a path whose every call is its last act (a jump), with no stack
+ * frame (it still saves six registers: a crane's neighbours need them); a
  * special card or a declined placement goes to do_place, the rest to the
- * two functions below, each place_n's own code from where the path left
- * it. A random game: basic 24,632 -> 24,440 instructions, advanced
- * 38,345 -> 38,074, four 56,284 -> 56,044 (session twelve). */
-/* The card lies (place_bits); its extent grew (changed), or a scenario's
- * rule comes next. */
+ * functions below, each place_n's own code from where the path left it. A
+ * random game: basic 24,632 -> 23,901 instructions, advanced 38,345 ->
+ * 37,259, four 56,284 -> 54,940 with lay_bits (session twelve,
+ * docs/engine-speed.md). */
+/* The card lies (lay_bits) outside the extent, or a scenario's rule comes
+ * next. */
 __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
     bb_t mask_before = s->mask;
     int grew = outside && grow_extent(s, value) ? update_mask(s) : 0;
