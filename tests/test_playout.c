@@ -449,13 +449,19 @@ static kontor_state playout_against_legal_picks(const kontor_state *start, uint6
  * kontor_legal's decisions. The options are those the round's shortcut
  * tests for: a pass among the hidden choices (declare=hidden), a bankruptcy
  * to check after each decision (Armut), no pass after a double pass
- * (pass=rest). */
+ * (pass=rest); and the placement's: the rules for which the playout's
+ * placement leaves its short path (KONTOR__HOOK_PLACE: Exportlager, Die
+ * grosse Insel, Aktionstafeln, Tic Tac Toe), and edge=both, which takes
+ * that path with the edges' test left to enclose_at. */
 static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void **st) {
     (void)st;
     const char *variants[][2] = {{"basic", ""},          {"advanced", ""},      {"four", ""},
                                  {"specials", ""},       {"canale", ""},        {"bakschisch", ""},
                                  {"tictactoe", ""},      {"armut", ""},         {"basic", "declare=hidden"},
-                                 {"basic", "pass=rest"}, {"four", "declare=hidden"}, {"four", "pass=rest"}};
+                                 {"basic", "pass=rest"}, {"four", "declare=hidden"}, {"four", "pass=rest"},
+                                 /* the placement's general path (KONTOR__HOOK_PLACE) */
+                                 {"insel", ""},          {"insel4", ""},        {"advanced", "tiles=1"},
+                                 {"advanced", "export=1"}, {"basic", "edge=both"}, {"four", "edge=both"}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         kontor_config cfg;
         config(&cfg, variants[v][0]);

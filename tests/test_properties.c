@@ -657,6 +657,83 @@ static void property_cards_to_be_placed_are_public(void **st) {
     assert_true(placing > 1000);
 }
 
+/* A tile waits (s->tile_cur) only with Aktionstafeln: the deal leaves none
+ * and only check_tiles, called only with cfg.tiles, sets one. The playout's
+ * placement relies on it: once it has tested that neither Aktionstafeln nor
+ * Tic Tac Toe is played, it does not test tile_cur (after_scoring_in's
+ * plain). Checked in every state of random games of every variant; fails
+ * when the deal leaves tile_cur at 0 instead of KONTOR_NONE. */
+static void property_a_tile_waits_only_with_aktionstafeln(void **st) {
+    (void)st;
+    int tiles_seen = 0;
+    for (int v = 0; v < 2 * KONTOR_NVARIANTS; v++) { /* every variant, then with the tiles where they deal */
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v % KONTOR_NVARIANTS), NULL), KONTOR_OK);
+        if (v >= KONTOR_NVARIANTS) assert_int_equal(kontor_config_options(&cfg, "tiles=1", NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 23);
+        for (int g = 0; g < 30; g++) {
+            kontor_state s;
+            if (kontor_new(&s, &cfg, (uint64_t)g + 5, NULL) != KONTOR_OK) {
+                assert_true(v >= KONTOR_NVARIANTS); /* the tiles need the water cross */
+                break;
+            }
+            while (!kontor_over(&s)) {
+                if (!s.cfg.tiles && s.tile_cur != KONTOR_NONE)
+                    fail_msg("%s game %d: tile %d waits without Aktionstafeln (round %d)",
+                             kontor_variant_name(v % KONTOR_NVARIANTS), g,
+                             s.tile_cur, s.round);
+                tiles_seen += s.tile_cur != KONTOR_NONE;
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_true(n > 0);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(tiles_seen > 0); /* Aktionstafeln's tiles did wait */
+}
+
+/* A pile (each seat's dock cards, the water cards, the cards aside and the
+ * special cards to buy) holds cards of the set only: ids below ncards. The
+ * placement's draw relies on it: it makes the pile's new top public
+ * without pub_set's test of the id. Checked in every state of random games
+ * of every variant; fails when the deal puts KONTOR_NONE under a pile. */
+static void property_piles_hold_only_cards_of_the_set(void **st) {
+    (void)st;
+    int states = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 29);
+        for (int g = 0; g < 20; g++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g + 11, NULL), KONTOR_OK);
+            while (!kontor_over(&s)) {
+                const kontor_pile *piles[KONTOR_MAX_SEATS + 3] = {&s.water_pile, &s.aside, &s.special_pile};
+                int np = 3;
+                for (int p = 0; p < s.cfg.nseats; p++) piles[np++] = &s.dock_pile[p];
+                for (int k = 0; k < np; k++)
+                    for (int i = 0; i < piles[k]->n; i++) {
+                        int id = piles[k]->card[(piles[k]->head + i) & (KONTOR_PILE_MAX - 1)];
+                        if (id >= s.cfg.cards->ncards)
+                            fail_msg("%s game %d: pile %d holds %d, not a card of the set (round %d)",
+                                     kontor_variant_name(v), g, k, id, s.round);
+                    }
+                states++;
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_true(n > 0);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(states > 1000);
+}
+
 /* The frontier and the cells next to the cranes, kept as cards come and go,
  * stay what the board says when cards also leave it: the ship removes them
  * (advanced), floods and bridges cover them (the game for four, the special
@@ -1437,6 +1514,8 @@ int main(void) {
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
         cmocka_unit_test(property_cards_to_be_placed_are_public),
+        cmocka_unit_test(property_a_tile_waits_only_with_aktionstafeln),
+        cmocka_unit_test(property_piles_hold_only_cards_of_the_set),
         cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),

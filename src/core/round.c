@@ -664,17 +664,13 @@ __attribute__((noinline)) static void place_special(kontor_state *s, int seat, i
  * no log_ev test left in it (a random game: basic 32,605 -> 32,376
  * instructions, four 71,470 -> 70,998; session ten). */
 __attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log);
+__attribute__((always_inline)) static inline void after_scoring_in(kontor_state *s, int seat, int water, int special,
+                                                                   int plain, kontor_log *log);
 
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     if (!log) place_n(s, value, as_water, NULL);
     else place_n(s, value, as_water, log);
 }
-
-/* The playout's entry: the copy without a log only, no test of the log,
- * and a smaller frame than do_place's two copies (a random game: basic
- * 24,844 -> 24,632 instructions, advanced 38,665 -> 38,345, four 56,729 ->
- * 56,284; session eleven). */
-void playout_place(kontor_state *s, int value, int as_water) { place_n(s, value, as_water, NULL); }
 
 __attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
@@ -727,6 +723,85 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
     after_scoring(s, seat, water, special, log);
 }
 
+/* The playout's entry (issue 17): the usual card (from a hand, not special,
+ * inside the extent, no scenario's placement rule: KONTOR__HOOK_PLACE) is
+ * laid by a path whose every call is its last act (a jump), with no stack
+ * frame (it still saves six registers: a crane's neighbours need them); a
+ * special card or a declined placement goes to do_place, the rest to the
+ * functions below, each place_n's own code from where the path left it. A
+ * random game: basic 24,632 -> 23,901 instructions, advanced 38,345 ->
+ * 37,259, four 56,284 -> 54,940 with lay_bits (session twelve,
+ * docs/engine-speed.md). */
+/* The card lies (lay_bits) outside the extent, or a scenario's rule comes
+ * next. */
+__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
+    bb_t mask_before = s->mask;
+    int grew = outside && grow_extent(s, value) ? update_mask(s) : 0;
+    if (s->cfg.export_store && card_of(s, s->choice[seat])->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
+        s->placed_cell = (uint8_t)value;
+        s->phase = KONTOR_PHASE_EXPORT;
+        return;
+    }
+    if (!grew && !s->cfg.inner_value) { /* place_n's scoring from here */
+        if (may_enclose(s, value, water)) enclose_at(s, value, water, NULL);
+        after_scoring(s, seat, water, 0, NULL);
+        return;
+    }
+    bb_t candidates = water ? bb_around(value) : bb_cell(value);
+    if (grew) {
+        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
+        candidates = bb_or(candidates, bb_neighbours(newly));
+    }
+    check_enclosures(s, candidates, NULL);
+    after_scoring(s, seat, water, 0, NULL);
+}
+/* The card may have closed an area (may_enclose). */
+__attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat, int value, int water) {
+    enclose_at(s, value, water, NULL);
+    after_scoring_in(s, seat, water, 0, 1, NULL);
+}
+/* The rest of a water card's placement: its own function, whose search of
+ * the dock cards next to it needs registers the dock card's path does not. */
+__attribute__((noinline)) static void playout_water(kontor_state *s, int seat, int value) {
+    if (may_enclose_at(s, value, 1, ~0ULL)) {
+        playout_enclose(s, seat, value, 1);
+        return;
+    }
+    after_scoring_in(s, seat, 1, 0, 1, NULL);
+}
+void playout_place(kontor_state *s, int value, int as_water) {
+    int seat = s->order[s->turn];
+    if (value == KONTOR_NONE) {
+        do_place(s, value, as_water, NULL);
+        return;
+    }
+    int id = s->choice[seat];
+    const kontor_card *k = card_of(s, id);
+    if (is_special(k)) {
+        do_place(s, value, as_water, NULL);
+        return;
+    }
+    s->last_layer = (uint8_t)seat;
+    int water = is_water(k);
+    lay_bits(s, value, id, water, 0);
+    int outside = outside_extent(s, value);
+    if (outside | (s->hooks & KONTOR__HOOK_PLACE)) {
+        playout_placed(s, seat, value, water, outside);
+        return;
+    }
+    if (water) {
+        playout_water(s, seat, value);
+        return;
+    }
+    /* may_enclose with the edges closed: with edge=both before they close,
+     * it lets more cards through (fewer gaps), and enclose_at decides */
+    if (may_enclose_at(s, value, 0, ~0ULL)) {
+        playout_enclose(s, seat, value, 0);
+        return;
+    }
+    after_scoring_in(s, seat, 0, 0, 1, NULL);
+}
+
 /* The rest of a placement after the areas are scored: the end checks, the
  * draw and the coin, the next turn. */
 
@@ -766,9 +841,10 @@ __attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
     return 0;
 }
 
-__attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
-                                                                kontor_log *log) {
-    if (s->cfg.tiles | s->cfg.tictactoe) { /* one test for the two scenarios' rules */
+/* plain: neither Aktionstafeln nor Tic Tac Toe (the caller tested). */
+__attribute__((always_inline)) static inline void after_scoring_in(kontor_state *s, int seat, int water, int special,
+                                                                   int plain, kontor_log *log) {
+    if (!plain && (s->cfg.tiles | s->cfg.tictactoe)) { /* one test for the two scenarios' rules */
         if (s->cfg.tiles) check_tiles(s, seat, log);
         if (s->cfg.tictactoe && row_ends_game(s, log)) return;
     }
@@ -796,7 +872,11 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
             pile->n = (uint8_t)(n - 1);
             hand_add(s, seat, drawn);
             log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
-            if (n > 1) pub_set(s, pile->card[head]);
+            if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
+                            (property_piles_hold_only_cards_of_the_set) */
+                int top = pile->card[head];
+                s->pub[top >> 6] |= 1ULL << (top & 63);
+            }
         }
         if (water && s->treasury) {
             s->treasury--;
@@ -808,8 +888,14 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
-    if (s->tile_cur != KONTOR_NONE && tile_waits(s, seat)) return;
+    /* a tile waits only with Aktionstafeln (check_tiles; the deal leaves
+     * none): plain has no test */
+    if (!plain && s->tile_cur != KONTOR_NONE && tile_waits(s, seat)) return;
     next_turn(s, log);
+}
+__attribute__((always_inline)) inline void after_scoring(kontor_state *s, int seat, int water, int special,
+                                                                kontor_log *log) {
+    after_scoring_in(s, seat, water, special, 0, log);
 }
 
 /* The centre card's cell now (tile 1 can move it). */

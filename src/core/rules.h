@@ -50,10 +50,16 @@ enum {
     KONTOR__HOOK_CELLS = 1, /* the scenarios' cell rules: water_touch, inner_value, tictactoe */
     KONTOR__HOOK_ROUND = 2, /* a round opens with more than the declarations: events, bribe, special
                                cards bought, or no declarations (declare=hidden) */
+    KONTOR__HOOK_PLACE = 4, /* a placement has more to do than lay the card and score what it closed:
+                               Exportlager, Die grosse Insel, Aktionstafeln, Tic Tac Toe (the
+                               playout's placement takes its general path then) */
 };
 static inline uint8_t hooks_of(const kontor_config *cfg) {
     return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
-                     ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0));
+                     ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0) |
+                     ((cfg->export_store | cfg->inner_value | cfg->tiles | cfg->tictactoe)
+                          ? KONTOR__HOOK_PLACE
+                          : 0));
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
@@ -239,36 +245,74 @@ static inline void put_bits(kontor_state *s, int cell, int id, int as_water) { p
  * pub_set for a card from a hand, public since its reveal
  * (property_cards_to_be_placed_are_public): a random basic game 33,350 ->
  * 32,984 instructions (session ten). */
+__attribute__((always_inline)) static inline int place_bits(kontor_state *s, int cell, int id, int as_water, int pub);
 __attribute__((always_inline)) static inline int place_card(kontor_state *s, int cell, int id, int as_water,
                                                             bb_t *before, int pub) {
-    const kontor_card *k = card_of(s, id);
-    put_bits_pub(s, cell, id, as_water, pub);
-    /* the frontier: the cell leaves it, its free neighbours join it */
-    int i = cell >> 6, b = cell & 63;
-    uint64_t bit = 1ULL << b, near[3];
-    bb_near(cell, near);
-    s->front.w[i] = (s->front.w[i] | (near[1] & ~s->occ.w[i])) & ~bit;
-    if (near[0]) s->front.w[i - 1] |= near[0] & ~s->occ.w[i - 1];
-    if (near[2]) s->front.w[i + 1] |= near[2] & ~s->occ.w[i + 1];
-    if (!as_water && k->colour < 2 && k->kind == KONTOR_KIND_CRANE) {
-        bb_t *cn = &s->crane_near[k->colour];
-        cn->w[i] |= near[1];
-        if (near[0]) cn->w[i - 1] |= near[0];
-        if (near[2]) cn->w[i + 1] |= near[2];
-    }
-    int x = gx(cell), y = gy(cell);
-    int changed = 0;
-    if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
-    if (x > s->maxx) s->maxx = (uint8_t)x, changed = 1;
-    if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
-    if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
-    if (!changed) return 0;
+    if (!place_bits(s, cell, id, as_water, pub)) return 0;
     /* the mask before here, not in update_mask: a local's address passed
      * out of line kept do_place from ending in a jump to next_turn (a
      * random game: basic 26,083 -> 26,019 instructions, advanced 41,294 ->
      * 41,201, four 61,578 -> 61,454; session eleven) */
     if (before) *before = s->mask;
     return update_mask(s);
+}
+/* The card's bits and the frontier (and the cells next to a crane): a
+ * card laid, without the extent. put_bits_pub and the frontier's update,
+ * written so that the card is read once and the byte stores (which may
+ * alias anything) come last: nothing is read again after them. */
+__attribute__((always_inline)) static inline void lay_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
+    const kontor_card *k = card_of(s, id);
+    int kind = k->kind, colour = k->colour, ship = k->ship;
+    int i = cell >> 6;
+    uint64_t bit = 1ULL << (cell & 63);
+    const uint64_t *near = BB_NEAR[cell].w;
+    uint64_t occ = s->occ.w[i] | bit;
+    s->occ.w[i] = occ;
+    if (kind == KONTOR_KIND_CUSTOMS) s->customs.w[i] |= bit;
+    if (as_water) {
+        s->water.w[i] |= bit;
+    } else {
+        s->dock.w[i] |= bit;
+        if (colour < 2) {
+            s->team_dock[colour].w[i] |= bit;
+            if (kind == KONTOR_KIND_CRANE) {
+                s->crane[colour].w[i] |= bit;
+                bb_t *cn = &s->crane_near[colour];
+                cn->w[i] |= near[1];
+                if (near[0]) cn->w[i - 1] |= near[0];
+                if (near[2]) cn->w[i + 1] |= near[2];
+            }
+        }
+        if (ship) s->shipsym.w[i] |= bit;
+    }
+    /* the frontier: the cell leaves it, its free neighbours join it */
+    s->front.w[i] = (s->front.w[i] | (near[1] & ~occ)) & ~bit;
+    if (near[0]) s->front.w[i - 1] |= near[0] & ~s->occ.w[i - 1];
+    if (near[2]) s->front.w[i + 1] |= near[2] & ~s->occ.w[i + 1];
+    if (pub) pub_set(s, id);
+    s->cell_card[cell] = (uint8_t)id;
+    s->ncards_board++;
+}
+/* The extent with cell in it; 1 when it grew (then update_mask is due). */
+__attribute__((always_inline)) static inline int grow_extent(kontor_state *s, int cell) {
+    int x = gx(cell), y = gy(cell);
+    int changed = 0;
+    if (x < s->minx) s->minx = (uint8_t)x, changed = 1;
+    if (x > s->maxx) s->maxx = (uint8_t)x, changed = 1;
+    if (y < s->miny) s->miny = (uint8_t)y, changed = 1;
+    if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
+    return changed;
+}
+/* Would cell grow the extent (grow_extent's answer, nothing written)? */
+static inline int outside_extent(const kontor_state *s, int cell) {
+    int x = gx(cell), y = gy(cell);
+    return x < s->minx || x > s->maxx || y < s->miny || y > s->maxy;
+}
+/* place_card without the mask: the card's bits, the frontier and the
+ * extent; 1 when the extent grew (then update_mask is due). */
+__attribute__((always_inline)) static inline int place_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
+    lay_bits(s, cell, id, as_water, pub);
+    return grow_extent(s, cell);
 }
 static inline int place_as(kontor_state *s, int cell, int id, int as_water) {
     return place_card(s, cell, id, as_water, NULL, 1);
@@ -300,10 +344,8 @@ static inline int touches_gap(const kontor_state *s, int c, uint64_t edges) {
  * its own (it was four bit tests a neighbour, four neighbours: ~60
  * instructions a card). Not for Die grosse Insel, whose dead cells close
  * areas anywhere (check_enclosures). */
-static inline int may_enclose(const kontor_state *s, int cell, int water) {
-    int edges_close = !s->cfg.edge_both || s->cfg.fixed_board ||
-                      (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height);
-    uint64_t edges = edges_close ? ~0ULL : 0;
+__attribute__((always_inline)) static inline int may_enclose_at(const kontor_state *s, int cell, int water,
+                                                                uint64_t edges) {
     if (!water) return !touches_gap(s, cell, edges);
     /* A water card: in the eight rows r.. from two above its own (inside
      * the grid), which hold its neighbours' rows and the rows next to
@@ -316,6 +358,13 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
     bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
     bb_w g = bbw_andnot(bbw_or(bbw_load(&s->mask, r), bbw_make(~edges, ~edges)), bbw_load(&s->occ, r));
     return bbw_any(bbw_andnot(bbw_and(bbw_around(cell - 16 * r), open), bbw_nb(g)));
+}
+/* edges: all ones when the unplayable cells close areas (without edge=both,
+ * always: the playout's placement passes that) */
+static inline int may_enclose(const kontor_state *s, int cell, int water) {
+    int edges_close = !s->cfg.edge_both || s->cfg.fixed_board ||
+                      (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height);
+    return may_enclose_at(s, cell, water, edges_close ? ~0ULL : 0);
 }
 
 /* Where the ship may sail: every water card but the one it is on. Inline:
