@@ -481,6 +481,30 @@ static inline bb_t bb_line(int y) {
     return r;
 }
 
+/* Rows r0..r0+7 (r0 <= 8) of b as two words, read as the 16 bytes at byte
+ * 2 * r0 (bb.h's bbw_load, kept in words here: customs_cells' fill counts
+ * bits word by word), and row y (y <= 16; row 16 reads empty) as 16 bits
+ * from its two bytes; bb_window and bb_row on a big-endian machine. */
+static inline bb_win win2(const bb_t *b, int r0) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    bb_win r;
+    memcpy(r.w, (const char *)b->w + 2 * r0, 16);
+    return r;
+#else
+    return bb_window(b, r0);
+#endif
+}
+static inline uint64_t row16(const bb_t *b, int y) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (y > 15) return 0;
+    uint16_t v;
+    memcpy(&v, (const char *)b->w + 2 * y, 2);
+    return v;
+#else
+    return y > 15 ? 0 : bb_row(b, y);
+#endif
+}
+
 /* Where a customs house may go, for every cell of in at once: free cells in
  * the mask whose card gives the board the extent minx..maxy (so the same mask
  * and edges for all of them). Let G be the cells that keep an area open once
@@ -518,20 +542,43 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
         newly = edges != edges_close(s) ? bb_andnot(bb_all(), mask) : bb_andnot(s->mask, mask);
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
-    bb_t g = bb_andnot(bb_all(), bb_or(closing, open)), sole = bb_empty();
-    bb_t from = bb_or(in, newly); /* the areas next to these */
+    bb_t from = bb_or(in, newly), sole = bb_empty(); /* the areas next to these */
     int r0 = s->miny, closed = 0;
-    if (s->maxy - r0 < 8) {
+    if (r0 <= 8 && s->maxy - r0 < 8) {
         /* every open dock card lies in the extent's rows: fill in their
          * window, counting the cells of G next to the area (those of the
          * rows above and below the window too) and stopping at two; the
          * open cards next to from in the window (from's rows above and
-         * below it too) */
-        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wfrom = bb_window(&from, r0), wsole = {{0, 0}};
-        uint64_t above = r0 > 0 ? bb_row(&g, r0 - 1) : 0, below = r0 + 8 < 16 ? bb_row(&g, r0 + 8) : 0;
-        bb_win wtodo = bb_win_neighbours(wfrom);
-        wtodo.w[0] = (wtodo.w[0] | (r0 > 0 ? bb_row(&from, r0 - 1) : 0)) & wopen.w[0];
-        wtodo.w[1] = (wtodo.w[1] | (r0 + 8 < 16 ? bb_row(&from, r0 + 8) << 48 : 0)) & wopen.w[1];
+         * below it too). Each set is read as 16 bytes at row r0 (win2, as
+         * bbw_load), and G in the window and its rows above and below are
+         * worked out from those of water, dock, enclosed and the mask, not
+         * as a bitboard of the grid first. */
+        uint64_t em = edges ? 0 : ~0ULL;
+        bb_win wopen, wg, wfrom = win2(&from, r0), wsole = {{0, 0}}, wtodo;
+        bb_win ww = win2(&s->water, r0), wd = win2(&s->dock, r0), we = win2(&s->enclosed, r0), wm = win2(&mask, r0);
+        for (int i = 0; i < 2; i++) {
+            wopen.w[i] = wd.w[i] & ~we.w[i];
+            wg.w[i] = ~(ww.w[i] | wopen.w[i]) & (wm.w[i] | em);
+        }
+        /* rows r0 - 1 and r0 + 8: the first row of the window at r0 - 1 and
+         * the last of the one at r0 + 1 (row 16 reads as empty: the grid's
+         * last row is 15, r0 + 8 <= 15) */
+        uint64_t above = 0, below, from_above = 0, from_below;
+        if (r0 > 0) {
+            int y = r0 - 1;
+            above = ~(row16(&s->water, y) | (row16(&s->dock, y) & ~row16(&s->enclosed, y))) &
+                    (row16(&mask, y) | em) & 0xFFFF;
+            from_above = row16(&from, y);
+        }
+        {
+            int y = r0 + 8;
+            below = ~(row16(&s->water, y) | (row16(&s->dock, y) & ~row16(&s->enclosed, y))) &
+                    (row16(&mask, y) | em) & 0xFFFF;
+            from_below = row16(&from, y);
+        }
+        wtodo = bb_win_neighbours(wfrom);
+        wtodo.w[0] = (wtodo.w[0] | from_above) & wopen.w[0];
+        wtodo.w[1] = (wtodo.w[1] | from_below << 48) & wopen.w[1];
         /* an open dock card with two cells of G beside it is in an area
          * that is neither sole nor closed: no fill from it */
         for (int i = 0; i < 2; i++) {
@@ -562,6 +609,7 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
         }
         sole = bb_unwindow(wsole, r0);
     } else {
+        bb_t g = bb_andnot(bb_all(), bb_or(closing, open));
         bb_t todo = bb_and(open, bb_neighbours(from));
         while (bb_any(todo)) {
             bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
