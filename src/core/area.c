@@ -481,29 +481,21 @@ static inline bb_t bb_line(int y) {
     return r;
 }
 
-/* Rows r0..r0+7 (r0 <= 8) of b as two words, read as the 16 bytes at byte
- * 2 * r0 (bb.h's bbw_load, kept in words here: customs_cells' fill counts
- * bits word by word), and row y (y <= 16; row 16 reads empty) as 16 bits
- * from its two bytes; bb_window and bb_row on a big-endian machine. */
-static inline bb_win win2(const bb_t *b, int r0) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    bb_win r;
-    memcpy(r.w, (const char *)b->w + 2 * r0, 16);
-    return r;
-#else
-    return bb_window(b, r0);
-#endif
+/* customs_cells' window: G (the cells that keep an area open: neither
+ * closing nor open dock) in rows r..r+7 (r <= 8), for the mask given and
+ * em all ones when the edges do not close; and the window's sets moved a
+ * column: win_west's cell x holds a's cell x - 1, win_east's a's x + 1. */
+static inline bb_w gap_win(const kontor_state *s, const bb_t *mask, bb_w em, int r) {
+    bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
+    return bbw_andnot(bbw_or(bbw_load(mask, r), em), bbw_or(bbw_load(&s->water, r), open));
 }
-static inline uint64_t row16(const bb_t *b, int y) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (y > 15) return 0;
-    uint16_t v;
-    memcpy(&v, (const char *)b->w + 2 * y, 2);
-    return v;
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+static inline bb_w win_west(bb_w a) { return _mm_slli_epi16(a, 1); }
+static inline bb_w win_east(bb_w a) { return _mm_srli_epi16(a, 1); }
 #else
-    return y > 15 ? 0 : bb_row(b, y);
+static inline bb_w win_west(bb_w a) { return bbw_make((a.w[0] << 1) & ~BB_COL0, (a.w[1] << 1) & ~BB_COL0); }
+static inline bb_w win_east(bb_w a) { return bbw_make((a.w[0] >> 1) & ~BB_COL15, (a.w[1] >> 1) & ~BB_COL15); }
 #endif
-}
 
 /* Where a customs house may go, for every cell of in at once: free cells in
  * the mask whose card gives the board the extent minx..maxy (so the same mask
@@ -544,70 +536,52 @@ static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
     bb_t from = bb_or(in, newly), sole = bb_empty(); /* the areas next to these */
     int r0 = s->miny, closed = 0;
-    if (r0 <= 8 && s->maxy - r0 < 8) {
+    if (r0 <= 7 && s->maxy - r0 < 8) {
         /* every open dock card lies in the extent's rows: fill in their
          * window, counting the cells of G next to the area (those of the
          * rows above and below the window too) and stopping at two; the
          * open cards next to from in the window (from's rows above and
-         * below it too). Each set is read as 16 bytes at row r0 (win2, as
-         * bbw_load), and G in the window and its rows above and below are
-         * worked out from those of water, dock, enclosed and the mask, not
-         * as a bitboard of the grid first. */
-        uint64_t em = edges ? 0 : ~0ULL;
-        bb_win wopen, wg, wfrom = win2(&from, r0), wsole = {{0, 0}}, wtodo;
-        bb_win ww = win2(&s->water, r0), wd = win2(&s->dock, r0), we = win2(&s->enclosed, r0), wm = win2(&mask, r0);
-        for (int i = 0; i < 2; i++) {
-            wopen.w[i] = wd.w[i] & ~we.w[i];
-            wg.w[i] = ~(ww.w[i] | wopen.w[i]) & (wm.w[i] | em);
-        }
-        /* rows r0 - 1 and r0 + 8: the first row of the window at r0 - 1 and
-         * the last of the one at r0 + 1 (row 16 reads as empty: the grid's
-         * last row is 15, r0 + 8 <= 15) */
-        uint64_t above = 0, below, from_above = 0, from_below;
-        if (r0 > 0) {
-            int y = r0 - 1;
-            above = ~(row16(&s->water, y) | (row16(&s->dock, y) & ~row16(&s->enclosed, y))) &
-                    (row16(&mask, y) | em) & 0xFFFF;
-            from_above = row16(&from, y);
-        }
-        {
-            int y = r0 + 8;
-            below = ~(row16(&s->water, y) | (row16(&s->dock, y) & ~row16(&s->enclosed, y))) &
-                    (row16(&mask, y) | em) & 0xFFFF;
-            from_below = row16(&from, y);
-        }
-        wtodo = bb_win_neighbours(wfrom);
-        wtodo.w[0] = (wtodo.w[0] | from_above) & wopen.w[0];
-        wtodo.w[1] = (wtodo.w[1] | from_below << 48) & wopen.w[1];
+         * below it too). Each set is one bb_w read at row r0 (bbw_load),
+         * the fill a register's shifts (as enclose_window's); G's cells
+         * north and south of the window's are the windows of G at r0 - 1
+         * and r0 + 1, worked out from those of water, dock, enclosed and
+         * the mask (for r0 = 0 the window moved down: no row above the
+         * grid), not from a bitboard of the grid. */
+        bb_w em = bbw_make(edges ? 0 : ~0ULL, edges ? 0 : ~0ULL);
+        bb_w wopen = bbw_andnot(bbw_load(&s->dock, r0), bbw_load(&s->enclosed, r0));
+        bb_w wg = gap_win(s, &mask, em, r0), wsole = bbw_make(0, 0);
+        bb_w gn = r0 ? gap_win(s, &mask, em, r0 - 1) : bbw_down(wg), gs = gap_win(s, &mask, em, r0 + 1);
+        bb_w wfrom = bbw_load(&from, r0);
+        bb_w wtodo = bbw_or(bbw_beside(wfrom), bbw_or(r0 ? bbw_load(&from, r0 - 1) : bbw_down(wfrom),
+                                                       bbw_load(&from, r0 + 1)));
+        wtodo = bbw_and(wtodo, wopen);
         /* an open dock card with two cells of G beside it is in an area
          * that is neither sole nor closed: no fill from it */
-        for (int i = 0; i < 2; i++) {
-            uint64_t gw = (wg.w[i] << 1) & ~BB_COL0, ge = (wg.w[i] >> 1) & ~BB_COL15;
-            uint64_t gn = i ? (wg.w[1] << 16) | (wg.w[0] >> 48) : (wg.w[0] << 16) | above;
-            uint64_t gs = i ? (wg.w[1] >> 16) | (below << 48) : (wg.w[0] >> 16) | (wg.w[1] << 48);
-            wtodo.w[i] &= ~((gw & ge) | ((gw | ge) & (gn | gs)) | (gn & gs));
-        }
-        while (wtodo.w[0] | wtodo.w[1]) {
-            bb_win area = {{0, 0}};
-            if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0];
-            else area.w[1] = wtodo.w[1] & -wtodo.w[1];
+        bb_w gw = win_west(wg), ge = win_east(wg);
+        wtodo = bbw_andnot(wtodo, bbw_or(bbw_or(bbw_and(gw, ge), bbw_and(bbw_or(gw, ge), bbw_or(gn, gs))),
+                                         bbw_and(gn, gs)));
+        /* the cells of G above the window's first row and below its last:
+         * row 0 of gn, row 7 of gs */
+        bb_w ext = bbw_or(bbw_and(gn, bbw_make(0xFFFF, 0)), bbw_and(gs, bbw_make(0, 0xFFFFULL << 48)));
+        while (bbw_any(wtodo)) {
+            uint64_t lo = bbw_lo(wtodo), hi = bbw_hi(wtodo);
+            bb_w area = lo ? bbw_make(lo & -lo, 0) : bbw_make(0, hi & -hi); /* the lowest cell */
             int k;
             for (;;) {
-                bb_win n = bb_win_neighbours(area), grown;
-                k = __builtin_popcountll(n.w[0] & wg.w[0]) + __builtin_popcountll(n.w[1] & wg.w[1]) +
-                    __builtin_popcountll(area.w[0] & above) + __builtin_popcountll((area.w[1] >> 48) & below);
+                bb_w n = bbw_nb(area), t = bbw_and(n, wg), u = bbw_and(area, ext);
+                /* u: bits 0..15 of its low word, 48..63 of its high one */
+                k = __builtin_popcountll(bbw_lo(t)) + __builtin_popcountll(bbw_hi(t)) +
+                    __builtin_popcountll(bbw_lo(u) | bbw_hi(u));
                 if (k >= 2) break;
-                grown.w[0] = (area.w[0] | n.w[0]) & wopen.w[0];
-                grown.w[1] = (area.w[1] | n.w[1]) & wopen.w[1];
-                if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
+                bb_w grown = bbw_and(bbw_or(area, n), wopen);
+                if (bbw_eq(grown, area)) break;
                 area = grown;
             }
-            wtodo.w[0] &= ~area.w[0];
-            wtodo.w[1] &= ~area.w[1];
-            if (k == 1) wsole.w[0] |= area.w[0], wsole.w[1] |= area.w[1];
+            wtodo = bbw_andnot(wtodo, area);
+            if (k == 1) wsole = bbw_or(wsole, area);
             closed |= k == 0;
         }
-        sole = bb_unwindow(wsole, r0);
+        bbw_or_into(&sole, r0, wsole);
     } else {
         bb_t g = bb_andnot(bb_all(), bb_or(closing, open));
         bb_t todo = bb_and(open, bb_neighbours(from));
