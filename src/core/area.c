@@ -522,7 +522,7 @@ static inline bb_w win_east(bb_w a) { return bbw_make((a.w[0] >> 1) & ~BB_COL15,
  * cell's answer reads only the areas next to it, so each answer is the one a
  * fill for its own cells alone would give (a fill, not two: four 84,893 ->
  * 81,023). */
-static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx, int maxx, int miny, int maxy,
+__attribute__((always_inline)) static inline void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx, int maxx, int miny, int maxy,
                           bb_t *water, bb_t *dock) {
     bb_t mask = s->mask, newly = bb_empty();
     int w = s->cfg.width, h = s->cfg.height;
