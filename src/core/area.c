@@ -481,6 +481,18 @@ static inline bb_t bb_line(int y) {
     return r;
 }
 
+/* Row y (0..15) of b as 16 bits: its two bytes (bb_row on a big-endian
+ * machine). */
+static inline uint64_t row16(const bb_t *b, int y) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t v;
+    memcpy(&v, (const char *)b->w + 2 * y, 2);
+    return v;
+#else
+    return bb_row(b, y);
+#endif
+}
+
 /* customs_cells' window: G (the cells that keep an area open: neither
  * closing nor open dock) in rows r..r+7 (r <= 8), for the mask given and
  * em all ones when the edges do not close; and the window's sets moved a
@@ -631,11 +643,14 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
          * lines around it; without edge=both the mask that a side's card
          * gives loses at most the line w (h) cells beyond the far side. */
         bb_t open = bb_andnot(s->dock, s->enclosed), in = cand;
+        uint64_t colsc = cand.w[0] | cand.w[1] | cand.w[2] | cand.w[3];
+        uint64_t colso = open.w[0] | open.w[1] | open.w[2] | open.w[3];
         for (int d = 0; d < 4; d++) {
             int at = d == 0 ? x0 - 1 : d == 1 ? x1 + 1 : d == 2 ? y0 - 1 : y1 + 1;
             if (at < 0 || at > 15) continue;
-            bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
-            if (!bb_any(side)) continue;
+            /* whether the side holds a cell: a column of the four words
+             * folded into one (colsc), a row's two bytes (row16) */
+            if (d < 2 ? !(colsc & (BB_COL0 << at)) : !row16(&cand, at)) continue;
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
             if (s->cfg.fixed_board) {
@@ -648,13 +663,14 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
                  * the mask's rows (columns): those next to a cell of lost */
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
                 int next = d == 0 || d == 2 ? lost - 1 : lost + 1;
-                join = lost < 0 || lost > 15 || !bb_any(bb_and(open, d < 2 ? bb_column(next) : bb_line(next)));
+                join = lost < 0 || lost > 15 || !(d < 2 ? colso & (BB_COL0 << next) : row16(&open, next));
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
                 join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
             }
             if (!join) {
+                bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
                 in = bb_andnot(in, side);
                 customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
             }
