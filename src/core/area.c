@@ -538,12 +538,14 @@ __attribute__((always_inline)) static inline void customs_cells(const kontor_sta
                           bb_t *water, bb_t *dock) {
     bb_t mask = s->mask, newly = bb_empty();
     int w = s->cfg.width, h = s->cfg.height;
-    if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy)
+    int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
+    if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy) {
+        /* (the extent as now: the same mask and edges, nothing newly closing) */
         mask = s->cfg.fixed_board ? s->cfg.board_mask
                                   : bb_rect(maxx - (w - 1), minx + (w - 1), maxy - (h - 1), miny + (h - 1));
-    int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
-    if (!bb_eq(mask, s->mask) || edges != edges_close(s))
-        newly = edges != edges_close(s) ? bb_andnot(bb_all(), mask) : bb_andnot(s->mask, mask);
+        if (!bb_eq(mask, s->mask) || edges != edges_close(s))
+            newly = edges != edges_close(s) ? bb_andnot(bb_all(), mask) : bb_andnot(s->mask, mask);
+    }
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
     bb_t from = bb_or(in, newly), sole = bb_empty(); /* the areas next to these */
