@@ -496,6 +496,34 @@ static inline bb_t bb_line(int y) {
     return r;
 }
 
+/* Row y (0..15) of b as 16 bits: its two bytes (bb_row on a big-endian
+ * machine). */
+static inline uint64_t row16(const bb_t *b, int y) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint16_t v;
+    memcpy(&v, (const char *)b->w + 2 * y, 2);
+    return v;
+#else
+    return bb_row(b, y);
+#endif
+}
+
+/* customs_cells' window: G (the cells that keep an area open: neither
+ * closing nor open dock) in rows r..r+7 (r <= 8), for the mask given and
+ * em all ones when the edges do not close; and the window's sets moved a
+ * column: win_west's cell x holds a's cell x - 1, win_east's a's x + 1. */
+static inline bb_w gap_win(const kontor_state *s, const bb_t *mask, bb_w em, int r) {
+    bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
+    return bbw_andnot(bbw_or(bbw_load(mask, r), em), bbw_or(bbw_load(&s->water, r), open));
+}
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+static inline bb_w win_west(bb_w a) { return _mm_slli_epi16(a, 1); }
+static inline bb_w win_east(bb_w a) { return _mm_srli_epi16(a, 1); }
+#else
+static inline bb_w win_west(bb_w a) { return bbw_make((a.w[0] << 1) & ~BB_COL0, (a.w[1] << 1) & ~BB_COL0); }
+static inline bb_w win_east(bb_w a) { return bbw_make((a.w[0] >> 1) & ~BB_COL15, (a.w[1] >> 1) & ~BB_COL15); }
+#endif
+
 /* Where a customs house may go, for every cell of in at once: free cells in
  * the mask whose card gives the board the extent minx..maxy (so the same mask
  * and edges for all of them). Let G be the cells that keep an area open once
@@ -521,62 +549,70 @@ static inline bb_t bb_line(int y) {
  * cell's answer reads only the areas next to it, so each answer is the one a
  * fill for its own cells alone would give (a fill, not two: four 84,893 ->
  * 81,023). */
-static void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx, int maxx, int miny, int maxy,
+__attribute__((always_inline)) static inline void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx, int maxx, int miny, int maxy,
                           bb_t *water, bb_t *dock) {
     bb_t mask = s->mask, newly = bb_empty();
     int w = s->cfg.width, h = s->cfg.height;
-    if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy)
+    int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
+    if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy) {
+        /* (the extent as now: the same mask and edges, nothing newly closing) */
         mask = s->cfg.fixed_board ? s->cfg.board_mask
                                   : bb_rect(maxx - (w - 1), minx + (w - 1), maxy - (h - 1), miny + (h - 1));
-    int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
-    if (!bb_eq(mask, s->mask) || edges != edges_close(s))
-        newly = edges != edges_close(s) ? bb_andnot(bb_all(), mask) : bb_andnot(s->mask, mask);
+        if (!bb_eq(mask, s->mask) || edges != edges_close(s))
+            newly = edges != edges_close(s) ? bb_andnot(bb_all(), mask) : bb_andnot(s->mask, mask);
+    }
     bb_t open = bb_andnot(s->dock, s->enclosed);
     bb_t closing = edges ? bb_or(s->water, bb_andnot(bb_all(), mask)) : s->water;
-    bb_t g = bb_andnot(bb_all(), bb_or(closing, open)), sole = bb_empty();
-    bb_t from = bb_or(in, newly); /* the areas next to these */
+    bb_t from = bb_or(in, newly), sole = bb_empty(); /* the areas next to these */
     int r0 = s->miny, closed = 0;
-    if (s->maxy - r0 < 8) {
+    if (r0 <= 7 && s->maxy - r0 < 8) {
         /* every open dock card lies in the extent's rows: fill in their
          * window, counting the cells of G next to the area (those of the
          * rows above and below the window too) and stopping at two; the
          * open cards next to from in the window (from's rows above and
-         * below it too) */
-        bb_win wopen = bb_window(&open, r0), wg = bb_window(&g, r0), wfrom = bb_window(&from, r0), wsole = {{0, 0}};
-        uint64_t above = r0 > 0 ? bb_row(&g, r0 - 1) : 0, below = r0 + 8 < 16 ? bb_row(&g, r0 + 8) : 0;
-        bb_win wtodo = bb_win_neighbours(wfrom);
-        wtodo.w[0] = (wtodo.w[0] | (r0 > 0 ? bb_row(&from, r0 - 1) : 0)) & wopen.w[0];
-        wtodo.w[1] = (wtodo.w[1] | (r0 + 8 < 16 ? bb_row(&from, r0 + 8) << 48 : 0)) & wopen.w[1];
+         * below it too). Each set is one bb_w read at row r0 (bbw_load),
+         * the fill a register's shifts (as enclose_window's); G's cells
+         * north and south of the window's are the windows of G at r0 - 1
+         * and r0 + 1, worked out from those of water, dock, enclosed and
+         * the mask (for r0 = 0 the window moved down: no row above the
+         * grid), not from a bitboard of the grid. */
+        bb_w em = bbw_make(edges ? 0 : ~0ULL, edges ? 0 : ~0ULL);
+        bb_w wopen = bbw_andnot(bbw_load(&s->dock, r0), bbw_load(&s->enclosed, r0));
+        bb_w wg = gap_win(s, &mask, em, r0), wsole = bbw_make(0, 0);
+        bb_w gn = r0 ? gap_win(s, &mask, em, r0 - 1) : bbw_down(wg), gs = gap_win(s, &mask, em, r0 + 1);
+        bb_w wfrom = bbw_load(&from, r0);
+        bb_w wtodo = bbw_or(bbw_beside(wfrom), bbw_or(r0 ? bbw_load(&from, r0 - 1) : bbw_down(wfrom),
+                                                       bbw_load(&from, r0 + 1)));
+        wtodo = bbw_and(wtodo, wopen);
         /* an open dock card with two cells of G beside it is in an area
          * that is neither sole nor closed: no fill from it */
-        for (int i = 0; i < 2; i++) {
-            uint64_t gw = (wg.w[i] << 1) & ~BB_COL0, ge = (wg.w[i] >> 1) & ~BB_COL15;
-            uint64_t gn = i ? (wg.w[1] << 16) | (wg.w[0] >> 48) : (wg.w[0] << 16) | above;
-            uint64_t gs = i ? (wg.w[1] >> 16) | (below << 48) : (wg.w[0] >> 16) | (wg.w[1] << 48);
-            wtodo.w[i] &= ~((gw & ge) | ((gw | ge) & (gn | gs)) | (gn & gs));
-        }
-        while (wtodo.w[0] | wtodo.w[1]) {
-            bb_win area = {{0, 0}};
-            if (wtodo.w[0]) area.w[0] = wtodo.w[0] & -wtodo.w[0];
-            else area.w[1] = wtodo.w[1] & -wtodo.w[1];
+        bb_w gw = win_west(wg), ge = win_east(wg);
+        wtodo = bbw_andnot(wtodo, bbw_or(bbw_or(bbw_and(gw, ge), bbw_and(bbw_or(gw, ge), bbw_or(gn, gs))),
+                                         bbw_and(gn, gs)));
+        /* the cells of G above the window's first row and below its last:
+         * row 0 of gn, row 7 of gs */
+        bb_w ext = bbw_or(bbw_and(gn, bbw_make(0xFFFF, 0)), bbw_and(gs, bbw_make(0, 0xFFFFULL << 48)));
+        while (bbw_any(wtodo)) {
+            uint64_t lo = bbw_lo(wtodo), hi = bbw_hi(wtodo);
+            bb_w area = lo ? bbw_make(lo & -lo, 0) : bbw_make(0, hi & -hi); /* the lowest cell */
             int k;
             for (;;) {
-                bb_win n = bb_win_neighbours(area), grown;
-                k = __builtin_popcountll(n.w[0] & wg.w[0]) + __builtin_popcountll(n.w[1] & wg.w[1]) +
-                    __builtin_popcountll(area.w[0] & above) + __builtin_popcountll((area.w[1] >> 48) & below);
+                bb_w n = bbw_nb(area), t = bbw_and(n, wg), u = bbw_and(area, ext);
+                /* u: bits 0..15 of its low word, 48..63 of its high one */
+                k = __builtin_popcountll(bbw_lo(t)) + __builtin_popcountll(bbw_hi(t)) +
+                    __builtin_popcountll(bbw_lo(u) | bbw_hi(u));
                 if (k >= 2) break;
-                grown.w[0] = (area.w[0] | n.w[0]) & wopen.w[0];
-                grown.w[1] = (area.w[1] | n.w[1]) & wopen.w[1];
-                if (!((grown.w[0] ^ area.w[0]) | (grown.w[1] ^ area.w[1]))) break;
+                bb_w grown = bbw_and(bbw_or(area, n), wopen);
+                if (bbw_eq(grown, area)) break;
                 area = grown;
             }
-            wtodo.w[0] &= ~area.w[0];
-            wtodo.w[1] &= ~area.w[1];
-            if (k == 1) wsole.w[0] |= area.w[0], wsole.w[1] |= area.w[1];
+            wtodo = bbw_andnot(wtodo, area);
+            if (k == 1) wsole = bbw_or(wsole, area);
             closed |= k == 0;
         }
-        sole = bb_unwindow(wsole, r0);
+        bbw_or_into(&sole, r0, wsole);
     } else {
+        bb_t g = bb_andnot(bb_all(), bb_or(closing, open));
         bb_t todo = bb_and(open, bb_neighbours(from));
         while (bb_any(todo)) {
             bb_t area = bb_flood(bb_cell(bb_first(todo)), open);
@@ -624,11 +660,14 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
          * lines around it; without edge=both the mask that a side's card
          * gives loses at most the line w (h) cells beyond the far side. */
         bb_t open = bb_andnot(s->dock, s->enclosed), in = cand;
+        uint64_t colsc = cand.w[0] | cand.w[1] | cand.w[2] | cand.w[3];
+        uint64_t colso = open.w[0] | open.w[1] | open.w[2] | open.w[3];
         for (int d = 0; d < 4; d++) {
             int at = d == 0 ? x0 - 1 : d == 1 ? x1 + 1 : d == 2 ? y0 - 1 : y1 + 1;
             if (at < 0 || at > 15) continue;
-            bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
-            if (!bb_any(side)) continue;
+            /* whether the side holds a cell: a column of the four words
+             * folded into one (colsc), a row's two bytes (row16) */
+            if (d < 2 ? !(colsc & (BB_COL0 << at)) : !row16(&cand, at)) continue;
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
             if (s->cfg.fixed_board) {
@@ -641,13 +680,14 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
                  * the mask's rows (columns): those next to a cell of lost */
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
                 int next = d == 0 || d == 2 ? lost - 1 : lost + 1;
-                join = lost < 0 || lost > 15 || !bb_any(bb_and(open, d < 2 ? bb_column(next) : bb_line(next)));
+                join = lost < 0 || lost > 15 || !(d < 2 ? colso & (BB_COL0 << next) : row16(&open, next));
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
                 join = e == edges_close(s) && !bb_any(bb_and(open, bb_neighbours(bb_andnot(s->mask, mask))));
             }
             if (!join) {
+                bb_t side = bb_and(cand, d < 2 ? bb_column(at) : bb_line(at));
                 in = bb_andnot(in, side);
                 customs_cells(s, side, bb_andnot(side, off), a0, a1, b0, b1, water, dock);
             }
