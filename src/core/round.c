@@ -1,6 +1,8 @@
 /* round.c: the round and its phases: declarations (R1), hidden choices and
  * their reveal, taxes, the ship, placing, drawing and paying out, the special
- * cards, Aktionstafeln's tiles and the end of a turn.
+ * cards and the end of a turn. The phases only scenarios and expansions have
+ * live beside it: the bribe and the special cards' buy in buy.c,
+ * Aktionstafeln's tiles in tiles.c.
  *
  * Each phase is a do_* function that takes one decision and then runs the
  * rules forward until some seat owes the next one; decide.c dispatches to
@@ -16,19 +18,6 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
-
-/* Bakschisch: the opposing goods cards seat may buy out now: not in an
- * enclosed area, and costing (1 coin a good) no more than it has. */
-bb_t bribe_targets(const kontor_state *s, int seat) {
-    bb_t t = bb_andnot(s->team_dock[1 - kontor_team(s, seat)], s->enclosed), r = bb_empty();
-    while (bb_any(t)) {
-        int c = bb_pop(&t);
-        const kontor_card *k = card_of(s, s->cell_card[c]);
-        if (k->kind == KONTOR_KIND_GOODS && count_goods(k) <= s->coins[seat]) bb_set(&r, c);
-    }
-    return r;
-}
-
 
 
 /* A round opens with an event card (Ereigniskarten) after a round in which an
@@ -47,53 +36,6 @@ void begin_round(kontor_state *s, kontor_log *log) {
     begin_bribe(s);
 }
 
-void begin_bribe(kontor_state *s) {
-    s->phase = KONTOR_PHASE_CHOOSE;
-    if (s->cfg.bribe) {
-        int any = 0;
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
-            int can = bb_any(bribe_targets(s, p));
-            s->bribe[p] = can ? KONTOR_NONE : KONTOR_PASS;
-            any |= can;
-        }
-        if (any) {
-            s->phase = KONTOR_PHASE_BRIBE;
-            return;
-        }
-        for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
-    }
-    begin_buy(s);
-}
-
-/* R20: how many special cards seat may buy now: "darf man Sonderkarten
- * kaufen. Jede Karte kostet 2 Münzen" -- as many as its coins pay for, the
- * pile holds and its hand has room for. */
-int buy_max(const kontor_state *s, int seat) {
-    int n = s->coins[seat] / 2;
-    if (n > s->special_pile.n) n = s->special_pile.n;
-    if (n > KONTOR_HAND_MAX - s->hand_n[seat]) n = KONTOR_HAND_MAX - s->hand_n[seat];
-    return n;
-}
-
-/* The choice opens with the declarations (R1: "gleich zu Anfang einer
- * Aktionsrunde, noch bevor Karten gespielt werden"), unless a pass is one of
- * the hidden choices (option declare=hidden). */
-static void open_choice(kontor_state *s) {
-    s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
-}
-
-void begin_buy(kontor_state *s) {
-    open_choice(s);
-    if (s->cfg.specials != 2 || !s->special_pile.n) return;
-    int any = 0;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
-        /* R20: 2 coins a card, with room in the hand */
-        int can = buy_max(s, p) > 0;
-        s->buy[p] = can ? KONTOR_NONE : 0;
-        any |= can;
-    }
-    if (any) s->phase = KONTOR_PHASE_BUY;
-}
 
 /* Scenarios that forbid cells to some cards (Wasserspiele, Die grosse Insel,
  * Tic Tac Toe) can reach a board where nobody holds a card that fits
@@ -589,52 +531,6 @@ void do_pile(kontor_state *s, int value, kontor_log *log) {
     enter_place(s, log);
 }
 
-/* The highest hand card of seat p, -1 for an empty hand. */
-static int highest_in_hand(const kontor_state *s, int p) {
-    int best = -1;
-    for (int i = 0; i < s->hand_n[p]; i++)
-        if (card_of(s, s->hand[p][i])->number > best) best = card_of(s, s->hand[p][i])->number;
-    return best;
-}
-
-/* Every seat has said how many special cards it buys (R20). "Wollen beide
- * kaufen und es sind nicht mehr genügend Sonderkarten da, darf der Spieler
- * kaufen, der die höchste Karte aus seiner Hand vorweist": when they want
- * more than the pile holds, the seat showing the highest hand card buys
- * first, as many as it said; the other then buys what is left, up to his
- * number. Otherwise seat order (it changes nothing: everybody gets all). */
-static void resolve_buys(kontor_state *s, kontor_log *log) {
-    int ns = s->cfg.nseats, want = 0;
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p];
-    int order[KONTOR_MAX_SEATS], no = 0;
-    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) order[no++] = p;
-    if (want > s->special_pile.n) /* not enough for everybody: highest hand card first */
-        for (int i = 1; i < no; i++)
-            for (int j = i; j > 0 && highest_in_hand(s, order[j]) > highest_in_hand(s, order[j - 1]); j--) {
-                int t = order[j];
-                order[j] = order[j - 1];
-                order[j - 1] = t;
-            }
-    for (int i = 0; i < no; i++) {
-        int p = order[i];
-        for (int k = 0; k < s->buy[p] && s->special_pile.n; k++) {
-            int id = pile_draw(&s->special_pile);
-            s->coins[p] = (uint8_t)(s->coins[p] - 2);
-            s->treasury = (uint8_t)(s->treasury + 2);
-            hand_add(s, p, id);
-            log_ev(log, KONTOR_EV_BUY, p, id, KONTOR_NONE, 2);
-        }
-    }
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->buy[p] = KONTOR_NONE;
-    open_choice(s);
-}
-
-void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
-    s->buy[seat] = (uint8_t)value;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
-        if (s->buy[p] == KONTOR_NONE) return;
-    resolve_buys(s, log);
-}
 
 /* Lay a special card; as_water only matters for a customs house. */
 __attribute__((noinline)) static void place_special(kontor_state *s, int seat, int cell, int id, int as_water,
@@ -898,64 +794,6 @@ __attribute__((always_inline)) inline void after_scoring(kontor_state *s, int se
     after_scoring_in(s, seat, water, special, 0, log);
 }
 
-/* The centre card's cell now (tile 1 can move it). */
-int centre_cell(const kontor_state *s) {
-    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards->centre) return KONTOR_CENTRE_CELL;
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] == s->cfg.cards->centre) return c;
-    return KONTOR_CENTRE_CELL;
-}
-
-/* Where the harbour centre may go (tile 1): a free cell where a water card
- * could be laid once the centre has left its cell, not that cell itself. */
-static bb_t centre_targets(const kontor_state *s, int seat) {
-    kontor_state t = *s;
-    int from = centre_cell(s);
-    remove_raw(&t, from);
-    bb_t r = legal_cells(&t, seat, s->cfg.cards->centre);
-    bb_clear(&r, from);
-    return r;
-}
-
-/* The decisions of a tile for seat, KONTOR_NONE (forgo) first. */
-int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves) {
-    int n = 0;
-    moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, KONTOR_NONE);
-    if (tile == 0) {
-        bb_t t = centre_targets(s, seat);
-        while (bb_any(t)) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, bb_pop(&t));
-    } else if (tile >= 1 && tile <= 3) {
-        /* one of his central stores: an open area where he has goods; named
-         * by its lowest cell holding one of his goods cards */
-        int team = kontor_team(s, seat);
-        bb_t mine = bb_andnot(s->team_dock[team], s->enclosed), done = bb_empty();
-        while (bb_any(mine)) {
-            int c = bb_pop(&mine);
-            if (bb_test(&done, c) || card_of(s, s->cell_card[c])->kind != KONTOR_KIND_GOODS) continue;
-            done = bb_or(done, bb_flood(bb_cell(c), s->dock));
-            moves[n++] = KONTOR_MOVE(KONTOR_MOVE_TILE, c);
-        }
-    }
-    return n;
-}
-
-void do_tile(kontor_state *s, int value, kontor_log *log) {
-    int tile = s->tile_cur;
-    s->tile_cur = KONTOR_NONE;
-    if (value != KONTOR_NONE && tile == 0) {
-        int from = centre_cell(s);
-        remove_raw(s, from);
-        place_as(s, value, s->cfg.cards->centre, 1);
-        if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
-        check_enclosures(s, s->dock, log);
-        if (row_ends_game(s, log)) return;
-    } else if (value != KONTOR_NONE) {
-        s->tile_bonus[tile - 1] = (uint8_t)value;
-    }
-    s->phase = KONTOR_PHASE_PLACE;
-    if (board_full(s)) {
-        end_game(s, KONTOR_END_FULL, log);
-        return;
-    }
-    next_turn(s, log);
-}
+/* The end of a turn for the phases kept in other files (Aktionstafeln's
+ * tile, tiles.c): next_turn is inline here. */
+void turn_done(kontor_state *s, kontor_log *log) { next_turn(s, log); }

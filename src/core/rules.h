@@ -194,6 +194,7 @@ int row_ends_game(kontor_state *s, kontor_log *log);
 int centre_cell(const kontor_state *s);
 int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
 void do_tile(kontor_state *s, int value, kontor_log *log);
+void turn_done(kontor_state *s, kontor_log *log);
 void do_export(kontor_state *s, int value, kontor_log *log);
 void do_bribe(kontor_state *s, int seat, int value, kontor_log *log);
 int pile_has(const kontor_pile *p, int id);
