@@ -184,7 +184,7 @@ $(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIB)
 
 # the computer players' tests share an agent maker and a random game to a placement (tests/aiutil.h)
 $(BUILD)/tests/test_ai $(BUILD)/tests/test_match $(BUILD)/tests/test_playout $(BUILD)/tests/test_search_opts \
-  $(BUILD)/tests/test_search_reuse $(BUILD)/tests/test_tree_par: tests/aiutil.h
+  $(BUILD)/tests/test_search_reuse $(BUILD)/tests/test_tree_par $(BUILD)/tests/test_rave: tests/aiutil.h
 # the scenario tests share their hand-built positions (tests/scenutil.h)
 $(BUILD)/tests/test_scenarios $(BUILD)/tests/test_scenarios_players: tests/scenutil.h
 # the rules tests, split along the rulebook's parts, share theirs (tests/rulesutil.h)

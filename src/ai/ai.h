@@ -140,6 +140,23 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
 /* The same with MAST statistics (o->mast > 0): read to pick, and updated
  * with the result at the end. mast may be NULL (then as without). */
 void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast, float r[2]);
+/* ismcts's rave=K: the placements of one playout, in order, each as its
+ * RAVE key: seat x AI_RAVE_PER_SEAT + (a dock card ? 4096 : 0) + the move's
+ * low 12 bits (kind and cell); the card itself is not in it (a card is
+ * placed once a game, so no later placement could match it). */
+#define AI_RAVE_PER_SEAT 8192
+#define AI_PLACEMENTS_MAX 512
+typedef struct ai_placements {
+    int n;
+    uint32_t key[AI_PLACEMENTS_MAX];
+} ai_placements;
+uint32_t ai_rave_key(const kontor_state *s, int seat, kontor_move m);
+/* ai_playout_mast, and with rec the playout's placements written into it
+ * (rec may be NULL: then the same as ai_playout_mast, draw for draw; with
+ * rec the playout never takes the core's kontor_playout, which records
+ * nothing: the default searches of both variants never take it anyway). */
+void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast,
+                    ai_placements *rec, float r[2]);
 /* The MAST average of seat's move m in s (before it is applied) for seat's
  * team: (sum + 1/2) / (n + 1), 1/2 for a move MAST does not track. */
 float ai_mast_value(const kontor_state *s, int seat, kontor_move m, const ai_mast *t);

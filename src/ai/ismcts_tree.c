@@ -65,6 +65,7 @@ static uint32_t alloc_node(tree *T, uint32_t parent, int kind, int seat, kontor_
     }
     node *x = &T->pool[i];
     memset(x, 0, sizeof *x);
+    if (T->an) T->an[i] = 0, T->ar[i] = 0; /* rave=K's statistics beside it */
     x->kind = (uint8_t)kind;
     x->seat = (uint8_t)seat;
     x->move = move;
@@ -319,6 +320,14 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     int misses = pc && pool[pc].key;
     int nm = nc; /* the edges of before that are selectable */
     int ebias = T->ebias > 0 && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
+    /* rave=K (ismcts_rave.c): a placement node's edges all at once */
+    int rave = T->rave > 0 && !ebias && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE && n > 1;
+    if (rave)
+        for (; nuntried > 0; nuntried--) {
+            uint32_t e = alloc_node(T, parent, N_SEQ, seat, untried[nuntried - 1], pass - 1);
+            if (!e) return 0;
+            cand[nc++] = e;
+        }
     if (ebias && nuntried) {
         if (!ebias_expand(T, s, parent, seat, moves, n, pass - 1)) return 0;
         nc = 0;
@@ -353,6 +362,7 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     int bias = T->pb > 0 && T->mast && kind == N_SEQ && s->phase == KONTOR_PHASE_PLACE;
     int eprior = T->prior > 0 && parent == 1 && kind == N_SEQ;
     uint32_t fresh = 0; /* ebias: the unvisited cell of the best evaluation */
+    int nbest = 0;      /* rave: the edges tied at bestv (one drawn) */
     /* par=sync: at the root the searching seat's edges count the other
      * trees' visits and rewards too, as of the last merge (sync_root) */
     int merged = T->ss && parent == 1 && kind == T->rkind && seat == T->v->seat;
@@ -393,6 +403,13 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
             if (u > bestv) best = cand[i], bestv = u;
             continue;
         }
+        if (rave) {
+            uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
+            double u = ist_rave_value(T, cand[i], avail < LOGS_N ? T->logs[avail] : log((double)avail));
+            if (u > bestv) best = cand[i], bestv = u, nbest = 1;
+            else if (u == bestv && kontor_rng_below(&T->rng, (uint32_t)++nbest) == 0) best = cand[i];
+            continue;
+        }
         if (x->visits == 0) {
             if (ebias) {
                 if (!fresh || x->acc > pool[fresh].acc) fresh = cand[i];
@@ -407,7 +424,8 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         if (ebias) u += T->ebias * x->acc / (x->visits + 1);
         if (u > bestv) best = cand[i], bestv = u;
     }
-    if (fresh) { /* a new cell: the playout starts after it */
+    if (fresh || (rave && best && pool[best].visits == 0)) { /* a new cell: the playout starts after it */
+        if (!fresh) fresh = best;
         *expanded = 1;
         return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, fresh);
     }
@@ -474,6 +492,7 @@ static void iterate(tree *T) {
         st = T->fixed[k];
     } else kontor_determinize_with(T->det, &T->rng, &st);
     uint32_t path[MAX_PATH], from[MAX_PATH];
+    uint32_t pkey[MAX_PATH], ppos[MAX_PATH]; /* rave=K: each step's placement key (UINT32_MAX: none) and place */
     float prob[MAX_PATH];
     int np = 0;
     uint32_t cur = 1;
@@ -512,6 +531,7 @@ static void iterate(tree *T) {
                 } else {
                     pick[q] = T->pool[e].move;
                     T->pool[e].visits += T->vl;
+                    pkey[np] = UINT32_MAX;
                     from[np] = cur;
                     prob[np] = p;
                     path[np++] = e;
@@ -550,6 +570,7 @@ static void iterate(tree *T) {
             if (e) T->pool[e].visits += T->vl;
             unlock_node(T, cur);
             if (!e) break;
+            pkey[np] = T->rave > 0 && st.phase == KONTOR_PHASE_PLACE ? ai_rave_key(&st, q, T->pool[e].move) : UINT32_MAX;
             kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
             from[np] = cur;
             prob[np] = 0;
@@ -558,8 +579,13 @@ static void iterate(tree *T) {
         }
     }
     float r[2];
-    ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
+    if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
+    else ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
+    if (T->rave > 0) {
+        ist_rave_mark(T, pkey, np, ppos);
+        if (T->rave_log) T->rave_log(T->rave_ctx, pkey, np, &T->rec, r);
+    }
     /* the result carried back, taking each parent's lock once (the path
      * starts at the root, whose own visit is counted under the same lock;
      * a simultaneous node's edges follow each other) */
@@ -575,6 +601,8 @@ static void iterate(tree *T) {
         x->visits -= T->vl - 1;
         x->reward += r[kontor_team(&st, x->seat)];
         if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
+        if (T->rave > 0 && pkey[i] != UINT32_MAX)
+            ist_rave_update(T, from[i], x->seat, pkey[i], ppos[i], r[kontor_team(&st, x->seat)]);
         if (i == np - 1 || from[i + 1] != from[i]) unlock_node(T, from[i]);
     }
     T->iters++;
@@ -740,6 +768,7 @@ static void keep_subtree(tree *T, uint32_t x) {
         if (y.kind == N_STAT) y.seen = 0;
         else if (y.kind != N_PASS) y.joint = y.joint ? map[y.joint] : 0;
         pool[map[i]] = y;
+        if (T->an) T->an[map[i]] = T->an[i], T->ar[map[i]] = T->ar[i];
     }
     T->n = next;
     if (T->eix.e) reindex(T);
@@ -961,7 +990,9 @@ void *ist_run_tree(void *arg) {
 int ist_ensure_trees(kontor_agent *a) {
     ismcts_impl *m = a->impl;
     uint64_t per = m->sh ? m->iters : m->iters / (uint64_t)m->threads; /* iterations in one tree */
-    uint64_t want = m->ms ? POOL_LIMIT : 24 * (per + 1) * (m->reuse ? 2 : 1) + 4096;
+    /* rave=K makes a placement node's edges all at once: more nodes (at
+     * iters=4000 a game's largest tree had 27,507 against 15,316) */
+    uint64_t want = m->ms ? POOL_LIMIT : (m->rave > 0 ? 48 : 24) * (per + 1) * (m->reuse ? 2 : 1) + 4096;
     if (want > POOL_LIMIT) want = POOL_LIMIT;
     for (int t = 0; t < m->threads; t++) {
         tree *T = &m->trees[t];
@@ -981,11 +1012,23 @@ int ist_ensure_trees(kontor_agent *a) {
             if (!(T->mast = malloc(sizeof *T->mast))) return -1;
             memset(T->mast, 0, sizeof *T->mast);
         }
+        if (m->rave > 0 && !T->apos) {
+            T->apos = calloc((size_t)KONTOR_MAX_SEATS * AI_RAVE_PER_SEAT, sizeof *T->apos);
+            T->aseen = calloc((size_t)KONTOR_MAX_SEATS * AI_RAVE_PER_SEAT, sizeof *T->aseen);
+            if (!T->apos || !T->aseen) return -1;
+        }
         if (T->memcap < want && (t == 0 || !m->sh)) {
             node *p = realloc(T->mem, (size_t)want * sizeof *p);
             if (!p) return -1;
             T->mem = p;
             T->memcap = (uint32_t)want;
+            if (m->rave > 0) {
+                float *r = realloc(T->arm, (size_t)want * sizeof *r);
+                if (r) T->arm = r;
+                uint32_t *c = realloc(T->anm, (size_t)want * sizeof *c);
+                if (c) T->anm = c;
+                if (!r || !c) return -1;
+            }
             if (m->reuse) {
                 free(T->map);
                 free(T->stack);
@@ -995,6 +1038,8 @@ int ist_ensure_trees(kontor_agent *a) {
             }
         }
         T->pool = m->sh ? m->trees[0].mem : T->mem;
+        T->ar = m->sh ? m->trees[0].arm : T->arm;
+        T->an = m->sh ? m->trees[0].anm : T->anm;
         T->cap = m->sh ? m->trees[0].memcap : T->memcap;
     }
     return 0;

@@ -196,6 +196,20 @@ typedef struct tree {
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
     int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
+    /* rave=K (ismcts_rave.c): at placement nodes UCB's mean blended with the
+     * AMAF mean of the move, K the equivalence parameter; 0: off */
+    float rave;
+    float *ar, *arm;     /* rave: beside the pool, per node: its AMAF results (for its seat's team); arm this tree's own */
+    uint32_t *an, *anm;  /* ... and its AMAF count */
+    uint32_t *apos;      /* rave: per RAVE key (ai_placements), its first place in this iteration's placements */
+    uint32_t *aseen;     /* ... valid where aseen == astamp */
+    uint32_t astamp;
+    ai_placements rec;   /* rave: this iteration's playout's placements */
+    /* tests only: called after each iteration's playout under rave with the
+     * tree's placement keys per step (UINT32_MAX: not a placement), the
+     * playout's placements and the result */
+    void (*rave_log)(void *ctx, const uint32_t *pkey, int np, const ai_placements *rec, const float r[2]);
+    void *rave_ctx;
     /* an opponent model (ai_ismcts_rank_against): nfixed states consistent
      * with the view and, per state, every seat's modelled choice at the root */
     const kontor_state *fixed;
@@ -231,6 +245,7 @@ typedef struct ismcts_impl {
     double c;
     int order, eorder, shipw;
     double pb, keep, prior, ebias, margin;
+    double rave; /* rave=K: RAVE at the placements (ismcts_rave.c); 0 off */
     ai_playout_opts po;
     /* reuse=1: the view the last search was for and the seat's decisions
      * since (reuse.c), and the address found for the next search */
@@ -262,4 +277,12 @@ void ist_new_root(tree *T);
 int ist_ensure_trees(kontor_agent *a);
 double ist_clock_of(int cpu);
 void ist_sync_leave(syncsh *S);
+/* rave=K (ismcts_rave.c): the edge's UCB value blended with its AMAF mean
+ * (i its index, la log of its availability); this iteration's placements
+ * numbered (pkey per step, UINT32_MAX for none; ppos gets each placement
+ * step's place); the AMAF update of parent's edges of seat for a placement
+ * step with key and place pos, x the result for seat's team. */
+double ist_rave_value(const tree *T, uint32_t i, double la);
+void ist_rave_mark(tree *T, const uint32_t *pkey, int np, uint32_t *ppos);
+void ist_rave_update(tree *T, uint32_t parent, int seat, uint32_t key, uint32_t pos, float x);
 #endif

@@ -286,6 +286,19 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
 #define MAST_PATH 1024
 
 void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opts, ai_mast *mast, float r[2]) {
+    ai_playout_rec(s, rng, opts, mast, NULL, r);
+}
+
+/* The RAVE key of seat's placement m in s (before it is applied): the seat,
+ * whether the card is a dock card, the move (ai.h, ai_placements). */
+uint32_t ai_rave_key(const kontor_state *s, int seat, kontor_move m) {
+    int id = s->choice[seat];
+    uint32_t dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+    return (uint32_t)seat * AI_RAVE_PER_SEAT + (dock << 12) + (m & 0xFFFu);
+}
+
+void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opts, ai_mast *mast,
+                    ai_placements *rec, float r[2]) {
     ai_playout_opts eff = *opts;
     const ai_playout_opts *o = &eff;
     if (eff.mast < 0.0f) eff.mast = s->cfg.ship ? 0.0f : MAST_ALL;
@@ -294,7 +307,8 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
     int use = eff.mast > 0.0f && mast;
     if (!use && !o->record) mast = NULL;
     /* the ship policy changes nothing where there is no ship */
-    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast &&
+    if (rec) rec->n = 0;
+    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast && !rec &&
         (o->pass == 0.0f || s->cfg.pass_hidden)) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
@@ -342,6 +356,8 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
             if (k >= 0) path[npath++] = k;
         }
         if (m == KONTOR_FORFEIT) break; /* cannot happen: an actor has a decision */
+        if (rec && s->phase == KONTOR_PHASE_PLACE && rec->n < AI_PLACEMENTS_MAX)
+            rec->key[rec->n++] = ai_rave_key(s, q, m);
         kontor__apply_unchecked(s, q, m, NULL); /* every pick is legal (core/apply.h) */
     }
     if (s->phase == KONTOR_PHASE_OVER) {
