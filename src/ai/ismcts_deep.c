@@ -64,6 +64,16 @@ static void publish_under(tree *T, uint32_t p, uint32_t pid) {
  * by the picks). */
 void ist_deep_publish(tree *T) {
     const node *pool = T->pool;
+    dlocal *L = T->d;
+    if (!L->alldirty) { /* only the depth-1 nodes passed since the last merge: nothing else changed */
+        for (int i = 0; i < L->ndirty; i++) {
+            uint32_t p = L->dirty[i];
+            publish_under(T, p, T->rkind == N_SEQ ? pool[p].move : pool[p].key);
+        }
+        L->ndirty = 0;
+        return;
+    }
+    L->ndirty = L->alldirty = 0;
     if (T->rkind == N_SEQ) {
         for (uint32_t e = pool[1].child; e; e = pool[e].sibling)
             if (pool[e].kind == N_SEQ && pool[e].seat == T->v->seat) publish_under(T, e, pool[e].move);
@@ -112,6 +122,8 @@ void ist_deep_reset(syncsh *S, tree *trees, int nthreads) {
     for (int t = 0; t < nthreads; t++) {
         dlocal *L = trees[t].d;
         L->seen = 0;
+        L->ndirty = 0;
+        L->alldirty = 1; /* the first merge publishes the whole level (a kept subtree, reuse=1) */
         memset(L->hash, 0, sizeof L->hash);
         memset(L->pub_v, 0, n * sizeof *L->pub_v);
         memset(L->pub_a, 0, n * sizeof *L->pub_a);

@@ -548,7 +548,10 @@ static void iterate(tree *T) {
                 else kontor__apply_unchecked(&st, q, pick[q], NULL);
             }
             if (!j) break;
-            if (cur == 1 && T->d) T->dnode = j, T->dpid = T->pool[j].key; /* depth=2: the depth-1 node */
+            if (cur == 1 && T->d) { /* depth=2: the depth-1 node */
+                T->dnode = j, T->dpid = T->pool[j].key;
+                dtouch(T->d, j);
+            }
             cur = j;
         } else {
             int q = 0;
@@ -567,7 +570,10 @@ static void iterate(tree *T) {
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
-            if (cur == 1 && T->d) T->dnode = e, T->dpid = T->pool[e].move; /* depth=2: the depth-1 node */
+            if (cur == 1 && T->d) { /* depth=2: the depth-1 node */
+                T->dnode = e, T->dpid = T->pool[e].move;
+                dtouch(T->d, e);
+            }
             cur = e;
         }
     }

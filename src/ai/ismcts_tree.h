@@ -119,8 +119,11 @@ typedef struct dtable {
     uint64_t acc_v[DSLOTS], snap_v[DSLOTS], acc_a[DSLOTS], snap_a[DSLOTS];
     double acc_r[DSLOTS], snap_r[DSLOTS];
 } dtable;
+#define DDIRTY 1024 /* depth-1 nodes a tree remembers between two merges (more: it publishes all) */
 typedef struct dlocal {
     int seen;                    /* the table's slots mapped in hash */
+    int ndirty, alldirty;        /* the depth-1 nodes passed since the last merge (dirty), or all */
+    uint32_t dirty[DDIRTY];
     uint16_t hash[DHASH];
     uint64_t key[DSLOTS];
     uint64_t pub_v[DSLOTS], pub_a[DSLOTS];
@@ -181,6 +184,15 @@ typedef struct syncsh {
     double oacc_r[OSLOTS], osnap_r[OSLOTS];
     dtable *d;                   /* depth=2: the next level's table; else NULL */
 } syncsh;
+
+/* depth=2: the depth-1 node x was passed (its edges' statistics changed);
+ * a node passed twice in a row is kept once, twice otherwise (the second
+ * publish adds nothing). */
+static inline void dtouch(dlocal *L, uint32_t x) {
+    if (L->ndirty && L->dirty[L->ndirty - 1] == x) return;
+    if (L->ndirty == DDIRTY) L->alldirty = 1;
+    else L->dirty[L->ndirty++] = x;
+}
 
 /* One per thread, each on cache lines of its own (the threads write their
  * generator and counters all the time). */
