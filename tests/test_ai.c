@@ -51,7 +51,7 @@ static void test_specs_errors_say_what(void **st) {
         const char *spec, *says;
     } bad[] = {{"alphazero", "agent 'alphazero' is unknown"},
                {"ismcts:iters=0", "option 'iters' wants a number"},
-               {"ismcts:depth=3", "unknown option 'depth'"},
+               {"ismcts:width=3", "unknown option 'width'"},
                {"greedy:noise", "is not of the form key=value"},
                {"random:x=1", "random takes none"},
                {"greedy:noise=2", "from 0 to 1"}};

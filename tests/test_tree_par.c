@@ -623,6 +623,127 @@ static void test_par_sync_merges_the_opponents_root(void **st) {
         }
 }
 
+/* depth=2: the next level's statistics that tree T holds for the key k
+ * (visits, rewards, availability), found by walking its depth-1 nodes
+ * (the searching seat's root placements, or a simultaneous root's joint
+ * children) and their edges; *edges counts the edges walked. */
+static uint64_t tree_deep_stats(const tree *T, int seat, int simroot, uint64_t k, double *reward, uint64_t *avail,
+                                uint64_t *edges) {
+    const node *pool = T->pool;
+    uint64_t vis = 0;
+    uint32_t p = simroot ? pool[1].joint : pool[1].child;
+    for (; p; p = pool[p].sibling) {
+        if (!simroot && (pool[p].kind != N_SEQ || pool[p].seat != seat)) continue;
+        uint32_t pid = simroot ? pool[p].key : pool[p].move;
+        for (uint32_t e = pool[p].child; e; e = pool[e].sibling) {
+            const node *x = &pool[e];
+            if (x->kind != N_SEQ && x->kind != N_STAT) continue;
+            if (edges) ++*edges;
+            if (dkey(pid, x->seat, x->kind, x->move) != k) continue;
+            uint32_t g = 0;
+            for (uint32_t f = pool[p].child; f; f = pool[f].sibling)
+                if (pool[f].kind == N_PASS && pool[f].seat == x->seat && pool[f].move == x->kind) g = f;
+            vis += x->visits;
+            *reward += x->reward;
+            *avail += !g ? 0 : pool[g].key ? pool[g].visits - x->key - x->miss : x->miss;
+        }
+    }
+    return vis;
+}
+
+/* depth=2 (par=sync, issue 18 item 3, the twelfth session): the level
+ * below the root merged too. After a search (2 and 3 threads, budgets no
+ * multiple of K nor of the threads, a card choice and a placement, and
+ * under ms=) the table holds, per key (depth-1 node, seat, kind, move), the
+ * sum of the trees' visits, rewards and availability of that edge; every
+ * edge of the next level of every tree has its slot (the table is far from
+ * full), and each key is where its hash says. The merged statistics steer
+ * the search (depth=2 differs from depth=1), reproducibly for a seed (2
+ * and 3 threads); one thread with depth=2 is the plain search. Fails when
+ * a tree's next level is not published (checked by hand: the
+ * ist_deep_publish call in sync_root taken out), when a merge adds a
+ * tree's totals instead of its gains (checked: pub_v not kept), and when
+ * select_edge does not read the others' part (checked: dmerged forced to
+ * 0, the rankings then equal depth=1's). */
+static void test_par_sync_depth2_table_sums_the_trees(void **st) {
+    (void)st;
+    kontor_view choose, place;
+    two_views(&choose, &place);
+    const kontor_view *views[] = {&choose, &place};
+    const char *specs[] = {"ismcts:iters=2999,threads=2,par=sync,merge=50,depth=2",
+                           "ismcts:iters=3001,threads=3,par=sync,merge=7,depth=2",
+                           "ismcts:ms=20,threads=2,par=sync,merge=9,depth=2,clock=cpu"};
+    for (int k = 0; k < 3; k++)
+        for (int w = 0; w < 2; w++) {
+            const kontor_view *v = views[w];
+            kontor_agent *a = kt_agent(specs[k], 11);
+            ai_choice c[KONTOR_MAX_MOVES];
+            assert_true(kontor_agent_rank(a, v, c, KONTOR_MAX_MOVES) > 0);
+            ismcts_impl *m = a->impl;
+            const dtable *D = m->ss->d;
+            assert_non_null(D);
+            assert_true(D->n > 1);
+            assert_true(D->n < DSLOTS);
+            uint64_t edges = 0, vsum = 0, tvis = 0;
+            double dummy = 0;
+            uint64_t da = 0;
+            for (int t = 0; t < m->threads; t++)
+                tree_deep_stats(&m->trees[t], v->seat, w == 0, ~0ULL, &dummy, &da, &edges);
+            for (int i = 0; i < D->n; i++) {
+                assert_int_equal(dfind(D->hash, D->key, D->key[i]), i + 1);
+                double rew = 0;
+                uint64_t av = 0, sum = 0, nedges = 0;
+                for (int t = 0; t < m->threads; t++)
+                    sum += tree_deep_stats(&m->trees[t], v->seat, w == 0, D->key[i], &rew, &av, &nedges);
+                if (D->acc_v[i] != sum || D->acc_a[i] != av)
+                    fail_msg("spec %d, view %d, slot %d: table %llu visits %llu available, trees %llu and %llu", k, w,
+                             i, (unsigned long long)D->acc_v[i], (unsigned long long)D->acc_a[i],
+                             (unsigned long long)sum, (unsigned long long)av);
+                assert_true(fabs(D->acc_r[i] - rew) < 1e-3 * (1 + rew));
+                assert_true(D->acc_a[i] >= D->acc_v[i]);
+                vsum += D->acc_v[i];
+            }
+            /* every edge of the next level has its key in the table: the
+             * slots' visits are all the trees' visits there */
+            for (int t = 0; t < m->threads; t++) {
+                const tree *T = &m->trees[t];
+                uint32_t p = w == 0 ? T->pool[1].joint : T->pool[1].child;
+                for (; p; p = T->pool[p].sibling) {
+                    if (w == 1 && (T->pool[p].kind != N_SEQ || T->pool[p].seat != v->seat)) continue;
+                    for (uint32_t e = T->pool[p].child; e; e = T->pool[e].sibling)
+                        if (T->pool[e].kind == N_SEQ || T->pool[e].kind == N_STAT) tvis += T->pool[e].visits;
+                }
+            }
+            assert_true(edges >= (uint64_t)D->n);
+            assert_true(tvis > 0);
+            assert_int_equal(vsum, tvis);
+            kontor_agent_free(a);
+        }
+    const char *pairs[][2] = {
+        {"ismcts:iters=4000,threads=2,par=sync,merge=16,depth=2", "ismcts:iters=4000,threads=2,par=sync,merge=16,depth=2"},
+        {"ismcts:iters=4000,threads=3,par=sync,merge=5,depth=2", "ismcts:iters=4000,threads=3,par=sync,merge=5,depth=2"},
+        {"ismcts:iters=4000,par=sync,depth=2", "ismcts:iters=4000"},
+        {"ismcts:iters=4000,threads=2,par=sync,merge=16,depth=2", "ismcts:iters=4000,threads=2,par=sync,merge=16"},
+    };
+    for (int w = 0; w < 2; w++)
+        for (int k = 0; k < 4; k++) {
+            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+            kontor_agent *a = kt_agent(pairs[k][0], 5), *b = kt_agent(pairs[k][1], 5);
+            int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
+            int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
+            assert_int_equal(n1, n2);
+            int differ = 0;
+            for (int i = 0; i < n1; i++) differ += c1[i].move != c2[i].move || c1[i].visits != c2[i].visits;
+            /* depth=2 against depth=1: the merge below the root changes the search */
+            if (k == 3) {
+                if (!differ) fail_msg("view %d, '%s' against '%s': the rankings are equal", w, pairs[k][0], pairs[k][1]);
+            } else if (differ)
+                fail_msg("view %d, '%s' against '%s': the rankings differ", w, pairs[k][0], pairs[k][1]);
+            kontor_agent_free(a);
+            kontor_agent_free(b);
+        }
+}
+
 /* par=sync under a time budget: every thread searches until its deadline
  * (stop=0: the whole budget; merges do not wait under ms=), by the wall
  * clock and by the threads' CPU clocks, and the move is legal; with the
@@ -654,7 +775,8 @@ static void test_par_spec_errors(void **st) {
     } bad[] = {{"ismcts:threads=2,par=leaf", "option 'par' wants tree|root|sync, not 'leaf'"},
                {"ismcts:threads=2,vl=0", "option 'vl'"},
                {"ismcts:threads=2,par=sync,merge=0", "option 'merge'"},
-               {"ismcts:threads=2,par=sync,mopp=2", "option 'mopp'"}};
+               {"ismcts:threads=2,par=sync,mopp=2", "option 'mopp'"},
+               {"ismcts:threads=2,par=sync,depth=3", "option 'depth'"}};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         kontor_error err;
         memset(&err, 0, sizeof err);
@@ -679,6 +801,7 @@ int main(void) {
         cmocka_unit_test(test_par_sync_table_sums_the_trees),
         cmocka_unit_test(test_par_sync_steers_reproducibly),
         cmocka_unit_test(test_par_sync_merges_the_opponents_root),
+        cmocka_unit_test(test_par_sync_depth2_table_sums_the_trees),
         cmocka_unit_test(test_par_sync_time_budget),
         cmocka_unit_test(test_par_spec_errors),
     };

@@ -52,7 +52,8 @@
  *
  * Options: iters=N (iterations per decision, default 10000), ms=N (time per
  * decision instead), threads=N (default 1), par=tree|root|sync, merge=K,
- * mopp=0|1 and vl=K (above),
+ * mopp=0|1, depth=1|2 (par=sync: merge the level below the root too,
+ * ismcts_deep.c) and vl=K (above),
  * c=X (exploration, default 0.7);
  * the playout (playout.c): policy=0|1 (the ship policy, default 1), ship=P
  * (its chance to move the ship when it can remove an opponent's card,
@@ -220,6 +221,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
             memset(S->oacc_a, 0, sizeof S->oacc_a);
             memset(S->oacc_r, 0, sizeof S->oacc_r);
         }
+        if (S->d) ist_deep_reset(S, m->trees, m->threads);
     }
     if (m->rs) { /* par=root|sync: nobody has settled yet */
         atomic_store(&m->rs->done, 0);
@@ -383,6 +385,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].anm);
             free(m->trees[t].apos);
             free(m->trees[t].aseen);
+            free(m->trees[t].d);
             ix_free(&m->trees[t].eix);
         }
     free(m->trees);
@@ -391,6 +394,7 @@ static void ismcts_destroy(void *impl) {
     if (m->ss) {
         pthread_mutex_destroy(&m->ss->mu);
         pthread_cond_destroy(&m->ss->cv);
+        free(m->ss->d);
     }
     free(m->ss);
     free(m);
@@ -404,6 +408,7 @@ static const ai_opt ismcts_opts[] = {
     {"vl", AI_OPT_INT, offsetof(ismcts_impl, vl), 1, 1000},
     {"merge", AI_OPT_INT, offsetof(ismcts_impl, merge), 1, 1000000},
     {"mopp", AI_OPT_INT, offsetof(ismcts_impl, mopp), 0, 1},
+    {"depth", AI_OPT_INT, offsetof(ismcts_impl, depth), 1, 2},
     {"c", AI_OPT_DOUBLE, offsetof(ismcts_impl, c), 0, 100},
     {"rounds", AI_OPT_INT, offsetof(ismcts_impl, po.rounds), 0, 1000},
     {"scale", AI_OPT_FLOAT, offsetof(ismcts_impl, po.scale), 0, 1000},
@@ -471,6 +476,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->par = PAR_TREE;
     m->vl = 1;
     m->merge = 64;
+    m->depth = 1;
     m->stop = 1;
     m->c = 0.7;
     m->margin = -1; /* playout.c's result */
@@ -505,8 +511,16 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
         pthread_mutex_init(&m->ss->mu, NULL);
         pthread_cond_init(&m->ss->cv, NULL);
     }
+    int deep = m->ss && m->trees && m->depth == 2; /* depth=2: the next level's tables */
+    if (deep && (m->ss->d = calloc(1, sizeof *m->ss->d)) != NULL)
+        for (int t = 0; t < m->threads; t++)
+            if (!(m->trees[t].d = calloc(1, sizeof *m->trees[t].d))) deep = -1;
     if (!m->trees || (m->par == PAR_TREE && m->threads > 1 && !m->sh) ||
-        (m->par != PAR_TREE && m->threads > 1 && !m->rs) || (m->par == PAR_SYNC && m->threads > 1 && !m->ss)) {
+        (m->par != PAR_TREE && m->threads > 1 && !m->rs) || (m->par == PAR_SYNC && m->threads > 1 && !m->ss) ||
+        (deep && (!m->ss->d || deep < 0))) {
+        if (m->trees)
+            for (int t = 0; t < m->threads; t++) free(m->trees[t].d);
+        if (m->ss) free(m->ss->d);
         free(m->trees);
         free(m->sh);
         free(m->rs);

@@ -365,16 +365,28 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     int nbest = 0;      /* rave: the edges tied at bestv (one drawn) */
     /* par=sync: at the root the searching seat's edges count the other
      * trees' visits and rewards too, as of the last merge (sync_root) */
-    int merged = T->ss && parent == 1 && kind == T->rkind && seat == T->v->seat;
-    /* mopp=1: the other seats' edges at a simultaneous root too, each with
-     * the other trees' availability of it (sync_opp_read) */
-    int omerged = T->ss && T->mopp && parent == 1 && kind == N_STAT && seat != T->v->seat;
+    int merged = 0, omerged = 0, dmerged = 0;
+    if (T->ss) {
+        merged = parent == 1 && kind == T->rkind && seat == T->v->seat;
+        /* mopp=1: the other seats' edges at a simultaneous root too, each
+         * with the other trees' availability of it (sync_opp_read) */
+        omerged = T->mopp && parent == 1 && kind == N_STAT && seat != T->v->seat;
+        /* depth=2: every edge at this iteration's depth-1 node, with the
+         * other trees' visits, rewards and availability of it (ismcts_deep.c) */
+        dmerged = T->d && T->dnode && parent == T->dnode;
+    }
     for (int i = 0; i < nc; i++) {
         node *x = &pool[cand[i]];
-        if (merged || omerged) {
+        if (merged || omerged || dmerged) {
             uint32_t r, ovis, oav;
             float orw;
-            if (merged) {
+            if (dmerged) {
+                const dlocal *L = T->d;
+                r = (uint32_t)dfind(L->hash, L->key, dkey(T->dpid, seat, kind, x->move));
+                ovis = r ? L->ov[r - 1] : 0;
+                orw = r ? L->orw[r - 1] : 0.0f;
+                oav = r ? L->oa[r - 1] : 0;
+            } else if (merged) {
                 r = T->rix[x->move];
                 ovis = r ? T->ov[r - 1] : 0;
                 orw = r ? T->orw[r - 1] : 0.0f;
@@ -556,6 +568,10 @@ static void iterate(tree *T) {
                 else kontor__apply_unchecked(&st, q, pick[q], NULL);
             }
             if (!j) break;
+            if (cur == 1 && T->d) { /* depth=2: the depth-1 node */
+                T->dnode = j, T->dpid = T->pool[j].key;
+                dtouch(T->d, j);
+            }
             cur = j;
         } else {
             int q = 0;
@@ -575,6 +591,10 @@ static void iterate(tree *T) {
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
+            if (cur == 1 && T->d) { /* depth=2: the depth-1 node */
+                T->dnode = e, T->dpid = T->pool[e].move;
+                dtouch(T->d, e);
+            }
             cur = e;
         }
     }
@@ -803,6 +823,7 @@ static void complete_round(syncsh *S) {
         memcpy(S->osnap_r, S->oacc_r, (size_t)S->no * sizeof *S->osnap_r);
         S->osnap_n = S->no;
     }
+    if (S->d) ist_deep_snap(S->d);
     S->waiting = 0;
     S->gen++;
     pthread_cond_broadcast(&S->cv);
@@ -902,6 +923,7 @@ static void sync_root(tree *T, int leaving) {
         S->acc_r[i] += dr[i];
     }
     if (T->mopp) sync_opp_publish(T);
+    if (T->d) ist_deep_publish(T);
     S->merges++;
     if (leaving) {
         leave_locked(S);
@@ -921,6 +943,7 @@ static void sync_root(tree *T, int leaving) {
     memcpy(tv, sv, (size_t)n * sizeof *tv);
     memcpy(tr, sr, (size_t)n * sizeof *tr);
     if (T->mopp) sync_opp_read(T);
+    if (T->d) ist_deep_read(T);
     pthread_mutex_unlock(&S->mu);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {

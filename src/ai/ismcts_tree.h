@@ -99,6 +99,54 @@ typedef struct rootsh {
     } t[ROOT_MAX_THREADS];
 } rootsh;
 
+/* par=sync, depth=2: the next level below the root merged too (the edges
+ * under each of the searching seat's root placements, or under each joint
+ * child of a simultaneous root: the opponent's replies, the next card
+ * choice), keyed by (the depth-1 node: root move or joint key, seat, kind,
+ * move), each key given a slot when a tree first merges it: visits,
+ * rewards (for the edge's team) and availability (passes of its group in
+ * which it was selectable), as mopp=1 keeps the root's other seats. The
+ * shared part (dtable, under syncsh.mu) and each tree's (dlocal: its own
+ * part of the table as last merged, the others' part as last read, and the
+ * key -> slot map for select_edge) are allocated only with depth=2
+ * (ismcts_deep.c; docs/ai.md, "Session twelve: sync20"). */
+#define DSLOTS 32768 /* keys a table holds (the rest are not merged) */
+#define DHASH (2 * DSLOTS) /* open addressing, slot + 1 per entry, 0 for none */
+typedef struct dtable {
+    int n, snap_n;               /* slots given, and as of the last completed round */
+    uint16_t hash[DHASH];
+    uint64_t key[DSLOTS];
+    uint64_t acc_v[DSLOTS], snap_v[DSLOTS], acc_a[DSLOTS], snap_a[DSLOTS];
+    double acc_r[DSLOTS], snap_r[DSLOTS];
+} dtable;
+#define DDIRTY 1024 /* depth-1 nodes a tree remembers between two merges (more: it publishes all) */
+typedef struct dlocal {
+    int seen;                    /* the table's slots mapped in hash */
+    int ndirty, alldirty;        /* the depth-1 nodes passed since the last merge (dirty), or all */
+    uint32_t dirty[DDIRTY];
+    uint16_t hash[DHASH];
+    uint64_t key[DSLOTS];
+    uint64_t pub_v[DSLOTS], pub_a[DSLOTS];
+    double pub_r[DSLOTS];
+    uint32_t ov[DSLOTS], oa[DSLOTS]; /* the other trees' visits and availability, at the last merge */
+    float orw[DSLOTS];               /* ... and their rewards */
+} dlocal;
+
+/* The key of an edge (seat, kind, move) under the depth-1 node pid (a root
+ * move, or a joint child's key) and its slot in a map (0: none). */
+static inline uint64_t dkey(uint32_t pid, int seat, int kind, uint32_t move) {
+    return (uint64_t)pid << 24 | (uint64_t)seat << 20 | (uint64_t)kind << 16 | (move & 0xffffu);
+}
+static inline uint32_t dhash(uint64_t k) {
+    return (uint32_t)((k * 0x9E3779B97F4A7C15ULL) >> 48) & (DHASH - 1);
+}
+static inline int dfind(const uint16_t *hash, const uint64_t *keys, uint64_t k) {
+    for (uint32_t h = dhash(k);; h = (h + 1) & (DHASH - 1)) {
+        int r = hash[h];
+        if (!r || keys[r - 1] == k) return r;
+    }
+}
+
 /* par=sync with threads > 1 (root parallelism with a shared root table,
  * Chaslot, Winands and van den Herik 2008): each thread grows a tree of its
  * own, as under par=root, and every merge=K of its iterations adds what its
@@ -134,7 +182,17 @@ typedef struct syncsh {
     uint16_t oix[NKEYS];         /* key -> slot + 1, 0 for none */
     uint64_t oacc_v[OSLOTS], osnap_v[OSLOTS], oacc_a[OSLOTS], osnap_a[OSLOTS];
     double oacc_r[OSLOTS], osnap_r[OSLOTS];
+    dtable *d;                   /* depth=2: the next level's table; else NULL */
 } syncsh;
+
+/* depth=2: the depth-1 node x was passed (its edges' statistics changed);
+ * a node passed twice in a row is kept once, twice otherwise (the second
+ * publish adds nothing). */
+static inline void dtouch(dlocal *L, uint32_t x) {
+    if (L->ndirty && L->dirty[L->ndirty - 1] == x) return;
+    if (L->ndirty == DDIRTY) L->alldirty = 1;
+    else L->dirty[L->ndirty++] = x;
+}
 
 /* One per thread, each on cache lines of its own (the threads write their
  * generator and counters all the time). */
@@ -161,6 +219,8 @@ typedef struct tree {
     float oorw[OSLOTS];            /* ... and their rewards */
     uint64_t opub_v[OSLOTS], opub_a[OSLOTS]; /* mopp: this tree's part of the table per slot as last merged */
     double opub_r[OSLOTS];
+    dlocal *d;        /* par=sync, depth=2: this tree's part of the next level's merge; else NULL */
+    uint32_t dnode, dpid; /* depth=2: this iteration's depth-1 node (0: none yet) and its key (root move or joint key) */
     int tid, nthreads;/* this thread's number (0: the one that checks the early stop) and how many search */
     uint32_t vl;      /* vl=K: visits a thread adds on its way down, K - 1 taken back after */
     uint32_t it;      /* this iteration's number (1-based; unique across the threads of one tree) */
@@ -233,6 +293,7 @@ typedef struct ismcts_impl {
     int par;   /* par=tree|root|sync: several threads share one tree, or grow one each (sync: merging their roots) */
     int merge; /* merge=K, par=sync: iterations of a tree between its merges */
     int mopp;  /* mopp=0|1, par=sync: at a simultaneous root merge the other seats' root edges too */
+    int depth; /* depth=1|2, par=sync: merge the root only, or the level below it too */
     int vl;    /* vl=K, par=tree: the virtual loss, in visits */
     shared *sh; /* par=tree and threads > 1 */
     rootsh *rs; /* par=root|sync and threads > 1 */
@@ -285,4 +346,8 @@ void ist_sync_leave(syncsh *S);
 double ist_rave_value(const tree *T, uint32_t i, double la);
 void ist_rave_mark(tree *T, const uint32_t *pkey, int np, uint32_t *ppos);
 void ist_rave_update(tree *T, uint32_t parent, int seat, uint32_t key, uint32_t pos, float x);
+void ist_deep_publish(tree *T);
+void ist_deep_read(tree *T);
+void ist_deep_snap(dtable *D);
+void ist_deep_reset(syncsh *S, tree *trees, int nthreads);
 #endif
