@@ -9,7 +9,7 @@
  * keyed by (depth-1 node, seat, kind, move), and each tree's UCB at a
  * depth-1 node counts the other trees' visits, rewards and availability of
  * the same edge beside its own (select_edge, ismcts_tree.c). Called under
- * syncsh.mu by sync_root; the tables are in ismcts_tree.h (dtable, dlocal).
+ * syncsh.mu by ist_sync_root; the tables are in ismcts_tree.h (dtable, dlocal).
  * docs/ai.md, "Session twelve: sync20 -- merging below the root". */
 #include <string.h>
 

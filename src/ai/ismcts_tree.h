@@ -152,7 +152,7 @@ static inline int dfind(const uint16_t *hash, const uint64_t *keys, uint64_t k) 
  * own, as under par=root, and every merge=K of its iterations adds what its
  * root edges of the searching seat gained since its last merge (visits,
  * rewards) to the table acc, then reads the table back: the other trees'
- * share of it steers its own UCB at the root (ismcts_tree.c, sync_root).
+ * share of it steers its own UCB at the root (ismcts_sync.c, ist_sync_root).
  * Under an iteration budget a merge is a barrier (the table read is snap,
  * the table as the last thread of that round of merges left it), so the
  * search is reproducible for a seed; a thread that has spent its budget
@@ -338,6 +338,8 @@ void ist_new_root(tree *T);
 int ist_ensure_trees(kontor_agent *a);
 double ist_clock_of(int cpu);
 void ist_sync_leave(syncsh *S);
+/* par=sync: a merge (ismcts_sync.c); leaving: this tree's search is over. */
+void ist_sync_root(tree *T, int leaving);
 /* rave=K (ismcts_rave.c): the edge's UCB value blended with its AMAF mean
  * (i its index, la log of its availability); this iteration's placements
  * numbered (pkey per step, UINT32_MAX for none; ppos gets each placement
