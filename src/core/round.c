@@ -568,6 +568,28 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     else place_n(s, value, as_water, log);
 }
 
+/* A placement's scoring, place_n's and the playout's (playout_placed): the
+ * area of a dock card, the areas next to a water card (enclose_at, from the
+ * cell); and when the extent grew, the areas next to cells that just became
+ * unplayable (only they can have been closed by the new edge). */
+__attribute__((always_inline)) static inline void score_placed(kontor_state *s, int seat, int value, int water,
+                                                               int special, int grew, bb_t mask_before,
+                                                               kontor_log *log) {
+    if (!grew && !s->cfg.inner_value) {
+        if (may_enclose(s, value, water)) enclose_at(s, value, water, log);
+        after_scoring(s, seat, water, special, log);
+        return;
+    }
+    bb_t candidates = water ? bb_around(value) : bb_cell(value);
+    if (grew) {
+        /* with edge=both every unplayable cell may have begun to close areas */
+        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
+        candidates = bb_or(candidates, bb_neighbours(newly));
+    }
+    check_enclosures(s, candidates, log);
+    after_scoring(s, seat, water, special, log);
+}
+
 __attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
@@ -600,23 +622,7 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
             return;
         }
     }
-    /* Scoring: the area of a dock card, the areas next to a water card
-     * (enclose_at, from the cell); and when the extent grew, the areas next
-     * to cells that just became unplayable (only they can have been closed
-     * by the new edge). */
-    if (!grew && !s->cfg.inner_value) {
-        if (may_enclose(s, value, water)) enclose_at(s, value, water, log);
-        after_scoring(s, seat, water, special, log);
-        return;
-    }
-    bb_t candidates = water ? bb_around(value) : bb_cell(value);
-    if (grew) {
-        /* with edge=both every unplayable cell may have begun to close areas */
-        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
-        candidates = bb_or(candidates, bb_neighbours(newly));
-    }
-    check_enclosures(s, candidates, log);
-    after_scoring(s, seat, water, special, log);
+    score_placed(s, seat, value, water, special, grew, mask_before, log);
 }
 
 /* The playout's entry (issue 17): the usual card (from a hand, not special,
@@ -638,18 +644,7 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
         s->phase = KONTOR_PHASE_EXPORT;
         return;
     }
-    if (!grew && !s->cfg.inner_value) { /* place_n's scoring from here */
-        if (may_enclose(s, value, water)) enclose_at(s, value, water, NULL);
-        after_scoring(s, seat, water, 0, NULL);
-        return;
-    }
-    bb_t candidates = water ? bb_around(value) : bb_cell(value);
-    if (grew) {
-        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
-        candidates = bb_or(candidates, bb_neighbours(newly));
-    }
-    check_enclosures(s, candidates, NULL);
-    after_scoring(s, seat, water, 0, NULL);
+    score_placed(s, seat, value, water, 0, grew, mask_before, NULL); /* place_n's scoring from here */
 }
 /* The card may have closed an area (may_enclose). */
 __attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat, int value, int water) {
