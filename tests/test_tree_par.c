@@ -661,7 +661,7 @@ static uint64_t tree_deep_stats(const tree *T, int seat, int simroot, uint64_t k
  * the search (depth=2 differs from depth=1), reproducibly for a seed (2
  * and 3 threads); one thread with depth=2 is the plain search. Fails when
  * a tree's next level is not published (checked by hand: the
- * ist_deep_publish call in sync_root taken out), when a merge adds a
+ * ist_deep_publish call in ist_sync_root (ismcts_sync.c) taken out), when a merge adds a
  * tree's totals instead of its gains (checked: pub_v not kept), and when
  * select_edge does not read the others' part (checked: dmerged forced to
  * 0, the rankings then equal depth=1's). */
