@@ -375,8 +375,13 @@ static void in_tmux(const char *env, const char *args, const char *const steps[]
         fprintf(stderr, "tmux is not installed: the real-terminal test is skipped (apt-get install tmux)\n");
         skip();
     }
+    /* A socket of its own for every call: tmux's kill-server returns before
+     * the server has gone, and a next test's new-session on the same socket
+     * could reach the dying server ("server exited unexpectedly", seen once
+     * in CI between the two tests below). */
+    static int calls;
     char sock[64], cmd[1024], cap[128];
-    snprintf(sock, sizeof sock, "kontor-test-%d", (int)getpid());
+    snprintf(sock, sizeof sock, "kontor-test-%d-%d", (int)getpid(), ++calls);
     path_in_tmp(cap, sizeof cap, "pane");
     char kabs[512], cwd[256];
     if (kontor_bin()[0] == '/') snprintf(kabs, sizeof kabs, "%s", kontor_bin());
