@@ -48,7 +48,7 @@ static void publish_under(tree *T, uint32_t p, uint32_t pid) {
         int r = dslot(D, dkey(pid, x->seat, x->kind, x->move));
         if (!r) continue;
         const node *g = pc[x->kind][x->seat] ? &pool[pc[x->kind][x->seat]] : NULL;
-        uint64_t avail = !g ? 0 : g->key ? g->visits - x->key - x->miss : x->miss;
+        uint64_t avail = ist_avail_after(g, x);
         D->acc_v[r - 1] += x->visits - L->pub_v[r - 1];
         D->acc_a[r - 1] += avail - L->pub_a[r - 1];
         D->acc_r[r - 1] += (double)x->reward - L->pub_r[r - 1];

@@ -67,7 +67,7 @@ static void sync_opp_publish(tree *T) {
             r = S->oix[k] = (uint16_t)++S->no;
         }
         const node *p = pc[x->seat] ? &pool[pc[x->seat]] : NULL;
-        uint64_t avail = !p ? 0 : p->key ? p->visits - x->key - x->miss : x->miss;
+        uint64_t avail = ist_avail_after(p, x);
         S->oacc_v[r - 1] += x->visits - T->opub_v[r - 1];
         S->oacc_a[r - 1] += avail - T->opub_a[r - 1];
         S->oacc_r[r - 1] += (double)x->reward - T->opub_r[r - 1];

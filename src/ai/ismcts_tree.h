@@ -50,6 +50,14 @@ typedef struct node {
     uint8_t seat;
 } node;
 
+/* An edge x's availability after its group's last pass, g the group's
+ * N_PASS node (NULL: none): the passes in which x was selectable, what
+ * select_edge counts live (passed()); par=sync's merges publish it
+ * (ismcts_sync.c for the root's other seats, ismcts_deep.c for depth=2). */
+static inline uint64_t ist_avail_after(const node *g, const node *x) {
+    return !g ? 0 : g->key ? g->visits - x->key - x->miss : x->miss;
+}
+
 /* Table index of (seat, move): moves are kind<<8 | value, kind in 4 bits. */
 #define KEYS_PER_SEAT (16 * 256)
 #define NKEYS (KONTOR_MAX_SEATS * KEYS_PER_SEAT)
