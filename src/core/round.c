@@ -628,12 +628,17 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
 /* The playout's entry (issue 17): the usual card (from a hand, not special,
  * inside the extent, no scenario's placement rule: KONTOR__HOOK_PLACE) is
  * laid by a path whose every call is its last act (a jump), with no stack
- * frame (it still saves six registers: a crane's neighbours need them); a
- * special card or a declined placement goes to do_place, the rest to the
- * functions below, each place_n's own code from where the path left it. A
- * random game: basic 24,632 -> 23,901 instructions, advanced 38,345 ->
- * 37,259, four 56,284 -> 54,940 with lay_bits (session twelve,
- * docs/engine-speed.md). */
+ * frame (it still saves five registers); a special card or a declined
+ * placement goes to do_place, the rest to the functions below, each
+ * place_n's own code from where the path left it. A random game: basic
+ * 24,632 -> 23,901 instructions, advanced 38,345 -> 37,259, four 56,284 ->
+ * 54,940 with lay_bits (session twelve, docs/engine-speed.md). The card's
+ * neighbours are one register of the eight rows around it (bb.h's
+ * windows), for the frontier, a crane's neighbours and both enclosure
+ * tests (a water card's was a function of its own that worked its window
+ * out again); the card's byte stores first, so that its id and the card
+ * are not kept: basic 20,417 -> 19,870, advanced 32,102 -> 31,253, four
+ * 47,102 -> 45,921 (session thirteen). */
 /* The card lies (lay_bits) outside the extent, or a scenario's rule comes
  * next. */
 __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
@@ -651,15 +656,6 @@ __attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat,
     enclose_at(s, value, water, NULL);
     after_scoring_in(s, seat, water, 0, 1, NULL);
 }
-/* The rest of a water card's placement: its own function, whose search of
- * the dock cards next to it needs registers the dock card's path does not. */
-__attribute__((noinline)) static void playout_water(kontor_state *s, int seat, int value) {
-    if (may_enclose_at(s, value, 1, ~0ULL)) {
-        playout_enclose(s, seat, value, 1);
-        return;
-    }
-    after_scoring_in(s, seat, 1, 0, 1, NULL);
-}
 void playout_place(kontor_state *s, int value, int as_water) {
     int seat = s->order[s->turn];
     if (value == KONTOR_NONE) {
@@ -668,29 +664,60 @@ void playout_place(kontor_state *s, int value, int as_water) {
     }
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
+    int kind = k->kind;
     if (is_special(k)) {
         do_place(s, value, as_water, NULL);
         return;
     }
     s->last_layer = (uint8_t)seat;
-    int water = is_water(k);
-    lay_bits(s, value, id, water, 0);
+    int water = is_water(k), colour = k->colour, ship = k->ship;
+    s->cell_card[value] = (uint8_t)id;
+    s->ncards_board++;
+    /* lay_bits: the card's bit in the words, its neighbours in its window
+     * (PLACE_WIN), which may_enclose_at reads too */
+    uint32_t e = PLACE_WIN[value];
+    int r = (int)(e & 255);
+    bb_w around = place_around(value, e);
+    int i = value >> 6;
+    uint64_t bit = 1ULL << (value & 63);
+    s->occ.w[i] |= bit;
+    if (water) {
+        s->water.w[i] |= bit;
+    } else {
+        s->dock.w[i] |= bit;
+        if (colour < 2) {
+            s->team_dock[colour].w[i] |= bit;
+            if (kind == KONTOR_KIND_CRANE) {
+                s->crane[colour].w[i] |= bit;
+                bbw_or_into(&s->crane_near[colour], r, around);
+            }
+        }
+        if (ship) s->shipsym.w[i] |= bit;
+    }
+    /* the frontier: its free neighbours join it, the cell leaves it */
+    bb_w occ = bbw_load(&s->occ, r);
+    bbw_store(&s->front, r, bbw_or(bbw_load(&s->front, r), bbw_andnot(around, occ)));
+    s->front.w[i] &= ~bit;
     int outside = outside_extent(s, value);
     if (outside | (s->hooks & KONTOR__HOOK_PLACE)) {
         playout_placed(s, seat, value, water, outside);
         return;
     }
+    /* may_enclose_at with the edges closed (with edge=both before they
+     * close, it lets more cards through: fewer gaps, and enclose_at
+     * decides), in the same window: the gaps are free cells of the mask */
+    bb_w gap = bbw_andnot(bbw_load(&s->mask, r), occ);
     if (water) {
-        playout_water(s, seat, value);
-        return;
-    }
-    /* may_enclose with the edges closed: with edge=both before they close,
-     * it lets more cards through (fewer gaps), and enclose_at decides */
-    if (may_enclose_at(s, value, 0, ~0ULL)) {
+        bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
+        if (bbw_any(bbw_andnot(bbw_and(around, open), bbw_nb(gap)))) {
+            playout_enclose(s, seat, value, 1);
+            return;
+        }
+    } else if (!bbw_any(bbw_and(around, gap))) {
         playout_enclose(s, seat, value, 0);
         return;
     }
-    after_scoring_in(s, seat, 0, 0, 1, NULL);
+    after_scoring_in(s, seat, water, 0, 1, NULL);
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the

@@ -368,6 +368,41 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
     return may_enclose_at(s, cell, water, edges_close ? ~0ULL : 0);
 }
 
+/* b's rows r0..r0+7 = a (0 <= r0 <= 8; bbw_load's inverse): the placement
+ * writes a bitboard's window back whole, the rows it did not change as it
+ * read them. */
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+static inline void bbw_store(bb_t *b, int r0, bb_w a) {
+    _mm_storeu_si128((__m128i *)(void *)((char *)b->w + 2 * r0), a);
+}
+#else
+static inline void bbw_store(bb_t *b, int r0, bb_w a) {
+    bb_t rows = bb_andnot(BB_ROWS_BELOW[r0 + 8], BB_ROWS_BELOW[r0]);
+    *b = bb_or(bb_andnot(*b, rows), bb_unwindow(a, r0));
+}
+#endif
+
+/* The playout's placement works in the eight rows from two above the card
+ * (inside the grid), which hold its neighbours and theirs: PLACE_WIN[c] is
+ * that first row (bbw_load's r0) and, from bit 8, where bbw_around finds the
+ * card's neighbours in BBW_AROUND (a table: working both out cost ~25
+ * instructions a card). */
+#define PLACE_R(c) ((c) >> 4 < 2 ? 0 : (c) >> 4 > 10 ? 8 : ((c) >> 4) - 2)
+#define PLACE_WIN1(c) ((uint32_t)PLACE_R(c) | (uint32_t)(((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c))) << 8)
+#define PLACE_WIN4(c) PLACE_WIN1(c), PLACE_WIN1((c) + 1), PLACE_WIN1((c) + 2), PLACE_WIN1((c) + 3)
+#define PLACE_WIN16(c) PLACE_WIN4(c), PLACE_WIN4((c) + 4), PLACE_WIN4((c) + 8), PLACE_WIN4((c) + 12)
+#define PLACE_WIN64(c) PLACE_WIN16(c), PLACE_WIN16((c) + 16), PLACE_WIN16((c) + 32), PLACE_WIN16((c) + 48)
+static const uint32_t PLACE_WIN[256] = {PLACE_WIN64(0), PLACE_WIN64(64), PLACE_WIN64(128), PLACE_WIN64(192)};
+/* The card's neighbours in its window (bbw_around(c - 16 * r0)), e = PLACE_WIN[c]. */
+static inline bb_w place_around(int c, uint32_t e) {
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+    (void)c;
+    return _mm_loadu_si128((const __m128i *)(const void *)(&BBW_AROUND[0][0] + (e >> 8)));
+#else
+    return bbw_around(c - 16 * (int)(e & 255));
+#endif
+}
+
 /* Where the ship may sail: every water card but the one it is on. Inline:
  * the playout asks it at every ship turn (a call cost 13 instructions more). */
 static inline bb_t ship_targets(const kontor_state *s) {
