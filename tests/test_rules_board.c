@@ -262,6 +262,37 @@ static void ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_c
     assert_true(kontor_is_legal(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(4, 0))));
 }
 
+/* ---- the start ------------------------------------------------------------------------ */
+
+/* place_start keeps the last start's frontier, extent and mask (one per
+ * thread, area.c's start_cache): a deal that finds its start there must give
+ * the state byte for byte that a deal which works it out gives. Each variant
+ * (and boards of other sizes) dealt after a board of another size (the
+ * cache misses), then again (it hits). */
+static void start_cache_gives_what_place_start_works_out(void **st) {
+    (void)st;
+    static const char *const variants[][2] = {
+        {"basic", NULL}, {"advanced", NULL}, {"four", NULL}, {"specials", NULL}, {"canale", NULL},
+        {"kleinen", NULL}, {"wasserspiele", NULL}, {"tictactoe", NULL}, {"bakschisch", NULL}, {"david", NULL},
+        {"gigant", NULL}, {"gulliver", NULL}, {"justizia", NULL}, {"insel", NULL}, {"insel4", NULL},
+        {"armut", NULL}, {"armut4", NULL}, {"seilschaften", NULL}, {"seilschaften4", NULL},
+        {"basic", "width=12,height=4"}, {"four", "width=6,height=12"}, {"advanced", "width=3,height=3"}};
+    static kontor_state miss, hit, other;
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        setup(&other, "basic", "width=11,height=9"); /* no variant's board: the next deal misses */
+        setup(&miss, variants[v][0], variants[v][1]);
+        setup(&hit, variants[v][0], variants[v][1]);
+        if (memcmp(&miss, &hit, sizeof miss) != 0) fail_msg("%s %s: the start from the cache differs", variants[v][0],
+                                                            variants[v][1] ? variants[v][1] : "");
+        uint64_t front = 0;
+        for (int w = 0; w < 4; w++) {
+            assert_true((hit.front.w[w] & hit.occ.w[w]) == 0);
+            front |= hit.front.w[w];
+        }
+        assert_true(front != 0 && hit.minx <= hit.maxx && hit.maxy < 16);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(placement_example_two_cards_leave_six_cells_a_to_f),
@@ -278,6 +309,7 @@ int main(void) {
         cmocka_unit_test(ship_example_black_removes_the_3_and_the_area_splits),
         cmocka_unit_test(ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too),
         cmocka_unit_test(ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_card),
+        cmocka_unit_test(start_cache_gives_what_place_start_works_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
