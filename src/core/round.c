@@ -628,7 +628,7 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
 /* The playout's entry (issue 17): the usual card (from a hand, not special,
  * inside the extent, no scenario's placement rule: KONTOR__HOOK_PLACE) is
  * laid by a path whose every call is its last act (a jump), with no stack
- * frame (it still saves five registers); a special card or a declined
+ * frame (it still saves three registers); a special card or a declined
  * placement goes to do_place, the rest to the functions below, each
  * place_n's own code from where the path left it. A random game: basic
  * 24,632 -> 23,901 instructions, advanced 38,345 -> 37,259, four 56,284 ->
@@ -636,9 +636,11 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
  * neighbours are one register of the eight rows around it (bb.h's
  * windows), for the frontier, a crane's neighbours and both enclosure
  * tests (a water card's was a function of its own that worked its window
- * out again); the card's byte stores first, so that its id and the card
- * are not kept: basic 20,417 -> 19,870, advanced 32,102 -> 31,253, four
- * 47,102 -> 45,921 (session thirteen). */
+ * out again); the card's byte stores first, so that its id is not kept, its
+ * colour and ship read where they are used, the seat and the cell as
+ * unsigned indices (no sign extensions, no second copy): basic 20,417 ->
+ * 19,376, advanced 32,102 -> 30,592, four 47,102 -> 45,061 with the start's
+ * cache (session thirteen). */
 /* The card lies (lay_bits) outside the extent, or a scenario's rule comes
  * next. */
 __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
@@ -657,7 +659,7 @@ __attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat,
     after_scoring_in(s, seat, water, 0, 1, NULL);
 }
 void playout_place(kontor_state *s, int value, int as_water) {
-    int seat = s->order[s->turn];
+    size_t seat = s->order[s->turn]; /* a register's width: no second copy for the indices */
     if (value == KONTOR_NONE) {
         do_place(s, value, as_water, NULL);
         return;
@@ -670,33 +672,35 @@ void playout_place(kontor_state *s, int value, int as_water) {
         return;
     }
     s->last_layer = (uint8_t)seat;
-    int water = is_water(k), colour = k->colour, ship = k->ship;
-    s->cell_card[value] = (uint8_t)id;
+    int water = is_water(k);
+    size_t c = (unsigned)value; /* the indices: no sign to extend */
+    s->cell_card[c] = (uint8_t)id;
     s->ncards_board++;
     /* lay_bits: the card's bit in the words, its neighbours in its window
      * (PLACE_WIN), which may_enclose_at reads too */
-    uint32_t e = PLACE_WIN[value];
-    int r = (int)(e & 255);
-    bb_w around = place_around(value, e);
-    int i = value >> 6;
-    uint64_t bit = 1ULL << (value & 63);
+    place_win pw = PLACE_WIN[c];
+    size_t r2 = pw.r2;
+    bb_w around = place_around(c, pw);
+    size_t i = c >> 6;
+    uint64_t bit = 1ULL << (c & 63);
     s->occ.w[i] |= bit;
     if (water) {
         s->water.w[i] |= bit;
     } else {
         s->dock.w[i] |= bit;
+        int colour = k->colour;
         if (colour < 2) {
             s->team_dock[colour].w[i] |= bit;
             if (kind == KONTOR_KIND_CRANE) {
                 s->crane[colour].w[i] |= bit;
-                bbw_or_into(&s->crane_near[colour], r, around);
+                bbw_or_at(&s->crane_near[colour], r2, around);
             }
         }
-        if (ship) s->shipsym.w[i] |= bit;
+        if (k->ship) s->shipsym.w[i] |= bit;
     }
     /* the frontier: its free neighbours join it, the cell leaves it */
-    bb_w occ = bbw_load(&s->occ, r);
-    bbw_store(&s->front, r, bbw_or(bbw_load(&s->front, r), bbw_andnot(around, occ)));
+    bb_w occ = bbw_at(&s->occ, r2);
+    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, occ)));
     s->front.w[i] &= ~bit;
     int outside = outside_extent(s, value);
     if (outside | (s->hooks & KONTOR__HOOK_PLACE)) {
@@ -706,9 +710,9 @@ void playout_place(kontor_state *s, int value, int as_water) {
     /* may_enclose_at with the edges closed (with edge=both before they
      * close, it lets more cards through: fewer gaps, and enclose_at
      * decides), in the same window: the gaps are free cells of the mask */
-    bb_w gap = bbw_andnot(bbw_load(&s->mask, r), occ);
+    bb_w gap = bbw_andnot(bbw_at(&s->mask, r2), occ);
     if (water) {
-        bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
+        bb_w open = bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2));
         if (bbw_any(bbw_andnot(bbw_and(around, open), bbw_nb(gap)))) {
             playout_enclose(s, seat, value, 1);
             return;
@@ -771,9 +775,10 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
         return;
     }
     if (!special) {
+        size_t p = (unsigned)seat; /* the indices: no sign to extend */
         /* draw the same kind, from the top of the pile (a public card);
          * no card is drawn after a special card, and it earns no coin */
-        kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[seat];
+        kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[p];
         int n = pile->n;
         if (n) {
             /* pile_draw, then pile_top of what is left, with the head and
@@ -788,7 +793,7 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
             head = (head + 1) & ((head + 1 - KONTOR_PILE_MAX) >> 8);
             pile->head = (uint8_t)head;
             pile->n = (uint8_t)(n - 1);
-            hand_add(s, seat, drawn);
+            if (s->hand_n[p] < KONTOR_HAND_MAX) s->hand[p][s->hand_n[p]++] = (uint8_t)drawn; /* hand_add */
             log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
             if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
                             (property_piles_hold_only_cards_of_the_set) */
@@ -798,7 +803,7 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
         }
         if (water && s->treasury) {
             s->treasury--;
-            s->coins[seat]++;
+            s->coins[p]++;
             log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
         }
     }

@@ -368,38 +368,49 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
     return may_enclose_at(s, cell, water, edges_close ? ~0ULL : 0);
 }
 
-/* b's rows r0..r0+7 = a (0 <= r0 <= 8; bbw_load's inverse): the placement
- * writes a bitboard's window back whole, the rows it did not change as it
- * read them. */
-#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-static inline void bbw_store(bb_t *b, int r0, bb_w a) {
-    _mm_storeu_si128((__m128i *)(void *)((char *)b->w + 2 * r0), a);
-}
-#else
-static inline void bbw_store(bb_t *b, int r0, bb_w a) {
-    bb_t rows = bb_andnot(BB_ROWS_BELOW[r0 + 8], BB_ROWS_BELOW[r0]);
-    *b = bb_or(bb_andnot(*b, rows), bb_unwindow(a, r0));
-}
-#endif
-
 /* The playout's placement works in the eight rows from two above the card
- * (inside the grid), which hold its neighbours and theirs: PLACE_WIN[c] is
- * that first row (bbw_load's r0) and, from bit 8, where bbw_around finds the
- * card's neighbours in BBW_AROUND (a table: working both out cost ~25
- * instructions a card). */
+ * (inside the grid), which hold its neighbours and theirs: PLACE_WIN[c].r2
+ * is twice that first row (the window's byte in a bitboard, bbw_load's 2 *
+ * r0), .around where bbw_around finds the card's neighbours in BBW_AROUND
+ * (a table: working both out cost ~25 instructions a card). */
+typedef struct place_win {
+    uint16_t r2, around;
+} place_win;
 #define PLACE_R(c) ((c) >> 4 < 2 ? 0 : (c) >> 4 > 10 ? 8 : ((c) >> 4) - 2)
-#define PLACE_WIN1(c) ((uint32_t)PLACE_R(c) | (uint32_t)(((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c))) << 8)
+#define PLACE_WIN1(c) {2 * PLACE_R(c), ((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c))}
 #define PLACE_WIN4(c) PLACE_WIN1(c), PLACE_WIN1((c) + 1), PLACE_WIN1((c) + 2), PLACE_WIN1((c) + 3)
 #define PLACE_WIN16(c) PLACE_WIN4(c), PLACE_WIN4((c) + 4), PLACE_WIN4((c) + 8), PLACE_WIN4((c) + 12)
 #define PLACE_WIN64(c) PLACE_WIN16(c), PLACE_WIN16((c) + 16), PLACE_WIN16((c) + 32), PLACE_WIN16((c) + 48)
-static const uint32_t PLACE_WIN[256] = {PLACE_WIN64(0), PLACE_WIN64(64), PLACE_WIN64(128), PLACE_WIN64(192)};
-/* The card's neighbours in its window (bbw_around(c - 16 * r0)), e = PLACE_WIN[c]. */
-static inline bb_w place_around(int c, uint32_t e) {
+static const place_win PLACE_WIN[256] = {PLACE_WIN64(0), PLACE_WIN64(64), PLACE_WIN64(128), PLACE_WIN64(192)};
+/* b's window at byte r2 (bbw_load(b, r2 / 2)) */
+static inline bb_w bbw_at(const bb_t *b, size_t r2) {
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+    return _mm_loadu_si128((const __m128i *)(const void *)((const char *)b->w + r2));
+#else
+    return bbw_load(b, (int)(r2 / 2));
+#endif
+}
+/* b's rows r0..r0+7 = a, the window at byte r2 (bbw_at's inverse): the
+ * placement writes a bitboard's window back whole, the rows it did not
+ * change as it read them. */
+static inline void bbw_put(bb_t *b, size_t r2, bb_w a) {
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+    _mm_storeu_si128((__m128i *)(void *)((char *)b->w + r2), a);
+#else
+    int r0 = (int)(r2 / 2);
+    bb_t rows = bb_andnot(BB_ROWS_BELOW[r0 + 8], BB_ROWS_BELOW[r0]);
+    *b = bb_or(bb_andnot(*b, rows), bb_unwindow(a, r0));
+#endif
+}
+/* b's window at byte r2 |= a */
+static inline void bbw_or_at(bb_t *b, size_t r2, bb_w a) { bbw_put(b, r2, bbw_or(bbw_at(b, r2), a)); }
+/* The card's neighbours in its window (bbw_around(c - 8 * w.r2)). */
+static inline bb_w place_around(size_t c, place_win w) {
 #if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
     (void)c;
-    return _mm_loadu_si128((const __m128i *)(const void *)(&BBW_AROUND[0][0] + (e >> 8)));
+    return _mm_loadu_si128((const __m128i *)(const void *)(&BBW_AROUND[0][0] + w.around));
 #else
-    return bbw_around(c - 16 * (int)(e & 255));
+    return bbw_around((int)c - 8 * w.r2);
 #endif
 }
 
