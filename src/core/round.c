@@ -797,7 +797,7 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
             log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
             if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
                             (property_piles_hold_only_cards_of_the_set) */
-                int top = pile->card[head];
+                size_t top = pile->card[(unsigned)head];
                 s->pub[top >> 6] |= 1ULL << (top & 63);
             }
         }
