@@ -89,6 +89,28 @@ static void check_kept_bitboards(const kontor_state *s) {
     }
 }
 
+/* Every dock card lies inside the mask (it is laid inside it, and the mask
+ * loses only cells the extent has left behind; only the start's water cards
+ * can lie beyond it, on a board narrower than the start), and on a board
+ * that is not fixed the mask is the rectangle of the extent (R5,
+ * update_mask), worked out here cell by cell: the playout's grown board
+ * (round.c, playout_placed) finds the cells next to the ones just lost from
+ * the rectangles' sides, and check_enclosures looks only at dock cards. */
+static void check_every_dock_card_lies_inside_its_mask(const kontor_state *s) {
+    for (int w = 0; w < 4; w++)
+        if (s->dock.w[w] & ~s->mask.w[w])
+            fail_msg("%s: a dock card lies outside the mask (round %d)", kontor_variant_name(s->cfg.variant), s->round);
+    if (s->cfg.fixed_board) return;
+    int wd = s->cfg.width - 1, ht = s->cfg.height - 1;
+    for (int c = 0; c < KONTOR_CELLS; c++) {
+        int x = c & 15, y = c >> 4;
+        int in = x >= s->maxx - wd && x <= s->minx + wd && y >= s->maxy - ht && y <= s->miny + ht;
+        if (in != (int)((s->mask.w[c >> 6] >> (c & 63)) & 1))
+            fail_msg("%s: the mask is not the rectangle of the extent at cell %d (round %d)",
+                     kontor_variant_name(s->cfg.variant), c, s->round);
+    }
+}
+
 /* KONTOR_MAX_AREAS's bound: every enclosed area holds a card laid as a dock
  * card, and that card never leaves (nor is overbuilt), so there are never
  * more areas than such cards. card[i] is the card first seen on area i's
@@ -328,6 +350,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             check_coins_and_supply(&s);
             check_cards(&s);
             check_kept_bitboards(&s);
+            check_every_dock_card_lies_inside_its_mask(&s);
             check_areas_keep_their_cards(&s, area_card);
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
@@ -772,6 +795,45 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
     }
     assert_true(removed > 100);
     assert_true(covered > 100);
+}
+
+/* check_every_dock_card_lies_inside_its_mask runs in every game above; here
+ * also on boards of other sizes (one narrower than the start) and with
+ * edge=both, where the mask loses cells on more sides, and boards grow
+ * often; and at the end of a playout from each start (the playout's grown
+ * board, round.c's playout_placed, counts on it). */
+static void property_every_dock_card_lies_inside_its_mask(void **st) {
+    (void)st;
+    static const struct {
+        const char *variant, *options;
+    } on[] = {{"basic", "width=3,height=4"}, {"basic", "width=12,height=4"}, {"specials", "width=6,height=12"},
+              {"four", "width=6,height=12"}, {"advanced", "edge=both"},     {"four", "edge=both"}};
+    int grown = 0;
+    for (size_t v = 0; v < sizeof on / sizeof *on; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, on[v].variant, NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 31 + v);
+        for (int g = 0; g < 200; g++) {
+            kontor_state s, p;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+            check_every_dock_card_lies_inside_its_mask(&s);
+            p = s; /* and the playout's own path to the end */
+            kontor_playout(&p, &rng);
+            check_every_dock_card_lies_inside_its_mask(&p);
+            while (!kontor_over(&s)) {
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                kontor_bb before = s.mask;
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+                grown += memcmp(&before, &s.mask, sizeof before) != 0;
+                check_every_dock_card_lies_inside_its_mask(&s);
+            }
+        }
+    }
+    assert_true(grown > 1000);
 }
 
 /* The rulebook's customs house "darf nicht das Gebiet abschliessen": over
@@ -1517,6 +1579,7 @@ int main(void) {
         cmocka_unit_test(property_a_tile_waits_only_with_aktionstafeln),
         cmocka_unit_test(property_piles_hold_only_cards_of_the_set),
         cmocka_unit_test(property_kept_frontier_follows_cards_that_leave_the_board),
+        cmocka_unit_test(property_every_dock_card_lies_inside_its_mask),
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
