@@ -816,7 +816,7 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
         size_t p = (unsigned)seat; /* the indices: no sign to extend */
         /* draw the same kind, from the top of the pile (a public card);
          * no card is drawn after a special card, and it earns no coin */
-        kontor_pile *pile = water ? &s->water_pile : &s->dock_pile[p];
+        kontor_pile *pile = water ? &s->water_pile : s->dock_pile + p;
         int n = pile->n;
         if (n) {
             /* pile_draw, then pile_top of what is left, with the head and
