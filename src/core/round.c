@@ -626,59 +626,25 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
 }
 
 /* The playout's entry (issue 17): the usual card (from a hand, not special,
- * inside the extent, no scenario's placement rule: KONTOR__HOOK_PLACE) is
- * laid by a path whose every call is its last act (a jump), with no stack
- * frame (it still saves three registers); a special card or a declined
- * placement goes to do_place, the rest to the functions below, each
- * place_n's own code from where the path left it. A random game: basic
- * 24,632 -> 23,901 instructions, advanced 38,345 -> 37,259, four 56,284 ->
- * 54,940 with lay_bits (session twelve, docs/engine-speed.md). The card's
- * neighbours are one register of the eight rows around it (bb.h's
- * windows), for the frontier, a crane's neighbours and both enclosure
- * tests (a water card's was a function of its own that worked its window
- * out again); the card's byte stores first, so that its id is not kept, its
- * colour and ship read where they are used, the seat and the cell as
- * unsigned indices (no sign extensions, no second copy): basic 20,417 ->
- * 19,376, advanced 32,102 -> 30,592, four 47,102 -> 45,061 with the start's
- * cache (session thirteen). */
+ * inside the extent, no KONTOR__HOOK_PLACE) is laid by a path whose every
+ * call is a jump, with no stack frame; the rest goes to do_place or to the
+ * functions below, each place_n's own code from where the path left it
+ * (session twelve). The card's neighbours are one register of the eight
+ * rows around it, for the frontier, a crane's neighbours and both enclosure
+ * tests; its byte stores first, its colour and ship read where used, the
+ * seat and the cell unsigned indices (three saved registers, were six): basic
+ * 20,417 -> 19,324 with the start's cache (session thirteen, docs/engine-speed.md). */
 /* The card lies (lay_bits) outside the extent, or a scenario's rule comes
  * next. */
 __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
     if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg.fixed_board && !s->cfg.edge_both) {
-        /* The board grows (not fixed; no scenario's placement rule; the
-         * unplayable cells close areas as soon as they are: no edge=both).
-         * The mask is the rectangle of the extent (update_mask), so the
-         * cells that just became unplayable lie beyond the sides of the new
-         * rectangle that moved in, and the cells of the mask next to them
-         * are those sides' lines: they are what score_placed's bb_neighbours
-         * of the lost cells finds inside the mask, where every dock card lies
-         * (property_every_dock_card_lies_inside_its_mask), and
-         * check_enclosures looks at no other candidate. From the bounds before and after,
-         * not from the two masks in four words (session thirteen). */
-        int w = s->cfg.width - 1, h = s->cfg.height - 1;
-        int ox0 = s->maxx - w, ox1 = s->minx + w, oy0 = s->maxy - h, oy1 = s->miny + h;
-        grow_extent(s, value);
-        int x0 = s->maxx - w, x1 = s->minx + w, y0 = s->maxy - h, y1 = s->miny + h;
-        x0 = x0 < 0 ? 0 : x0;
-        x1 = x1 > 15 ? 15 : x1;
-        y0 = y0 < 0 ? 0 : y0;
-        y1 = y1 > 15 ? 15 : y1;
-        ox0 = ox0 < 0 ? 0 : ox0;
-        ox1 = ox1 > 15 ? 15 : ox1;
-        oy0 = oy0 < 0 ? 0 : oy0;
-        oy1 = oy1 > 15 ? 15 : oy1;
-        if (x0 != ox0 || x1 != ox1 || y0 != oy0 || y1 != oy1) { /* update_mask: the mask changed */
-            bb_t m = bb_rect(x0, x1, y0, y1);
-            s->mask = m;
-            uint64_t cols = (x0 != ox0 ? 1ULL << x0 : 0) | (x1 != ox1 ? 1ULL << x1 : 0);
-            bb_t lines;
-            for (int i = 0; i < 4; i++) lines.w[i] = cols * 0x0001000100010001ULL;
-            if (y0 != oy0) lines.w[y0 >> 2] |= 0xFFFFULL << 16 * (y0 & 3);
-            if (y1 != oy1) lines.w[y1 >> 2] |= 0xFFFFULL << 16 * (y1 & 3);
-            check_enclosures(s, bb_or(water ? bb_around(value) : bb_cell(value), bb_and(lines, m)), NULL);
-        } else if (may_enclose_at(s, value, water, ~0ULL)) {
+        /* a board that grows, no placement rule, the unplayable cells close
+         * areas as soon as they are (no edge=both): grow_mask (session thirteen) */
+        bb_t lines;
+        if (grow_mask(s, value, &lines))
+            check_enclosures(s, bb_or(water ? bb_around(value) : bb_cell(value), lines), NULL);
+        else if (may_enclose_at(s, value, water, ~0ULL))
             enclose_at(s, value, water, NULL);
-        }
         after_scoring_in(s, seat, water, 0, 1, NULL);
         return;
     }

@@ -304,6 +304,39 @@ __attribute__((always_inline)) static inline int grow_extent(kontor_state *s, in
     if (y > s->maxy) s->maxy = (uint8_t)y, changed = 1;
     return changed;
 }
+/* grow_extent and update_mask at once on a board that is not fixed, from
+ * the bounds of the mask's rectangle before and after; 1 when the mask
+ * changed, and then *lines holds the cells of the new mask next to the
+ * cells it lost: those lie beyond the sides that moved in, so these are the
+ * lines of those sides (score_placed's bb_neighbours of the lost cells,
+ * inside the mask, where every dock card lies:
+ * property_every_dock_card_lies_inside_its_mask; check_enclosures looks
+ * only at dock cards). Not with edge=both (every unplayable cell counts
+ * there, not only the lost ones). No mask before, no bb_neighbours of four
+ * words (the playout's grown board, session thirteen). */
+__attribute__((always_inline)) static inline int grow_mask(kontor_state *s, int cell, bb_t *lines) {
+    int w = s->cfg.width - 1, h = s->cfg.height - 1;
+    int ox0 = s->maxx - w, ox1 = s->minx + w, oy0 = s->maxy - h, oy1 = s->miny + h;
+    grow_extent(s, cell);
+    int x0 = s->maxx - w, x1 = s->minx + w, y0 = s->maxy - h, y1 = s->miny + h;
+    x0 = x0 < 0 ? 0 : x0;
+    x1 = x1 > 15 ? 15 : x1;
+    y0 = y0 < 0 ? 0 : y0;
+    y1 = y1 > 15 ? 15 : y1;
+    ox0 = ox0 < 0 ? 0 : ox0;
+    ox1 = ox1 > 15 ? 15 : ox1;
+    oy0 = oy0 < 0 ? 0 : oy0;
+    oy1 = oy1 > 15 ? 15 : oy1;
+    if (x0 == ox0 && x1 == ox1 && y0 == oy0 && y1 == oy1) return 0;
+    bb_t m = bb_rect(x0, x1, y0, y1); /* update_mask's */
+    s->mask = m;
+    uint64_t cols = (x0 != ox0 ? 1ULL << x0 : 0) | (x1 != ox1 ? 1ULL << x1 : 0);
+    for (int i = 0; i < 4; i++) lines->w[i] = cols * 0x0001000100010001ULL;
+    if (y0 != oy0) lines->w[y0 >> 2] |= 0xFFFFULL << 16 * (y0 & 3);
+    if (y1 != oy1) lines->w[y1 >> 2] |= 0xFFFFULL << 16 * (y1 & 3);
+    *lines = bb_and(*lines, m);
+    return 1;
+}
 /* Would cell grow the extent (grow_extent's answer, nothing written)? */
 static inline int outside_extent(const kontor_state *s, int cell) {
     int x = gx(cell), y = gy(cell);
