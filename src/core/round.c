@@ -617,7 +617,7 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
 }
 /* The card may have closed an area (may_enclose). */
 __attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat, int value, int water) {
-    enclose_at(s, value, water, NULL);
+    enclose_quiet(s, value, water);
     after_scoring_in(s, seat, water, 0, 1, NULL);
 }
 /* The rest of a water card's placement: its own function, whose search of
