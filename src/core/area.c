@@ -97,11 +97,14 @@ void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
  * rule_compare_goods_is_the_rulebooks_loop (tests/test_rules_scoring.c)
  * checks it against the loop over the goods it was. */
 __attribute__((always_inline)) static inline int compare_diffs(int d0, int d1, int d2) {
-    int p0 = d0 > 0 ? d0 : 0, p1 = d1 > 0 ? d1 : 0, p2 = d2 > 0 ? d2 : 0;
-    int n0 = d0 < 0 ? -d0 : 0, n1 = d1 < 0 ? -d1 : 0, n2 = d2 < 0 ? -d2 : 0;
-    int max0 = p0 > p1 ? p0 : p1, max1 = n0 > n1 ? n0 : n1;
-    max0 = max0 > p2 ? max0 : p2;
-    max1 = max1 > n2 ? max1 : n2;
+    /* each side's largest superiority: the largest difference (above 0),
+     * minus the smallest (below 0); it was each difference's part above and
+     * below 0 and the largest of each three (a random game: basic -20
+     * instructions, advanced -24; session thirteen) */
+    int hi = d0 > d1 ? d0 : d1, lo = d0 < d1 ? d0 : d1;
+    hi = hi > d2 ? hi : d2;
+    lo = lo < d2 ? lo : d2;
+    int max0 = hi > 0 ? hi : 0, max1 = lo < 0 ? -lo : 0;
     if (max0 != max1) return max0 > max1 ? 0 : 1;
     if (max0 == 0) return -1; /* no superiority at all: exact tie, or no warehouses */
     int cnt0 = (d0 > 0) + (d1 > 0) + (d2 > 0), cnt1 = (d0 < 0) + (d1 < 0) + (d2 < 0);
