@@ -155,10 +155,10 @@ static void start_turn_all(kontor_state *s, kontor_log *log) {
     }
 }
 
-/* pay_out when the treasury cannot pay every seat in want (R12): the poorer
- * are paid first; among equally poor seats that cannot all be paid, none
- * is. Rare (an empty treasury late in a game). */
-static inline void pay_out_short(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
+/* pay_out (rules.h) when the treasury cannot pay every seat in want (R12):
+ * the poorer are paid first; among equally poor seats that cannot all be
+ * paid, none is. Rare (an empty treasury late in a game). */
+void pay_out_short(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
     memset(got, 0, KONTOR_MAX_SEATS);
     while (want && s->treasury) {
         int least = 256, n = 0;
@@ -176,37 +176,6 @@ static inline void pay_out_short(kontor_state *s, unsigned want, uint8_t got[KON
                 want &= ~(1u << p);
             }
     }
-}
-
-/* Pay one coin from the treasury to each seat in want (a mask), all at the
- * same moment; got[p] 1 for each seat paid. R12: when the treasury cannot pay
- * them all, the poorer are paid first; among equally poor seats that cannot
- * all be paid, none is (pay_out_short). The usual case, the treasury pays
- * them all, adds one bit a seat to the four seats' coins read as one word
- * (want * 0x204081 puts want's bit p at bit 8p): 21 calls a random basic
- * game, ~19 instructions each with the loop over the seats (issue 17). */
-void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]) {
-    _Static_assert(KONTOR_MAX_SEATS == 4 && sizeof s->coins == 4, "the coins are one 32-bit word");
-    int n = __builtin_popcount(want);
-    if (n > s->treasury) {
-        if (s->treasury) pay_out_short(s, want, got);
-        else memset(got, 0, KONTOR_MAX_SEATS); /* an empty treasury (often, in the game for four) */
-        return;
-    }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* no carry between bytes: a seat's coins stay below the game's total (a uint8_t) */
-    uint32_t one = ((want & 15u) * 0x204081u) & 0x01010101u, c;
-    memcpy(&c, s->coins, 4);
-    c += one;
-    memcpy(s->coins, &c, 4);
-    memcpy(got, &one, 4);
-#else
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) {
-        got[p] = (uint8_t)((want >> p) & 1);
-        s->coins[p] = (uint8_t)(s->coins[p] + got[p]);
-    }
-#endif
-    s->treasury = (uint8_t)(s->treasury - n);
 }
 
 /* The seats in out could not pay their tax: their cards go back to the hand;
@@ -659,7 +628,7 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
 }
 /* The card may have closed an area (may_enclose). */
 __attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat, int value, int water) {
-    enclose_at(s, value, water, NULL);
+    enclose_quiet(s, value, water);
     after_scoring_in(s, seat, water, 0, 1, NULL);
 }
 void playout_place(kontor_state *s, int value, int as_water) {
