@@ -236,7 +236,13 @@ void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor
     case KONTOR_PHASE_SHIP: do_ship(s, v, log); break;
     case KONTOR_PHASE_REMOVE: do_remove(s, v, log); break;
     case KONTOR_PHASE_PILE: do_pile(s, v, log); break;
-    case KONTOR_PHASE_PLACE: do_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER, log); break;
+    case KONTOR_PHASE_PLACE:
+        /* without a log (the search's tree and policy playouts) by the
+         * playout's path, the same placement (test_playout compares
+         * kontor_playout with kontor_apply's games) */
+        if (!log) playout_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER);
+        else do_place(s, v, KONTOR_MOVE_KIND(move) == KONTOR_MOVE_PLACE_WATER, log);
+        break;
     case KONTOR_PHASE_BRIBE: do_bribe(s, seat, v, log); break;
     case KONTOR_PHASE_SELECT: do_select(s, seat, v, log); break;
     case KONTOR_PHASE_TAVERN: do_tavern(s, v, log); break;
