@@ -562,11 +562,16 @@ static void iterate(tree *T) {
              * matches edges against it) or drawn from that list, so it is
              * applied without the rules' check (core/apply.h); a modelled
              * opponent's pick comes from outside the tree and is checked. */
-            for (int q = 0; q < st.cfg.nseats; q++) {
-                if (!((actors >> q) & 1)) continue;
-                if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
-                else kontor__apply_unchecked(&st, q, pick[q], NULL);
-            }
+            if (phase == KONTOR_PHASE_CHOOSE && actors == 3 && st.cfg.nseats == 2 && !st.cfg.bankrupt &&
+                !(k >= 0 && cur == 1))
+                /* the usual joint node of the game for two: both choices at once */
+                kontor__choose_two_unchecked(&st, KONTOR_MOVE_VALUE(pick[0]), KONTOR_MOVE_VALUE(pick[1]));
+            else
+                for (int q = 0; q < st.cfg.nseats; q++) {
+                    if (!((actors >> q) & 1)) continue;
+                    if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
+                    else kontor__apply_unchecked(&st, q, pick[q], NULL);
+                }
             if (!j) break;
             if (cur == 1 && T->d) { /* depth=2: the depth-1 node */
                 T->dnode = j, T->dpid = T->pool[j].key;
