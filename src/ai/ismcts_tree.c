@@ -544,7 +544,7 @@ static void iterate(tree *T) {
             for (int q = 0; q < st.cfg.nseats; q++)
                 if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat)) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
-                    else lm[q] = smoves[q], nlegal[q] = kontor_legal(&st, q, smoves[q]);
+                    else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
             lock_node(T, cur);
             for (int q = 0; q < st.cfg.nseats; q++) {
@@ -604,7 +604,7 @@ static void iterate(tree *T) {
             const kontor_move *lq = moves;
             int n;
             if (cur == 1 && q == v->seat && T->root_n >= 0) lq = T->root_moves, n = T->root_n;
-            else n = kontor_legal(&st, q, moves);
+            else n = kontor__legal_of_actor(&st, q, moves);
             if (n <= 0) break;
             lock_node(T, cur);
             uint32_t e = select_edge(T, &st, cur, N_SEQ, q, lq, n, &expanded, NULL);

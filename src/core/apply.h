@@ -20,6 +20,9 @@
 /* Apply a legal decision of seat (the same effects and log as kontor_apply). */
 void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log);
 
+/* kontor_legal of a seat kontor_actors names (not checked again). */
+int kontor__legal_of_actor(const kontor_state *s, int seat, kontor_move *moves);
+
 /* The hidden choices of both seats of a game for two without bankruptcy
  * (cfg.bankrupt 0), v0 and v1 a card or KONTOR_PASS, each legal: the same as
  * kontor__apply_unchecked of seat 0's choice and then seat 1's. */

@@ -85,9 +85,9 @@ static inline int cells_as_moves(bb_t t, int kind, kontor_move *moves) {
     return n;
 }
 
-int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
+/* kontor_legal's list for a seat that is to act (kontor_actors). */
+__attribute__((always_inline)) static inline int legal_of(const kontor_state *s, int seat, kontor_move *moves) {
     int n = 0;
-    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
     switch (s->phase) {
     case KONTOR_PHASE_DECLARE:
         if (s->hand_n[seat]) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY);
@@ -153,6 +153,21 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
         break;
     }
     return n;
+}
+
+int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    return legal_of(s, seat, moves);
+}
+
+/* The search's tree lists the decisions of the seats kontor_actors just
+ * named: without asking it again (~30 instructions a list, two lists an
+ * iteration of the basic game's search: 21,847 -> 21,755). */
+int kontor__legal_of_actor(const kontor_state *s, int seat, kontor_move *moves) {
+#ifdef KONTOR_CHECK_UNCHECKED
+    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) abort();
+#endif
+    return legal_of(s, seat, moves);
 }
 
 int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
