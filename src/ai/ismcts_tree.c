@@ -306,11 +306,17 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         /* the edge index (ismcts_index.h): the same edges and counts as the
          * walk below finds, without walking the other seat's edges and the
          * cards this determinization does not deal to seat */
-        pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+        /* the searching seat's own edges at the root: the same list
+         * (T->root_moves) at every iteration, each edge found once a search
+         * (root_edge; an edge is never dropped during a search) */
+        int own = parent == 1 && moves == T->root_moves;
+        pc = own && T->root_pc ? T->root_pc : ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+        if (own) T->root_pc = pc;
         nk = pc ? (int)pool[pc].nedges : 0;
         int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
         for (int i = 0; i < n; i++) {
-            uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            uint32_t e = own && T->root_edge[i] ? T->root_edge[i] : ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (own) T->root_edge[i] = e;
             if (e) {
                 cand[nc++] = e;
                 if (misses) T->hit[(uint32_t)seat * KEYS_PER_SEAT + moves[i]] = st;
@@ -935,6 +941,9 @@ void *ist_run_tree(void *arg) {
      * (property_own_decisions_are_the_same_in_every_determinization); not
      * with fixed states, which the caller may make as it likes (-1) */
     T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
+    /* the root's own edges not found yet (select_edge) */
+    T->root_pc = 0;
+    memset(T->root_edge, 0, sizeof T->root_edge);
     /* no option that reads a placement's move list or biases its edges:
      * select_place serves the placement nodes */
     T->place_plain = !T->ss && T->ebias <= 0 && T->rave <= 0 && !T->order && T->eorder <= 0 && T->pb <= 0 &&
