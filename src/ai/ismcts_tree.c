@@ -317,11 +317,14 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         for (int i = 0; i < n; i++) {
             uint32_t e = own && T->root_edge[i] ? T->root_edge[i] : ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
             if (own) T->root_edge[i] = e;
-            if (e) {
-                cand[nc++] = e;
-                if (misses) T->hit[(uint32_t)seat * KEYS_PER_SEAT + moves[i]] = st;
-            } else untried[nuntried++] = moves[i];
+            if (e) cand[nc++] = e;
+            else untried[nuntried++] = moves[i];
         }
+        /* passed() reads the stamps only when some edge of before is not
+         * selectable now (nm < nk): not at the searching seat's root, whose
+         * edges are its moves in every determinization */
+        if (misses && nc < nk)
+            for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
     } else {
         for (uint32_t e = head0; e; e = pool[e].sibling) {
             if (pool[e].seat != seat) continue;
