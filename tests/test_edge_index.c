@@ -91,6 +91,7 @@ static int same_game(const char *variant, const char *spec, uint64_t seed, int m
                 decisions++;
                 for (int t = 0; t < (ma->rs ? ma->threads : 1); t++) {
                     assert_null(mb->trees[t].eix.e);
+                    assert_false(mb->trees[t].place_plain);
                     *entries += check_index(&ma->trees[t]);
                 }
             }
@@ -122,6 +123,9 @@ static void test_edge_index_search_is_the_walks_search(void **st) {
         {"advanced", "ismcts:iters=300,reuse=1,sim=exp3", 60},
         {"four", "ismcts:iters=300", 30},                       /* joint keys of four seats */
         {"basic", "ismcts:iters=600,threads=2,par=root", 20},   /* a tree, an index, a thread */
+        /* the plain search's placements from the cells' bits (select_place) */
+        {"basic", "ismcts:iters=500,policy=0,mast=0,pass=0", 40},
+        {"advanced", "ismcts:iters=500,policy=0,mast=0,pass=0", 40},
     };
     for (size_t g = 0; g < sizeof games / sizeof *games; g++) {
         uint32_t entries = 0;

@@ -635,9 +635,70 @@ static void test_legal_count_and_nth_are_kontor_legals(void **st) {
     assert_true(places > 1000 && chooses > 1000 && others > 100);
 }
 
+/* The search applies the decisions it generated without the rules' check
+ * (core/apply.h): kontor__apply_unchecked of a legal decision must leave the
+ * state kontor_apply leaves (a placement goes the playout's way,
+ * playout_place, not do_place's), and kontor__choose_two_unchecked, the
+ * tree's two hidden choices at once, the state of the two choices applied
+ * one after the other. Random games of the variants whose paths differ:
+ * declare=hidden (a pass among the choices, paid at the reveal), pass=rest,
+ * the special cards (do_place's way), Armut (no choose_two: bankruptcy is
+ * checked after each choice), the placement's general path. */
+static void test_unchecked_apply_is_the_checked_apply(void **st) {
+    (void)st;
+    const char *variants[][2] = {{"basic", ""},           {"advanced", ""},          {"four", ""},
+                                 {"specials", ""},        {"canale", ""},            {"bakschisch", ""},
+                                 {"armut", ""},           {"basic", "declare=hidden"}, {"basic", "pass=rest"},
+                                 {"advanced", "declare=hidden,pass=rest"}, {"insel", ""}, {"advanced", "tiles=1"},
+                                 {"advanced", "export=1"}, {"basic", "edge=both"}};
+    int pairs = 0, passes = 0, places = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v][0]);
+        if (*variants[v][1]) assert_int_equal(kontor_config_options(&cfg, variants[v][1], NULL), KONTOR_OK);
+        for (uint64_t seed = 1; seed <= 10; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed * 31 + v);
+            while (kontor_actors(&s)) {
+                unsigned act = kontor_actors(&s);
+                kontor_move m[KONTOR_MAX_MOVES], m1[KONTOR_MAX_MOVES];
+                if (s.phase == KONTOR_PHASE_CHOOSE && act == 3 && s.cfg.nseats == 2 && !s.cfg.bankrupt) {
+                    int n0 = kontor_legal(&s, 0, m), n1 = kontor_legal(&s, 1, m1);
+                    kontor_move a = m[kontor_rng_below(&r, (uint32_t)n0)], b = m1[kontor_rng_below(&r, (uint32_t)n1)];
+                    kontor_state x = s;
+                    kontor__choose_two_unchecked(&x, KONTOR_MOVE_VALUE(a), KONTOR_MOVE_VALUE(b));
+                    assert_int_equal(kontor_apply(&s, 0, a, NULL), KONTOR_OK);
+                    assert_int_equal(kontor_apply(&s, 1, b, NULL), KONTOR_OK);
+                    if (memcmp(&x, &s, sizeof s))
+                        fail_msg("%s %s seed %d: both choices at once are not the two in turn", variants[v][0],
+                                 variants[v][1], (int)seed);
+                    pairs++;
+                    passes += KONTOR_MOVE_VALUE(a) == KONTOR_PASS || KONTOR_MOVE_VALUE(b) == KONTOR_PASS;
+                    continue;
+                }
+                int q = 0;
+                while (!((act >> q) & 1)) q++;
+                int n = kontor_legal(&s, q, m);
+                kontor_move a = m[kontor_rng_below(&r, (uint32_t)n)];
+                kontor_state x = s;
+                places += s.phase == KONTOR_PHASE_PLACE;
+                kontor__apply_unchecked(&x, q, a, NULL);
+                assert_int_equal(kontor_apply(&s, q, a, NULL), KONTOR_OK);
+                if (memcmp(&x, &s, sizeof s))
+                    fail_msg("%s %s seed %d phase %d: the unchecked apply differs", variants[v][0], variants[v][1],
+                             (int)seed, x.phase);
+            }
+        }
+    }
+    assert_true(pairs > 1000 && passes > 100 && places > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legal_count_and_nth_are_kontor_legals),
+        cmocka_unit_test(test_unchecked_apply_is_the_checked_apply),
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),

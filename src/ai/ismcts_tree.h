@@ -246,6 +246,8 @@ typedef struct tree {
     const kontor_determinizer *det; /* v's, prepared once a search (without fixed states) */
     kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
     int root_n; /* how many, or -1: listed at every iteration (fixed states) */
+    uint32_t root_edge[KONTOR_MAX_MOVES]; /* the edge of root_moves[i] under the root, 0: not found yet (with the index) */
+    uint32_t root_pc;                     /* the root's PASS node of v->seat's STAT edges, 0: not found yet */
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
@@ -261,6 +263,8 @@ typedef struct tree {
     float keep;     /* keep=D: the MAST averages carry over to the next decision x D */
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
+    int place_plain; /* none of the options select_edge reads at a placement: select_place (ismcts_tree.c) */
+    int walk;        /* ismcts_impl's walk (tests only): no select_place either */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
     int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
@@ -319,7 +323,8 @@ typedef struct ismcts_impl {
     /* reuse=1: the view the last search was for and the seat's decisions
      * since (reuse.c), and the address found for the next search */
     int reuse, have_prev, nmine;
-    int walk; /* tests only: no edge index, the lists walked (test_edge_index compares the two) */
+    int walk; /* tests only: no edge index, the lists walked, and every placement's list matched against
+                 its node's edges (select_edge, not select_place): test_edge_index compares the two */
     kontor_view prev;
     kontor_move mine[AI_REUSE_MAX];
     const ai_reuse_path *path;

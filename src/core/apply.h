@@ -20,6 +20,14 @@
 /* Apply a legal decision of seat (the same effects and log as kontor_apply). */
 void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor_log *log);
 
+/* kontor_legal of a seat kontor_actors names (not checked again). */
+int kontor__legal_of_actor(const kontor_state *s, int seat, kontor_move *moves);
+
+/* The hidden choices of both seats of a game for two without bankruptcy
+ * (cfg.bankrupt 0), v0 and v1 a card or KONTOR_PASS, each legal: the same as
+ * kontor__apply_unchecked of seat 0's choice and then seat 1's. */
+void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1);
+
 /* R2: passing is always allowed, unless the house rule (pass=rest) or an
  * event forbids it this round; a seat with no card in hand may always pass.
  * Here, not in decide.c alone, so that a playout counting the legal choices
