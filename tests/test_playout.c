@@ -476,6 +476,30 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
     }
 }
 
+/* The playout's reveal of two (four) seats takes the usual case itself and
+ * leaves a tax that a seat cannot pay (its card goes back to its hand; both
+ * of a pair sit the round out) to the rules' reveal; games that begin with
+ * seats without coins (their coins in the treasury) reach every such case
+ * in their first rounds, and must be the games kontor_legal's picks play. */
+static void test_engine_playout_reveals_an_unpaid_tax_as_the_rules(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (unsigned broke = 1; broke < (1u << cfg.nseats); broke++)
+            for (uint64_t seed = 1; seed <= 100; seed++) {
+                kontor_state s;
+                assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+                for (int p = 0; p < cfg.nseats; p++)
+                    if ((broke >> p) & 1) s.treasury = (uint8_t)(s.treasury + s.coins[p]), s.coins[p] = 0;
+                char what[64];
+                snprintf(what, sizeof what, "%s, seats %#x without coins,", variants[v], broke);
+                playout_against_legal_picks(&s, seed, what);
+            }
+    }
+}
+
 /* kontor_playout draws a declaration (one or two choices: play, pass) as
  * the top bit of the generator's next number (declared_pass in decide.c),
  * which is what kontor_rng_below gives for 1 or 2, drawing once: the
@@ -641,6 +665,7 @@ int main(void) {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
+        cmocka_unit_test(test_engine_playout_reveals_an_unpaid_tax_as_the_rules),
         cmocka_unit_test(test_rng_below_of_one_or_two_is_the_top_bit_of_one_draw),
         cmocka_unit_test(test_a_hands_free_places_are_zero),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_declarations),

@@ -509,19 +509,22 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned both = !s->no_pass;
             unsigned pass2 = declared_pass(rng_next(&r), both, s->hand_n[0]);
             pass2 |= declared_pass(rng_next(&r), both, s->hand_n[1]) << 1;
-            if (pass2) {
-                uint8_t got[KONTOR_MAX_SEATS];
-                pay_out(s, pass2, got);
+            if (bankrupt) { /* the coins before the bankruptcy test; else the reveal pays them */
+                if (pass2) {
+                    uint8_t got[KONTOR_MAX_SEATS];
+                    pay_out(s, pass2, got);
+                }
+                s->phase = KONTOR_PHASE_CHOOSE;
+                if (pass2 != 3 && !declared_solvent(s, pass2)) continue;
             }
-            s->phase = KONTOR_PHASE_CHOOSE;
-            if (bankrupt && pass2 != 3 && !declared_solvent(s, pass2)) continue;
             /* a player holds a card (it declared to play) and chooses one
              * (without declare=hidden no pass is a choice), which leaves the
              * hand for the reveal */
             s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
-            playout_reveal_two(s, pass2);
-            if (bankrupt) check_bankrupt(s, NULL);
+            /* (without Armut, the reveal pays the passers; its every path sets the phase) */
+            if (bankrupt) playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
+            else playout_round_two(s, pass2);
         } else if (s->phase == KONTOR_PHASE_DECLARE && ns == 4 &&
                    (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
             /* the round of four seats at once, as for two (the four
@@ -531,17 +534,19 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * advanced +11 and +19) */
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++) pass4 |= declared_pass(rng_next(&r), !s->no_pass, s->hand_n[p]) << p;
-            if (pass4) {
-                uint8_t got[KONTOR_MAX_SEATS];
-                pay_out(s, pass4, got);
+            if (bankrupt) {
+                if (pass4) {
+                    uint8_t got[KONTOR_MAX_SEATS];
+                    pay_out(s, pass4, got);
+                }
+                s->phase = KONTOR_PHASE_CHOOSE;
+                if (pass4 != 15 && !declared_solvent(s, pass4)) continue;
             }
-            s->phase = KONTOR_PHASE_CHOOSE;
-            if (bankrupt && pass4 != 15 && !declared_solvent(s, pass4)) continue;
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++)
                 s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
-            playout_reveal_four(s, pass4);
-            if (bankrupt) check_bankrupt(s, NULL);
+            if (bankrupt) playout_reveal_four(s, pass4), check_bankrupt(s, NULL);
+            else playout_round_four(s, pass4);
         } else if (s->phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
