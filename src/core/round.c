@@ -90,7 +90,19 @@ __attribute__((always_inline)) static inline void next_turn_in(kontor_state *s, 
  * the log left in it) and one with; the caller's log picks the copy, and
  * in the placement's copy without a log (place_n) the choice is made when
  * compiling. */
-__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) { next_turn_in(s, NULL); }
+__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) {
+    /* next_turn_in, the new round first: it opens every choice and sets the
+     * turn itself (basic 19,662 -> 19,610 a game) */
+    size_t t = s->turn;
+    s->ship_moved = 0;
+    if (t + 1 >= s->norder) {
+        new_round_in(s, NULL);
+        return;
+    }
+    s->choice[s->order[t]] = KONTOR_NONE;
+    s->turn = (uint8_t)(t + 1);
+    start_turn(s, NULL);
+}
 __attribute__((noinline)) static void next_turn_logged(kontor_state *s, kontor_log *log) { next_turn_in(s, log); }
 static inline void next_turn(kontor_state *s, kontor_log *log) {
     if (log) next_turn_logged(s, log);
