@@ -90,9 +90,7 @@ __attribute__((always_inline)) static inline void next_turn_in(kontor_state *s, 
  * the log left in it) and one with; the caller's log picks the copy, and
  * in the placement's copy without a log (place_n) the choice is made when
  * compiling. */
-__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) {
-    /* next_turn_in, the new round first: it opens every choice and sets the
-     * turn itself (basic 19,662 -> 19,610 a game) */
+__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) { /* the new round opens the choices */
     size_t t = s->turn;
     s->ship_moved = 0;
     if (t + 1 >= s->norder) {
@@ -309,80 +307,11 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     else start_turn(s, log);
 }
 
-/* The playout's round loop (decide.c) draws a round's declarations and
- * choices and takes the chosen cards out of the hands; these reveal them
- * without do_declare and do_choose (passers: the seats that declared a
- * pass). playout_round_* pay the passers their coin first (R12; the copies
- * of the loop without Armut, whose bankruptcy test reads the coins before
- * the choices, which read none), pay_out's usual case inline (an empty
- * treasury pays nobody, often); playout_round_two is resolve_n's reveal of
- * two case by case, a tax a seat cannot pay left to resolve_n (basic
- * 20,359 -> 19,868 a game). */
+/* For the playout's reveal (reveal.c): resolve_n, start_turn and new_round to jump to. */
 void playout_reveal_two(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 2, 1, passers); }
 void playout_reveal_four(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 4, 1, passers); }
-__attribute__((noinline, cold)) static void pay_short(kontor_state *s, unsigned want) {
-    uint8_t got[KONTOR_MAX_SEATS];
-    pay_out(s, want, got);
-}
-__attribute__((always_inline)) static inline void pay_passers(kontor_state *s, unsigned want) {
-    int n = __builtin_popcount(want);
-    if (n > s->treasury) {
-        if (s->treasury) pay_short(s, want);
-        return;
-    }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t c; /* one bit a seat added to the four coins read as one word, as in pay_out */
-    memcpy(&c, s->coins, 4);
-    c += ((want & 15u) * 0x204081u) & 0x01010101u;
-    memcpy(s->coins, &c, 4);
-#else
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->coins[p] = (uint8_t)(s->coins[p] + ((want >> p) & 1));
-#endif
-    s->treasury = (uint8_t)(s->treasury - n);
-}
-__attribute__((noinline, cold)) static void reveal_two_untaxed(kontor_state *s) { resolve_n(s, NULL, 2, 1, 0); }
-void playout_round_two(kontor_state *s, unsigned passers) {
-    if (passers) pay_passers(s, passers);
-    if (passers == 3) { /* both pass: nobody reveals, a new round */
-        s->no_pass = s->cfg.pass_rest != 0;
-        s->norder = 0;
-        s->choice[0] = s->choice[1] = KONTOR_NONE;
-        s->turn = 0;
-        new_round(s, NULL);
-        return;
-    }
-    s->no_pass = 0;
-    if (passers) { /* one plays: no tax, the order is that seat */
-        int p = passers == 1, id = s->choice[p];
-        s->pub[id >> 6] |= 1ULL << (id & 63);
-        s->order[0] = (uint8_t)p;
-        s->norder = 1;
-        s->choice[p ^ 1] = KONTOR_NONE;
-    } else { /* both play: each owes a coin for the other's coin symbol */
-        int a = s->choice[0], b = s->choice[1];
-        const kontor_card *ka = card_of(s, a), *kb = card_of(s, b);
-        int owe_a = kb->coin, owe_b = ka->coin;
-        if ((owe_a && !s->coins[0]) || (owe_b && !s->coins[1])) {
-            reveal_two_untaxed(s);
-            return;
-        }
-        s->pub[a >> 6] |= 1ULL << (a & 63);
-        s->pub[b >> 6] |= 1ULL << (b & 63);
-        s->coins[0] = (uint8_t)(s->coins[0] - owe_a);
-        s->coins[1] = (uint8_t)(s->coins[1] - owe_b);
-        s->treasury = (uint8_t)(s->treasury + owe_a + owe_b);
-        int second = ka->number < kb->number; /* the higher number first */
-        s->order[0] = (uint8_t)second;
-        s->order[1] = (uint8_t)(second ^ 1);
-        s->norder = 2;
-    }
-    s->turn = 0;
-    start_turn(s, NULL);
-}
-void playout_round_four(kontor_state *s, unsigned passers) {
-    if (passers) pay_passers(s, passers);
-    resolve_n(s, NULL, 4, 1, passers);
-}
+__attribute__((noinline)) void playout_start_turn(kontor_state *s) { start_turn(s, NULL); }
+void playout_new_round(kontor_state *s) { new_round(s, NULL); }
 
 static void resolve_choices(kontor_state *s, kontor_log *log) {
     if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);

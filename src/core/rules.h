@@ -183,6 +183,8 @@ void playout_reveal_two(kontor_state *s, unsigned passers);
 void playout_reveal_four(kontor_state *s, unsigned passers);
 void playout_round_two(kontor_state *s, unsigned passers);
 void playout_round_four(kontor_state *s, unsigned passers);
+void playout_start_turn(kontor_state *s);
+void playout_new_round(kontor_state *s);
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log);
 void do_ship(kontor_state *s, int value, kontor_log *log);
 void playout_ship(kontor_state *s, int value);
