@@ -23,12 +23,16 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
 /* A round opens with an event card (Ereigniskarten) after a round in which an
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
+__attribute__((noinline)) static void begin_round_hooks(kontor_state *s, kontor_log *log);
 void begin_round(kontor_state *s, kontor_log *log) {
     if (!(s->hooks & KONTOR__HOOK_ROUND)) { /* no events, bribes or special cards to buy, declarations: the basic and advanced game */
         s->event_due = 0;
         s->phase = KONTOR_PHASE_DECLARE; /* open_choice without declare=hidden */
         return;
     }
+    begin_round_hooks(s, log); /* out of line: no frame for the turn's end, which inlines this */
+}
+static void begin_round_hooks(kontor_state *s, kontor_log *log) {
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
@@ -126,13 +130,20 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
  * next turn, the reveal) (session ten). */
 __attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
 
+/* The ship surely has a target (start_turn_all tests exactly): water in two
+ * places of the words is two cells (no copy of ship_targets on the stack). */
+static inline int ship_has_target(const kontor_state *s) {
+    uint64_t x = s->water.w[0] | s->water.w[1] | s->water.w[2] | s->water.w[3];
+    return (x & (x - 1)) != 0;
+}
+
 __attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
     if (s->cfg.ship && k->ship) {
         /* the ship first (start_turn_all's test, without tile 7's owner) */
-        if (s->ship_owner == KONTOR_NONE && bb_any(ship_targets(s))) {
+        if (s->ship_owner == KONTOR_NONE && ship_has_target(s)) {
             s->ship_moved = 0;
             s->phase = KONTOR_PHASE_SHIP;
             return;
