@@ -488,15 +488,9 @@ static inline int choices_open(const kontor_state *s, int ns) {
  * are playout_step's. */
 __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_state *s, kontor_rng r, int ns,
                                                                     int bankrupt, int specials, int optional) {
-    /* a round whose declarations began outside (a search's state between
-     * two seats' declarations) is played on by playout_step, here and after
-     * each of its steps: the loop's round then always finds every choice
-     * open, without a test; with the end tested after the two usual phases
-     * and no test of the pick for a game without special cards and
-     * optional placing: basic 19,868 -> 19,662 a game */
+    /* (kontor_playout played a round whose declarations began outside on:
+     * the round below finds every choice open, without a test) */
     int stop = 0;
-    while (!stop && s->phase == KONTOR_PHASE_DECLARE && !choices_open(s, ns)) r = playout_step(s, r, &stop);
-    if (stop) return r;
     for (;;) {
         int phase = s->phase;
         if (phase == KONTOR_PHASE_PLACE) {
@@ -574,8 +568,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
             if (bankrupt) check_bankrupt(s, NULL);
         } else {
-            do r = playout_step(s, r, &stop);
-            while (!stop && s->phase == KONTOR_PHASE_DECLARE && !choices_open(s, ns));
+            r = playout_step(s, r, &stop);
             if (stop) break;
         }
     }
@@ -592,6 +585,22 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
 void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     const kontor_config *c = &s->cfg;
+    /* A round whose declarations began outside (a search's state between two
+     * seats' declarations) is played on by playout_step first: the loop's
+     * round then always finds every choice open, without a test (only
+     * do_declare leaves a round's choices partly made, and only
+     * playout_step's declarations call it: here, or for seats other than
+     * two or four, whose declarations the loop leaves to it). With the end
+     * tested after the two usual phases and no test of the pick for a game
+     * without special cards and optional placing: basic 19,868 -> 19,662 a
+     * game. */
+    for (int stop = 0; s->phase == KONTOR_PHASE_DECLARE && !choices_open(s, c->nseats);) {
+        r = playout_step(s, r, &stop);
+        if (stop) {
+            *rng = r;
+            return;
+        }
+    }
     if (!c->bankrupt && !c->optional_place && c->nseats == 2 && !c->specials) r = playout_loop(s, r, 2, 0, 0, 0);
     else if (!c->bankrupt && !c->optional_place && c->nseats == 4 && c->specials) r = playout_loop(s, r, 4, 0, 1, 0);
     else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place);
