@@ -476,6 +476,71 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
     }
 }
 
+/* The playout's reveal of two (four) seats takes the usual case itself and
+ * leaves a tax that a seat cannot pay (its card goes back to its hand; both
+ * of a pair sit the round out) to the rules' reveal; games that begin with
+ * seats without coins (their coins in the treasury) reach every such case
+ * in their first rounds, and must be the games kontor_legal's picks play. */
+static void test_engine_playout_reveals_an_unpaid_tax_as_the_rules(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (unsigned broke = 1; broke < (1u << cfg.nseats); broke++)
+            for (uint64_t seed = 1; seed <= 100; seed++) {
+                kontor_state s;
+                assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+                for (int p = 0; p < cfg.nseats; p++)
+                    if ((broke >> p) & 1) s.treasury = (uint8_t)(s.treasury + s.coins[p]), s.coins[p] = 0;
+                char what[64];
+                snprintf(what, sizeof what, "%s, seats %#x without coins,", variants[v], broke);
+                playout_against_legal_picks(&s, seed, what);
+            }
+    }
+}
+
+/* A playout may begin between two seats' declarations (a search from a
+ * state where the first seats have declared): the loop's round of two or
+ * four seats, which draws every declaration of a round at once and does not
+ * test whether one was made, must not start there; the game must still be
+ * the one kontor_legal's picks play. */
+static void test_engine_playout_from_a_half_declared_round_is_the_rules(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "four", "armut", "specials"};
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (uint64_t seed = 1; seed <= 20; seed++)
+            for (int declared = 1; declared < cfg.nseats; declared++) {
+                kontor_state s;
+                assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+                kontor_rng r;
+                kontor_rng_seed(&r, seed);
+                /* a few rounds in, then the first seats' declarations */
+                for (int round = (int)(seed % 4); round > 0 && s.phase != KONTOR_PHASE_OVER;) {
+                    int seat = __builtin_ctz(kontor_actors(&s));
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&s, seat, m);
+                    int was = s.round;
+                    assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+                    if (s.round != was) round--;
+                }
+                if (s.phase != KONTOR_PHASE_DECLARE) continue;
+                for (int p = 0; p < declared; p++) {
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&s, p, m);
+                    assert_true(n > 0 && KONTOR_MOVE_KIND(m[0]) == KONTOR_MOVE_DECLARE);
+                    assert_int_equal(kontor_apply(&s, p, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+                }
+                assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
+                char what[64];
+                snprintf(what, sizeof what, "%s, %d declared,", variants[v], declared);
+                playout_against_legal_picks(&s, seed, what);
+            }
+    }
+}
+
 /* kontor_playout draws a declaration (one or two choices: play, pass) as
  * the top bit of the generator's next number (declared_pass in decide.c),
  * which is what kontor_rng_below gives for 1 or 2, drawing once: the
@@ -702,6 +767,8 @@ int main(void) {
         cmocka_unit_test(test_without_options_it_is_the_engines_playout),
         cmocka_unit_test(test_policy_playouts_apply_only_legal_decisions),
         cmocka_unit_test(test_engine_playout_is_a_uniform_pick_among_the_legal_decisions),
+        cmocka_unit_test(test_engine_playout_reveals_an_unpaid_tax_as_the_rules),
+        cmocka_unit_test(test_engine_playout_from_a_half_declared_round_is_the_rules),
         cmocka_unit_test(test_rng_below_of_one_or_two_is_the_top_bit_of_one_draw),
         cmocka_unit_test(test_a_hands_free_places_are_zero),
         cmocka_unit_test(test_engine_playout_stops_at_a_bankruptcy_after_the_declarations),

@@ -161,6 +161,25 @@ static void ship_a_ship_card_may_move_the_ship_to_any_other_water_card(void **st
     assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
 }
 
+/* R6: the ship moves to another water card; with none but the one it is on
+ * a ship card is placed at once (start_turn's quick test, two water cards
+ * seen in two places of the board's words, must not send it to the ship). */
+static void ship_a_ship_card_with_no_other_water_card_is_placed(void **st) {
+    (void)st;
+    kontor_state s;
+    setup(&s, "advanced", NULL);
+    bare(&s);
+    assert_int_equal(s.ship_cell, C(0, 0));
+    choose(&s, 3 /* TWS ship */, PASS, NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
+    /* one water card more: the ship may move */
+    setup(&s, "advanced", NULL);
+    bare(&s);
+    kontor__put(&s, C(2, 0), id(&s, 39));
+    choose(&s, 3, PASS, NULL);
+    assert_int_equal(s.phase, KONTOR_PHASE_SHIP);
+}
+
 static void ship_a_card_without_ship_symbol_does_not_move_it(void **st) {
     (void)st;
     kontor_state s;
@@ -304,6 +323,7 @@ int main(void) {
         cmocka_unit_test(ruling_R3_a_card_with_no_legal_cell_goes_back_to_the_hand),
         cmocka_unit_test(ruling_R4_placing_is_compulsory_unless_optional_place),
         cmocka_unit_test(ship_a_ship_card_may_move_the_ship_to_any_other_water_card),
+        cmocka_unit_test(ship_a_ship_card_with_no_other_water_card_is_placed),
         cmocka_unit_test(ship_a_card_without_ship_symbol_does_not_move_it),
         cmocka_unit_test(ship_not_moving_means_no_removal),
         cmocka_unit_test(ship_example_black_removes_the_3_and_the_area_splits),

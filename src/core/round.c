@@ -23,12 +23,16 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
 /* A round opens with an event card (Ereigniskarten) after a round in which an
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
+__attribute__((noinline)) static void begin_round_hooks(kontor_state *s, kontor_log *log);
 void begin_round(kontor_state *s, kontor_log *log) {
     if (!(s->hooks & KONTOR__HOOK_ROUND)) { /* no events, bribes or special cards to buy, declarations: the basic and advanced game */
         s->event_due = 0;
         s->phase = KONTOR_PHASE_DECLARE; /* open_choice without declare=hidden */
         return;
     }
+    begin_round_hooks(s, log); /* out of line: no frame for the turn's end, which inlines this */
+}
+static void begin_round_hooks(kontor_state *s, kontor_log *log) {
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
@@ -90,7 +94,17 @@ __attribute__((always_inline)) static inline void next_turn_in(kontor_state *s, 
  * the log left in it) and one with; the caller's log picks the copy, and
  * in the placement's copy without a log (place_n) the choice is made when
  * compiling. */
-__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) { next_turn_in(s, NULL); }
+__attribute__((noinline)) static void next_turn_quiet(kontor_state *s) { /* the new round opens the choices */
+    size_t t = s->turn;
+    s->ship_moved = 0;
+    if (t + 1 >= s->norder) {
+        new_round_in(s, NULL);
+        return;
+    }
+    s->choice[s->order[t]] = KONTOR_NONE;
+    s->turn = (uint8_t)(t + 1);
+    start_turn(s, NULL);
+}
 __attribute__((noinline)) static void next_turn_logged(kontor_state *s, kontor_log *log) { next_turn_in(s, log); }
 static inline void next_turn(kontor_state *s, kontor_log *log) {
     if (log) next_turn_logged(s, log);
@@ -116,13 +130,20 @@ static void take_back(kontor_state *s, int seat, int reason, kontor_log *log) {
  * next turn, the reveal) (session ten). */
 __attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log *log);
 
+/* The ship surely has a target (start_turn_all tests exactly): water in two
+ * places of the words is two cells (no copy of ship_targets on the stack). */
+static inline int ship_has_target(const kontor_state *s) {
+    uint64_t x = s->water.w[0] | s->water.w[1] | s->water.w[2] | s->water.w[3];
+    return (x & (x - 1)) != 0;
+}
+
 __attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
     if (s->cfg.ship && k->ship) {
         /* the ship first (start_turn_all's test, without tile 7's owner) */
-        if (s->ship_owner == KONTOR_NONE && bb_any(ship_targets(s))) {
+        if (s->ship_owner == KONTOR_NONE && ship_has_target(s)) {
             s->ship_moved = 0;
             s->phase = KONTOR_PHASE_SHIP;
             return;
@@ -266,12 +287,11 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
     else start_turn(s, log);
 }
 
-/* The reveal of two (four) seats in the playout's round loop (decide.c),
- * which draws a round's declarations and choices, takes the chosen cards out
- * of the hands and reveals them without going through do_declare and
- * do_choose; passers: the seats that declared a pass. */
+/* For the playout's reveal (reveal.c): resolve_n, start_turn and new_round to jump to. */
 void playout_reveal_two(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 2, 1, passers); }
 void playout_reveal_four(kontor_state *s, unsigned passers) { resolve_n(s, NULL, 4, 1, passers); }
+__attribute__((noinline)) void playout_start_turn(kontor_state *s) { start_turn(s, NULL); }
+void playout_new_round(kontor_state *s) { new_round(s, NULL); }
 
 static void resolve_choices(kontor_state *s, kontor_log *log) {
     if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);

@@ -215,6 +215,10 @@ static inline void pay_out(kontor_state *s, unsigned want, uint8_t got[KONTOR_MA
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log);
 void playout_reveal_two(kontor_state *s, unsigned passers);
 void playout_reveal_four(kontor_state *s, unsigned passers);
+void playout_round_two(kontor_state *s, unsigned passers);
+void playout_round_four(kontor_state *s, unsigned passers);
+void playout_start_turn(kontor_state *s);
+void playout_new_round(kontor_state *s);
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log);
 void do_ship(kontor_state *s, int value, kontor_log *log);
 void playout_ship(kontor_state *s, int value);
