@@ -279,7 +279,7 @@ static void seilschaften_the_taverns_owner_decides_at_the_end(void **st) {
     kontor__score_enclosed(&s, NULL);
     assert_int_equal(s.nareas, 1);
     assert_int_equal(s.area[0].winner, 1);
-    s.cfg.max_rounds = 1; /* end the game after this round */
+    s.round = s.cfg.max_rounds; /* the last round: the game ends after it */
     choose(&s, PASS, PASS);
     assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
     assert_int_equal(kontor_actors(&s), 1u); /* red owns the tavern */
@@ -300,7 +300,7 @@ static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st)
     kontor__put(&s, C(-1, -2), id(&s, 56));
     kontor__score_enclosed(&s, NULL);
     assert_int_equal(s.nareas, 2);
-    s.cfg.max_rounds = 1;
+    s.round = s.cfg.max_rounds; /* the last round */
     choose(&s, PASS, PASS);
     assert_true(kontor_over(&s)); /* nothing to decide */
 }
@@ -325,7 +325,7 @@ static void seilschaften4_the_first_seat_of_the_taverns_team_decides(void **st) 
     assert_int_equal(s.nareas, 2);
     assert_int_equal(s.area[0].winner, 1); /* the area of red's tavern: black's */
     assert_int_equal(s.area[1].winner, 0);
-    s.cfg.max_rounds = 1;
+    s.round = s.cfg.max_rounds; /* the last round */
     choose4(&s, (const int[4]){PASS, PASS, PASS, PASS});
     assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
     assert_int_equal(kontor_actors(&s), 1u); /* red 1 */

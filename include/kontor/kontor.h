@@ -482,6 +482,18 @@ typedef enum kontor_end {
     KONTOR_END_BANKRUPT     /* Armut: a seat has no coin and the treasury is empty */
 } kontor_end;
 
+/* The process's copy of cfg: immutable, never freed, the same pointer for
+ * every config of the same content (its padding aside). kontor_new and
+ * kontor_new_from_deal point the state's cfg at it, so the caller's config
+ * need not outlive the game. At most KONTOR_CONFIGS_MAX distinct configs a
+ * process (the server deals from configs strangers choose: the table must
+ * not grow without limit); past that a config not yet held gives NULL and
+ * KONTOR_E_RANGE in err, and kontor_new refuses to deal from it. Thread-safe. */
+#define KONTOR_CONFIGS_MAX 4096 /* 4096 x 224 bytes, 0.9 MB of zero pages until used */
+const kontor_config *kontor_config_intern(const kontor_config *cfg, kontor_error *err);
+/* How many configs the process holds (for tests and the server's stats). */
+size_t kontor_configs_interned(void);
+
 /* Deal a new game: shuffle every pile with seed and lay out the start. */
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed,
                          kontor_error *err);

@@ -275,6 +275,8 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
     if (!cfg->events && d->nevents) return deal_error(err, "event cards are dealt in a game without them");
     if (cfg->tiles && !has_cross(cfg)) return deal_error(err, "the action tiles need the water cross of the usual start");
     if (cfg->tiles && !is_perm(d->tiles, KONTOR_TILES)) return deal_error(err, "the action tiles are not a permutation of the eight tiles");
+    /* the state points at the process's copy (only a config that deals is kept) */
+    if (!(cfg = kontor_config_intern(cfg, err))) return KONTOR_E_RANGE;
     deal_onto(s, cfg, d);
     return KONTOR_OK;
 }
@@ -288,17 +290,15 @@ void kontor_layout_cross(kontor_config *cfg) {
 }
 
 /* The state before the deal's cards: every byte set (states are compared
- * whole): the config copied, the cells' cards KONTOR_NONE, the rest zero but
- * for the few fields that start at KONTOR_NONE or 255 (a memset(s, 0, sizeof
- * *s) first, 2,448 bytes, cost 306 instructions). */
+ * whole): the config (the process's copy, kontor_config_intern), the cells'
+ * cards KONTOR_NONE, the rest zero but for the few fields that start at
+ * KONTOR_NONE or 255 (a memset(s, 0, sizeof *s) first cost 306 instructions). */
 static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
-    _Static_assert(offsetof(kontor_state, cfg) == 0 && sizeof s->cfg % 8 == 0 &&
-                       offsetof(kontor_state, cell_card) % 8 == 0 && sizeof s->cell_card % 8 == 0 &&
+    _Static_assert(offsetof(kontor_state, cell_card) % 8 == 0 && sizeof s->cell_card % 16 == 0 &&
                        sizeof *s % 8 == 0,
-                   "the state's parts zeroed by words");
-    _Static_assert(sizeof s->cfg % 16 == 0 && sizeof s->cell_card % 16 == 0, "copied and set by 16 bytes");
-    copy16(&s->cfg, cfg, sizeof s->cfg); /* the bytes, padding included, as the memset and copy gave */
-    zero_words((char *)s + sizeof s->cfg, offsetof(kontor_state, cell_card) - sizeof s->cfg);
+                   "the state's parts zeroed by words, the cells' cards set by 16 bytes");
+    zero_words(s, offsetof(kontor_state, cell_card));
+    s->cfg = *cfg;
     fill16(s->cell_card, sizeof s->cell_card, KONTOR_NONE);
     size_t after = offsetof(kontor_state, cell_card) + sizeof s->cell_card;
     zero_words((char *)s + after, sizeof *s - after);
@@ -455,6 +455,7 @@ kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t see
         cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) && cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
         (!cfg->specials ||
          (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)))) {
+        if (!(cfg = kontor_config_intern(cfg, err))) return KONTOR_E_RANGE;
         kontor_rng rng;
         kontor_rng_seed(&rng, seed);
         deal_quick(s, cfg, &rng);
