@@ -42,10 +42,10 @@ static inline void give(kontor_state *s, int seat, int n) {
     int c = id(s, n);
     for (int i = 0; i < s->hand_n[seat]; i++)
         if (s->hand[seat][i] == c) return;
-    int water = kontor_card_is_water(&s->cfg.cards->card[c]);
+    int water = kontor_card_is_water(&s->cfg->cards->card[c]);
     int slot = -1;
     for (int i = 0; i < s->hand_n[seat]; i++)
-        if (kontor_card_is_water(&s->cfg.cards->card[s->hand[seat][i]]) == water) slot = i;
+        if (kontor_card_is_water(&s->cfg->cards->card[s->hand[seat][i]]) == water) slot = i;
     assert_true(slot >= 0);
     uint8_t *where = NULL;
     for (int q = 0; q < 2 && !where; q++)
@@ -109,7 +109,7 @@ static inline void expect_why(const kontor_state *s, int seat, kontor_move m, co
 /* An empty board with only the harbour centre. */
 static inline void bare(kontor_state *s) {
     kontor__clear_board(s);
-    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg.cards->centre);
+    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg->cards->centre);
 }
 
 #endif

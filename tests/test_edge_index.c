@@ -98,7 +98,7 @@ static int same_game(const char *variant, const char *spec, uint64_t seed, int m
             assert_int_equal(kontor_apply(&s, 0, x, NULL), KONTOR_OK);
             continue;
         }
-        for (int q = 1; q < s.cfg.nseats; q++) {
+        for (int q = 1; q < s.cfg->nseats; q++) {
             if (!((act >> q) & 1)) continue;
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(&s, q, m);

@@ -480,7 +480,7 @@ static void tile_moves_the_harbour_centre_and_the_ship(void **st) {
     kontor_state s;
     close_north_end(&s, 0, 5);
     assert_int_equal(s.phase, KONTOR_PHASE_TILE);
-    int centre = s.cfg.cards->centre;
+    int centre = s.cfg->cards->centre;
     assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_TILE, C(0, 0))));
     play(&s, 0, KONTOR_MOVE_TILE, C(-1, 1));
     assert_int_equal(s.cell_card[C(-1, 1)], centre);

@@ -33,15 +33,15 @@ static void give(kontor_state *s, int seat, int n) {
     int c = id(s, n);
     for (int i = 0; i < s->hand_n[seat]; i++)
         if (s->hand[seat][i] == c) return;
-    int cl = kontor_card_class(&s->cfg.cards->card[c]);
+    int cl = kontor_card_class(&s->cfg->cards->card[c]);
     int slot = -1;
     for (int i = 0; i < s->hand_n[seat]; i++) {
-        int hc = kontor_card_class(&s->cfg.cards->card[s->hand[seat][i]]);
+        int hc = kontor_card_class(&s->cfg->cards->card[s->hand[seat][i]]);
         if (hc == cl || (cl <= KONTOR_CLASS_BLACK && hc <= KONTOR_CLASS_BLACK)) slot = i;
     }
     assert_true(slot >= 0);
     uint8_t *where = NULL;
-    for (int q = 0; q < s->cfg.nseats && !where; q++)
+    for (int q = 0; q < s->cfg->nseats && !where; q++)
         for (int i = 0; i < s->hand_n[q]; i++)
             if (s->hand[q][i] == c) where = &s->hand[q][i];
     kontor_pile *piles[8] = {&s->dock_pile[0], &s->dock_pile[1], &s->dock_pile[2], &s->dock_pile[3],
@@ -58,10 +58,10 @@ static void give(kontor_state *s, int seat, int n) {
 
 /* Every seat chooses: numbers, or PASS. */
 static void choose4(kontor_state *s, const int *nums) {
-    for (int p = 0; p < s->cfg.nseats; p++)
+    for (int p = 0; p < s->cfg->nseats; p++)
         if (nums[p] != PASS) give(s, p, nums[p]);
     int pick[KONTOR_MAX_SEATS];
-    for (int p = 0; p < s->cfg.nseats; p++) pick[p] = nums[p] == PASS ? KONTOR_PASS : id(s, nums[p]);
+    for (int p = 0; p < s->cfg->nseats; p++) pick[p] = nums[p] == PASS ? KONTOR_PASS : id(s, nums[p]);
     assert_int_equal(kt_choose_all(s, pick, NULL), KONTOR_OK);
 }
 
@@ -73,22 +73,22 @@ static void act(kontor_state *s, int seat, kontor_move m) {
 
 static void bare(kontor_state *s) {
     kontor__clear_board(s);
-    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg.cards->centre);
+    kontor__put(s, KONTOR_CENTRE_CELL, s->cfg->cards->centre);
 }
 
 static void four_setup_two_teams_each_with_own_piles_coins_and_a_special_card(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "four", NULL);
-    assert_int_equal(s.cfg.nseats, 4);
-    assert_int_equal(s.cfg.width, 8);
+    assert_int_equal(s.cfg->nseats, 4);
+    assert_int_equal(s.cfg->width, 8);
     for (int p = 0; p < 4; p++) {
         assert_int_equal(s.hand_n[p], 6);
         assert_int_equal(s.coins[p], 4);
         assert_int_equal(s.dock_pile[p].n, 8); /* 11 each, 3 in the hand */
         int special = 0, dock = 0;
         for (int i = 0; i < 6; i++) {
-            int cl = kontor_card_class(&s.cfg.cards->card[s.hand[p][i]]);
+            int cl = kontor_card_class(&s.cfg->cards->card[s.hand[p][i]]);
             special += cl == KONTOR_CLASS_SPECIAL;
             dock += cl == (p < 2 ? KONTOR_CLASS_RED : KONTOR_CLASS_BLACK);
         }
@@ -413,7 +413,7 @@ static void ruling_R20_a_short_pile_goes_first_to_the_higher_hand_card(void **st
     setup(&s, "specials", NULL);
     s.special_pile.n = 3;
     give(&s, 1, 86);
-    for (int i = 0; i < s.hand_n[0]; i++) assert_true(s.cfg.cards->card[s.hand[0][i]].number < 86);
+    for (int i = 0; i < s.hand_n[0]; i++) assert_true(s.cfg->cards->card[s.hand[0][i]].number < 86);
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 2));
     assert_int_equal(s.coins[1], 0);
@@ -432,7 +432,7 @@ static void specials_for_two_the_last_card_goes_to_the_higher_hand_card(void **s
     give(&s, 0, 1);
     int red_best = 0;
     for (int i = 0; i < s.hand_n[0]; i++)
-        if (s.cfg.cards->card[s.hand[0][i]].number > red_best) red_best = s.cfg.cards->card[s.hand[0][i]].number;
+        if (s.cfg->cards->card[s.hand[0][i]].number > red_best) red_best = s.cfg->cards->card[s.hand[0][i]].number;
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BUY, 1));
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_BUY, 1));
     int winner = red_best > 86 ? 0 : 1;

@@ -181,7 +181,7 @@ static char *tree_state_message(sgame *g, wsconn *w, double now) {
         w->has_ack = 0;
     }
     json_object_set_new(o, "players", seats_info(g));
-    if (w->seat >= 0 && g->s.cfg.nseats == 4)
+    if (w->seat >= 0 && g->s.cfg->nseats == 4)
         json_object_set_new(o, "team_chat", json_boolean(chat_team_open(&g->s, kontor_team(&g->s, w->seat))));
     json_object_set_new(o, "legal", sj_legal(&g->s, w->seat));
     json_t *ev = json_array();
@@ -290,8 +290,8 @@ static int direct_game(const kontor_config *cfg, uint64_t seed, kontor_rng *rng)
                     g->timeout_s = tb ? 0 : 86400;
                     json_t *wel = json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:b, s:i}", "type", "welcome", "game", g->id,
                                             "seat", seat >= 0 ? json_integer(seat) : json_null(), "variant",
-                                            kontor_variant_name(g->s.cfg.variant), "cards", sj_cards(g->s.cfg.cards),
-                                            "timeout", g->timeout_s, "takeback", tb, "nseats", g->s.cfg.nseats);
+                                            kontor_variant_name(g->s.cfg->variant), "cards", sj_cards(g->s.cfg->cards),
+                                            "timeout", g->timeout_s, "takeback", tb, "nseats", g->s.cfg->nseats);
                     assert_int_equal(welcome_text(g, seat, tb, &t), 0);
                     same_as_tree(&t, wel, "welcome");
                 }

@@ -237,15 +237,15 @@ static void add_seq(secrets *x, const char *s) {
 static void masked_run(secrets *x, const kontor_state *s, const uint8_t *full, const uint8_t *seen, int n) {
     int ids[KONTOR_MAX_CARDS], k = 0;
     for (int i = 0; i < n; i++)
-        if (full[i] < s->cfg.cards->ncards && seen[i] >= KONTOR_UNKNOWN_BASE) {
+        if (full[i] < s->cfg->cards->ncards && seen[i] >= KONTOR_UNKNOWN_BASE) {
             x->card[full[i]] = 1;
             ids[k++] = full[i];
         }
     for (int i = 0; i + 4 <= k; i++) {
         char a[48], b[48];
         snprintf(a, sizeof a, "%d,%d,%d,%d", ids[i], ids[i + 1], ids[i + 2], ids[i + 3]);
-        snprintf(b, sizeof b, " %d %d %d %d", s->cfg.cards->card[ids[i]].number, s->cfg.cards->card[ids[i + 1]].number,
-                 s->cfg.cards->card[ids[i + 2]].number, s->cfg.cards->card[ids[i + 3]].number);
+        snprintf(b, sizeof b, " %d %d %d %d", s->cfg->cards->card[ids[i]].number, s->cfg->cards->card[ids[i + 1]].number,
+                 s->cfg->cards->card[ids[i + 2]].number, s->cfg->cards->card[ids[i + 3]].number);
         add_seq(x, a);
         add_seq(x, b);
     }
@@ -269,7 +269,7 @@ static void secrets_of(secrets *x, kontor_state *const *states, const kontor_ply
     kontor_view v;
     kontor_view_of(s, party, &v);
     const kontor_state *w = &v.s;
-    for (int q = 0; q < s->cfg.nseats; q++) {
+    for (int q = 0; q < s->cfg->nseats; q++) {
         masked_run(x, s, s->hand[q], w->hand[q], s->hand_n[q]);
         masked_pile(x, s, &s->dock_pile[q], &w->dock_pile[q]);
     }
@@ -287,10 +287,10 @@ static void secrets_of(secrets *x, kontor_state *const *states, const kontor_ply
     /* hidden decisions: a seat whose decision the view hides has its
      * decisions of the current secret phase hidden (Justizia's picks stay
      * the picker's) */
-    for (int q = 0; q < s->cfg.nseats; q++) {
+    for (int q = 0; q < s->cfg->nseats; q++) {
         if (q == party) continue;
         int hidden = w->choice[q] == KONTOR_HIDDEN || w->buy[q] == KONTOR_HIDDEN || w->bribe[q] == KONTOR_HIDDEN;
-        if (hidden && s->choice[q] < s->cfg.cards->ncards) x->chosen[s->choice[q]] = 1;
+        if (hidden && s->choice[q] < s->cfg->cards->ncards) x->chosen[s->choice[q]] = 1;
         for (int j = n - 1; j >= 0; j--) {
             if (s->phase != KONTOR_PHASE_SELECT &&
                 (!hidden || states[j]->phase != s->phase || states[j]->round != s->round))
@@ -390,7 +390,7 @@ static void walk(finding *f, const got *g, const moment *mo, json_t *v, const ch
     }
     if (!key) return;
     if (json_is_string(v) && (strcmp(key, "text") == 0 || strcmp(key, "error") == 0)) {
-        int n = secret_in_words(json_string_value(v), x, mo->s->cfg.cards, echo);
+        int n = secret_in_words(json_string_value(v), x, mo->s->cfg->cards, echo);
         if (n >= 0) {
             snprintf(what, sizeof what, "hidden card %d named in the words \"%.80s\"", n, json_string_value(v));
             leak(f, g, mo->k, what);
@@ -476,9 +476,9 @@ static void check_words(finding *f, const got *g, const moment *mo, json_t *o) {
 static int echo_of(const got *g, const kontor_state *s) {
     int kind = KONTOR_MOVE_KIND(g->probe), v = KONTOR_MOVE_VALUE(g->probe);
     if (g->probe < 0 || (kind != KONTOR_MOVE_CHOOSE && kind != KONTOR_MOVE_KEEP && kind != KONTOR_MOVE_DISCARD) ||
-        v >= s->cfg.cards->ncards)
+        v >= s->cfg->cards->ncards)
         return -1;
-    return s->cfg.cards->card[v].number;
+    return s->cfg->cards->card[v].number;
 }
 
 static void check_one(finding *f, const got *g, const moment *mo) {

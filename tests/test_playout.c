@@ -78,7 +78,7 @@ static void test_cutoff_stops_at_the_start_of_a_later_round(void **st) {
             if (s.phase != KONTOR_PHASE_OVER) {
                 assert_int_equal(s.phase, kt_choice_phase(&s));
                 assert_int_equal(s.round, start + rounds);
-                for (int q = 0; q < s.cfg.nseats; q++) assert_int_equal(s.choice[q], KONTOR_NONE);
+                for (int q = 0; q < s.cfg->nseats; q++) assert_int_equal(s.choice[q], KONTOR_NONE);
                 /* the evaluation's win chance, for both teams */
                 double p = 1.0 / (1.0 + exp(-ai_eval(&s, 0) / 10.0));
                 assert_true(fabs(res[0] - p) < 1e-5);
@@ -233,11 +233,11 @@ static int swap_hidden(kontor_state *s) {
     for (int i = 0; i < s->hand_n[1]; i++) {
         int id = s->hand[1][i];
         if (is_pub(s, id)) continue;
-        int cl = kontor_card_class(&s->cfg.cards->card[id]);
+        int cl = kontor_card_class(&s->cfg->cards->card[id]);
         kontor_pile *p = cl == KONTOR_CLASS_WATER ? &s->water_pile : &s->dock_pile[1];
         for (int j = 1; j < p->n; j++) {
             uint8_t *c = &p->card[kontor_pile_at(p, j)];
-            if (is_pub(s, *c) || kontor_card_class(&s->cfg.cards->card[*c]) != cl || *c == id) continue;
+            if (is_pub(s, *c) || kontor_card_class(&s->cfg->cards->card[*c]) != cl || *c == id) continue;
             s->hand[1][i] = *c;
             *c = (uint8_t)id;
             return 1;
@@ -374,7 +374,7 @@ static void assert_cards_in_one_place(const kontor_state *s) {
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
     for (int c = 0; c < KONTOR_CELLS; c++)
         if (s->cell_card[c] != KONTOR_NONE) seen[s->cell_card[c]]++;
-    for (int p = 0; p < s->cfg.nseats; p++) {
+    for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
         const kontor_pile *pl = &s->dock_pile[p];
         for (int i = 0; i < pl->n; i++) seen[pl->card[kontor_pile_at(pl, i)]]++;
@@ -383,9 +383,9 @@ static void assert_cards_in_one_place(const kontor_state *s) {
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < more[k]->n; i++) seen[more[k]->card[kontor_pile_at(more[k], i)]]++;
     for (int i = 0; i < s->nunder; i++) seen[s->under_card[i]]++;
-    for (int id = 0; id < s->cfg.cards->ncards; id++) {
-        const kontor_card *k = &s->cfg.cards->card[id];
-        if ((kontor_card_class(k) == KONTOR_CLASS_SPECIAL && !s->cfg.specials) || kontor_card_removed(&s->cfg, id)) continue;
+    for (int id = 0; id < s->cfg->cards->ncards; id++) {
+        const kontor_card *k = &s->cfg->cards->card[id];
+        if ((kontor_card_class(k) == KONTOR_CLASS_SPECIAL && !s->cfg->specials) || kontor_card_removed(s->cfg, id)) continue;
         if (seen[id] != 1) fail_msg("card %d is in %d places (round %d)", k->number, seen[id], s->round);
     }
 }
@@ -430,7 +430,7 @@ static kontor_state playout_against_legal_picks(const kontor_state *start, uint6
     while (kontor_actors(&b)) {
         int phase = b.phase;
         int together = phase == KONTOR_PHASE_DECLARE || phase == KONTOR_PHASE_CHOOSE || phase == KONTOR_PHASE_BUY;
-        for (int p = 0; p < b.cfg.nseats && b.phase == phase; p++) {
+        for (int p = 0; p < b.cfg->nseats && b.phase == phase; p++) {
             if (!((kontor_actors(&b) >> p) & 1)) continue;
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(&b, p, m);
@@ -729,7 +729,7 @@ static void test_unchecked_apply_is_the_checked_apply(void **st) {
             while (kontor_actors(&s)) {
                 unsigned act = kontor_actors(&s);
                 kontor_move m[KONTOR_MAX_MOVES], m1[KONTOR_MAX_MOVES];
-                if (s.phase == KONTOR_PHASE_CHOOSE && act == 3 && s.cfg.nseats == 2 && !s.cfg.bankrupt) {
+                if (s.phase == KONTOR_PHASE_CHOOSE && act == 3 && s.cfg->nseats == 2 && !s.cfg->bankrupt) {
                     int n0 = kontor_legal(&s, 0, m), n1 = kontor_legal(&s, 1, m1);
                     kontor_move a = m[kontor_rng_below(&r, (uint32_t)n0)], b = m1[kontor_rng_below(&r, (uint32_t)n1)];
                     kontor_state x = s;

@@ -28,13 +28,13 @@
 
 static void check_cards(const kontor_state *s) {
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
-    const kontor_cardset *cs = s->cfg.cards;
+    const kontor_cardset *cs = s->cfg->cards;
     for (int c = 0; c < KONTOR_CELLS; c++)
         if (s->cell_card[c] != KONTOR_NONE) {
             assert_true(s->cell_card[c] < cs->ncards);
             seen[s->cell_card[c]]++;
         }
-    for (int p = 0; p < s->cfg.nseats; p++) {
+    for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
         const kontor_pile *pl = &s->dock_pile[p];
         for (int i = 0; i < pl->n; i++) seen[pl->card[kontor_pile_at(pl, i)]]++;
@@ -51,12 +51,12 @@ static void check_cards(const kontor_state *s) {
     if (s->phase == KONTOR_PHASE_PILE) seen[s->removed_card]++;
     for (int id = 0; id < cs->ncards; id++) {
         int cl = kontor_card_class(&cs->card[id]);
-        if (cl == KONTOR_CLASS_SPECIAL && !s->cfg.specials) continue;
-        if (kontor_card_removed(&s->cfg, id)) { /* scenarios: out of the game, nowhere */
-            if (seen[id]) fail_msg("%s: card %d is out of the game but in play", kontor_variant_name(s->cfg.variant), cs->card[id].number);
+        if (cl == KONTOR_CLASS_SPECIAL && !s->cfg->specials) continue;
+        if (kontor_card_removed(s->cfg, id)) { /* scenarios: out of the game, nowhere */
+            if (seen[id]) fail_msg("%s: card %d is out of the game but in play", kontor_variant_name(s->cfg->variant), cs->card[id].number);
             continue;
         }
-        if (seen[id] != 1) fail_msg("%s: card %d is in %d places (round %d, phase %d)", kontor_variant_name(s->cfg.variant), cs->card[id].number, seen[id], s->round, s->phase);
+        if (seen[id] != 1) fail_msg("%s: card %d is in %d places (round %d, phase %d)", kontor_variant_name(s->cfg->variant), cs->card[id].number, seen[id], s->round, s->phase);
     }
 }
 
@@ -80,12 +80,12 @@ static void check_kept_bitboards(const kontor_state *s) {
     kontor_bb front = neighbours_by_cell(&s->occ);
     for (int w = 0; w < 4; w++) front.w[w] &= ~s->occ.w[w];
     if (memcmp(&front, &s->front, sizeof front) != 0)
-        fail_msg("%s: the kept frontier differs from the board's (round %d)", kontor_variant_name(s->cfg.variant), s->round);
+        fail_msg("%s: the kept frontier differs from the board's (round %d)", kontor_variant_name(s->cfg->variant), s->round);
     for (int t = 0; t < 2; t++) {
         kontor_bb near = neighbours_by_cell(&s->crane[t]);
         if (memcmp(&near, &s->crane_near[t], sizeof near) != 0)
             fail_msg("%s: the kept cells next to the cranes of colour %d differ from the board's (round %d)",
-                     kontor_variant_name(s->cfg.variant), t, s->round);
+                     kontor_variant_name(s->cfg->variant), t, s->round);
     }
 }
 
@@ -99,15 +99,15 @@ static void check_kept_bitboards(const kontor_state *s) {
 static void check_every_dock_card_lies_inside_its_mask(const kontor_state *s) {
     for (int w = 0; w < 4; w++)
         if (s->dock.w[w] & ~s->mask.w[w])
-            fail_msg("%s: a dock card lies outside the mask (round %d)", kontor_variant_name(s->cfg.variant), s->round);
-    if (s->cfg.fixed_board) return;
-    int wd = s->cfg.width - 1, ht = s->cfg.height - 1;
+            fail_msg("%s: a dock card lies outside the mask (round %d)", kontor_variant_name(s->cfg->variant), s->round);
+    if (s->cfg->fixed_board) return;
+    int wd = s->cfg->width - 1, ht = s->cfg->height - 1;
     for (int c = 0; c < KONTOR_CELLS; c++) {
         int x = c & 15, y = c >> 4;
         int in = x >= s->maxx - wd && x <= s->minx + wd && y >= s->maxy - ht && y <= s->miny + ht;
         if (in != (int)((s->mask.w[c >> 6] >> (c & 63)) & 1))
             fail_msg("%s: the mask is not the rectangle of the extent at cell %d (round %d)",
-                     kontor_variant_name(s->cfg.variant), c, s->round);
+                     kontor_variant_name(s->cfg->variant), c, s->round);
     }
 }
 
@@ -122,21 +122,21 @@ static void check_areas_keep_their_cards(const kontor_state *s, uint8_t card[KON
         if (card[i] == KONTOR_NONE) card[i] = s->cell_card[c];
         if (card[i] == KONTOR_NONE || s->cell_card[c] != card[i] || !((s->dock.w[c >> 6] >> (c & 63)) & 1) ||
             !((s->enclosed.w[c >> 6] >> (c & 63)) & 1))
-            fail_msg("%s: area %d lost its dock card on cell %d (round %d)", kontor_variant_name(s->cfg.variant), i, c,
+            fail_msg("%s: area %d lost its dock card on cell %d (round %d)", kontor_variant_name(s->cfg->variant), i, c,
                      s->round);
     }
 }
 
 static void check_coins_and_supply(const kontor_state *s) {
     int total = s->treasury;
-    for (int p = 0; p < s->cfg.nseats; p++) total += s->coins[p];
-    assert_int_equal(total, s->cfg.total_coins);
+    for (int p = 0; p < s->cfg->nseats; p++) total += s->coins[p];
+    assert_int_equal(total, s->cfg->total_coins);
     /* warehouses in open areas never exceed the 16 per good of the box */
     int used[3] = {0, 0, 0};
     for (int c = 0; c < KONTOR_CELLS; c++) {
         int id = s->cell_card[c];
         if (id == KONTOR_NONE || ((s->enclosed.w[c >> 6] >> (c & 63)) & 1)) continue;
-        const kontor_card *k = &s->cfg.cards->card[id];
+        const kontor_card *k = &s->cfg->cards->card[id];
         if (k->kind == KONTOR_KIND_GOODS)
             for (int g = 0; g < 3; g++) used[g] += k->goods[g];
     }
@@ -173,16 +173,16 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
         for (int w = 0; w < 4; w++)
             if (around.w[w] & gaps.w[w] & ~dead.w[w])
                 fail_msg("%s: area %d (cell %d) was scored with a gap next to it (round %d)",
-                         kontor_variant_name(s->cfg.variant), i, s->area[i].cell, s->round);
+                         kontor_variant_name(s->cfg->variant), i, s->area[i].cell, s->round);
         kontor_state t = *s;
         t.nareas = (uint8_t)i;
         kontor__score_area_plain(&t, cells);
         const kontor_area *b = &t.area[i];
         if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(a->goods, b->goods, 6) ||
-            a->value != b->value || a->winner != b->winner || (!s->cfg.keeper_limit && a->keeper != b->keeper))
+            a->value != b->value || a->winner != b->winner || (!s->cfg->keeper_limit && a->keeper != b->keeper))
             fail_msg("%s: area %d (cell %d) scored cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d, "
                      "the plain scoring cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d (round %d)",
-                     kontor_variant_name(s->cfg.variant), i, a->cell, a->cell, a->size, a->dist, a->value, a->winner,
+                     kontor_variant_name(s->cfg->variant), i, a->cell, a->cell, a->size, a->dist, a->value, a->winner,
                      a->goods[0][0], a->goods[0][1], a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2],
                      b->cell, b->size, b->dist, b->value, b->winner, b->goods[0][0], b->goods[0][1], b->goods[0][2],
                      b->goods[1][0], b->goods[1][1], b->goods[1][2], s->round);
@@ -239,17 +239,17 @@ static void check_no_area_left_closed_in(const kontor_state *s) {
     int c = closed_in_area(s, &keeps);
     if (c >= 0)
         fail_msg("%s: the open area at cell %d is closed in but not scored (round %d, phase %d)",
-                 kontor_variant_name(s->cfg.variant), c, s->round, s->phase);
+                 kontor_variant_name(s->cfg->variant), c, s->round, s->phase);
 }
 
 static int is_pub(const kontor_state *s, int id) { return (s->pub[id >> 6] >> (id & 63)) & 1; }
 
 static void check_views(const kontor_state *s, kontor_rng *rng) {
-    for (int seat = -1; seat < s->cfg.nseats; seat++) {
+    for (int seat = -1; seat < s->cfg->nseats; seat++) {
         kontor_view v, again;
         kontor_view_of(s, seat, &v);
         /* no card of another seat's hand is shown unless everybody knows it */
-        for (int q = 0; q < s->cfg.nseats; q++) {
+        for (int q = 0; q < s->cfg->nseats; q++) {
             if (q == seat) continue;
             for (int i = 0; i < v.s.hand_n[q]; i++) {
                 int c = v.s.hand[q][i];
@@ -261,7 +261,7 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
                 assert_int_equal(v.s.choice[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_CHOOSE && s->choice[q] != KONTOR_NONE)
                 assert_int_equal(v.s.choice[q],
-                                 s->choice[q] == KONTOR_PASS && !s->cfg.pass_hidden ? KONTOR_PASS : KONTOR_HIDDEN);
+                                 s->choice[q] == KONTOR_PASS && !s->cfg->pass_hidden ? KONTOR_PASS : KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] != KONTOR_NONE) assert_int_equal(v.s.buy[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] != KONTOR_NONE) assert_int_equal(v.s.bribe[q], KONTOR_HIDDEN);
             /* the other seats' private knowledge is not in the view */
@@ -281,7 +281,7 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
         kontor_determinize(&v, rng, &d);
         check_cards(&d);
         kontor_view_of(&d, seat, &again);
-        for (int q = 0; q < s->cfg.nseats; q++) {
+        for (int q = 0; q < s->cfg->nseats; q++) {
             if (q == seat) continue;
             if ((s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE) && v.s.choice[q] == KONTOR_HIDDEN)
                 again.s.choice[q] = KONTOR_HIDDEN;
@@ -295,16 +295,16 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
 /* Swap a hidden card of seat's opponent's hand with a hidden card of the
  * same class in a pile; returns 0 when there is none. */
 static int swap_hidden(kontor_state *s, int seat) {
-    int q = (seat + 1) % s->cfg.nseats;
+    int q = (seat + 1) % s->cfg->nseats;
     for (int i = 0; i < s->hand_n[q]; i++) {
         int a = s->hand[q][i];
         if (is_pub(s, a)) continue;
-        int cl = kontor_card_class(&s->cfg.cards->card[a]);
+        int cl = kontor_card_class(&s->cfg->cards->card[a]);
         kontor_pile *piles[3] = {&s->dock_pile[0], &s->dock_pile[1], &s->water_pile};
         for (int k = 0; k < 3; k++)
             for (int j = 0; j < piles[k]->n; j++) {
                 uint8_t *b = &piles[k]->card[kontor_pile_at(piles[k], j)];
-                if (is_pub(s, *b) || kontor_card_class(&s->cfg.cards->card[*b]) != cl) continue;
+                if (is_pub(s, *b) || kontor_card_class(&s->cfg->cards->card[*b]) != cl) continue;
                 uint8_t t = *b;
                 *b = (uint8_t)a;
                 s->hand[q][i] = t;
@@ -611,7 +611,7 @@ static void property_views_are_blind_to_hidden_information(void **st) {
                 int n = kontor_legal(&s, seat, m);
                 kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL);
             }
-            for (int seat = 0; seat < s.cfg.nseats; seat++) {
+            for (int seat = 0; seat < s.cfg->nseats; seat++) {
                 kontor_state t = s;
                 if (!swap_hidden(&t, seat)) continue;
                 assert_memory_not_equal(&s, &t, sizeof s);
@@ -659,7 +659,7 @@ static void property_cards_to_be_placed_are_public(void **st) {
                              kontor_variant_name(v), g, s.round);
                 if (s.phase == KONTOR_PHASE_PLACE) {
                     placing++;
-                    for (int seat = 0; seat < s.cfg.nseats; seat++) {
+                    for (int seat = 0; seat < s.cfg->nseats; seat++) {
                         kontor_view w;
                         kontor_state d;
                         kontor_view_of(&s, seat, &w);
@@ -702,7 +702,7 @@ static void property_a_tile_waits_only_with_aktionstafeln(void **st) {
                 break;
             }
             while (!kontor_over(&s)) {
-                if (!s.cfg.tiles && s.tile_cur != KONTOR_NONE)
+                if (!s.cfg->tiles && s.tile_cur != KONTOR_NONE)
                     fail_msg("%s game %d: tile %d waits without Aktionstafeln (round %d)",
                              kontor_variant_name(v % KONTOR_NVARIANTS), g,
                              s.tile_cur, s.round);
@@ -737,11 +737,11 @@ static void property_piles_hold_only_cards_of_the_set(void **st) {
             while (!kontor_over(&s)) {
                 const kontor_pile *piles[KONTOR_MAX_SEATS + 3] = {&s.water_pile, &s.aside, &s.special_pile};
                 int np = 3;
-                for (int p = 0; p < s.cfg.nseats; p++) piles[np++] = &s.dock_pile[p];
+                for (int p = 0; p < s.cfg->nseats; p++) piles[np++] = &s.dock_pile[p];
                 for (int k = 0; k < np; k++)
                     for (int i = 0; i < piles[k]->n; i++) {
                         int id = piles[k]->card[(piles[k]->head + i) & (KONTOR_PILE_MAX - 1)];
-                        if (id >= s.cfg.cards->ncards)
+                        if (id >= s.cfg->cards->ncards)
                             fail_msg("%s game %d: pile %d holds %d, not a card of the set (round %d)",
                                      kontor_variant_name(v), g, k, id, s.round);
                     }

@@ -92,8 +92,8 @@ static int emit_ok(void *ctx, const char *ev) {
 
 static void start_game(kontor_engine *e, const kontor_state *s, int seat, int tops[3]) {
     char line[256], opts[200];
-    kontor_config_describe(&s->cfg, opts, sizeof opts);
-    snprintf(line, sizeof line, "newgame %s %s %s", kontor_variant_name(s->cfg.variant), kontor_seat_name(s, seat), opts);
+    kontor_config_describe(s->cfg, opts, sizeof opts);
+    snprintf(line, sizeof line, "newgame %s %s %s", kontor_variant_name(s->cfg->variant), kontor_seat_name(s, seat), opts);
     assert_string_equal(say(e, line), "=\n\n");
     kontor_view v;
     kontor_view_of(s, seat, &v);
@@ -337,7 +337,7 @@ static void test_a_declaration_is_pass_play_or_a_card(void **state) {
     assert_int_equal(proto_parse_answer(&s, "play", &m), 0);
     assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
     char num[8];
-    snprintf(num, sizeof num, "%d", s.cfg.cards->card[s.hand[0][0]].number);
+    snprintf(num, sizeof num, "%d", s.cfg->cards->card[s.hand[0][0]].number);
     assert_int_equal(proto_parse_answer(&s, num, &m), 0);
     assert_int_equal(m, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY));
     assert_int_equal(proto_parse_answer(&s, "ship -", &m), -1);

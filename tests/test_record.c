@@ -527,7 +527,7 @@ static void a_card_not_in_hand_is_named(void **state) {
     assert_int_equal(r.ply[1].seat, 1);
     r.ply[1].move = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, red_card);
     assert_int_equal(kontor_record_replay(&r, -1, &s, NULL, NULL, &err), KONTOR_E_ILLEGAL);
-    int num = start.cfg.cards->card[red_card].number;
+    int num = start.cfg->cards->card[red_card].number;
     char want[128];
     snprintf(want, sizeof want, "round 1: black plays %d, but card %d is not in black's hand", num, num);
     assert_string_equal(err.msg, want);
@@ -671,7 +671,7 @@ static void another_card_set_is_read_with_its_numbers(void **state) {
     assert_non_null(strstr(err.msg, "card set 'other', but card set 'default' is loaded"));
     assert_int_equal(kontor_record_parse_with(&back, &cs, t, strlen(t), &err), KONTOR_OK);
     assert_int_equal(kontor_record_replay(&back, -1, &s2, NULL, NULL, &err), KONTOR_OK);
-    assert_string_equal(s2.cfg.cards->name, "other");
+    assert_string_equal(s2.cfg->cards->name, "other");
     free(t);
     free(text);
     kontor_record_release(&r);
@@ -838,7 +838,7 @@ static void the_drawing_marks_enclosed_areas_with_their_keeper(void **state) {
             if (s.area[i].keeper) {
                 static char buf[8192];
                 kontor_draw_board(&s, buf, sizeof buf, KONTOR_DRAW_ALL_HANDS);
-                const kontor_card *c = &s.cfg.cards->card[s.cell_card[s.area[i].cell]];
+                const kontor_card *c = &s.cfg->cards->card[s.cell_card[s.area[i].cell]];
                 char want[16];
                 snprintf(want, sizeof want, "%c%d[%c]", c->colour ? 'b' : 'r', c->number, s.area[i].winner ? 'B' : 'R');
                 if (!strstr(buf, want)) fail_msg("'%s' not in\n%s", want, buf);

@@ -50,8 +50,8 @@ static void setup_advanced_puts_the_ship_on_the_centre(void **st) {
     kontor_state s;
     setup(&s, "advanced", NULL);
     assert_int_equal(s.ship_cell, C(0, 0));
-    assert_int_equal(s.cfg.width, 7);
-    assert_int_equal(s.cfg.largest, 5);
+    assert_int_equal(s.cfg->width, 7);
+    assert_int_equal(s.cfg->largest, 5);
 }
 
 static void setup_rejects_a_deal_that_is_not_a_permutation(void **st) {
@@ -456,12 +456,12 @@ static void draw_the_same_kind_and_water_earns_a_coin(void **st) {
     int wtop = s.water_pile.card[s.water_pile.head];
     int dtop = s.dock_pile[1].card[s.dock_pile[1].head];
     place(&s, 0, C(1, 1), NULL); /* 38 is higher: red first */
-    assert_true(in_hand(&s, 0, s.cfg.cards->card[wtop].number));
+    assert_true(in_hand(&s, 0, s.cfg->cards->card[wtop].number));
     assert_int_equal(s.hand_n[0], 5);
     assert_int_equal(s.coins[0], 5);
     assert_int_equal(s.treasury, 11);
     place(&s, 1, C(-1, 1), NULL);
-    assert_true(in_hand(&s, 1, s.cfg.cards->card[dtop].number));
+    assert_true(in_hand(&s, 1, s.cfg->cards->card[dtop].number));
     assert_int_equal(s.coins[1], 4);
     /* the new tops are public */
     kontor_view v;

@@ -89,7 +89,7 @@ static void fixed_board_is_the_mask_from_the_start(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "canale", NULL, 1);
-    assert_memory_equal(&s.mask, &s.cfg.board_mask, sizeof s.mask);
+    assert_memory_equal(&s.mask, &s.cfg->board_mask, sizeof s.mask);
     assert_int_equal(bbn(&s.mask), 48);
     /* the canal: from the west edge to the east edge */
     assert_true(bbt(&s.water, C(-5, 1)) && bbt(&s.water, C(6, 1)) && bbt(&s.water, C(0, 0)));
@@ -126,16 +126,16 @@ static void cards_out_of_the_game_are_never_dealt(void **st) {
     int cranes[4] = {7, 8, 43, 44};
     for (int i = 0; i < 4; i++) {
         int c = id(&s, cranes[i]);
-        assert_true(kontor_card_removed(&s.cfg, c));
+        assert_true(kontor_card_removed(s.cfg, c));
         assert_false(in_hand(&s, 0, cranes[i]) || in_hand(&s, 1, cranes[i]));
         assert_false(in_pile(&s.dock_pile[0], c) || in_pile(&s.dock_pile[1], c));
     }
     assert_int_equal(s.dock_pile[0].n + 3, 20);
     /* Gulliver: cranes without a ship symbol (43, 44) and taverns (86, 87) out, 7 and 8 in */
     setup(&s, "gulliver", NULL, 2);
-    assert_true(kontor_card_removed(&s.cfg, id(&s, 43)) && kontor_card_removed(&s.cfg, id(&s, 44)));
-    assert_true(kontor_card_removed(&s.cfg, id(&s, 86)) && kontor_card_removed(&s.cfg, id(&s, 87)));
-    assert_false(kontor_card_removed(&s.cfg, id(&s, 7)) || kontor_card_removed(&s.cfg, id(&s, 8)));
+    assert_true(kontor_card_removed(s.cfg, id(&s, 43)) && kontor_card_removed(s.cfg, id(&s, 44)));
+    assert_true(kontor_card_removed(s.cfg, id(&s, 86)) && kontor_card_removed(s.cfg, id(&s, 87)));
+    assert_false(kontor_card_removed(s.cfg, id(&s, 7)) || kontor_card_removed(s.cfg, id(&s, 8)));
     assert_int_equal(s.dock_pile[0].n + 3, 20);
 }
 
@@ -157,7 +157,7 @@ static void kleinen_areas_under_four_score_their_size(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "kleinen", NULL, 1);
-    assert_int_equal(s.cfg.width, 6);
+    assert_int_equal(s.cfg->width, 6);
     assert_int_equal(s.ship_cell, KONTOR_NONE);
     assert_int_equal(s.ncards_board, 1); /* "nur die Hafenzentrumkarte" */
     kontor__clear_board(&s);
@@ -183,9 +183,9 @@ static void kleinen_areas_under_four_score_their_size(void **st) {
             int next = 0;
             for (int k = 0; k < 4; k++) {
                 int n = c + (k == 0 ? 1 : k == 1 ? -1 : k == 2 ? 16 : -16);
-                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg.cards->card[s.cell_card[n]])) next = 1;
+                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg->cards->card[s.cell_card[n]])) next = 1;
             }
-            while (water <= 85 && s.cfg.cards->card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
+            while (water <= 85 && s.cfg->cards->card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
             if (next && water <= 85) kontor__put(&s, c, id(&s, water++));
         }
     kontor__score_enclosed(&s, NULL);
@@ -312,7 +312,7 @@ static void tictactoe_water_may_not_split_an_island(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "tictactoe", NULL, 1);
-    assert_true(kontor_card_removed(&s.cfg, id(&s, 7)) && kontor_card_removed(&s.cfg, id(&s, 43)));
+    assert_true(kontor_card_removed(s.cfg, id(&s, 7)) && kontor_card_removed(s.cfg, id(&s, 43)));
     /* the north-west island: -2..-1 x -2..-1; water on its corner -2,-2 */
     kontor__put(&s, C(-2, -2), id(&s, 85));
     choose(&s, 38, PASS);
@@ -410,7 +410,7 @@ static void david_the_three_smallest_areas_score(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "david", NULL, 1);
-    assert_int_equal(s.cfg.width, 6);
+    assert_int_equal(s.cfg->width, 6);
     s.nareas = 0;
     add_area(&s, 5, 1, 0);
     add_area(&s, 1, 3, 1);
@@ -448,7 +448,7 @@ static void gigant_the_seven_largest_on_eight_by_eight(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "gigant", NULL, 1);
-    assert_int_equal(s.cfg.width, 8);
+    assert_int_equal(s.cfg->width, 8);
     s.nareas = 0;
     for (int i = 1; i <= 8; i++) add_area(&s, i, 1, i & 1);
     uint8_t counted[KONTOR_MAX_AREAS];
@@ -461,11 +461,11 @@ static void gulliver_five_by_five_with_three_coins(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "gulliver", NULL, 1);
-    assert_int_equal(s.cfg.width, 5);
+    assert_int_equal(s.cfg->width, 5);
     assert_int_equal(s.coins[0], 3);
     assert_int_equal(s.treasury, 20 - 6);
     assert_int_equal(s.ncards_board, 1);
-    assert_int_equal(s.cfg.largest, 0);
+    assert_int_equal(s.cfg->largest, 0);
     assert_true(s.ship_cell == KONTOR_CENTRE_CELL);
 }
 
@@ -476,8 +476,8 @@ static void insel_no_water_on_the_island(void **st) {
     kontor_state s;
     setup(&s, "insel", NULL, 1);
     assert_int_equal(s.ncards_board, 16);
-    assert_true(kontor_card_removed(&s.cfg, id(&s, 43)));
-    assert_false(kontor_card_removed(&s.cfg, id(&s, 7)));
+    assert_true(kontor_card_removed(s.cfg, id(&s, 43)));
+    assert_false(kontor_card_removed(s.cfg, id(&s, 7)));
     choose(&s, 38, PASS);
     char why[128];
     kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1));
@@ -590,10 +590,10 @@ static void insel4_is_for_four_without_special_cards(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "insel4", NULL, 1);
-    assert_int_equal(s.cfg.nseats, 4);
-    assert_int_equal(s.cfg.specials, 0);
-    assert_int_equal(s.cfg.width, 8);
-    assert_int_equal(bbn(&s.cfg.inner), 16);
+    assert_int_equal(s.cfg->nseats, 4);
+    assert_int_equal(s.cfg->specials, 0);
+    assert_int_equal(s.cfg->width, 8);
+    assert_int_equal(bbn(&s.cfg->inner), 16);
     assert_int_equal(s.ncards_board, 20);
 }
 

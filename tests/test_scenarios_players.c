@@ -21,8 +21,8 @@ static void bakschisch_setup_follows_the_rulebook(void **st) {
     assert_int_equal(s.coins[1], 3);
     assert_int_equal(s.aside.n, 10);
     assert_int_equal(s.ship_cell, KONTOR_NONE);
-    assert_int_equal(s.cfg.width, 6);
-    assert_int_equal(s.cfg.largest, 5);
+    assert_int_equal(s.cfg->width, 6);
+    assert_int_equal(s.cfg->largest, 5);
 }
 
 static void bakschisch_both_buy_out_a_card_at_once(void **st) {
@@ -76,7 +76,7 @@ static void bakschisch_enclosed_and_unaffordable_cards_are_taboo(void **st) {
     assert_int_equal(s.nareas, 1);
     kontor__put(&s, C(-1, -1), id(&s, 12)); /* black, two goods: costs 2 */
     s.coins[0] = 1;
-    s.treasury = (uint8_t)(s.cfg.total_coins - 1 - s.coins[1]);
+    s.treasury = (uint8_t)(s.cfg->total_coins - 1 - s.coins[1]);
     choose(&s, PASS, PASS); /* red gets a coin: 2 */
     assert_int_equal(s.phase, KONTOR_PHASE_BRIBE);
     assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_BRIBE, C(1, -1))));
@@ -180,7 +180,7 @@ static void armut_a_broke_player_with_an_empty_treasury_loses_at_once(void **st)
 static int water_off_board(const kontor_state *s, int coin, int nth) {
     for (int n = 37; n <= 85; n++) {
         int c = id(s, n);
-        const kontor_card *k = &s->cfg.cards->card[c];
+        const kontor_card *k = &s->cfg->cards->card[c];
         if (k->kind != KONTOR_KIND_WATER || k->coin != coin) continue;
         int on = 0;
         for (int cell = 0; cell < KONTOR_CELLS; cell++) on |= s->cell_card[cell] == c;
@@ -279,7 +279,7 @@ static void seilschaften_the_taverns_owner_decides_at_the_end(void **st) {
     kontor__score_enclosed(&s, NULL);
     assert_int_equal(s.nareas, 1);
     assert_int_equal(s.area[0].winner, 1);
-    s.round = s.cfg.max_rounds; /* the last round: the game ends after it */
+    s.round = s.cfg->max_rounds; /* the last round: the game ends after it */
     choose(&s, PASS, PASS);
     assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
     assert_int_equal(kontor_actors(&s), 1u); /* red owns the tavern */
@@ -300,7 +300,7 @@ static void seilschaften_two_taverns_in_one_area_score_without_asking(void **st)
     kontor__put(&s, C(-1, -2), id(&s, 56));
     kontor__score_enclosed(&s, NULL);
     assert_int_equal(s.nareas, 2);
-    s.round = s.cfg.max_rounds; /* the last round */
+    s.round = s.cfg->max_rounds; /* the last round */
     choose(&s, PASS, PASS);
     assert_true(kontor_over(&s)); /* nothing to decide */
 }
@@ -325,7 +325,7 @@ static void seilschaften4_the_first_seat_of_the_taverns_team_decides(void **st) 
     assert_int_equal(s.nareas, 2);
     assert_int_equal(s.area[0].winner, 1); /* the area of red's tavern: black's */
     assert_int_equal(s.area[1].winner, 0);
-    s.round = s.cfg.max_rounds; /* the last round */
+    s.round = s.cfg->max_rounds; /* the last round */
     choose4(&s, (const int[4]){PASS, PASS, PASS, PASS});
     assert_int_equal(s.phase, KONTOR_PHASE_TAVERN);
     assert_int_equal(kontor_actors(&s), 1u); /* red 1 */

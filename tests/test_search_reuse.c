@@ -28,7 +28,7 @@ static int play_until(kontor_state *s, kontor_rng *r, pred_fn pred) {
     while (kontor_actors(s)) {
         if (pred(s)) return 1;
         unsigned act = kontor_actors(s);
-        for (int q = 0; q < s->cfg.nseats; q++) {
+        for (int q = 0; q < s->cfg->nseats; q++) {
             if (!((act >> q) & 1)) continue;
             kontor_move m[KONTOR_MAX_MOVES];
             int n = kontor_legal(s, q, m);
@@ -273,7 +273,7 @@ static void test_remove_takes_the_card_that_hurts(void **st) {
         for (int i = 0; i < n; i++) {
             int c = KONTOR_MOVE_VALUE(m[i]);
             if (c == KONTOR_NONE) continue;
-            const kontor_card *k = &s.cfg.cards->card[s.cell_card[c]];
+            const kontor_card *k = &s.cfg->cards->card[s.cell_card[c]];
             if (k->colour != 1) continue; /* the policy takes the opponent's cards only */
             kontor_bb cells;
             uint8_t g[2][3];

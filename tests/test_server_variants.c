@@ -167,7 +167,7 @@ static void record_census(const srv *s, const char *id, json_t *score, census *c
     }
     if (c) {
         c->coins = fin->treasury;
-        for (int i = 0; i < fin->cfg.nseats; i++) c->coins += fin->coins[i];
+        for (int i = 0; i < fin->cfg->nseats; i++) c->coins += fin->coins[i];
     }
     free(fin);
     kontor_record_release(&r);

@@ -20,7 +20,7 @@
  * pass, or to play), then the players choose their cards; with
  * declare=hidden the pass is a choice. Returns the first failure. */
 static inline kontor_status kt_choose_all(kontor_state *s, const int *pick, kontor_log *log) {
-    int ns = s->cfg.nseats;
+    int ns = s->cfg->nseats;
     kontor_status st;
     if (s->phase == KONTOR_PHASE_DECLARE)
         for (int p = 0; p < ns; p++) {
@@ -29,7 +29,7 @@ static inline kontor_status kt_choose_all(kontor_state *s, const int *pick, kont
             if ((st = kontor_apply(s, p, m, log)) != KONTOR_OK) return st;
         }
     for (int p = 0; p < ns; p++) {
-        if (pick[p] == KONTOR_NONE || (pick[p] == KONTOR_PASS && !s->cfg.pass_hidden)) continue;
+        if (pick[p] == KONTOR_NONE || (pick[p] == KONTOR_PASS && !s->cfg->pass_hidden)) continue;
         if ((st = kontor_apply(s, p, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, pick[p]), log)) != KONTOR_OK) return st;
     }
     return KONTOR_OK;
@@ -38,7 +38,7 @@ static inline kontor_status kt_choose_all(kontor_state *s, const int *pick, kont
 /* The phase a round's choice opens with: the declarations, or with
  * declare=hidden the choice itself. */
 static inline int kt_choice_phase(const kontor_state *s) {
-    return s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+    return s->cfg->pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
 }
 /* A whole file as a NUL-terminated string (malloc'd), or NULL if it cannot
  * be read. */

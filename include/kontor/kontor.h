@@ -383,7 +383,7 @@ typedef struct kontor_area {
 } kontor_area;
 
 typedef struct kontor_state {
-    kontor_config cfg;
+    const kontor_config *cfg; /* interned: kontor_config_intern */
 
     /* board */
     kontor_bb occ;          /* cells with a card */

@@ -114,7 +114,7 @@ static double root_value(const ai_choice *ch, int n) {
 static double shared_value(ai_analyser *z, const kontor_state *t, int n, int seat) {
     unsigned act = kontor_actors(&t[0]);
     int q = (act >> seat) & 1 ? seat : 0;
-    while (q < t[0].cfg.nseats - 1 && !((act >> q) & 1)) q++;
+    while (q < t[0].cfg->nseats - 1 && !((act >> q) & 1)) q++;
     kontor_move m0[KONTOR_MAX_MOVES], mk[KONTOR_MAX_MOVES];
     int n0 = kontor_legal(&t[0], q, m0);
     for (int k = 0; k < n; k++) {
@@ -168,13 +168,13 @@ static double forced_value(ai_analyser *z, const kontor_state *s, int seat, kont
         double val;
         unsigned act = kontor_actors(&d);
         int other = -1;
-        for (int q = 0; q < d.cfg.nseats && other < 0; q++)
+        for (int q = 0; q < d.cfg->nseats && other < 0; q++)
             if (q != seat && ((act >> q) & 1)) other = q;
         if (simultaneous(d.phase) && other >= 0) {
             /* the opponent picks without knowing m: m is fixed at the root of a
              * search of the opponent's pick in this world */
             kontor_move fixed[KONTOR_MAX_SEATS] = {0};
-            for (int q = 0; q < d.cfg.nseats; q++) {
+            for (int q = 0; q < d.cfg->nseats; q++) {
                 if (!((act >> q) & 1) || q == other) continue;
                 if (q == seat) fixed[q] = m;
                 else {
@@ -198,7 +198,7 @@ static double forced_value(ai_analyser *z, const kontor_state *s, int seat, kont
             } else {
                 act = kontor_actors(&d);
                 int q = (act >> seat) & 1 ? seat : 0;
-                while (q < d.cfg.nseats - 1 && !((act >> q) & 1)) q++;
+                while (q < d.cfg->nseats - 1 && !((act >> q) & 1)) q++;
                 kontor_view nv;
                 kontor_view_of(&d, q, &nv);
                 int n = kontor_agent_rank(z->f, &nv, ch, KONTOR_MAX_MOVES);
@@ -269,7 +269,7 @@ ai_analyser *ai_analyser_begin(const kontor_record *r, const char *spec, uint64_
         return NULL;
     }
     if (r->nply) memcpy(z->ply, r->ply, (size_t)r->nply * sizeof *z->ply);
-    an->nseats = z->s.cfg.nseats;
+    an->nseats = z->s.cfg->nseats;
     an->final = z->s;
     return z;
 }
@@ -287,7 +287,7 @@ int ai_analyser_step(ai_analyser *z, ai_analysis *an, kontor_error *err) {
         int seat = z->ply[i].seat;
         kontor_move played = z->ply[i].move;
         kontor_move legal[KONTOR_MAX_MOVES];
-        int nl = seat < s->cfg.nseats ? kontor_legal(s, seat, legal) : 0;
+        int nl = seat < s->cfg->nseats ? kontor_legal(s, seat, legal) : 0;
         int searched = 0;
         if (nl > 1 && kontor_is_legal(s, seat, played)) {
             searched = 1;
@@ -338,10 +338,10 @@ int ai_analyser_step(ai_analyser *z, ai_analysis *an, kontor_error *err) {
             d->loss = d->best_value - d->played_value;
             if (played == d->best || d->loss < 0) d->loss = 0;
         }
-        if (seat >= s->cfg.nseats || kontor_apply(s, seat, played, NULL) != KONTOR_OK) {
+        if (seat >= s->cfg->nseats || kontor_apply(s, seat, played, NULL) != KONTOR_OK) {
             char why[160];
             ai_fail(err, KONTOR_E_ILLEGAL, "decision %d (round %d) is illegal: %s", i + 1, s->round,
-                    seat < s->cfg.nseats ? kontor_why_illegal(s, seat, played, why, sizeof why) : "no such seat");
+                    seat < s->cfg->nseats ? kontor_why_illegal(s, seat, played, why, sizeof why) : "no such seat");
             return -1;
         }
         z->i++;

@@ -56,7 +56,7 @@ static void area_goods_of(const kontor_state *s, bb_t cells, uint8_t goods[2][3]
     memset(goods, 0, 6);
     while (bb_any(cells)) {
         int c = bb_pop(&cells);
-        const kontor_card *k = &s->cfg.cards->card[s->cell_card[c]];
+        const kontor_card *k = &s->cfg->cards->card[s->cell_card[c]];
         if (k->kind != KONTOR_KIND_GOODS || k->colour > 1) continue;
         for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] + k->goods[g]);
     }
@@ -101,12 +101,12 @@ void ai_eval_terms_of(const kontor_state *s, int seat, ai_eval_terms *t) {
         if (k < 1) k = 1;
         double v = W_OPEN * (0.25 + 0.75 / k);
         if (lead_size(g, w) < 2) v *= LEAD_THIN;
-        if (s->cfg.largest) v *= 1.0 + W_SIZE * bb_count(area);
+        if (s->cfg->largest) v *= 1.0 + W_SIZE * bb_count(area);
         t->open_areas += w == me ? v : -v;
     }
 
     int coins[2] = {0, 0};
-    for (int p = 0; p < s->cfg.nseats; p++) coins[kontor_team(s, p)] += s->coins[p];
+    for (int p = 0; p < s->cfg->nseats; p++) coins[kontor_team(s, p)] += s->coins[p];
     t->money = money_value(coins[me]) - money_value(coins[op]);
 
     for (int team = 0; team < 2; team++) {
@@ -114,7 +114,7 @@ void ai_eval_terms_of(const kontor_state *s, int seat, ai_eval_terms *t) {
         t->cranes += (team == me ? 1 : -1) * W_CRANE * n;
     }
 
-    if (s->cfg.ship) {
+    if (s->cfg->ship) {
         bb_t exposed = bb_and(bb_andnot(s->shipsym, s->enclosed), bb_neighbours(s->water));
         for (int team = 0; team < 2; team++) {
             int n = bb_count(bb_and(exposed, s->team_dock[team]));

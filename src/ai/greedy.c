@@ -96,7 +96,7 @@ static void draw_others(const kontor_state *det, int seat, kontor_rng *rng, int 
     unsigned actors = kontor_actors(det);
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
         pick[q] = KONTOR_NONE;
-        if (q == seat || q >= det->cfg.nseats || !((actors >> q) & 1)) continue;
+        if (q == seat || q >= det->cfg->nseats || !((actors >> q) & 1)) continue;
         int pass = kontor_is_legal(det, q, KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PASS));
         int n = det->hand_n[q] + pass;
         if (n <= 0) continue;
@@ -108,10 +108,10 @@ static void draw_others(const kontor_state *det, int seat, kontor_rng *rng, int 
 /* From the declarations on: every seat's declaration, then the cards of those
  * who play (pick[q] as in draw_others; seat's own in pick[seat]). */
 static void play_declared_round(kontor_state *c, const int pick[KONTOR_MAX_SEATS]) {
-    for (int q = 0; q < c->cfg.nseats && c->phase == KONTOR_PHASE_DECLARE; q++)
+    for (int q = 0; q < c->cfg->nseats && c->phase == KONTOR_PHASE_DECLARE; q++)
         if (pick[q] != KONTOR_NONE)
             kontor_apply(c, q, KONTOR_MOVE(KONTOR_MOVE_DECLARE, pick[q] == KONTOR_PASS ? KONTOR_PASS : KONTOR_PLAY), NULL);
-    for (int q = 0; q < c->cfg.nseats && c->phase == KONTOR_PHASE_CHOOSE; q++)
+    for (int q = 0; q < c->cfg->nseats && c->phase == KONTOR_PHASE_CHOOSE; q++)
         if (pick[q] != KONTOR_NONE && pick[q] != KONTOR_PASS) kontor_apply(c, q, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, pick[q]), NULL);
     finish_round(c);
 }
@@ -163,7 +163,7 @@ static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
             /* the opponents' hidden choices, drawn uniformly */
             kontor_move opp[KONTOR_MAX_SEATS];
             unsigned actors = kontor_actors(&det);
-            for (int q = 0; q < det.cfg.nseats; q++) {
+            for (int q = 0; q < det.cfg->nseats; q++) {
                 opp[q] = KONTOR_FORFEIT;
                 if (q == seat || !((actors >> q) & 1)) continue;
                 kontor_move om[KONTOR_MAX_MOVES];
@@ -173,7 +173,7 @@ static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
             for (int i = 0; i < n; i++) {
                 kontor_state c = det;
                 kontor_apply(&c, seat, moves[i], NULL);
-                for (int q = 0; q < c.cfg.nseats; q++)
+                for (int q = 0; q < c.cfg->nseats; q++)
                     if (opp[q] != KONTOR_FORFEIT) kontor_apply(&c, q, opp[q], NULL);
                 finish_round(&c);
                 ch[i].value += ai_eval(&c, seat) / g->samples;

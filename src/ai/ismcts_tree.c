@@ -631,13 +631,13 @@ static void iterate(tree *T) {
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
             const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
-            for (int q = 0; q < st.cfg.nseats; q++)
+            for (int q = 0; q < st.cfg->nseats; q++)
                 if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat)) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
             lock_node(T, cur);
-            for (int q = 0; q < st.cfg.nseats; q++) {
+            for (int q = 0; q < st.cfg->nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
                 if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
                     pick[q] = T->fixed_moves[k * KONTOR_MAX_SEATS + q];
@@ -672,12 +672,12 @@ static void iterate(tree *T) {
              * matches edges against it) or drawn from that list, so it is
              * applied without the rules' check (core/apply.h); a modelled
              * opponent's pick comes from outside the tree and is checked. */
-            if (phase == KONTOR_PHASE_CHOOSE && actors == 3 && st.cfg.nseats == 2 && !st.cfg.bankrupt &&
+            if (phase == KONTOR_PHASE_CHOOSE && actors == 3 && st.cfg->nseats == 2 && !st.cfg->bankrupt &&
                 !(k >= 0 && cur == 1))
                 /* the usual joint node of the game for two: both choices at once */
                 kontor__choose_two_unchecked(&st, KONTOR_MOVE_VALUE(pick[0]), KONTOR_MOVE_VALUE(pick[1]));
             else
-                for (int q = 0; q < st.cfg.nseats; q++) {
+                for (int q = 0; q < st.cfg->nseats; q++) {
                     if (!((actors >> q) & 1)) continue;
                     if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
                     else kontor__apply_unchecked(&st, q, pick[q], NULL);
@@ -692,7 +692,7 @@ static void iterate(tree *T) {
             int q = 0;
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             uint32_t e;
-            if (T->place_plain && st.phase == KONTOR_PHASE_PLACE && !st.cfg.optional_place && !bb_some(&st.cells_water)) {
+            if (T->place_plain && st.phase == KONTOR_PHASE_PLACE && !st.cfg->optional_place && !bb_some(&st.cells_water)) {
                 if (!bb_some(&st.cells)) break;
                 lock_node(T, cur);
                 e = select_place(T, &st, cur, q, &expanded);

@@ -55,8 +55,8 @@ kontor_status kontor_match_play(kontor_state *s, kontor_agent *const agents[], k
     memset(res, 0, sizeof *res);
     res->forfeit = -1;
     res->winner = -1;
-    res->nseats = s->cfg.nseats;
-    int ns = s->cfg.nseats;
+    res->nseats = s->cfg->nseats;
+    int ns = s->cfg->nseats;
     kontor_view v;
 
     for (int q = 0; q < ns; q++)

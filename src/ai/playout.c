@@ -83,7 +83,7 @@ static float unit(kontor_rng *rng) { return (float)(kontor_rng_next(rng) >> 40) 
  * is its i-th. -1 for the other phases (then list them). */
 int ai_legal_count(const kontor_state *s, int seat) {
     if (s->phase == KONTOR_PHASE_PLACE)
-        return bb_count(s->cells) + bb_count(s->cells_water) + (s->cfg.optional_place ? 1 : 0);
+        return bb_count(s->cells) + bb_count(s->cells_water) + (s->cfg->optional_place ? 1 : 0);
     if (s->phase == KONTOR_PHASE_CHOOSE) /* a pass is a choice with declare=hidden, unless forbidden (R1, R2) */
         return s->hand_n[seat] + kontor__may_pass_in_choice(s, seat);
     return -1;
@@ -128,7 +128,7 @@ int ai_removal_score(const kontor_state *s, int seat, int c) {
     uint8_t g[2][3];
     kontor_area_at(s, c, &cells, g);
     int w = kontor_compare_goods(g);
-    const kontor_card *k = &s->cfg.cards->card[s->cell_card[c]];
+    const kontor_card *k = &s->cfg->cards->card[s->cell_card[c]];
     if (k->kind == KONTOR_KIND_GOODS && k->colour <= 1)
         for (int i = 0; i < 3; i++) g[k->colour][i] = (uint8_t)(g[k->colour][i] - k->goods[i]);
     int w2 = kontor_compare_goods(g);
@@ -194,7 +194,7 @@ kontor_move ai_playout_ship_pick(const kontor_state *s, int seat, const ai_playo
  * o->place (when there is such a cell), elsewhere uniformly. */
 static kontor_move pick_place(const kontor_state *s, int seat, const ai_playout_opts *o, kontor_rng *rng) {
     int id = s->choice[seat];
-    const kontor_card *k = id < s->cfg.cards->ncards ? &s->cfg.cards->card[id] : NULL;
+    const kontor_card *k = id < s->cfg->cards->ncards ? &s->cfg->cards->card[id] : NULL;
     if (k && kontor_card_is_dock(k) && k->colour <= 1) {
         bb_t t = bb_and(s->cells, bb_neighbours(s->team_dock[kontor_team(s, seat)]));
         if (bb_any(t) && unit(rng) < o->place)
@@ -211,7 +211,7 @@ static inline int mast_key_of(const kontor_state *s, int seat, kontor_move m, in
     if (kind == KONTOR_MOVE_CHOOSE || kind == KONTOR_MOVE_DECLARE) return (team2 << 12) | (m & 0xFFF);
     if (kind != KONTOR_MOVE_PLACE && kind != KONTOR_MOVE_PLACE_WATER) return -1;
     int id = s->choice[seat];
-    int dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+    int dock = id < s->cfg->cards->ncards && kontor_card_is_dock(&s->cfg->cards->card[id]);
     return ((team2 + dock) << 12) | (m & 0xFFF);
 }
 
@@ -251,7 +251,7 @@ static kontor_move pick_mast(const kontor_state *s, int seat, const ai_playout_o
         else if (kind == KONTOR_MOVE_PLACE || kind == KONTOR_MOVE_PLACE_WATER) {
             if (dock < 0) {
                 int id = s->choice[seat];
-                dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+                dock = id < s->cfg->cards->ncards && kontor_card_is_dock(&s->cfg->cards->card[id]);
             }
             k = ((team2 + dock) << 12) | (moves[i] & 0xFFF);
         }
@@ -293,7 +293,7 @@ void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *op
  * whether the card is a dock card, the move (ai.h, ai_placements). */
 uint32_t ai_rave_key(const kontor_state *s, int seat, kontor_move m) {
     int id = s->choice[seat];
-    uint32_t dock = id < s->cfg.cards->ncards && kontor_card_is_dock(&s->cfg.cards->card[id]);
+    uint32_t dock = id < s->cfg->cards->ncards && kontor_card_is_dock(&s->cfg->cards->card[id]);
     return (uint32_t)seat * AI_RAVE_PER_SEAT + (dock << 12) + (m & 0xFFFu);
 }
 
@@ -301,15 +301,15 @@ void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opt
                     ai_placements *rec, float r[2]) {
     ai_playout_opts eff = *opts;
     const ai_playout_opts *o = &eff;
-    if (eff.mast < 0.0f) eff.mast = s->cfg.ship ? 0.0f : MAST_ALL;
+    if (eff.mast < 0.0f) eff.mast = s->cfg->ship ? 0.0f : MAST_ALL;
     /* o->record: keep the averages (for the tree's move ordering, ismcts.c)
      * even where the playout does not use them */
     int use = eff.mast > 0.0f && mast;
     if (!use && !o->record) mast = NULL;
     /* the ship policy changes nothing where there is no ship */
     if (rec) rec->n = 0;
-    if (o->rounds == 0 && (o->policy == 0 || !s->cfg.ship) && o->place <= 0.0f && !mast && !rec &&
-        (o->pass == 0.0f || s->cfg.pass_hidden)) {
+    if (o->rounds == 0 && (o->policy == 0 || !s->cfg->ship) && o->place <= 0.0f && !mast && !rec &&
+        (o->pass == 0.0f || s->cfg->pass_hidden)) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
         return;
@@ -318,17 +318,17 @@ void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opt
     int path[MAST_PATH];
     int npath = 0;
     int team2[KONTOR_MAX_SEATS]; /* the seats' teams, twice, for the MAST keys */
-    for (int q = 0; q < KONTOR_MAX_SEATS; q++) team2[q] = mast && q < s->cfg.nseats ? kontor_team(s, q) * 2 : 0;
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++) team2[q] = mast && q < s->cfg->nseats ? kontor_team(s, q) * 2 : 0;
     /* a few hundred decisions end any game (R8's safety rule); the guard only
      * protects against an engine bug turning into a hang */
     for (int guard = 0; s->phase != KONTOR_PHASE_OVER && guard < 100000; guard++) {
         int opens = s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_DECLARE || s->phase == KONTOR_PHASE_BUY;
-        if (opens && s->round >= stop && !(s->phase == KONTOR_PHASE_CHOOSE && !s->cfg.pass_hidden)) break;
+        if (opens && s->round >= stop && !(s->phase == KONTOR_PHASE_CHOOSE && !s->cfg->pass_hidden)) break;
         unsigned actors = kontor_actors(s);
         if (!actors) break;
         if (opens) {
             int phase = s->phase;
-            for (int q = 0; q < s->cfg.nseats && s->phase == phase; q++) {
+            for (int q = 0; q < s->cfg->nseats && s->phase == phase; q++) {
                 if (!((actors >> q) & 1)) continue;
                 kontor_move m = phase == KONTOR_PHASE_DECLARE && o->pass != 0.0f ? pick_declare(s, q, o, rng)
                                  : use && phase != KONTOR_PHASE_BUY       ? pick_mast(s, q, o, mast, rng)
@@ -365,7 +365,7 @@ void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opt
     } else {
         int t0 = kontor_team(s, 0);
         double e = ai_eval(s, 0);
-        double scale = o->scale > 0 ? o->scale : s->cfg.largest ? SCALE_LARGEST : SCALE_ALL;
+        double scale = o->scale > 0 ? o->scale : s->cfg->largest ? SCALE_LARGEST : SCALE_ALL;
         float p = (float)(1.0 / (1.0 + exp(-e / scale)));
         r[t0] = p;
         r[1 - t0] = 1.0f - p;

@@ -42,7 +42,7 @@ int ai_reuse_find(const kontor_view *old, const kontor_move *mine, int nmine, co
     int me = old->seat;
     memset(out, 0, sizeof *out);
     if (nmine < 1 || nmine > AI_REUSE_MAX || now->seat != me || N->round != P->round ||
-        P->cfg.nseats != N->cfg.nseats || N->phase == KONTOR_PHASE_OVER)
+        P->cfg->nseats != N->cfg->nseats || N->phase == KONTOR_PHASE_OVER)
         return 0;
     int first = 0; /* the first of mine that is a sequential step */
     if (P->phase == KONTOR_PHASE_DECLARE) {
@@ -51,7 +51,7 @@ int ai_reuse_find(const kontor_view *old, const kontor_move *mine, int nmine, co
         if (nmine != 1 || N->phase != KONTOR_PHASE_CHOOSE || N->choice[me] != KONTOR_NONE) return 0;
         out->joint = 1;
         out->phase = KONTOR_PHASE_DECLARE;
-        for (int q = 0; q < N->cfg.nseats; q++) {
+        for (int q = 0; q < N->cfg->nseats; q++) {
             int val = q == me ? KONTOR_MOVE_VALUE(mine[0]) : N->choice[q] == KONTOR_PASS ? KONTOR_PASS : KONTOR_PLAY;
             out->key |= (uint32_t)(val & 0xFF) << (8 * q);
         }
@@ -68,7 +68,7 @@ int ai_reuse_find(const kontor_view *old, const kontor_move *mine, int nmine, co
         out->joint = 1;
         out->phase = KONTOR_PHASE_CHOOSE;
         int ninorder = 0;
-        for (int q = 0; q < N->cfg.nseats; q++) {
+        for (int q = 0; q < N->cfg->nseats; q++) {
             if (P->choice[q] == KONTOR_PASS) continue; /* declared a pass: no pick (R1) */
             int in = 0;
             for (int t = 0; t < N->norder; t++) in |= N->order[t] == q;

@@ -39,7 +39,7 @@ static void find_round(void *ctx, const kontor_state *s, int ply, const kontor_l
 static void say_move(const kontor_state *s, kontor_move m, char *buf, size_t cap) {
     int v = KONTOR_MOVE_VALUE(m);
     char cell[8];
-    const kontor_cardset *cs = s->cfg.cards;
+    const kontor_cardset *cs = s->cfg->cards;
     switch (KONTOR_MOVE_KIND(m)) {
     case KONTOR_MOVE_DECLARE:
         snprintf(buf, cap, "%s", v == KONTOR_PASS ? "declare a pass (take a coin)" : "declare to play a card");
@@ -169,7 +169,7 @@ int cmd_hint(int argc, char **argv) {
         return 2;
     }
     int rc = 0;
-    for (int seat = 0; seat < s.cfg.nseats; seat++) {
+    for (int seat = 0; seat < s.cfg->nseats; seat++) {
         if (!((actors >> seat) & 1)) continue;
         kontor_view v;
         kontor_view_of(&s, seat, &v);

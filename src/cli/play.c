@@ -122,7 +122,7 @@ static void log_events(tui *t, const kontor_log *lg) {
             if (e->cell == KONTOR_NONE)
                 tui_logf(t, _("%s puts %s under %s's pile"), who, tui_card_text(s, e->card, c1, sizeof c1),
                          tui_seat_name(s, e->a));
-            else if (s->cfg.nseats == 4 && s->phase == KONTOR_PHASE_PILE)
+            else if (s->cfg->nseats == 4 && s->phase == KONTOR_PHASE_PILE)
                 tui_logf(t, _("%s removes %s from %s"), who, tui_card_text(s, e->card, c1, sizeof c1),
                          kontor_format_cell(e->cell, cell));
             else

@@ -162,8 +162,8 @@ static const int good_pair[3] = {P_TEA, P_WINE, P_SPICE};
 
 const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) {
     if (id == KONTOR_PASS) return snprintf(buf, cap, _("pass")), buf;
-    if (is_unknown(id) || id >= s->cfg.cards->ncards) return snprintf(buf, cap, "?"), buf;
-    const kontor_card *k = &s->cfg.cards->card[id];
+    if (is_unknown(id) || id >= s->cfg->cards->ncards) return snprintf(buf, cap, "?"), buf;
+    const kontor_card *k = &s->cfg->cards->card[id];
     if (k->kind == KONTOR_KIND_CENTRE) return snprintf(buf, cap, _("centre")), buf;
     char what[16] = "";
     if (k->kind == KONTOR_KIND_GOODS) {
@@ -182,8 +182,8 @@ const char *tui_card_text(const kontor_state *s, int id, char *buf, size_t cap) 
  * theirs, '$' and '^' in theirs. */
 static int put_card(const tui *t, int y, int x, int xmax, const kontor_state *s, int id, attr_t extra) {
     if (id == KONTOR_PASS) return put(t, y, x, xmax, 0, extra, _("pass"));
-    if (is_unknown(id) || id >= s->cfg.cards->ncards) return put(t, y, x, xmax, 0, extra, "?");
-    const kontor_card *k = &s->cfg.cards->card[id];
+    if (is_unknown(id) || id >= s->cfg->cards->ncards) return put(t, y, x, xmax, 0, extra, "?");
+    const kontor_card *k = &s->cfg->cards->card[id];
     if (k->kind == KONTOR_KIND_CENTRE) return put(t, y, x, xmax, 0, extra, _("centre"));
     int np = k->colour == KONTOR_RED ? P_RED : k->colour == KONTOR_BLACK ? P_BLACK : P_SHIP;
     x = putf(t, y, x, xmax, np, A_BOLD | extra, "%d", k->number);
@@ -256,7 +256,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
     }
     int tile_on[KONTOR_CELLS];
     for (int c = 0; c < KONTOR_CELLS; c++) tile_on[c] = -1;
-    if (d->cfg.tiles)
+    if (d->cfg->tiles)
         for (int i = 0; i < 4; i++)
             if (d->tile_at[i] < KONTOR_TILES) tile_on[tile_cell(i)] = d->tile_at[i];
     for (int x = t->wx0; x <= t->wx1; x++)
@@ -269,7 +269,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
             int id = d->cell_card[c];
             int is_target = tui_bb_test(&bm->target, c), is_cursor = c == bm->cursor;
             attr_t cur = is_cursor ? A_REVERSE : 0;
-            if (id == KONTOR_NONE || id >= d->cfg.cards->ncards) {
+            if (id == KONTOR_NONE || id >= d->cfg->cards->ncards) {
                 if (is_target) {
                     put(t, sy, sx, xmax, P_LEGAL, cur, " ++ ");
                     put(t, sy + 1, sx, xmax, P_LEGAL, cur, "    ");
@@ -281,7 +281,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                     put(t, sy + 1, sx, xmax, 0, cur, "    ");
                 }
             } else {
-                const kontor_card *k = &d->cfg.cards->card[id];
+                const kontor_card *k = &d->cfg->cards->card[id];
                 attr_t last = 0;
                 for (int p = 0; p < t->nseats; p++)
                     if (c == t->last_cell[p]) last = A_UNDERLINE;
@@ -404,7 +404,7 @@ static void append(char *buf, size_t cap, const char *fmt, ...) {
 /* The seats that still owe a decision, as words. */
 static void actors_text(const kontor_state *s, char *buf, size_t cap) {
     unsigned act = kontor_actors(s);
-    for (int p = 0; p < s->cfg.nseats; p++)
+    for (int p = 0; p < s->cfg->nseats; p++)
         if ((act >> p) & 1) append(buf, cap, " %s", tui_seat_name(s, p));
 }
 
@@ -426,17 +426,17 @@ static void status_text(const kontor_state *d, char *buf, size_t cap) {
     switch (d->phase) {
     case KONTOR_PHASE_DECLARE:
         snprintf(buf, cap, _("round %d, to declare:"), d->round);
-        for (int p = 0; p < d->cfg.nseats; p++)
+        for (int p = 0; p < d->cfg->nseats; p++)
             if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", tui_seat_name(d, p));
         if (d->no_pass) append(buf, cap, "%s", _(" (no passing this round)"));
         break;
     case KONTOR_PHASE_CHOOSE:
         snprintf(buf, cap, _("round %d, to choose:"), d->round);
-        for (int p = 0; p < d->cfg.nseats; p++)
+        for (int p = 0; p < d->cfg->nseats; p++)
             if (d->choice[p] == KONTOR_NONE) append(buf, cap, " %s", tui_seat_name(d, p));
-        for (int p = 0; p < d->cfg.nseats; p++)
-            if (d->choice[p] == KONTOR_PASS && !d->cfg.pass_hidden) append(buf, cap, _("; %s passes"), tui_seat_name(d, p));
-        if (d->no_pass && d->cfg.pass_hidden) append(buf, cap, "%s", _(" (no passing this round)"));
+        for (int p = 0; p < d->cfg->nseats; p++)
+            if (d->choice[p] == KONTOR_PASS && !d->cfg->pass_hidden) append(buf, cap, _("; %s passes"), tui_seat_name(d, p));
+        if (d->no_pass && d->cfg->pass_hidden) append(buf, cap, "%s", _(" (no passing this round)"));
         break;
     case KONTOR_PHASE_BUY:
         snprintf(buf, cap, _("round %d, buying special cards:"), d->round);
@@ -504,7 +504,7 @@ static int panel_four(tui *t, const kontor_state *d, int viewer, int px, int y) 
     int xmax = COLS, pts[2];
     kontor_points(d, pts);
     putf(t, y++, px, xmax, 0, A_DIM, " %-8s%-4s%3s%5s %s", _("seat"), "$", _("hnd"), _("pile"), _("top"));
-    for (int p = 0; p < d->cfg.nseats; p++, y++) {
+    for (int p = 0; p < d->cfg->nseats; p++, y++) {
         int x = put(t, y, px, xmax, 0, A_BOLD, p == viewer ? ">" : " ");
         x = putf(t, y, x, xmax, kontor_team(d, p) == 0 ? P_RED : P_BLACK, A_BOLD, "%-8s", tui_seat_name(d, p));
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-3d", d->coins[p]);
@@ -551,8 +551,8 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
     int xmax = COLS;
     int y = t->nseats == 2 ? panel_two(t, d, viewer, px, 1) : panel_four(t, d, viewer, px, 1);
     char line[512];
-    if (d->cfg.specials == 2) putf(t, y++, px, xmax, 0, 0, _(" special cards %d, face down"), d->special_pile.n);
-    if (d->cfg.export_store)
+    if (d->cfg->specials == 2) putf(t, y++, px, xmax, 0, 0, _(" special cards %d, face down"), d->special_pile.n);
+    if (d->cfg->export_store)
         putf(t, y++, px, xmax, 0, 0, _(" export red %d/%d/%d black %d/%d/%d"), d->export_n[0][0], d->export_n[0][1],
              d->export_n[0][2], d->export_n[1][0], d->export_n[1][1], d->export_n[1][2]);
     /* the round: who chose, or the cards in play */
@@ -562,8 +562,8 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
         int x = putf(t, y, px, xmax, 0, 0, _("round %d, to %s:"), d->round, declare ? _("declare") : _("choose"));
         for (int p = 0; p < 2; p++)
             if (d->choice[p] == KONTOR_NONE) x = putf(t, y, x, xmax, 0, 0, " %s", p == 0 ? _("red") : _("black"));
-        if (d->no_pass && (declare || d->cfg.pass_hidden)) put(t, y + 1, px, xmax, 0, A_BOLD, _("(no passing this round)"));
-        for (int p = 0; p < 2 && !declare && !d->cfg.pass_hidden; p++)
+        if (d->no_pass && (declare || d->cfg->pass_hidden)) put(t, y + 1, px, xmax, 0, A_BOLD, _("(no passing this round)"));
+        for (int p = 0; p < 2 && !declare && !d->cfg->pass_hidden; p++)
             if (d->choice[p] == KONTOR_PASS) putf(t, y + 1, px, xmax, 0, A_BOLD, _("%s passes this round"), p == 0 ? _("red") : _("black"));
         y += 2;
     } else if (t->nseats == 2 && d->phase >= KONTOR_PHASE_SHIP && d->phase <= KONTOR_PHASE_PLACE) {
@@ -604,7 +604,7 @@ static void draw_panel(tui *t, const kontor_state *d, int viewer, int seat, int 
         int nl = choosing ? kontor_legal(d, viewer, mv) : 0, may_pass = 0;
         for (int i = 0; i < nl; i++) may_pass |= KONTOR_MOVE_VALUE(mv[i]) == KONTOR_PASS;
         /* R1: the pass is declared first; when the cards are chosen it is gone */
-        if (d->phase == KONTOR_PHASE_CHOOSE && !d->cfg.pass_hidden) items = n;
+        if (d->phase == KONTOR_PHASE_CHOOSE && !d->cfg->pass_hidden) items = n;
         for (int i = 0; i < items; i++) {
             int cy = y + i / 2, cx = px + (i % 2) * half;
             int sel = choosing && i == t->sel;
@@ -654,7 +654,7 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
                  s->hand_n[seat]);
         break;
     case KONTOR_PHASE_CHOOSE:
-        if (s->cfg.pass_hidden)
+        if (s->cfg->pass_hidden)
             snprintf(buf, cap, _("%s: choose a card in secret: 1-%d or arrows, p pass, Enter plays it"), who, s->hand_n[seat]);
         else
             snprintf(buf, cap, _("%s: choose your card in secret: 1-%d or arrows, Enter plays it"), who, s->hand_n[seat]);
@@ -670,7 +670,7 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
         for (int i = 0; i < n; i++) water |= KONTOR_MOVE_KIND(mv[i]) == KONTOR_MOVE_PLACE_WATER;
         snprintf(buf, cap, _("%s: place %s: arrows or type +x,y, Enter places%s%s"), who,
                  tui_card_text(s, s->choice[seat], c1, sizeof c1), water ? _(", w as water") : "",
-                 s->cfg.optional_place ? _(", n takes back") : "");
+                 s->cfg->optional_place ? _(", n takes back") : "");
         break;
     }
     case KONTOR_PHASE_BUY: snprintf(buf, cap, _("%s: buy special cards for 2 coins each? 1-%d or arrows, Enter"), who, n); break;
@@ -680,7 +680,7 @@ static const char *prompt_for(const tui *t, int seat, char *buf, size_t cap) {
         break;
     case KONTOR_PHASE_SELECT:
         snprintf(buf, cap, _("%s: pick your hand: keep %d, then put %d out (%d done): 1-%d, Enter"), who,
-                 s->cfg.select_keep, s->cfg.select_discard, s->selected[seat], n);
+                 s->cfg->select_keep, s->cfg->select_discard, s->selected[seat], n);
         break;
     case KONTOR_PHASE_TAVERN: snprintf(buf, cap, _("%s: does your tavern's area (*) score? 1-%d or arrows, Enter"), who, n); break;
     case KONTOR_PHASE_EXPORT: snprintf(buf, cap, _("%s: export a warehouse of the card (*)? 1-%d, Enter; n none"), who, n); break;
@@ -743,7 +743,7 @@ void tui_draw(tui *t) {
     const kontor_state *d = &v.s;
     /* title */
     char title[256];
-    snprintf(title, sizeof title, _(" Kontor %s  round %d  seed %llu  "), kontor_variant_name(d->cfg.variant), d->round,
+    snprintf(title, sizeof title, _(" Kontor %s  round %d  seed %llu  "), kontor_variant_name(d->cfg->variant), d->round,
              (unsigned long long)t->seed);
     if (t->nseats == 2)
         append(title, sizeof title, _(" red: %s  black: %s"), t->seat[0].spec, t->seat[1].spec);
@@ -931,16 +931,16 @@ void tui_end_text(const tui *t, char *buf, size_t cap) {
         snprintf(b, sizeof b, "%d (%d+%d)", s->coins[2] + s->coins[3], s->coins[2], s->coins[3]);
         OUT(_("  coins          %-13s %-13s\n"), a, b);
     }
-    if (s->cfg.export_store)
+    if (s->cfg->export_store)
         OUT(_("  export T/W/S   %d/%d/%d         %d/%d/%d\n"), s->export_n[0][0], s->export_n[0][1], s->export_n[0][2],
             s->export_n[1][0], s->export_n[1][1], s->export_n[1][2]);
-    if (s->cfg.tiles) OUT(_("  tile points    %-13d %-13d\n"), s->bonus_points[0], s->bonus_points[1]);
+    if (s->cfg->tiles) OUT(_("  tile points    %-13d %-13d\n"), s->bonus_points[0], s->bonus_points[1]);
     OUT("\n");
     uint8_t counted[KONTOR_MAX_AREAS];
     kontor_counted_areas(s, counted);
     OUT(_("Enclosed areas, in the order they were closed%s:\n"),
-        s->cfg.scoring == KONTOR_SCORE_SMALLEST ? _(" (only the smallest count)")
-        : s->cfg.largest                        ? _(" (only the largest count)") : "");
+        s->cfg->scoring == KONTOR_SCORE_SMALLEST ? _(" (only the smallest count)")
+        : s->cfg->largest                        ? _(" (only the largest count)") : "");
     OUT(_("   #  round  cards  dist  at      red T W S  black T W S  winner  counts pts\n"));
     for (int a = 0; a < s->nareas; a++) {
         const kontor_area *ar = &s->area[a];

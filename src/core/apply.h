@@ -36,7 +36,7 @@ void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1);
 static inline int kontor__may_pass(const kontor_state *s, int seat) { return !s->no_pass || s->hand_n[seat] == 0; }
 /* In the choice phase a pass is a choice only with declare=hidden (R1). */
 static inline int kontor__may_pass_in_choice(const kontor_state *s, int seat) {
-    return s->cfg.pass_hidden && kontor__may_pass(s, seat);
+    return s->cfg->pass_hidden && kontor__may_pass(s, seat);
 }
 
 #endif

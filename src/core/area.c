@@ -17,9 +17,9 @@
  * board that contains everything placed so far. The extent is the bounding
  * box of every cell that ever held a card, so it never shrinks (R6). */
 int update_mask(kontor_state *s) {
-    bb_t m = s->cfg.board_mask; /* scenarios with a fixed board: the mask never changes */
-    if (!s->cfg.fixed_board) {
-        int w = s->cfg.width, h = s->cfg.height;
+    bb_t m = s->cfg->board_mask; /* scenarios with a fixed board: the mask never changes */
+    if (!s->cfg->fixed_board) {
+        int w = s->cfg->width, h = s->cfg->height;
         m = bb_rect(s->maxx - (w - 1), s->minx + (w - 1), s->maxy - (h - 1), s->miny + (h - 1));
     }
     int changed = !bb_eq(m, s->mask);
@@ -31,8 +31,8 @@ int update_mask(kontor_state *s) {
  * their own direction's extent is fixed (default), or only once both are
  * (edge=both). */
 static inline int edges_close(const kontor_state *s) {
-    if (!s->cfg.edge_both || s->cfg.fixed_board) return 1;
-    return s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height;
+    if (!s->cfg->edge_both || s->cfg->fixed_board) return 1;
+    return s->maxx - s->minx + 1 >= s->cfg->width && s->maxy - s->miny + 1 >= s->cfg->height;
 }
 
 /* Die grosse Insel: the free cells of the island that can never hold a card
@@ -44,18 +44,18 @@ static inline int edges_close(const kontor_state *s) {
  * Like the cells beyond the board's edge, they close the areas next to them. */
 static inline bb_t dead_cells(const kontor_state *s) {
     bb_t both = bb_and(bb_neighbours(s->crane[0]), bb_neighbours(s->crane[1]));
-    return bb_andnot(bb_and(s->cfg.inner, bb_or(both, bb_neighbours(s->enclosed))), s->occ);
+    return bb_andnot(bb_and(s->cfg->inner, bb_or(both, bb_neighbours(s->enclosed))), s->occ);
 }
 
 void kontor_dead_cells(const kontor_state *s, kontor_bb *out) {
-    *out = s->cfg.inner_value ? dead_cells(s) : bb_empty();
+    *out = s->cfg->inner_value ? dead_cells(s) : bb_empty();
 }
 
 /* Cells that close an area from outside: water, the unplayable cells
  * (edges_close), and on the island the cells no card can fill. */
 static inline bb_t closing_cells(const kontor_state *s) {
     bb_t c = edges_close(s) ? bb_or(s->water, bb_andnot(bb_all(), s->mask)) : s->water;
-    return s->cfg.inner_value ? bb_or(c, dead_cells(s)) : c;
+    return s->cfg->inner_value ? bb_or(c, dead_cells(s)) : c;
 }
 
 /* The cells that keep an area open: neither water, nor dock, nor closing
@@ -69,8 +69,8 @@ void kontor_gap_cells(const kontor_state *s, kontor_bb *out) { *out = gap_cells(
 /* Warehouses per team and good in a set of dock cells. */
 void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
     memset(goods, 0, 6);
-    const int exported = s->cfg.export_store;
-    if (s->cfg.tiles) /* Aktionstafeln: a tile's extra warehouse in this area */
+    const int exported = s->cfg->export_store;
+    if (s->cfg->tiles) /* Aktionstafeln: a tile's extra warehouse in this area */
         for (int g = 0; g < 3; g++)
             if (s->tile_bonus[g] != KONTOR_NONE && bb_test(&cells, s->tile_bonus[g])) {
                 int t = card_of(s, s->cell_card[s->tile_bonus[g]])->colour;
@@ -158,7 +158,7 @@ static int manhattan_to_centre(bb_t cells) {
  * (Ereigniskarten). */
 static inline void area_decided(kontor_state *s, kontor_area *a, int w, kontor_log *log) {
     a->winner = w < 0 ? KONTOR_NONE : (uint8_t)w;
-    if (w >= 0 && (!s->cfg.keeper_limit || s->keepers[w] < 5)) {
+    if (w >= 0 && (!s->cfg->keeper_limit || s->keepers[w] < 5)) {
         a->keeper = 1;
         s->keepers[w]++;
     }
@@ -179,8 +179,8 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     area_goods(s, cells, a->goods);
     int base = 1;
-    if (s->cfg.scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
-    if (s->cfg.inner_value && bb_any(bb_and(cells, s->cfg.inner))) base = s->cfg.inner_value; /* the island */
+    if (s->cfg->scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
+    if (s->cfg->inner_value && bb_any(bb_and(cells, s->cfg->inner))) base = s->cfg->inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
     s->enclosed = bb_or(s->enclosed, cells);
     area_decided(s, a, compare_goods(a->goods), log);
@@ -224,7 +224,7 @@ static const uint8_t DIST[KONTOR_CELLS] = {DIST64(0), DIST64(64), DIST64(128), D
  * test of this one (property_scoring_in_the_window_is_the_plain_scoring). */
 __attribute__((always_inline)) static inline void score_area_win_in(kontor_state *s, bb_w area, int r0, kontor_log *log) {
     uint64_t lo = bbw_lo(area), hi = bbw_hi(area);
-    if (s->cfg.tiles | s->cfg.export_store | s->cfg.inner_value || s->nareas >= KONTOR_MAX_AREAS) {
+    if (s->cfg->tiles | s->cfg->export_store | s->cfg->inner_value || s->nareas >= KONTOR_MAX_AREAS) {
         bb_win wa = {{lo, hi}};
         score_area(s, bb_unwindow(wa, r0), log);
         return;
@@ -243,7 +243,7 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
      * lane carries into the next: at most 128 cells of at most 255 goods. */
     uint64_t gs = 0, gw = 0;
     int dist = 99;
-    const kontor_card *cards = s->cfg.cards->card;
+    const kontor_card *cards = s->cfg->cards->card;
     for (uint64_t w = lo; w; w &= w - 1) {
         int c = base + __builtin_ctzll(w);
         if (DIST[c] < dist) dist = DIST[c];
@@ -267,7 +267,7 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
     int t1 = (int)((gs >> 32) & 0xFF), w1 = (int)((gw >> 40) & 0xFF), s1 = (int)((gs >> 48) & 0xFF);
     a->goods[0][0] = (uint8_t)t0, a->goods[0][1] = (uint8_t)w0, a->goods[0][2] = (uint8_t)s0;
     a->goods[1][0] = (uint8_t)t1, a->goods[1][1] = (uint8_t)w1, a->goods[1][2] = (uint8_t)s1;
-    int value = s->cfg.scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
+    int value = s->cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
      * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
     bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
@@ -387,7 +387,7 @@ void enclose_quiet(kontor_state *s, int cell, int water) {
 }
 
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
-    if (__builtin_expect(s->cfg.inner_value != 0, 0) && enclose_island(s, log)) return;
+    if (__builtin_expect(s->cfg->inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
         enclose_window(s, &candidates, KONTOR_NONE, 0, log);
@@ -458,8 +458,8 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     s->pub[1] |= pub[1];
     s->ncards_board = (uint8_t)(s->ncards_board + n);
     _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the extent's four bytes");
-    int keep = n && !s->cfg.fixed_board;
-    if (keep && start_cache.width == s->cfg.width && start_cache.height == s->cfg.height &&
+    int keep = n && !s->cfg->fixed_board;
+    if (keep && start_cache.width == s->cfg->width && start_cache.height == s->cfg->height &&
         bb_eq(start_cache.occ, s->occ)) {
         s->front = start_cache.front;
         s->mask = start_cache.mask;
@@ -493,8 +493,8 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
         start_cache.front = s->front;
         start_cache.mask = s->mask;
         memcpy(start_cache.ext, &s->minx, 4);
-        start_cache.width = s->cfg.width;
-        start_cache.height = s->cfg.height;
+        start_cache.width = s->cfg->width;
+        start_cache.height = s->cfg->height;
     }
 }
 
@@ -630,11 +630,11 @@ static inline bb_w win_east(bb_w a) { return bbw_make((a.w[0] >> 1) & ~BB_COL15,
 __attribute__((always_inline)) static inline void customs_cells(const kontor_state *s, bb_t in, bb_t in_dock, int minx, int maxx, int miny, int maxy,
                           bb_t *water, bb_t *dock) {
     bb_t mask = s->mask, newly = bb_empty();
-    int w = s->cfg.width, h = s->cfg.height;
-    int edges = !s->cfg.edge_both || s->cfg.fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
+    int w = s->cfg->width, h = s->cfg->height;
+    int edges = !s->cfg->edge_both || s->cfg->fixed_board || (maxx - minx + 1 >= w && maxy - miny + 1 >= h);
     if (minx != s->minx || maxx != s->maxx || miny != s->miny || maxy != s->maxy) {
         /* (the extent as now: the same mask and edges, nothing newly closing) */
-        mask = s->cfg.fixed_board ? s->cfg.board_mask
+        mask = s->cfg->fixed_board ? s->cfg->board_mask
                                   : bb_rect(maxx - (w - 1), minx + (w - 1), maxy - (h - 1), miny + (h - 1));
         if (!bb_eq(mask, s->mask) || edges != edges_close(s))
             newly = edges != edges_close(s) ? bb_andnot(bb_all(), mask) : bb_andnot(s->mask, mask);
@@ -726,10 +726,10 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
     bb_t cand = bb_and(s->front, s->mask); /* the free cells next to the board, kept by place_as */
     bb_t off = s->crane_near[1 - team_of(s, seat)]; /* no dock card of seat's there (kept the same way) */
     *water = *dock = bb_empty();
-    if (!s->cfg.inner_value) {
+    if (!s->cfg->inner_value) {
         /* by the extent the card gives the board: the same, or one more
          * column or row on one side (a free cell next to a card) */
-        int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy, w = s->cfg.width, h = s->cfg.height;
+        int x0 = s->minx, x1 = s->maxx, y0 = s->miny, y1 = s->maxy, w = s->cfg->width, h = s->cfg->height;
         /* A side whose new edge closes nothing (no open dock card next to
          * the cells that leave the mask, and the edges close as before)
          * gives its areas the same cells of G as the extent now: its cells
@@ -748,9 +748,9 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
             if (d < 2 ? !(colsc & (BB_COL0 << at)) : !row16(&cand, at)) continue;
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
-            if (s->cfg.fixed_board) {
+            if (s->cfg->fixed_board) {
                 join = 1; /* the mask never changes, the edges always close */
-            } else if (!s->cfg.edge_both) {
+            } else if (!s->cfg->edge_both) {
                 /* the line that leaves the mask (lost) holds no card (a
                  * side's cell lies in the mask, so the extent is narrower
                  * than the board), nor does the line beyond it; the open
@@ -790,7 +790,7 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     bb_t r = bb_empty();
     if (k->kind == KONTOR_KIND_FLOOD) {
         /* word by word, each open dock card's bit set without a branch */
-        const kontor_card *cards = s->cfg.cards->card;
+        const kontor_card *cards = s->cfg->cards->card;
         for (int i = 0; i < 4; i++) {
             uint64_t rw = 0;
             for (uint64_t t = s->dock.w[i] & ~s->enclosed.w[i]; t; t &= t - 1) {

@@ -26,7 +26,7 @@ bb_t bribe_targets(const kontor_state *s, int seat) {
  * 22,337; a record's replay 40,617 -> 40,496). */
 __attribute__((noinline, cold)) static int open_bribe(kontor_state *s) {
     int any = 0;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
         int can = bb_any(bribe_targets(s, p));
         s->bribe[p] = can ? KONTOR_NONE : KONTOR_PASS;
         any |= can;
@@ -41,7 +41,7 @@ __attribute__((noinline, cold)) static int open_bribe(kontor_state *s) {
 
 void begin_bribe(kontor_state *s) {
     s->phase = KONTOR_PHASE_CHOOSE;
-    if (s->cfg.bribe && open_bribe(s)) return;
+    if (s->cfg->bribe && open_bribe(s)) return;
     begin_buy(s);
 }
 
@@ -59,14 +59,14 @@ int buy_max(const kontor_state *s, int seat) {
  * Aktionsrunde, noch bevor Karten gespielt werden"), unless a pass is one of
  * the hidden choices (option declare=hidden). */
 static void open_choice(kontor_state *s) {
-    s->phase = s->cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+    s->phase = s->cfg->pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
 }
 
 void begin_buy(kontor_state *s) {
     open_choice(s);
-    if (s->cfg.specials != 2 || !s->special_pile.n) return;
+    if (s->cfg->specials != 2 || !s->special_pile.n) return;
     int any = 0;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
         /* R20: 2 coins a card, with room in the hand */
         int can = buy_max(s, p) > 0;
         s->buy[p] = can ? KONTOR_NONE : 0;
@@ -90,7 +90,7 @@ static int highest_in_hand(const kontor_state *s, int p) {
  * first, as many as it said; the other then buys what is left, up to his
  * number. Otherwise seat order (it changes nothing: everybody gets all). */
 static void resolve_buys(kontor_state *s, kontor_log *log) {
-    int ns = s->cfg.nseats, want = 0;
+    int ns = s->cfg->nseats, want = 0;
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) want += s->buy[p];
     int order[KONTOR_MAX_SEATS], no = 0;
     for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) order[no++] = p;
@@ -117,7 +117,7 @@ static void resolve_buys(kontor_state *s, kontor_log *log) {
 
 void do_buy(kontor_state *s, int seat, int value, kontor_log *log) {
     s->buy[seat] = (uint8_t)value;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         if (s->buy[p] == KONTOR_NONE) return;
     resolve_buys(s, log);
 }

@@ -298,7 +298,7 @@ static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
                        sizeof *s % 8 == 0,
                    "the state's parts zeroed by words, the cells' cards set by 16 bytes");
     zero_words(s, offsetof(kontor_state, cell_card));
-    s->cfg = *cfg;
+    s->cfg = cfg;
     fill16(s->cell_card, sizeof s->cell_card, KONTOR_NONE);
     size_t after = offsetof(kontor_state, cell_card) + sizeof s->cell_card;
     zero_words((char *)s + after, sizeof *s - after);

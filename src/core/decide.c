@@ -11,7 +11,7 @@
 #include "core/apply.h"
 #include "core/rules.h"
 
-int kontor_team(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat / 2 : seat; }
+int kontor_team(const kontor_state *s, int seat) { return s->cfg->nseats == 4 ? seat / 2 : seat; }
 int kontor_over(const kontor_state *s) { return s->phase == KONTOR_PHASE_OVER; }
 
 /* ---- the decision interface ------------------------------------------------------ */
@@ -21,19 +21,19 @@ unsigned kontor_actors(const kontor_state *s) {
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE:
     case KONTOR_PHASE_DECLARE:
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->choice[p] == KONTOR_NONE) m |= 1u << p;
         return m;
     case KONTOR_PHASE_BUY:
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->buy[p] == KONTOR_NONE) m |= 1u << p;
         return m;
     case KONTOR_PHASE_BRIBE:
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->bribe[p] == KONTOR_NONE) m |= 1u << p;
         return m;
     case KONTOR_PHASE_SELECT:
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->selected[p] < select_total(s)) m |= 1u << p;
         return m;
     case KONTOR_PHASE_TAVERN: return 1u << tavern_seat(s);
@@ -106,10 +106,10 @@ __attribute__((always_inline)) static inline int legal_of(const kontor_state *s,
         break;
     }
     case KONTOR_PHASE_SELECT: {
-        int kind = s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD;
+        int kind = s->selected[seat] < s->cfg->select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD;
         const kontor_pile *pl = &s->dock_pile[seat];
         /* in card order, not pile order: the order of the pile is hidden */
-        for (int id = 0; id < s->cfg.cards->ncards; id++)
+        for (int id = 0; id < s->cfg->cards->ncards; id++)
             if (pile_has(pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
         break;
     }
@@ -146,7 +146,7 @@ __attribute__((always_inline)) static inline int legal_of(const kontor_state *s,
     case KONTOR_PHASE_PLACE: {
         n = cells_as_moves(s->cells, KONTOR_MOVE_PLACE, moves);
         n += cells_as_moves(s->cells_water, KONTOR_MOVE_PLACE_WATER, moves + n);
-        if (s->cfg.optional_place) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
+        if (s->cfg->optional_place) moves[n++] = KONTOR_MOVE(KONTOR_MOVE_PLACE, KONTOR_NONE);
         break;
     }
     default:
@@ -156,7 +156,7 @@ __attribute__((always_inline)) static inline int legal_of(const kontor_state *s,
 }
 
 int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
-    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    if (seat < 0 || seat >= s->cfg->nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
     return legal_of(s, seat, moves);
 }
 
@@ -165,13 +165,13 @@ int kontor_legal(const kontor_state *s, int seat, kontor_move *moves) {
  * iteration of the basic game's search: 21,847 -> 21,755). */
 int kontor__legal_of_actor(const kontor_state *s, int seat, kontor_move *moves) {
 #ifdef KONTOR_CHECK_UNCHECKED
-    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) abort();
+    if (seat < 0 || seat >= s->cfg->nseats || !((kontor_actors(s) >> seat) & 1)) abort();
 #endif
     return legal_of(s, seat, moves);
 }
 
 int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
-    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
+    if (seat < 0 || seat >= s->cfg->nseats || !((kontor_actors(s) >> seat) & 1)) return 0;
     int v = KONTOR_MOVE_VALUE(move), kind = KONTOR_MOVE_KIND(move);
     if (move >> 12) return 0;
     switch (s->phase) {
@@ -194,7 +194,7 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
         return bb_test(&t, v);
     }
     case KONTOR_PHASE_SELECT:
-        if (kind != (s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD)) return 0;
+        if (kind != (s->selected[seat] < s->cfg->select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD)) return 0;
         return pile_has(&s->dock_pile[seat], v);
     case KONTOR_PHASE_TAVERN:
         return kind == KONTOR_MOVE_TAVERN && v <= 1;
@@ -230,7 +230,7 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     case KONTOR_PHASE_PLACE:
         if (kind == KONTOR_MOVE_PLACE_WATER) return v != KONTOR_NONE && bb_test(&s->cells_water, v);
         if (kind != KONTOR_MOVE_PLACE) return 0;
-        if (v == KONTOR_NONE) return s->cfg.optional_place;
+        if (v == KONTOR_NONE) return s->cfg->optional_place;
         return bb_test(&s->cells, v);
     default:
         return 0;
@@ -266,7 +266,7 @@ void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor
     case KONTOR_PHASE_TILE: do_tile(s, v, log); break;
     default: break;
     }
-    if (s->cfg.bankrupt) check_bankrupt(s, log);
+    if (s->cfg->bankrupt) check_bankrupt(s, log);
 }
 
 /* The hidden choices of two seats at once (v0, v1: a card or KONTOR_PASS),
@@ -279,7 +279,7 @@ void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor
  * search 22,113 -> 21,987. */
 void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
 #ifdef KONTOR_CHECK_UNCHECKED
-    if (s->cfg.nseats != 2 || s->cfg.bankrupt || !kontor_is_legal(s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v0)) ||
+    if (s->cfg->nseats != 2 || s->cfg->bankrupt || !kontor_is_legal(s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v0)) ||
         !kontor_is_legal(s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v1)))
         abort();
 #endif
@@ -317,7 +317,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
     switch (s->phase) {
     case KONTOR_PHASE_CHOOSE: {
         /* a seat still to choose: a card in its hand, or a pass if it may */
-        if (seat < 0 || seat >= s->cfg.nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
+        if (seat < 0 || seat >= s->cfg->nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
             move >> 8 != KONTOR_MOVE_CHOOSE)
             return KONTOR_E_ILLEGAL;
         if (v == KONTOR_PASS) {
@@ -334,9 +334,9 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
     case KONTOR_PHASE_PLACE:
         /* the seat whose turn it is: a cell it may take, as a dock card or as
          * water (the customs house), or no cell where placing is optional */
-        if (seat < 0 || seat >= s->cfg.nseats || seat != s->order[s->turn]) return KONTOR_E_ILLEGAL;
+        if (seat < 0 || seat >= s->cfg->nseats || seat != s->order[s->turn]) return KONTOR_E_ILLEGAL;
         if (move >> 8 == KONTOR_MOVE_PLACE) {
-            if (v == KONTOR_NONE ? !s->cfg.optional_place : !bb_test(&s->cells, v)) return KONTOR_E_ILLEGAL;
+            if (v == KONTOR_NONE ? !s->cfg->optional_place : !bb_test(&s->cells, v)) return KONTOR_E_ILLEGAL;
             do_place(s, v, 0, log);
         } else if (move >> 8 == KONTOR_MOVE_PLACE_WATER && v != KONTOR_NONE && bb_test(&s->cells_water, v)) {
             do_place(s, v, 1, log);
@@ -346,7 +346,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
         break;
     case KONTOR_PHASE_DECLARE:
         /* a seat still to declare: to play if it holds a card, a pass if it may */
-        if (seat < 0 || seat >= s->cfg.nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
+        if (seat < 0 || seat >= s->cfg->nseats || seat >= KONTOR_MAX_SEATS || s->choice[seat] != KONTOR_NONE ||
             move >> 8 != KONTOR_MOVE_DECLARE)
             return KONTOR_E_ILLEGAL;
         if (v == KONTOR_PASS ? !kontor__may_pass(s, seat) : v != KONTOR_PLAY || s->hand_n[seat] == 0) return KONTOR_E_ILLEGAL;
@@ -355,7 +355,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
     default:
         return apply_other(s, seat, move, log);
     }
-    if (s->cfg.bankrupt) check_bankrupt(s, log);
+    if (s->cfg->bankrupt) check_bankrupt(s, log);
     return KONTOR_OK;
 }
 
@@ -363,7 +363,7 @@ kontor_status kontor_apply(kontor_state *s, int seat, kontor_move move, kontor_l
  * state (the passers' choices a pass, the players still to choose; the
  * round goes on when somebody plays); 0 when it ended the game. */
 __attribute__((noinline, cold)) static int declared_solvent(kontor_state *s, unsigned passers) {
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         s->choice[p] = (passers >> p) & 1 ? KONTOR_PASS : KONTOR_NONE;
     check_bankrupt(s, NULL);
     return s->phase == KONTOR_PHASE_CHOOSE;
@@ -419,7 +419,7 @@ static inline unsigned declared_pass(uint64_t x, unsigned both, unsigned hand_n)
 __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, kontor_rng r, int *stop) {
     switch (s->phase) {
     case KONTOR_PHASE_DECLARE: {
-        if (s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
+        if (s->cfg->nseats == 2 && s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE) {
             /* both seats at once, in seat order: red's declaration
              * changes nothing black's choices depend on */
             int play0 = s->hand_n[0] > 0, i0 = (int)rng_below(&r, (uint32_t)(play0 + kontor__may_pass(s, 0)));
@@ -428,7 +428,7 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
             do_declare(s, 1, i1 < play1 ? KONTOR_PLAY : KONTOR_PASS, NULL);
             break;
         }
-        if (s->cfg.nseats == 4 && (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
+        if (s->cfg->nseats == 4 && (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE) {
             /* the four seats at once, the same way (with do_declare for four: 79,501 -> 77,606) */
             uint8_t v4[4];
             for (int p = 0; p < 4; p++) {
@@ -443,7 +443,7 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
          * do_declare acts (the others' would only note the choice), and
          * no seat's declaration changes what the next ones may declare */
         int last = -1, v = 0;
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
             if (s->choice[p] != KONTOR_NONE) continue;
             if (last >= 0) s->choice[last] = (uint8_t)v; /* do_declare(s, last, v) */
             int play = s->hand_n[p] > 0, i = (int)rng_below(&r, (uint32_t)(play + kontor__may_pass(s, p)));
@@ -454,9 +454,9 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
         break;
     }
     case KONTOR_PHASE_CHOOSE: {
-        if (s->cfg.nseats == 4) {
+        if (s->cfg->nseats == 4) {
             /* four seats: the same as below, unrolled (with do_choose's test for four: 77,606 -> 77,124) */
-            int last = -1, v = 0, ph = s->cfg.pass_hidden;
+            int last = -1, v = 0, ph = s->cfg->pass_hidden;
             for (int p = 0; p < 4; p++) {
                 if (s->choice[p] != KONTOR_NONE) continue;
                 if (last >= 0) s->choice[last] = (uint8_t)v;
@@ -470,7 +470,7 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
         /* the same for the hidden choices: a choice changes nothing the
          * next seat's choices depend on */
         int last = -1, v = 0;
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
             if (s->choice[p] != KONTOR_NONE) continue;
             if (last >= 0) s->choice[last] = (uint8_t)v; /* do_choose(s, last, v) */
             int n = s->hand_n[p] + kontor__may_pass_in_choice(s, p), i = (int)rng_below(&r, (uint32_t)n);
@@ -481,7 +481,7 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
         break;
     }
     case KONTOR_PHASE_BUY:
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS && s->phase == KONTOR_PHASE_BUY; p++)
             if (s->buy[p] == KONTOR_NONE) do_buy(s, p, (int)rng_below(&r, (uint32_t)buy_max(s, p) + 1), NULL);
         break;
     case KONTOR_PHASE_SHIP: {
@@ -515,7 +515,7 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
         return r; /* kontor__apply_unchecked checked bankruptcy */
     }
     }
-    if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+    if (s->cfg->bankrupt) check_bankrupt(s, NULL);
     return r;
 }
 
@@ -526,7 +526,7 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
  * four 47,102 -> 47,154 a game, a call a game more: the same test first in
  * one function gave 22,218 and 47,104). */
 __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor_rng r, int *stop) {
-    if (s->phase == KONTOR_PHASE_CHOOSE && s->cfg.nseats == 2 && s->choice[0] == KONTOR_NONE &&
+    if (s->phase == KONTOR_PHASE_CHOOSE && s->cfg->nseats == 2 && s->choice[0] == KONTOR_NONE &&
         s->choice[1] == KONTOR_NONE) {
         /* both seats at once, as for the declarations, and revealed as
          * the round loop reveals them (playout_reveal_two): each card
@@ -548,7 +548,7 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
             pay_out(s, pass2, got);
         }
         playout_reveal_two(s, pass2);
-        if (s->cfg.bankrupt) check_bankrupt(s, NULL);
+        if (s->cfg->bankrupt) check_bankrupt(s, NULL);
         return r;
     }
     return playout_other(s, r, stop);
@@ -665,7 +665,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
  * cost basic +14 and advanced +22 a game, layout). */
 void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
-    const kontor_config *c = &s->cfg;
+    const kontor_config *c = s->cfg;
     /* A round whose declarations began outside (a search's state between two
      * seats' declarations) is played on by playout_step first: the loop's
      * round then always finds every choice open, without a test (only

@@ -28,8 +28,8 @@ __attribute__((format_arg(1))) static const char *W(const char *english) { retur
 const char *kontor_seat_name(const kontor_state *s, int seat) {
     static const char *const two[2] = {"red", "black"};
     static const char *const four[4] = {"red 1", "red 2", "black 1", "black 2"};
-    if (seat < 0 || seat >= s->cfg.nseats) return "nobody";
-    return s->cfg.nseats == 4 ? four[seat] : two[seat];
+    if (seat < 0 || seat >= s->cfg->nseats) return "nobody";
+    return s->cfg->nseats == 4 ? four[seat] : two[seat];
 }
 
 static const char *phase_word(int phase) {
@@ -63,7 +63,7 @@ static int kind_of_phase(const kontor_state *s, int seat) {
     case KONTOR_PHASE_PILE: return KONTOR_MOVE_PILE;
     case KONTOR_PHASE_BRIBE: return KONTOR_MOVE_BRIBE;
     case KONTOR_PHASE_SELECT:
-        return seat >= 0 && seat < KONTOR_MAX_SEATS && s->selected[seat] < s->cfg.select_keep ? KONTOR_MOVE_KEEP
+        return seat >= 0 && seat < KONTOR_MAX_SEATS && s->selected[seat] < s->cfg->select_keep ? KONTOR_MOVE_KEEP
                                                                                              : KONTOR_MOVE_DISCARD;
     case KONTOR_PHASE_TAVERN: return KONTOR_MOVE_TAVERN;
     case KONTOR_PHASE_EXPORT: return KONTOR_MOVE_EXPORT;
@@ -85,9 +85,9 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         snprintf(buf, cap, W("the game is over"));
         return buf;
     }
-    if (seat < 0 || seat >= s->cfg.nseats || !((kontor_actors(s) >> seat) & 1)) {
-        if (s->phase == KONTOR_PHASE_CHOOSE && seat >= 0 && seat < s->cfg.nseats && s->choice[seat] == KONTOR_PASS &&
-            !s->cfg.pass_hidden)
+    if (seat < 0 || seat >= s->cfg->nseats || !((kontor_actors(s) >> seat) & 1)) {
+        if (s->phase == KONTOR_PHASE_CHOOSE && seat >= 0 && seat < s->cfg->nseats && s->choice[seat] == KONTOR_PASS &&
+            !s->cfg->pass_hidden)
             snprintf(buf, cap, W("%s has declared a pass this round: others must %s"), who, phase_word(s->phase));
         else if (s->phase == KONTOR_PHASE_CHOOSE || s->phase == KONTOR_PHASE_BUY || s->phase == KONTOR_PHASE_BRIBE ||
             s->phase == KONTOR_PHASE_SELECT || s->phase == KONTOR_PHASE_DECLARE)
@@ -111,11 +111,11 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         else snprintf(buf, cap, W("a declaration is 'pass' or 'play'"));
         return buf;
     case KONTOR_PHASE_CHOOSE:
-        if (v == KONTOR_PASS && !s->cfg.pass_hidden)
+        if (v == KONTOR_PASS && !s->cfg->pass_hidden)
             snprintf(buf, cap, W("%s declared to play this round: a pass is declared before the cards (R1)"), who);
         else if (v == KONTOR_PASS)
             snprintf(buf, cap, "%s", W("nobody may pass this round (after a round that all passed, with pass=rest; or by the event)"));
-        else if (v < s->cfg.cards->ncards)
+        else if (v < s->cfg->cards->ncards)
             snprintf(buf, cap, W("card %d is not in %s's hand"), card_of(s, v)->number, who);
         else snprintf(buf, cap, W("there is no such card"));
         return buf;
@@ -140,15 +140,15 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         bb_t near = bb_neighbours(s->occ), wet = bb_neighbours(s->water);
         if (bb_test(&s->occ, v)) snprintf(buf, cap, W("cell %s already holds a card"), cs);
         else if (!bb_test(&s->mask, v))
-            snprintf(buf, cap, W("cell %s is outside the %dx%d board"), cs, s->cfg.width, s->cfg.height);
+            snprintf(buf, cap, W("cell %s is outside the %dx%d board"), cs, s->cfg->width, s->cfg->height);
         else if (!bb_test(&near, v)) snprintf(buf, cap, W("cell %s does not touch a card (diagonal does not count)"), cs);
         else if (is_special(card_of(s, s->choice[seat])))
             snprintf(buf, cap, W("special card %d may not go on %s"), card_of(s, s->choice[seat])->number, cs);
-        else if (is_water(card_of(s, s->choice[seat])) && bb_test(&s->cfg.inner, v))
+        else if (is_water(card_of(s, s->choice[seat])) && bb_test(&s->cfg->inner, v))
             snprintf(buf, cap, W("cell %s is on the island: no water may go there"), cs);
         else if (is_water(card_of(s, s->choice[seat])))
             snprintf(buf, cap, W("a water card on %s would split an island in two"), cs);
-        else if (s->cfg.water_touch && !bb_test(&wet, v))
+        else if (s->cfg->water_touch && !bb_test(&wet, v))
             snprintf(buf, cap, W("cell %s does not touch water: every dock card must"), cs);
         else {
             int other = 1 - kontor_team(s, seat);
@@ -173,7 +173,7 @@ const char *kontor_why_illegal(const kontor_state *s, int seat, kontor_move move
         return buf;
     }
     case KONTOR_PHASE_SELECT:
-        if (v < s->cfg.cards->ncards) snprintf(buf, cap, W("card %d is not in %s's pile"), card_of(s, v)->number, who);
+        if (v < s->cfg->cards->ncards) snprintf(buf, cap, W("card %d is not in %s's pile"), card_of(s, v)->number, who);
         else snprintf(buf, cap, W("there is no such card"));
         return buf;
     case KONTOR_PHASE_EXPORT:
@@ -223,15 +223,15 @@ void kontor__score_enclosed(kontor_state *s, kontor_log *log) { check_enclosures
 void kontor__score_area_plain(kontor_state *s, kontor_bb cells) { score_area(s, cells, NULL); }
 
 int kontor__card_id(const kontor_state *s, int number) {
-    for (int id = 0; id < s->cfg.cards->ncards; id++)
-        if (s->cfg.cards->card[id].number == number) return id;
+    for (int id = 0; id < s->cfg->cards->ncards; id++)
+        if (s->cfg->cards->card[id].number == number) return id;
     return -1;
 }
 
 /* ---- decisions in words ------------------------------------------------------- */
 
 static void card_words(const kontor_state *s, int id, char *buf, size_t cap) {
-    if (id >= s->cfg.cards->ncards) {
+    if (id >= s->cfg->cards->ncards) {
         snprintf(buf, cap, W("a card"));
         return;
     }
@@ -294,7 +294,7 @@ const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, 
         else {
             int id = s->cell_card[v];
             card_words(s, id, cw, sizeof cw);
-            int cost = id < s->cfg.cards->ncards ? card_of(s, id)->goods[0] + card_of(s, id)->goods[1] + card_of(s, id)->goods[2] : 0;
+            int cost = id < s->cfg->cards->ncards ? card_of(s, id)->goods[0] + card_of(s, id)->goods[1] + card_of(s, id)->goods[2] : 0;
             snprintf(buf, cap, cost == 1 ? W("buy out %s on %s (%d coin)") : W("buy out %s on %s (%d coins)"), cw,
                      kontor_format_cell(v, cs), cost);
         }

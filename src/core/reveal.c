@@ -56,7 +56,7 @@ __attribute__((noinline)) static void reveal_two_both(kontor_state *s) {
 
 __attribute__((always_inline)) static inline void reveal_two(kontor_state *s, unsigned passers) {
     if (passers == 3) { /* both pass: nobody reveals (R2: no pass next round with pass=rest), a new round */
-        s->no_pass = s->cfg.pass_rest != 0;
+        s->no_pass = s->cfg->pass_rest != 0;
         s->norder = 0;
         s->choice[0] = s->choice[1] = KONTOR_NONE;
         s->turn = 0;

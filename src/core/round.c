@@ -36,7 +36,7 @@ static void begin_round_hooks(kontor_state *s, kontor_log *log) {
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
-    if (s->cfg.events && due && s->event_next < s->event_n && start_event(s, log)) return;
+    if (s->cfg->events && due && s->event_next < s->event_n && start_event(s, log)) return;
     begin_bribe(s);
 }
 
@@ -47,7 +47,7 @@ static void begin_round_hooks(kontor_state *s, kontor_log *log) {
  * nobody holds a card at all, instead of rounds of passing until the safety
  * rule. */
 __attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) {
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         for (int i = 0; i < s->hand_n[p]; i++) {
             int id = s->hand[p][i];
             if (is_special(card_of(s, id))) {
@@ -65,13 +65,13 @@ __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, 
     s->norder = 0;
     s->turn = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
-    if (s->round > s->cfg.max_rounds) {
+    if (s->round > s->cfg->max_rounds) {
         s->round--;
         end_game(s, KONTOR_END_MAX_ROUNDS, log);
         return;
     }
     /* does any seat hold a card? (for two or four seats, without a loop) */
-    int any = s->hand_n[0] | s->hand_n[1] | (s->cfg.nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
+    int any = s->hand_n[0] | s->hand_n[1] | (s->cfg->nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
     if (!any || ((s->hooks & KONTOR__HOOK_CELLS) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
@@ -141,14 +141,14 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    if (s->cfg.ship && k->ship) {
+    if (s->cfg->ship && k->ship) {
         /* the ship first (start_turn_all's test, without tile 7's owner) */
         if (s->ship_owner == KONTOR_NONE && ship_has_target(s)) {
             s->ship_moved = 0;
             s->phase = KONTOR_PHASE_SHIP;
             return;
         }
-    } else if (!is_special(k) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+    } else if (!is_special(k) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
         s->ship_moved = 0;
         s->phase = KONTOR_PHASE_PLACE;
         s->cells = legal_cells(s, seat, id); /* compute_cells */
@@ -162,7 +162,7 @@ static void start_turn_all(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     s->ship_moved = 0;
-    if (s->cfg.ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
+    if (s->cfg->ship && card_of(s, id)->ship && bb_any(ship_targets(s)) &&
         (s->ship_owner == KONTOR_NONE || s->ship_owner == kontor_team(s, seat))) { /* tile 7: only its owner */
         s->phase = KONTOR_PHASE_SHIP;
         return;
@@ -183,13 +183,13 @@ void pay_out_short(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]
     memset(got, 0, KONTOR_MAX_SEATS);
     while (want && s->treasury) {
         int least = 256, n = 0;
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if ((want >> p) & 1) {
                 if (s->coins[p] < least) least = s->coins[p], n = 0;
                 if (s->coins[p] == least) n++;
             }
         if (n > s->treasury) break;
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if (((want >> p) & 1) && s->coins[p] == least) {
                 s->coins[p]++;
                 s->treasury--;
@@ -204,12 +204,12 @@ void pay_out_short(kontor_state *s, unsigned want, uint8_t got[KONTOR_MAX_SEATS]
  * a coin (R12 when the treasury cannot pay them all). Out of line: rare, and
  * the reveal's registers are not saved for it. */
 __attribute__((noinline, cold)) static void untaxed(kontor_state *s, unsigned out, unsigned sitout, kontor_log *log) {
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         if ((out >> p) & 1) take_back(s, p, KONTOR_TAKEBACK_TAX, log);
     if (sitout) {
         uint8_t got[KONTOR_MAX_SEATS];
         pay_out(s, sitout, got);
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if ((sitout >> p) & 1) {
                 hand_add(s, p, s->choice[p]);
                 log_ev(log, KONTOR_EV_SITOUT, p, s->choice[p], KONTOR_NONE, got[p]);
@@ -230,7 +230,7 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
         for (int p = 0; p < ns; p++) passers |= (unsigned)(s->choice[p] == KONTOR_PASS) << p;
     unsigned playing = ((1u << ns) - 1) & ~passers;
     uint8_t got[KONTOR_MAX_SEATS];
-    if (!taken && s->cfg.pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
+    if (!taken && s->cfg->pass_hidden) { /* else the passers took their coin when they declared (do_declare) */
         pay_out(s, passers, got);
         for (int p = 0; p < ns; p++)
             if ((passers >> p) & 1) log_ev(log, KONTOR_EV_PASS, p, KONTOR_NONE, KONTOR_NONE, got[p]);
@@ -243,7 +243,7 @@ __attribute__((always_inline)) static inline void resolve_n(kontor_state *s, kon
             log_ev(log, KONTOR_EV_REVEAL, p, s->choice[p], KONTOR_NONE, 0);
         }
     /* R2, option pass=rest: after a double pass nobody may pass in the next round */
-    s->no_pass = (uint8_t)(s->cfg.pass_rest && passers == (1u << ns) - 1);
+    s->no_pass = (uint8_t)(s->cfg->pass_rest && passers == (1u << ns) - 1);
 
     /* Taxes, per opposing pair. A seat owes a coin when the seat opposite
      * plays a card with a coin symbol and it plays a card itself. */
@@ -294,20 +294,20 @@ __attribute__((noinline)) void playout_start_turn(kontor_state *s) { start_turn(
 void playout_new_round(kontor_state *s) { new_round(s, NULL); }
 
 static void resolve_choices(kontor_state *s, kontor_log *log) {
-    if (s->cfg.nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);
-    else if (s->cfg.nseats == 4 && !log) resolve_n(s, NULL, 4, 0, 0); /* four: 87,317 -> 84,893 a random game */
-    else if (s->cfg.nseats == 2) resolve_n(s, log, 2, 0, 0);
-    else resolve_n(s, log, s->cfg.nseats, 0, 0);
+    if (s->cfg->nseats == 2 && !log) resolve_n(s, NULL, 2, 0, 0);
+    else if (s->cfg->nseats == 4 && !log) resolve_n(s, NULL, 4, 0, 0); /* four: 87,317 -> 84,893 a random game */
+    else if (s->cfg->nseats == 2) resolve_n(s, log, 2, 0, 0);
+    else resolve_n(s, log, s->cfg->nseats, 0, 0);
 }
 
 void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
-    if (s->cfg.nseats == 4) {
+    if (s->cfg->nseats == 4) {
         if (s->choice[0] == KONTOR_NONE || s->choice[1] == KONTOR_NONE || s->choice[2] == KONTOR_NONE ||
             s->choice[3] == KONTOR_NONE)
             return;
     } else {
-        for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
             if (s->choice[p] == KONTOR_NONE) return;
     }
     resolve_choices(s, log);
@@ -319,7 +319,7 @@ void do_choose(kontor_state *s, int seat, int value, kontor_log *log) {
  * next, knowing who passed. When nobody plays the round is over. */
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
     s->choice[seat] = (uint8_t)value;
-    int ns = s->cfg.nseats;
+    int ns = s->cfg->nseats;
     if (ns == 2 && !log) { /* the playouts' two seats: the same, without the loops */
         int c0 = s->choice[0], c1 = s->choice[1];
         if (c0 == KONTOR_NONE || c1 == KONTOR_NONE) return;
@@ -410,7 +410,7 @@ void playout_ship(kontor_state *s, int value) {
         }
     }
     int seat = s->order[s->turn], id = s->choice[seat];
-    if (!is_special(card_of(s, id)) && !(s->cfg.water_touch | s->cfg.inner_value | s->cfg.tictactoe)) {
+    if (!is_special(card_of(s, id)) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
         s->phase = KONTOR_PHASE_PLACE;
         s->cells = legal_cells(s, seat, id); /* compute_cells */
         s->cells_water = bb_empty();
@@ -490,7 +490,7 @@ static void tile_bonus_moves(kontor_state *s, int cell) {
 /* A dock card is about to leave the board (ship, bribe, event). */
 void before_remove(kontor_state *s, int cell) {
     if (s->export_mark[s->cell_card[cell]]) export_on_remove(s, cell);
-    if (s->cfg.tiles) tile_bonus_moves(s, cell);
+    if (s->cfg->tiles) tile_bonus_moves(s, cell);
 }
 
 void do_remove(kontor_state *s, int value, kontor_log *log) {
@@ -501,7 +501,7 @@ void do_remove(kontor_state *s, int value, kontor_log *log) {
         before_remove(s, value);
         remove_raw(s, value);
         log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner_seat(s, team));
-        if (s->cfg.nseats == 4) {
+        if (s->cfg->nseats == 4) {
             /* the remover chooses which player of the card's team takes it (R21) */
             s->removed_card = (uint8_t)id;
             s->phase = KONTOR_PHASE_PILE;
@@ -534,7 +534,7 @@ __attribute__((noinline)) static void place_special(kontor_state *s, int seat, i
      * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
     s->export_mark[under] = 0;
-    if (s->cfg.tiles) tile_bonus_moves(s, cell);
+    if (s->cfg->tiles) tile_bonus_moves(s, cell);
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;
         s->under_card[s->nunder] = (uint8_t)under;
@@ -564,7 +564,7 @@ void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
 __attribute__((always_inline)) static inline void score_placed(kontor_state *s, int seat, int value, int water,
                                                                int special, int grew, bb_t mask_before,
                                                                kontor_log *log) {
-    if (!grew && !s->cfg.inner_value) {
+    if (!grew && !s->cfg->inner_value) {
         if (may_enclose(s, value, water)) enclose_at(s, value, water, log);
         after_scoring(s, seat, water, special, log);
         return;
@@ -572,7 +572,7 @@ __attribute__((always_inline)) static inline void score_placed(kontor_state *s, 
     bb_t candidates = water ? bb_around(value) : bb_cell(value);
     if (grew) {
         /* with edge=both every unplayable cell may have begun to close areas */
-        bb_t newly = s->cfg.edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
+        bb_t newly = s->cfg->edge_both ? bb_andnot(bb_all(), s->mask) : bb_andnot(mask_before, s->mask);
         candidates = bb_or(candidates, bb_neighbours(newly));
     }
     check_enclosures(s, candidates, log);
@@ -603,7 +603,7 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
         grew = place_card(s, value, id, is_water(k), &mask_before, 0);
         log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);
         water = is_water(k);
-        if (s->cfg.export_store && k->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
+        if (s->cfg->export_store && k->kind == KONTOR_KIND_GOODS && s->cfg->nseats == 2) {
             /* Exportlager: the warehouses go in after the player says whether
              * one goes to his export store; the area is scored after that */
             s->placed_cell = (uint8_t)value;
@@ -626,7 +626,7 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
 /* The card lies (lay_bits) outside the extent, or a scenario's rule comes
  * next. */
 __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
-    if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg.fixed_board && !s->cfg.edge_both) {
+    if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg->fixed_board && !s->cfg->edge_both) {
         /* a board that grows, no placement rule, the unplayable cells close
          * areas as soon as they are (no edge=both): grow_mask (session thirteen) */
         bb_t lines;
@@ -639,7 +639,7 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
     }
     bb_t mask_before = s->mask;
     int grew = outside && grow_extent(s, value) ? update_mask(s) : 0;
-    if (s->cfg.export_store && card_of(s, s->choice[seat])->kind == KONTOR_KIND_GOODS && s->cfg.nseats == 2) {
+    if (s->cfg->export_store && card_of(s, s->choice[seat])->kind == KONTOR_KIND_GOODS && s->cfg->nseats == 2) {
         s->placed_cell = (uint8_t)value;
         s->phase = KONTOR_PHASE_EXPORT;
         return;
@@ -759,11 +759,11 @@ __attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
 /* plain: neither Aktionstafeln nor Tic Tac Toe (the caller tested). */
 __attribute__((always_inline)) static inline void after_scoring_in(kontor_state *s, int seat, int water, int special,
                                                                    int plain, kontor_log *log) {
-    if (!plain && (s->cfg.tiles | s->cfg.tictactoe)) { /* one test for the two scenarios' rules */
-        if (s->cfg.tiles) check_tiles(s, seat, log);
-        if (s->cfg.tictactoe && row_ends_game(s, log)) return;
+    if (!plain && (s->cfg->tiles | s->cfg->tictactoe)) { /* one test for the two scenarios' rules */
+        if (s->cfg->tiles) check_tiles(s, seat, log);
+        if (s->cfg->tictactoe && row_ends_game(s, log)) return;
     }
-    if (board_full(s) && !s->cfg.final_draw) { /* R9: the game ends at once */
+    if (board_full(s) && !s->cfg->final_draw) { /* R9: the game ends at once */
         end_game(s, KONTOR_END_FULL, log);
         return;
     }

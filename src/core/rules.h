@@ -62,7 +62,7 @@ static inline uint8_t hooks_of(const kontor_config *cfg) {
                           : 0));
 }
 
-static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg.cards->card[id]; }
+static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg->cards->card[id]; }
 /* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
 static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
 static inline int is_dock(const kontor_card *k) {
@@ -86,10 +86,10 @@ static inline void pub_set(kontor_state *s, int id) {
 
 /* The seat that sits opposite seat (the one it pays taxes to and from). */
 static inline int opposite(const kontor_state *s, int seat) {
-    return s->cfg.nseats == 4 ? (seat + 2) & 3 : seat ^ 1;
+    return s->cfg->nseats == 4 ? (seat + 2) & 3 : seat ^ 1;
 }
 /* The seat whose pile takes back a removed dock card of colour team. */
-static inline int owner_seat(const kontor_state *s, int team) { return s->cfg.nseats == 4 ? team * 2 : team; }
+static inline int owner_seat(const kontor_state *s, int team) { return s->cfg->nseats == 4 ? team * 2 : team; }
 
 static inline int pile_top(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
 
@@ -145,9 +145,9 @@ static inline int hand_remove(kontor_state *s, int seat, int id) {
 static inline int is_special(const kontor_card *k) {
     return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
 }
-static inline int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg.width * s->cfg.height; }
+static inline int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg->width * s->cfg->height; }
 /* kontor_team, inlined for the hot path */
-static inline int team_of(const kontor_state *s, int seat) { return s->cfg.nseats == 4 ? seat >> 1 : seat; }
+static inline int team_of(const kontor_state *s, int seat) { return s->cfg->nseats == 4 ? seat >> 1 : seat; }
 
 static inline int gx(int cell) { return cell & 15; }
 static inline int gy(int cell) { return cell >> 4; }
@@ -353,7 +353,7 @@ __attribute__((always_inline)) static inline int grow_extent(kontor_state *s, in
  * there, not only the lost ones). No mask before, no bb_neighbours of four
  * words (the playout's grown board, session thirteen). */
 __attribute__((always_inline)) static inline int grow_mask(kontor_state *s, int cell, bb_t *lines) {
-    int w = s->cfg.width - 1, h = s->cfg.height - 1;
+    int w = s->cfg->width - 1, h = s->cfg->height - 1;
     int ox0 = s->maxx - w, ox1 = s->minx + w, oy0 = s->maxy - h, oy1 = s->miny + h;
     grow_extent(s, cell);
     int x0 = s->maxx - w, x1 = s->minx + w, y0 = s->maxy - h, y1 = s->miny + h;
@@ -437,8 +437,8 @@ __attribute__((always_inline)) static inline int may_enclose_at(const kontor_sta
 /* edges: all ones when the unplayable cells close areas (without edge=both,
  * always: the playout's placement passes that) */
 static inline int may_enclose(const kontor_state *s, int cell, int water) {
-    int edges_close = !s->cfg.edge_both || s->cfg.fixed_board ||
-                      (s->maxx - s->minx + 1 >= s->cfg.width && s->maxy - s->miny + 1 >= s->cfg.height);
+    int edges_close = !s->cfg->edge_both || s->cfg->fixed_board ||
+                      (s->maxx - s->minx + 1 >= s->cfg->width && s->maxy - s->miny + 1 >= s->cfg->height);
     return may_enclose_at(s, cell, water, edges_close ? ~0ULL : 0);
 }
 
@@ -525,15 +525,15 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
         cand = bb_andnot(cand, s->crane_near[1 - team_of(s, seat)]);
         /* Wasserspiele: "Alle Hafenkarten muessen mindestens mit einer Seite an
          * Wasserkarten angrenzen" (with no cell left, R3 takes the card back) */
-        if (s->cfg.water_touch | s->cfg.inner_value) {
-            if (s->cfg.water_touch) cand = bb_and(cand, bb_neighbours(s->water));
+        if (s->cfg->water_touch | s->cfg->inner_value) {
+            if (s->cfg->water_touch) cand = bb_and(cand, bb_neighbours(s->water));
             /* Die grosse Insel: no dock card joins an enclosed area (V15;
              * only there can an enclosed area have a free cell next to it) */
-            if (s->cfg.inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
+            if (s->cfg->inner_value) cand = bb_andnot(cand, bb_neighbours(s->enclosed));
         }
-    } else if (s->cfg.inner_value || s->cfg.tictactoe) {
-        cand = bb_andnot(cand, s->cfg.inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
-        if (s->cfg.tictactoe) cand = no_split(s, cand);
+    } else if (s->cfg->inner_value || s->cfg->tictactoe) {
+        cand = bb_andnot(cand, s->cfg->inner); /* Die grosse Insel: "Dort darf kein Wasser gelegt werden" */
+        if (s->cfg->tictactoe) cand = no_split(s, cand);
     }
     return cand;
 }

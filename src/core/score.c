@@ -17,19 +17,19 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     uint8_t cand[KONTOR_MAX_AREAS];
     int nc = 0;
     for (int i = 0; i < n; i++) {
-        if (s->cfg.largest_keepers && !s->area[i].keeper) continue;
-        if (s->area[i].size < s->cfg.min_area_cards) continue;
+        if (s->cfg->largest_keepers && !s->area[i].keeper) continue;
+        if (s->area[i].size < s->cfg->min_area_cards) continue;
         if (s->area[i].out) continue; /* Alte Seilschaften: its tavern's owner took it out */
-        if (s->cfg.scoring == KONTOR_SCORE_SIZE && s->area[i].size >= 4) continue; /* Kleinen: "kleiner als 4" */
+        if (s->cfg->scoring == KONTOR_SCORE_SIZE && s->area[i].size >= 4) continue; /* Kleinen: "kleiner als 4" */
         cand[nc++] = (uint8_t)i;
     }
-    if (s->cfg.largest == 0 || s->cfg.scoring == KONTOR_SCORE_SIZE) {
+    if (s->cfg->largest == 0 || s->cfg->scoring == KONTOR_SCORE_SIZE) {
         for (int i = 0; i < nc; i++) counted[cand[i]] = 1;
         return;
     }
     /* sort by size (larger first; smaller first for David und Goliath), then
      * distance to the centre (nearer first) */
-    int small = s->cfg.scoring == KONTOR_SCORE_SMALLEST;
+    int small = s->cfg->scoring == KONTOR_SCORE_SMALLEST;
     for (int i = 1; i < nc; i++) {
         uint8_t t = cand[i];
         int j = i;
@@ -44,7 +44,7 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     }
     /* R10: walk groups of equal size and distance; a group that does not fit
      * in the places left counts not at all, and smaller areas move up. */
-    int left = s->cfg.largest;
+    int left = s->cfg->largest;
     for (int i = 0; i < nc && left > 0;) {
         int j = i;
         while (j < nc && s->area[cand[j]].size == s->area[cand[i]].size &&
@@ -66,7 +66,7 @@ void kontor_points(const kontor_state *s, int points[2]) {
         if (counted[i] && s->area[i].keeper) points[s->area[i].winner] += s->area[i].value;
     /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
      * Spieler einen Siegpunkt" */
-    if (s->cfg.export_store)
+    if (s->cfg->export_store)
         for (int g = 0; g < 3; g++)
             if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
     points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
@@ -115,7 +115,7 @@ void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log) {
     s->norder = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = s->bribe[p] = KONTOR_NONE;
     s->placed_cell = KONTOR_NONE;
-    if (forced == -2 && s->cfg.tavern_vote) {
+    if (forced == -2 && s->cfg->tavern_vote) {
         int a = next_tavern(s, 0);
         if (a >= 0) { /* Alte Seilschaften: the owners decide first */
             s->tavern_area = (uint8_t)a;
@@ -135,7 +135,7 @@ void finish_game(kontor_state *s, int forced, kontor_log *log) {
     s->score[0] = (uint8_t)pts[0];
     s->score[1] = (uint8_t)pts[1];
     int coins[2] = {0, 0};
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
     if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
     else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
     else s->winner = -1;

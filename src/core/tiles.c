@@ -6,9 +6,9 @@
 
 /* The centre card's cell now (tile 1 can move it). */
 int centre_cell(const kontor_state *s) {
-    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg.cards->centre) return KONTOR_CENTRE_CELL;
+    if (s->cell_card[KONTOR_CENTRE_CELL] == s->cfg->cards->centre) return KONTOR_CENTRE_CELL;
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] == s->cfg.cards->centre) return c;
+        if (s->cell_card[c] == s->cfg->cards->centre) return c;
     return KONTOR_CENTRE_CELL;
 }
 
@@ -18,7 +18,7 @@ static bb_t centre_targets(const kontor_state *s, int seat) {
     kontor_state t = *s;
     int from = centre_cell(s);
     remove_raw(&t, from);
-    bb_t r = legal_cells(&t, seat, s->cfg.cards->centre);
+    bb_t r = legal_cells(&t, seat, s->cfg->cards->centre);
     bb_clear(&r, from);
     return r;
 }
@@ -51,7 +51,7 @@ void do_tile(kontor_state *s, int value, kontor_log *log) {
     if (value != KONTOR_NONE && tile == 0) {
         int from = centre_cell(s);
         remove_raw(s, from);
-        place_as(s, value, s->cfg.cards->centre, 1);
+        place_as(s, value, s->cfg->cards->centre, 1);
         if (s->ship_cell == from) s->ship_cell = (uint8_t)value; /* the ship sails with it */
         check_enclosures(s, s->dock, log);
         if (row_ends_game(s, log)) return;

@@ -33,9 +33,9 @@ void do_export(kontor_state *s, int value, kontor_log *log) {
  * concern cards of different colours, so they never collide: ruling V6). */
 void do_bribe(kontor_state *s, int seat, int value, kontor_log *log) {
     s->bribe[seat] = (uint8_t)(value == KONTOR_NONE ? KONTOR_PASS : value);
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         if (s->bribe[p] == KONTOR_NONE) return;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
         int cell = s->bribe[p];
         if (cell == KONTOR_PASS) continue;
         int id = s->cell_card[cell];
@@ -72,21 +72,21 @@ int pile_has(const kontor_pile *p, int id) {
     return 0;
 }
 
-int select_total(const kontor_state *s) { return s->cfg.select_keep + s->cfg.select_discard; }
+int select_total(const kontor_state *s) { return s->cfg->select_keep + s->cfg->select_discard; }
 
 /* Justizia: seat keeps (into its hand) or discards (out of the game) a dock
  * card from its pile: first select_keep keeps, then select_discard discards. */
 void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
     pile_take(&s->dock_pile[seat], id);
-    if (s->selected[seat] < s->cfg.select_keep) hand_add(s, seat, id);
+    if (s->selected[seat] < s->cfg->select_keep) hand_add(s, seat, id);
     else pile_put_under(&s->aside, id); /* stays known to seat (known[]), hidden from the others */
     s->selected[seat]++;
     if (s->selected[seat] == select_total(s)) log_ev(log, KONTOR_EV_SELECT, seat, KONTOR_NONE, KONTOR_NONE, 0);
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         if (s->selected[p] < select_total(s)) return;
     /* everybody has chosen: the rest of each pile is shuffled (its order was
      * never shown: views list it sorted), its top card shows as usual */
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++) {
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
         kontor_pile *pl = &s->dock_pile[p];
         for (int i = 0; i < pl->n; i++) {
             int c = pl->card[kontor_pile_at(pl, i)];
@@ -118,7 +118,7 @@ void do_tavern(kontor_state *s, int value, kontor_log *log) {
 void check_bankrupt(kontor_state *s, kontor_log *log) {
     if (s->treasury || s->phase == KONTOR_PHASE_OVER) return;
     unsigned lose = 0;
-    for (int p = 0; p < s->cfg.nseats && p < KONTOR_MAX_SEATS; p++)
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
         if (!s->coins[p]) lose |= 1u << kontor_team(s, p);
     if (lose) end_game_won(s, KONTOR_END_BANKRUPT, lose == 3 ? -2 : (lose == 1 ? 1 : 0), log);
 }
@@ -128,7 +128,7 @@ void check_bankrupt(kontor_state *s, kontor_log *log) {
 /* Tic Tac Toe: the island (0..8) of a cell of the fixed 8x8 board: islands of
  * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
 static int island_of(const kontor_state *s, int cell) {
-    int first = bb_first(s->cfg.board_mask);
+    int first = bb_first(s->cfg->board_mask);
     int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
     if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
     return (y / 3) * 3 + x / 3;
@@ -157,7 +157,7 @@ static unsigned three_in_a_row(const kontor_state *s) {
  * as when nobody completes a row ("Schafft es keiner, gewinnt der, der die
  * meisten Gebiete besitzt"): by points, then coins. */
 int row_ends_game(kontor_state *s, kontor_log *log) {
-    if (!s->cfg.tictactoe) return 0;
+    if (!s->cfg->tictactoe) return 0;
     unsigned rows = three_in_a_row(s);
     if (!rows) return 0;
     end_game_won(s, KONTOR_END_ROW, rows == 3 ? -2 : (rows == 1 ? 0 : 1), log);
@@ -179,7 +179,7 @@ int event_options(const kontor_state *s, int seat, kontor_move *moves) {
     int n = 0;
     moves[n++] = KONTOR_MOVE(KONTOR_MOVE_EVENT, KONTOR_NONE);
     bb_t t = bb_empty();
-    switch (s->cfg.event_action[s->event_cur]) {
+    switch (s->cfg->event_action[s->event_cur]) {
     case KONTOR_ACT_SHIP_MOVE:
         if (s->ship_cell != KONTOR_NONE) t = ship_targets(s);
         break;
@@ -195,7 +195,7 @@ int event_options(const kontor_state *s, int seat, kontor_move *moves) {
 
 /* How many seats take part in the current event's decisions. */
 static int event_steps(const kontor_state *s) {
-    return s->cfg.event_action[s->event_cur] == KONTOR_ACT_SHIP_REMOVE ? 1 : 2;
+    return s->cfg->event_action[s->event_cur] == KONTOR_ACT_SHIP_REMOVE ? 1 : 2;
 }
 
 /* Move on to the next seat that can do something, or end the event. */
@@ -218,7 +218,7 @@ static void event_next_step(kontor_state *s, kontor_log *log) {
  * a decision (the event phase), 0 when it is done. */
 int start_event(kontor_state *s, kontor_log *log) {
     int ev = s->event_deck[s->event_next++];
-    int act = s->cfg.event_action[ev], arg = s->cfg.event_arg[ev], ns = s->cfg.nseats;
+    int act = s->cfg->event_action[ev], arg = s->cfg->event_arg[ev], ns = s->cfg->nseats;
     log_ev(log, KONTOR_EV_EVENT, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, ev);
     uint8_t got[KONTOR_MAX_SEATS];
     unsigned want = 0;
@@ -269,7 +269,7 @@ int start_event(kontor_state *s, kontor_log *log) {
 void do_event(kontor_state *s, int value, kontor_log *log) {
     int seat = event_seat(s);
     if (value != KONTOR_NONE) {
-        switch (s->cfg.event_action[s->event_cur]) {
+        switch (s->cfg->event_action[s->event_cur]) {
         case KONTOR_ACT_SHIP_MOVE:
             s->ship_cell = (uint8_t)value;
             log_ev(log, KONTOR_EV_SHIP, seat, KONTOR_NONE, value, 0);

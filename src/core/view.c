@@ -30,7 +30,7 @@ static inline int is_pub(const kontor_state *s, int id) {
 static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
     if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
     if (seat >= 0 && seat < KONTOR_MAX_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1)) return (uint8_t)id;
-    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[id]));
+    return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg->cards->card[id]));
 }
 
 static void mask_pile(const kontor_state *s, int seat, kontor_pile *p) {
@@ -56,7 +56,7 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
          * public while the cards are chosen (with declare=hidden a pass is a
          * choice like a card, hidden until the reveal) */
         if ((w->phase == KONTOR_PHASE_DECLARE ||
-             (w->phase == KONTOR_PHASE_CHOOSE && (w->cfg.pass_hidden || w->choice[q] != KONTOR_PASS))) &&
+             (w->phase == KONTOR_PHASE_CHOOSE && (w->cfg->pass_hidden || w->choice[q] != KONTOR_PASS))) &&
             q != seat && w->choice[q] != KONTOR_NONE)
             w->choice[q] = KONTOR_HIDDEN;
         if (w->phase == KONTOR_PHASE_BUY && q != seat && w->buy[q] != KONTOR_NONE) w->buy[q] = KONTOR_HIDDEN;
@@ -347,8 +347,8 @@ static unsigned add_deck(kontor_deal_plan *p, unsigned at, unsigned n) {
 /* The plan of v's deal, the other seats' hidden decisions undone in s (a
  * copy of v's state; the places are read from it). */
 static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) {
-    const kontor_cardset *cs = s->cfg.cards;
-    const int seat = v->seat, nseats = s->cfg.nseats <= KONTOR_MAX_SEATS ? s->cfg.nseats : KONTOR_MAX_SEATS;
+    const kontor_cardset *cs = s->cfg->cards;
+    const int seat = v->seat, nseats = s->cfg->nseats <= KONTOR_MAX_SEATS ? s->cfg->nseats : KONTOR_MAX_SEATS;
     p->nbatches = p->nruns = 0;
     planner pl = {.p = p, .s = (const uint8_t *)s};
     unsigned at = 8; /* the next deck's first place in id[] */
@@ -376,7 +376,7 @@ static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) 
     /* the cards no place shows: ids below ncards, in the game, not seen; the
      * special cards only when they are in play (else they are nowhere) */
     uint64_t gone[2];
-    removed_bits(&s->cfg, gone);
+    removed_bits(s->cfg, gone);
     unsigned nc = cs->ncards;
     uint64_t avail0 = (nc >= 64 ? ~0ULL : (1ULL << nc) - 1) & ~shown0 & ~gone[0];
     uint64_t avail1 = (nc >= 128 ? ~0ULL : nc > 64 ? (1ULL << (nc - 64)) - 1 : 0) & ~shown1 & ~gone[1];
@@ -384,7 +384,7 @@ static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) 
         uint64_t b0 = cs->class_ids[cl][0] & avail0, b1 = cs->class_ids[cl][1] & avail1;
         pl.next[cl] = at;
         pl.left[cl] = 0;
-        if (!(b0 | b1) || (cl == KONTOR_CLASS_SPECIAL && !s->cfg.specials)) continue;
+        if (!(b0 | b1) || (cl == KONTOR_CLASS_SPECIAL && !s->cfg->specials)) continue;
         unsigned n = ids_of(b0, 0, p->id + at);
         n += ids_of(b1, 64, p->id + at + n);
         pl.left[cl] = n;

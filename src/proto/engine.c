@@ -150,9 +150,9 @@ static void draw_board(reply *r, const kontor_engine *e) {
     kontor_view v;
     kontor_view_of(&k->s, k->seat, &v);
     const kontor_state *s = &v.s;
-    const kontor_cardset *cs = s->cfg.cards;
+    const kontor_cardset *cs = s->cfg->cards;
     static const char *const phases[] = {"choose", "ship", "remove", "place", "over"};
-    put(r, "%s game, %s to play, round %d, phase %s", kontor_variant_name(s->cfg.variant),
+    put(r, "%s game, %s to play, round %d, phase %s", kontor_variant_name(s->cfg->variant),
         kontor_seat_name(s, k->seat), s->round,
         s->phase == KONTOR_PHASE_DECLARE ? "declare" : phases[s->phase <= 4 ? s->phase : 4]);
     if (s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_DECLARE)
@@ -187,7 +187,7 @@ static void draw_board(reply *r, const kontor_engine *e) {
     put(r, "hand");
     for (int i = 0; i < s->hand_n[k->seat]; i++) put(r, " %d", cs->card[s->hand[k->seat][i]].number);
     put(r, "\ncoins");
-    for (int q = 0; q < s->cfg.nseats; q++) put(r, " %s %d,", kontor_seat_name(s, q), s->coins[q]);
+    for (int q = 0; q < s->cfg->nseats; q++) put(r, " %s %d,", kontor_seat_name(s, q), s->coins[q]);
     put(r, " treasury %d\ntops", s->treasury);
     for (int p = 0; p < PROTO_NPILES; p++) {
         int t = proto_pile_top(s, p);
@@ -383,7 +383,7 @@ static int run_command(kontor_engine *e, const kontor_command *c, reply *r) {
         if (cmd == 9) {
             if (v == KONTOR_PASS) put(r, "=%s pass", id);
             else if (v == KONTOR_PLAY) put(r, "=%s play", id);
-            else put(r, "=%s %d", id, s->cfg.cards->card[v].number);
+            else put(r, "=%s %d", id, s->cfg->cards->card[v].number);
         } else {
             put(r, "=%s %s %s", id, kinds[KONTOR_MOVE_KIND(m) - 1], kontor_format_cell(v == KONTOR_NONE ? -1 : v, b));
         }

@@ -299,10 +299,10 @@ static int ext_setup(kontor_agent *a, const kontor_view *v) {
         set_reason(a, "engine '%s' cannot join a game after its deal", x->label);
         return -1;
     }
-    kontor_config_describe(&s->cfg, opts, sizeof opts);
+    kontor_config_describe(s->cfg, opts, sizeof opts);
     for (char *p = opts; *p; p++)
         if (*p == ',') *p = ' ';
-    snprintf(line, sizeof line, "newgame %s %s%s%s", kontor_variant_name(s->cfg.variant), kontor_seat_name(s, v->seat),
+    snprintf(line, sizeof line, "newgame %s %s%s%s", kontor_variant_name(s->cfg->variant), kontor_seat_name(s, v->seat),
              opts[0] ? " " : "", opts);
     if (ext_must(a, line)) return -1;
     if (proto_deal_events(v, x->tops, emit_observe, a)) return -1;

@@ -303,7 +303,7 @@ kontor_proto_err know_start(know *k, char *msg, size_t cap) {
 /* The slot in s holding card id where the seat cannot see it (another seat's
  * hand, a pile), or NULL. */
 static uint8_t *hidden_slot(kontor_state *s, int me, int id) {
-    for (int q = 0; q < s->cfg.nseats; q++) {
+    for (int q = 0; q < s->cfg->nseats; q++) {
         if (q == me) continue;
         for (int i = 0; i < s->hand_n[q]; i++)
             if (s->hand[q][i] == id) return &s->hand[q][i];
@@ -321,7 +321,7 @@ static uint8_t *hidden_slot(kontor_state *s, int me, int id) {
 /* Make s hold card x in seat q's hand (q reveals it). */
 static kontor_proto_err swap_into_hand(know *k, int q, int x, char *msg, size_t cap) {
     kontor_state *s = &k->s;
-    const kontor_cardset *cs = s->cfg.cards;
+    const kontor_cardset *cs = s->cfg->cards;
     for (int i = 0; i < s->hand_n[q]; i++)
         if (s->hand[q][i] == x) return KONTOR_PE_OK;
     if (q == k->seat) return KONTOR_PE_OK; /* own hand: kontor_is_legal says no */
@@ -341,7 +341,7 @@ static kontor_proto_err swap_into_hand(know *k, int q, int x, char *msg, size_t 
 /* Make s show card x (or no card) on top of pile p. */
 static kontor_proto_err fix_top(know *k, int p, int x, const uint64_t known[2], char *msg, size_t cap) {
     kontor_state *s = &k->s;
-    const kontor_cardset *cs = s->cfg.cards;
+    const kontor_cardset *cs = s->cfg->cards;
     kontor_pile *pl = pile_of(s, p);
     int y = pl->n ? pl->card[pl->head] : KONTOR_NONE;
     if (x == KONTOR_NONE || y == KONTOR_NONE) {
@@ -407,7 +407,7 @@ static int tell_secret(know *k, int seat, int kind, int card, int a) {
     e->a = (uint16_t)a;
     unsigned owe = kontor_actors(&k->s);
     int nowe = 0;
-    for (int q = 0; q < k->s.cfg.nseats; q++) nowe += (owe >> q) & 1;
+    for (int q = 0; q < k->s.cfg->nseats; q++) nowe += (owe >> q) & 1;
     return k->nchosen >= nowe;
 }
 
@@ -415,7 +415,7 @@ static int tell_secret(know *k, int seat, int kind, int card, int a) {
  * returns how many. */
 static int told_in_seat_order(const know *k, int *seats, const kontor_event **told) {
     int n = 0;
-    for (int q = 0; q < k->s.cfg.nseats; q++)
+    for (int q = 0; q < k->s.cfg->nseats; q++)
         for (int i = 0; i < k->nchosen; i++)
             if (k->chosen[i].seat == q) {
                 seats[n] = q;
@@ -624,7 +624,7 @@ kontor_proto_err know_event(know *k, int argc, const char *const *argv, char *ms
         MSG("'%s': nobody is declaring now", canon);
         return KONTOR_PE_BAD_EVENT;
     }
-    if (s->phase == KONTOR_PHASE_CHOOSE && which == 0 && !s->cfg.pass_hidden) {
+    if (s->phase == KONTOR_PHASE_CHOOSE && which == 0 && !s->cfg->pass_hidden) {
         MSG("'%s': the passes were declared before the cards (R1)", canon);
         return KONTOR_PE_BAD_EVENT;
     }

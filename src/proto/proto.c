@@ -128,8 +128,8 @@ int proto_end_index(const char *w) {
 
 /* "31", or "?" for a card id the state does not hold */
 static const char *card_number(const kontor_state *s, int id, char *buf) {
-    if (id < 0 || id >= s->cfg.cards->ncards) return "?";
-    snprintf(buf, 8, "%d", s->cfg.cards->card[id].number);
+    if (id < 0 || id >= s->cfg->cards->ncards) return "?";
+    snprintf(buf, 8, "%d", s->cfg->cards->card[id].number);
     return buf;
 }
 
@@ -172,7 +172,7 @@ size_t kontor_proto_format_event(const kontor_state *s, const kontor_event *e, c
     case KONTOR_EV_SCORE: {
         int size = e->a < s->nareas ? s->area[e->a].size : 0;
         n = snprintf(buf, cap, "score %s %s %d", kontor_format_cell(e->cell, c1),
-                     e->seat < s->cfg.nseats ? who : "none", size);
+                     e->seat < s->cfg->nseats ? who : "none", size);
         break;
     }
     case KONTOR_EV_DRAW: n = snprintf(buf, cap, "draw %s %s", who, card_number(s, e->card, c1)); break;
@@ -191,7 +191,7 @@ size_t kontor_proto_format_event(const kontor_state *s, const kontor_event *e, c
 
 int proto_deal_events(const kontor_view *v, int tops[3], proto_emit_fn emit, void *ctx) {
     const kontor_state *s = &v->s;
-    const kontor_cardset *cs = s->cfg.cards;
+    const kontor_cardset *cs = s->cfg->cards;
     char line[256];
     int r;
     snprintf(line, sizeof line, "cardset %s", cs->name);
@@ -241,10 +241,10 @@ int proto_decision_events(const kontor_view *prev, const kontor_view *v, const k
         int t = proto_pile_top(s, q);
         /* a top the seat cannot see is never told (it cannot happen: every
          * top is public; the test keeps it so) */
-        if (t == tops[q] || (t != KONTOR_NONE && t >= s->cfg.cards->ncards)) continue;
+        if (t == tops[q] || (t != KONTOR_NONE && t >= s->cfg->cards->ncards)) continue;
         tops[q] = t;
         if (t == KONTOR_NONE) snprintf(ev, sizeof ev, "top %s -", proto_pile_name(q));
-        else snprintf(ev, sizeof ev, "top %s %d", proto_pile_name(q), s->cfg.cards->card[t].number);
+        else snprintf(ev, sizeof ev, "top %s %d", proto_pile_name(q), s->cfg->cards->card[t].number);
         if ((r = emit(ctx, ev))) return r;
     }
     return 0;
@@ -265,8 +265,8 @@ int proto_parse_answer(const kontor_state *s, const char *ans, kontor_move *m) {
         char *end;
         long num = strtol(w1, &end, 10);
         if (*end || end == w1) return -1;
-        for (int id = 0; id < s->cfg.cards->ncards; id++)
-            if (s->cfg.cards->card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), 0;
+        for (int id = 0; id < s->cfg->cards->ncards; id++)
+            if (s->cfg->cards->card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_DECLARE, KONTOR_PLAY), 0;
         return -1;
     }
     if (s->phase == KONTOR_PHASE_CHOOSE) {
@@ -275,8 +275,8 @@ int proto_parse_answer(const kontor_state *s, const char *ans, kontor_move *m) {
         char *end;
         long num = strtol(w1, &end, 10);
         if (*end || end == w1) return -1;
-        for (int id = 0; id < s->cfg.cards->ncards; id++)
-            if (s->cfg.cards->card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id), 0;
+        for (int id = 0; id < s->cfg->cards->ncards; id++)
+            if (s->cfg->cards->card[id].number == num) return *m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, id), 0;
         return -1;
     }
     static const char *const kinds[] = {"", "ship", "remove", "place"};

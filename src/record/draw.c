@@ -42,9 +42,9 @@ static int bit(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> 
 
 /* A card as people name it: its number, '?' when unseen, "centre". */
 static void card_name(const kontor_state *s, int id, char *buf, size_t cap) {
-    if (id >= KONTOR_UNKNOWN_BASE || id >= s->cfg.cards->ncards) snprintf(buf, cap, "?");
-    else if (s->cfg.cards->card[id].kind == KONTOR_KIND_CENTRE) snprintf(buf, cap, "centre");
-    else snprintf(buf, cap, "%d", s->cfg.cards->card[id].number);
+    if (id >= KONTOR_UNKNOWN_BASE || id >= s->cfg->cards->ncards) snprintf(buf, cap, "?");
+    else if (s->cfg->cards->card[id].kind == KONTOR_KIND_CENTRE) snprintf(buf, cap, "centre");
+    else snprintf(buf, cap, "%d", s->cfg->cards->card[id].number);
 }
 
 /* The keeper letter of the enclosed area holding cell: 'R', 'B', or '-'
@@ -65,14 +65,14 @@ static char keeper_at(const kontor_state *s, int cell) {
 static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[8]) {
     top[0] = bottom[0] = 0;
     int id = s->cell_card[cell];
-    if (id == KONTOR_NONE || id >= s->cfg.cards->ncards) {
+    if (id == KONTOR_NONE || id >= s->cfg->cards->ncards) {
         kontor_bb dead;
         kontor_dead_cells(s, &dead);
         if (bit(&dead, cell)) snprintf(top, 8, "  x"); /* Die grosse Insel: no card can ever go here */
         else if (bit(&s->mask, cell)) snprintf(top, 8, "  .");
         return;
     }
-    const kontor_card *c = &s->cfg.cards->card[id];
+    const kontor_card *c = &s->cfg->cards->card[id];
     int ship_here = s->ship_cell == cell;
     if (c->kind == KONTOR_KIND_CENTRE) {
         snprintf(top, 8, "(@)");
@@ -166,7 +166,7 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
     put(&o, "\n");
 
     /* the round and who acts */
-    int ns = s->cfg.nseats > KONTOR_MAX_SEATS ? KONTOR_MAX_SEATS : s->cfg.nseats;
+    int ns = s->cfg->nseats > KONTOR_MAX_SEATS ? KONTOR_MAX_SEATS : s->cfg->nseats;
     if (s->phase == KONTOR_PHASE_OVER) {
         put(&o, "game over in round %d (%s): keepers counted red %d, black %d; ", s->round, end_text(s->end_reason),
             s->score[0], s->score[1]);
@@ -183,9 +183,9 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
     } else if (s->phase == KONTOR_PHASE_CHOOSE) {
         put(&o, "round %d: choosing", s->round);
         for (int p = 0; p < ns; p++)
-            if (s->choice[p] == KONTOR_PASS && !s->cfg.pass_hidden) put(&o, "; %s passes", kontor_seat_name(s, p));
+            if (s->choice[p] == KONTOR_PASS && !s->cfg->pass_hidden) put(&o, "; %s passes", kontor_seat_name(s, p));
             else if (s->choice[p] != KONTOR_NONE) put(&o, "; %s has chosen", kontor_seat_name(s, p));
-        if (s->no_pass && s->cfg.pass_hidden) put(&o, "; nobody may pass this round");
+        if (s->no_pass && s->cfg->pass_hidden) put(&o, "; nobody may pass this round");
         put(&o, "\n");
     } else {
         int seat = s->order[s->turn < KONTOR_MAX_SEATS ? s->turn : 0];
@@ -226,7 +226,7 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
         put(&o, "key: r15/b22 red/black dock card, T W S tea wine spice, $ coin, ^ ship symbol, K crane, P tavern,\n"
                 "     ~47 water, (@) centre, ship the ship, [R]/[B] enclosed area kept by red/black ([-] nobody),\n"
                 "     . a free cell where a card may still go; specials: ~88F flood, = bridge, Z / ~90Z customs house\n");
-    if (!(flags & KONTOR_DRAW_NO_LEGEND) && s->cfg.inner_value) {
+    if (!(flags & KONTOR_DRAW_NO_LEGEND) && s->cfg->inner_value) {
         kontor_bb dead;
         kontor_dead_cells(s, &dead);
         if (dead.w[0] | dead.w[1] | dead.w[2] | dead.w[3])

@@ -340,7 +340,7 @@ kontor_status kontor_record_write(const kontor_record *r, char **out, size_t *le
 
 /* "black plays 31", "red places on +1,-2", ... for an error message. */
 static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *buf, size_t cap) {
-    const char *who = seat_name(s->cfg.nseats, seat);
+    const char *who = seat_name(s->cfg->nseats, seat);
     int v = KONTOR_MOVE_VALUE(m);
     char cs[8];
     switch (KONTOR_MOVE_KIND(m)) {
@@ -349,7 +349,7 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
         break;
     case KONTOR_MOVE_CHOOSE:
         if (v == KONTOR_PASS) snprintf(buf, cap, "%s passes", who);
-        else if (v < s->cfg.cards->ncards) snprintf(buf, cap, "%s plays %d", who, s->cfg.cards->card[v].number);
+        else if (v < s->cfg->cards->ncards) snprintf(buf, cap, "%s plays %d", who, s->cfg->cards->card[v].number);
         else snprintf(buf, cap, "%s plays an unknown card", who);
         break;
     case KONTOR_MOVE_SHIP:
@@ -379,7 +379,7 @@ static void describe_ply(const kontor_state *s, int seat, kontor_move m, char *b
     case KONTOR_MOVE_KEEP:
     case KONTOR_MOVE_DISCARD:
         snprintf(buf, cap, "%s %s %d", who, KONTOR_MOVE_KIND(m) == KONTOR_MOVE_KEEP ? "keeps" : "discards",
-                 v < s->cfg.cards->ncards ? s->cfg.cards->card[v].number : -1);
+                 v < s->cfg->cards->ncards ? s->cfg->cards->card[v].number : -1);
         break;
     case KONTOR_MOVE_TAVERN: snprintf(buf, cap, "%s says the tavern's area %s", who, v ? "scores" : "does not score"); break;
     case KONTOR_MOVE_EXPORT:
@@ -398,7 +398,7 @@ __attribute__((noinline, cold)) static kontor_status refuse(const kontor_state *
                                                            kontor_error *err) {
     char what[96], why[160];
     describe_ply(s, seat, m, what, sizeof what);
-    if (seat >= s->cfg.nseats) snprintf(why, sizeof why, "there is no such seat");
+    if (seat >= s->cfg->nseats) snprintf(why, sizeof why, "there is no such seat");
     else kontor_why_illegal(s, seat, m, why, sizeof why);
     memset(err, 0, sizeof *err);
     err->code = KONTOR_E_ILLEGAL;

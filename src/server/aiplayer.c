@@ -53,7 +53,7 @@ void *ai_worker(void *arg) {
         g->ai_queued = 0;
         unsigned act = kontor_actors(&g->s);
         int seat = -1;
-        for (int i = 0; i < g->s.cfg.nseats && seat < 0; i++)
+        for (int i = 0; i < g->s.cfg->nseats && seat < 0; i++)
             if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") != 0) seat = i;
         if (seat < 0) {
             pthread_mutex_unlock(&g->mu);

@@ -12,7 +12,7 @@
 
 static int ai_owes(const sgame *g) {
     unsigned act = kontor_actors(&g->s);
-    for (int i = 0; i < g->s.cfg.nseats; i++)
+    for (int i = 0; i < g->s.cfg->nseats; i++)
         if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") != 0) return 1;
     return 0;
 }

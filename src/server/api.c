@@ -103,10 +103,10 @@ static int stored_unfinished(void *ctx, const char *id, int over, const char *me
     json_t *m = json_loads(meta, 0, NULL);
     json_t *mseats = json_object_get(m, "seats");
     if (s && kontor_record_replay(&r, -1, s, NULL, NULL, &err) == KONTOR_OK &&
-        json_array_size(mseats) == (size_t)s->cfg.nseats) {
+        json_array_size(mseats) == (size_t)s->cfg->nseats) {
         int open = 0;
         json_t *seats = json_array();
-        for (int i = 0; i < s->cfg.nseats; i++) {
+        for (int i = 0; i < s->cfg->nseats; i++) {
             json_t *so = json_array_get(mseats, (size_t)i);
             const char *kind = json_string_value(json_object_get(so, "kind"));
             int claimed = json_is_true(json_object_get(so, "claimed"));
@@ -118,7 +118,7 @@ static int stored_unfinished(void *ctx, const char *id, int over, const char *me
         }
         json_t *dst = open ? lists[0] : lists[1];
         json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", id, "variant",
-                              kontor_variant_name(s->cfg.variant), "status", open ? "open" : "running", "round",
+                              kontor_variant_name(s->cfg->variant), "status", open ? "open" : "running", "round",
                               s->round, "ply", r.nply, "seats", seats, "result", "*", "timeout",
                               (int)json_integer_value(json_object_get(m, "timeout")), "spectators", 0);
         if (json_array_size(dst) < 50) json_array_append_new(dst, o);
@@ -166,7 +166,7 @@ static int api_list(hx *c) {
 
 static json_t *links_of(sgame *g, int only) {
     json_t *a = json_array();
-    for (int i = 0; i < g->s.cfg.nseats; i++) {
+    for (int i = 0; i < g->s.cfg->nseats; i++) {
         if (only >= 0 && i != only) continue;
         if (strcmp(g->seat[i].kind, "human") != 0) continue;
         char link[128];
@@ -262,7 +262,7 @@ static int api_rematch(hx *c, sgame *g) {
     if (!req) return replied;
     const char *tok = json_string_value(json_object_get(req, "token"));
     pthread_mutex_lock(&g->mu);
-    int seat = -1, ns = g->s.cfg.nseats;
+    int seat = -1, ns = g->s.cfg->nseats;
     for (int i = 0; tok && i < ns; i++)
         if (g->seat[i].token[0] && strcmp(g->seat[i].token, tok) == 0) seat = i;
     json_decref(req); /* (tok is not used past here) */
@@ -280,9 +280,9 @@ static int api_rematch(hx *c, sgame *g) {
         json_t *kinds = json_array();
         for (int j = 0; j < ns; j++) json_array_append_new(kinds, json_string(g->seat[ns == 4 ? j ^ 2 : 1 - j].kind));
         char opts[256];
-        kontor_config_describe(&g->s.cfg, opts, sizeof opts);
+        kontor_config_describe(g->s.cfg, opts, sizeof opts);
         kontor_error err = {0};
-        ng = create_game(kontor_variant_name(g->s.cfg.variant), opts, kinds, g->timeout_s, g->listed, g->takeback, &err);
+        ng = create_game(kontor_variant_name(g->s.cfg->variant), opts, kinds, g->timeout_s, g->listed, g->takeback, &err);
         json_decref(kinds);
         if (!ng) {
             pthread_mutex_unlock(&g->mu);
@@ -307,7 +307,7 @@ static int api_claim(hx *c, sgame *g, const char *seatstr) {
     char *end;
     long seat = strtol(seatstr, &end, 10);
     pthread_mutex_lock(&g->mu);
-    if (*end || end == seatstr || seat < 0 || seat >= g->s.cfg.nseats) {
+    if (*end || end == seatstr || seat < 0 || seat >= g->s.cfg->nseats) {
         pthread_mutex_unlock(&g->mu);
         return reply_code(c, 404, "no_seat", "game '%s' has no seat '%.8s'", g->id, seatstr);
     }

@@ -17,7 +17,7 @@ void update_deadline(sgame *g) {
     g->deadline = 0;
     if (g->timeout_s <= 0 || kontor_over(&g->s)) return;
     unsigned act = kontor_actors(&g->s);
-    for (int i = 0; i < g->s.cfg.nseats; i++)
+    for (int i = 0; i < g->s.cfg->nseats; i++)
         if ((act & (1u << i)) && strcmp(g->seat[i].kind, "human") == 0) g->deadline = now_s() + g->timeout_s;
 }
 
@@ -115,7 +115,7 @@ void catch_up(sgame *g) {
         kontor_move m = (kontor_move)p[i].move;
         kontor_log log;
         log.n = 0;
-        if (p[i].ply != g->rec.nply || seat < 0 || seat >= g->s.cfg.nseats || !kontor_is_legal(&g->s, seat, m) ||
+        if (p[i].ply != g->rec.nply || seat < 0 || seat >= g->s.cfg->nseats || !kontor_is_legal(&g->s, seat, m) ||
             kontor_apply(&g->s, seat, m, &log) != KONTOR_OK || kontor_record_push(&g->rec, seat, m) != KONTOR_OK) {
             logf_("game '%s': stored decision %d does not follow this node's copy", g->id, p[i].ply + 1);
             break;
@@ -127,7 +127,7 @@ void catch_up(sgame *g) {
     free(p);
     json_t *m = json_loads(meta, 0, NULL);
     json_t *seats = json_object_get(m, "seats");
-    for (int i = 0; i < g->s.cfg.nseats && i < (int)json_array_size(seats); i++)
+    for (int i = 0; i < g->s.cfg->nseats && i < (int)json_array_size(seats); i++)
         if (!g->seat[i].claimed && json_is_true(json_object_get(json_array_get(seats, (size_t)i), "claimed"))) {
             g->seat[i].claimed = 1;
             changed = 1;
@@ -189,7 +189,7 @@ void play_timeouts(void) {
         pthread_mutex_lock(&g->mu);
         if (g->deadline > 0 && t >= g->deadline) {
             unsigned act = kontor_actors(&g->s);
-            for (int seat = 0; seat < g->s.cfg.nseats; seat++) {
+            for (int seat = 0; seat < g->s.cfg->nseats; seat++) {
                 if (!(act & (1u << seat)) || strcmp(g->seat[seat].kind, "human") != 0) continue;
                 if (!(kontor_actors(&g->s) & (1u << seat))) continue;
                 kontor_move mv[KONTOR_MAX_MOVES];

@@ -104,7 +104,7 @@ int chat_rate_take(chat_rate *r, double now, int burst, int window_s, int *retry
 /* ---- the team window ----------------------------------------------------------- */
 
 int chat_team_open(const kontor_state *s, int team) {
-    if (s->cfg.nseats != 4) return 0;
+    if (s->cfg->nseats != 4) return 0;
     /* the placements of a round (the cards are revealed); the seat to act
      * has laid its card once it is in the export or tile phase (as
      * end_game_won reads it) */

@@ -17,7 +17,7 @@
 
 int people_of(const sgame *g) {
     int n = 0;
-    for (int i = 0; i < g->s.cfg.nseats; i++) n += strcmp(g->seat[i].kind, "human") == 0;
+    for (int i = 0; i < g->s.cfg->nseats; i++) n += strcmp(g->seat[i].kind, "human") == 0;
     return n;
 }
 
@@ -61,7 +61,7 @@ void chat_post(wsconn *w, json_t *msg) {
     int team = kontor_team(&g->s, w->seat);
     int channel = ch && strcmp(ch, "team") == 0 ? team : CHAT_TABLE;
     int retry = 0;
-    if (channel != CHAT_TABLE && g->s.cfg.nseats != 4) {
+    if (channel != CHAT_TABLE && g->s.cfg->nseats != 4) {
         send_error(w, "no_team", "game '%s' is a game for two: it has no team channel", g->id);
     } else if (channel != CHAT_TABLE && !chat_team_open(&g->s, team)) {
         /* rulebook, Der Wettstreit zu viert, "Karten anlegen" (docs/rules.md R29) */
@@ -112,7 +112,7 @@ int game_takeback(sgame *g, const char *tok, json_t **out) {
     char why[200];
     pthread_mutex_lock(&g->mu);
     int seat = -1, ply = 0;
-    for (int i = 0; tok && i < g->s.cfg.nseats; i++)
+    for (int i = 0; tok && i < g->s.cfg->nseats; i++)
         if (g->seat[i].token[0] && strcmp(g->seat[i].token, tok) == 0) seat = i;
     if (seat < 0) {
         pthread_mutex_unlock(&g->mu);

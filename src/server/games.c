@@ -143,7 +143,7 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
     snprintf(g->id, sizeof g->id, "%s", id);
     if (kontor_record_parse(&g->rec, record, strlen(record), &err) != KONTOR_OK ||
         kontor_record_replay(&g->rec, -1, &g->s, collect_events, g, &err) != KONTOR_OK ||
-        json_array_size(seats) != g->s.cfg.nseats) {
+        json_array_size(seats) != g->s.cfg->nseats) {
         logf_("game '%s': its stored record does not replay (%s); not resumed", id, err.msg);
         json_decref(m);
         free_game(g);
@@ -161,7 +161,7 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
     }
     g->timeout_s = (int)json_integer_value(json_object_get(m, "timeout"));
     g->bots_only = 1;
-    for (int i = 0; i < g->s.cfg.nseats; i++)
+    for (int i = 0; i < g->s.cfg->nseats; i++)
         if (strcmp(g->seat[i].kind, "human") == 0) g->bots_only = 0;
     if (g->bots_only && !kontor_over(&g->s) && bots_running() >= S.lim.ai_games) {
         logf_("game '%s': computer seats only, over --ai-games %d; left in the store, not resumed", id, S.lim.ai_games);
@@ -258,7 +258,7 @@ void evict_games(void) {
         pthread_mutex_lock(&g->mu);
         int idle = !g->conns && !g->ai_queued && !g->ai_busy;
         int over = kontor_over(&g->s), joined = 0, people = 0;
-        for (int k = 0; k < g->s.cfg.nseats; k++)
+        for (int k = 0; k < g->s.cfg->nseats; k++)
             if (strcmp(g->seat[k].kind, "human") == 0) {
                 people++;
                 joined += g->seat[k].claimed;

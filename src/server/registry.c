@@ -171,7 +171,7 @@ void free_game(sgame *g) {
 
 char *make_meta(const sgame *g) {
     json_t *seats = json_array();
-    for (int i = 0; i < g->s.cfg.nseats; i++)
+    for (int i = 0; i < g->s.cfg->nseats; i++)
         json_array_append_new(seats, json_pack("{s:s, s:s, s:b, s:s}", "kind", g->seat[i].kind, "token", g->seat[i].token,
                                                "claimed", g->seat[i].claimed, "player", g->seat[i].player));
     json_t *m = json_pack("{s:o, s:i, s:I, s:I, s:b, s:b, s:i}", "seats", seats, "timeout", g->timeout_s, "seed",

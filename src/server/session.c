@@ -103,7 +103,7 @@ static void handle_message(wsconn *w, json_t *msg) {
                 send_error(c, "bad_request", "join needs a \"token\" string (from the seat's join link)");
                 return;
             }
-            for (int i = 0; i < g->s.cfg.nseats; i++)
+            for (int i = 0; i < g->s.cfg->nseats; i++)
                 if (g->seat[i].token[0] && strcmp(g->seat[i].token, tok) == 0) seat = i;
             if (seat < 0) {
                 send_error(c, "bad_token", "token does not open a seat of game '%s'", id);

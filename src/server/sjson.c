@@ -106,7 +106,7 @@ static json_t *event_card_json(int idx) {
 
 /* What the special cards, the scenarios and the action tiles add to the board. */
 static void board_extras(const kontor_state *s, json_t *board) {
-    const kontor_config *cfg = &s->cfg;
+    const kontor_config *cfg = s->cfg;
     if (cfg->fixed_board) json_object_set_new(board, "fixed", mask_box(&cfg->board_mask));
     /* customs houses: [x, y, 1 if laid as water] */
     json_t *customs = json_array();
@@ -154,7 +154,7 @@ static void seat_extras(const kontor_state *s, int i, json_t *so) {
 
 /* The expansions' public state: export stores, the event, tiles won. */
 static void game_extras(const kontor_state *s, json_t *o) {
-    const kontor_config *cfg = &s->cfg;
+    const kontor_config *cfg = s->cfg;
     if (cfg->specials == 2) json_object_set_new(o, "special_pile", json_integer(s->special_pile.n));
     /* Alte Seilschaften: the area (index into areas) whose tavern's owner decides now */
     if (s->phase == KONTOR_PHASE_TAVERN && s->tavern_area < s->nareas)
@@ -267,7 +267,7 @@ static json_t *open_areas_json(const kontor_state *s) {
 /* The body common to views and full states. viewer: seat whose hand is
  * shown, -1 for none, -2 for every hand. */
 static json_t *state_json(const kontor_state *s, int viewer) {
-    const kontor_config *cfg = &s->cfg;
+    const kontor_config *cfg = s->cfg;
     json_t *o = json_object();
     json_object_set_new(o, "variant", json_string(kontor_variant_name(cfg->variant)));
     json_object_set_new(o, "round", json_integer(s->round));
@@ -391,9 +391,9 @@ void sj_move_words(const kontor_state *s, int seat, kontor_move m, char *text, s
 #ifdef KONTOR_TEST_LEAKY
     /* the test build build/tests/kontor-leaky (Makefile) names another
      * seat's first hand card in the words, for tests/test_leak.c to catch */
-    int q = (seat + 1) % s->cfg.nseats;
-    if (s->hand_n[q] && s->hand[q][0] < s->cfg.cards->ncards)
-        snprintf(text + strlen(text), cap - strlen(text), ", beside card %d", s->cfg.cards->card[s->hand[q][0]].number);
+    int q = (seat + 1) % s->cfg->nseats;
+    if (s->hand_n[q] && s->hand[q][0] < s->cfg->cards->ncards)
+        snprintf(text + strlen(text), cap - strlen(text), ", beside card %d", s->cfg->cards->card[s->hand[q][0]].number);
 #endif
 }
 
@@ -443,9 +443,9 @@ json_t *sj_legal(const kontor_state *s, int seat) {
  * Cards on the board, revealed or drawn from a face-up pile are public
  * (pub); a seat also knows its own hand and what only it has seen (known). */
 static int card_visible(const kontor_state *s, int viewer, int id) {
-    if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg.cards->ncards) return 1;
+    if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg->cards->ncards) return 1;
     if ((s->pub[id >> 6] >> (id & 63)) & 1) return 1;
-    if (viewer < 0 || viewer >= s->cfg.nseats) return 0;
+    if (viewer < 0 || viewer >= s->cfg->nseats) return 0;
     if ((s->known[viewer][id >> 6] >> (id & 63)) & 1) return 1;
     for (int k = 0; k < s->hand_n[viewer]; k++)
         if (s->hand[viewer][k] == id) return 1;
@@ -457,7 +457,7 @@ int sj_event_card(const kontor_state *s, const kontor_event *e, int viewer) {
      * unseen) goes as its back, like the cards of a view */
     int card = e->card;
     if (e->kind != KONTOR_EV_TAVERN && !card_visible(s, viewer, card))
-        card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg.cards->card[card]);
+        card = KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg->cards->card[card]);
     return card;
 }
 

@@ -124,7 +124,7 @@ static void pile_top(jtext *t, const kontor_state *s, const kontor_pile *p) {
 /* ---- the parts of a view, in sjson.c's order ------------------------------------ */
 
 static void board_extras(jtext *t, const kontor_state *s) {
-    const kontor_config *cfg = &s->cfg;
+    const kontor_config *cfg = s->cfg;
     if (cfg->fixed_board) {
         jt_key(t, "fixed");
         mask_box(t, &cfg->board_mask);
@@ -191,7 +191,7 @@ static void seat_extras(jtext *t, const kontor_state *s, int i) {
 }
 
 static void game_extras(jtext *t, const kontor_state *s) {
-    const kontor_config *cfg = &s->cfg;
+    const kontor_config *cfg = s->cfg;
     if (cfg->specials == 2) {
         jt_key(t, "special_pile");
         jt_int(t, s->special_pile.n);
@@ -318,7 +318,7 @@ static void areas(jtext *t, const kontor_state *s) {
 
 /* sjson.c's state_json, member by member. viewer: the seat whose hand is shown, -1 none. */
 static void state_fields(jtext *t, const kontor_state *s, int viewer) {
-    const kontor_config *cfg = &s->cfg;
+    const kontor_config *cfg = s->cfg;
     jt_key(t, "variant");
     jt_str(t, kontor_variant_name(cfg->variant));
     jt_key(t, "round");

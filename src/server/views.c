@@ -50,7 +50,7 @@ void send_error(wsconn *c, const char *code, const char *fmt, ...) {
 
 json_t *seats_info(const sgame *g) {
     json_t *a = json_array();
-    for (int i = 0; i < g->s.cfg.nseats; i++)
+    for (int i = 0; i < g->s.cfg->nseats; i++)
         json_array_append_new(a, json_pack("{s:s, s:i, s:s, s:b, s:b, s:s}", "name", kontor_seat_name(&g->s, i), "team",
                                            kontor_team(&g->s, i), "kind", g->seat[i].kind, "claimed",
                                            g->seat[i].claimed, "connected", g->seat[i].connected > 0, "player",
@@ -61,7 +61,7 @@ json_t *seats_info(const sgame *g) {
 /* seats_info, written directly. */
 static void seats_text(jtext *t, const sgame *g) {
     jt_open(t, '[');
-    for (int i = 0; i < g->s.cfg.nseats; i++) {
+    for (int i = 0; i < g->s.cfg->nseats; i++) {
         jt_open(t, '{');
         jt_key(t, "name");
         jt_str(t, kontor_seat_name(&g->s, i));
@@ -107,7 +107,7 @@ int state_text(sgame *g, wsconn *w, jtext *t, double now) {
     }
     jt_key(t, "players");
     seats_text(t, g);
-    if (w->seat >= 0 && g->s.cfg.nseats == 4) { /* its team may confer now (chat.h) */
+    if (w->seat >= 0 && g->s.cfg->nseats == 4) { /* its team may confer now (chat.h) */
         jt_key(t, "team_chat");
         jt_bool(t, chat_team_open(&g->s, kontor_team(&g->s, w->seat)));
     }
@@ -157,15 +157,15 @@ int welcome_text(const sgame *g, int seat, int takeback, jtext *t) {
     if (seat >= 0) jt_int(t, seat);
     else jt_null(t);
     jt_key(t, "variant");
-    jt_str(t, kontor_variant_name(g->s.cfg.variant));
+    jt_str(t, kontor_variant_name(g->s.cfg->variant));
     jt_key(t, "cards");
-    sjt_cards(t, g->s.cfg.cards);
+    sjt_cards(t, g->s.cfg->cards);
     jt_key(t, "timeout");
     jt_int(t, g->timeout_s);
     jt_key(t, "takeback");
     jt_bool(t, takeback);
     jt_key(t, "nseats");
-    jt_int(t, g->s.cfg.nseats);
+    jt_int(t, g->s.cfg->nseats);
     jt_close(t, '}');
     return jt_end(t);
 }
@@ -206,12 +206,12 @@ void broadcast(sgame *g) {
 json_t *summary(sgame *g) {
     pthread_mutex_lock(&g->mu);
     int open = 0;
-    for (int i = 0; i < g->s.cfg.nseats; i++)
+    for (int i = 0; i < g->s.cfg->nseats; i++)
         if (strcmp(g->seat[i].kind, "human") == 0 && !g->seat[i].claimed) open = 1;
     /* a private game waiting for its players is not offered to strangers */
     const char *status = kontor_over(&g->s) ? "over" : open && g->listed ? "open" : "running";
     json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:i, s:i}", "id", g->id, "variant",
-                          kontor_variant_name(g->s.cfg.variant), "status", status, "round", g->s.round, "ply",
+                          kontor_variant_name(g->s.cfg->variant), "status", status, "round", g->s.round, "ply",
                           g->rec.nply, "seats", seats_info(g), "result", g->rec.result, "timeout", g->timeout_s,
                           "spectators", 0);
     int spect = 0;
