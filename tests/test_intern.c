@@ -71,6 +71,23 @@ static void the_state_keeps_its_config_when_the_callers_changes(void **st) {
     }
 }
 
+/* the state's copy of the card table's pointer (card_of reads it) is its
+ * config's, for every variant and both ways to deal */
+static void the_states_card_table_is_its_configs(void **st) {
+    (void)st;
+    for (int v = 0; kontor_variant_name(v) && kontor_variant_describe(v); v++) {
+        kontor_config cfg;
+        if (kontor_config_init(&cfg, kontor_variant_name(v), NULL) != KONTOR_OK) continue;
+        kontor_state s;
+        kontor_deal d;
+        assert_int_equal(kontor_new(&s, &cfg, 3, NULL), KONTOR_OK);
+        assert_ptr_equal(s.card, s.cfg->cards->card);
+        kontor_deal_shuffle(&d, &cfg, 3);
+        assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
+        assert_ptr_equal(s.card, s.cfg->cards->card);
+    }
+}
+
 static void a_config_that_does_not_deal_is_not_kept(void **st) {
     (void)st;
     kontor_config cfg;
@@ -141,6 +158,7 @@ int main(void) {
         cmocka_unit_test(equal_configs_give_one_pointer_whatever_their_padding),
         cmocka_unit_test(an_interned_config_interns_to_itself),
         cmocka_unit_test(the_state_keeps_its_config_when_the_callers_changes),
+        cmocka_unit_test(the_states_card_table_is_its_configs),
         cmocka_unit_test(a_config_that_does_not_deal_is_not_kept),
         cmocka_unit_test(threads_interning_the_same_configs_get_the_same_pointers),
         cmocka_unit_test(the_table_of_configs_is_bounded),

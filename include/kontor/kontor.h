@@ -384,6 +384,8 @@ typedef struct kontor_area {
 
 typedef struct kontor_state {
     const kontor_config *cfg; /* interned: kontor_config_intern */
+    const kontor_card *card;  /* cfg->cards->card, kept here: a card's facts one load from the state
+                                 (the hot path reads them most), as when the config lay inside it */
 
     /* board */
     kontor_bb occ;          /* cells with a card */

@@ -297,13 +297,15 @@ static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
     _Static_assert(offsetof(kontor_state, cell_card) % 8 == 0 && sizeof s->cell_card % 16 == 0 &&
                        sizeof *s % 8 == 0,
                    "the state's parts zeroed by words, the cells' cards set by 16 bytes");
-    _Static_assert(offsetof(kontor_state, cfg) == 0 && sizeof s->cfg == 8, "the config's pointer first");
+    _Static_assert(offsetof(kontor_state, cfg) == 0 && offsetof(kontor_state, card) == 8 && sizeof s->card == 8,
+                   "the config's and the cards' pointers first");
     s->cfg = cfg;
+    s->card = cfg->cards->card;
     /* zeroed by sixteen bytes (fill16, unrolled; zero_words over these
      * lengths became a loop of four instructions a store, +330 a game) */
-    size_t head = offsetof(kontor_state, cell_card) - 8, after = offsetof(kontor_state, cell_card) + sizeof s->cell_card;
-    fill16((char *)s + 8, head & ~(size_t)15, 0);
-    if (head & 8) zero_words((char *)s + 8 + (head & ~(size_t)15), 8);
+    size_t head = offsetof(kontor_state, cell_card) - 16, after = offsetof(kontor_state, cell_card) + sizeof s->cell_card;
+    fill16((char *)s + 16, head & ~(size_t)15, 0);
+    if (head & 8) zero_words((char *)s + 16 + (head & ~(size_t)15), 8);
     fill16(s->cell_card, sizeof s->cell_card, KONTOR_NONE);
     fill16((char *)s + after, (sizeof *s - after) & ~(size_t)15, 0);
     if ((sizeof *s - after) & 8) zero_words((char *)s + sizeof *s - 8, 8);

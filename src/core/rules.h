@@ -62,7 +62,7 @@ static inline uint8_t hooks_of(const kontor_config *cfg) {
                           : 0));
 }
 
-static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->cfg->cards->card[id]; }
+static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->card[id]; }
 /* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
 static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
 static inline int is_dock(const kontor_card *k) {
