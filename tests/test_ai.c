@@ -477,18 +477,18 @@ static void test_nash_solver_known_equilibria(void **st) {
     (void)st;
     double x[3];
     const double pennies[4] = {1, 0, 0, 1};
-    double v = ist_nash_solve(pennies, 2, 2, NULL, NULL, 0, 1000, x);
+    double v = ist_nash_solve(pennies, 2, 2, NULL, NULL, 0, 250, x);
     assert_true(fabs(x[0] - 0.5) < 0.01 && fabs(x[1] - 0.5) < 0.01);
     assert_true(fabs(v - 0.5) < 0.01);
     /* rows and columns rock, paper, scissors; 1 a win, 1/2 a tie */
     const double rps[9] = {0.5, 0, 1, 1, 0.5, 0, 0, 1, 0.5};
-    v = ist_nash_solve(rps, 3, 3, NULL, NULL, 0, 1000, x);
+    v = ist_nash_solve(rps, 3, 3, NULL, NULL, 0, 250, x);
     for (int i = 0; i < 3; i++) assert_true(fabs(x[i] - 1.0 / 3) < 0.01);
     assert_true(fabs(v - 0.5) < 0.01);
     /* an uneven one: pennies paying 0.9 for a match of the first, 0.3 of
      * the second; row mix (p, 1 - p) with 0.9 p = 0.3 (1 - p): p = 1/4 */
     const double uneven[4] = {0.9, 0, 0, 0.3};
-    v = ist_nash_solve(uneven, 2, 2, NULL, NULL, 0, 1000, x);
+    v = ist_nash_solve(uneven, 2, 2, NULL, NULL, 0, 250, x);
     assert_true(fabs(x[0] - 0.25) < 0.01);
     assert_true(fabs(v - 0.225) < 0.01);
 }
@@ -498,7 +498,7 @@ static void test_nash_solver_dominant_row_is_pure(void **st) {
     (void)st;
     const double A[6] = {0.8, 0.7, 0.9, 0.6, 0.5, 0.7}; /* row 0 beats row 1 against every column */
     double x[2];
-    double v = ist_nash_solve(A, 2, 3, NULL, NULL, 0, 1000, x);
+    double v = ist_nash_solve(A, 2, 3, NULL, NULL, 0, 250, x);
     assert_true(x[0] > 0.999);
     assert_true(fabs(v - 0.7) < 1e-3);
 }
@@ -512,14 +512,14 @@ static void test_nash_solver_answers_the_hands_dealt(void **st) {
     double x[3];
     uint64_t rock = 1;
     double w = 1;
-    double v = ist_nash_solve(rps, 3, 3, &rock, &w, 1, 1000, x);
+    double v = ist_nash_solve(rps, 3, 3, &rock, &w, 1, 250, x);
     assert_true(x[1] > 0.999);
     assert_true(fabs(v - 1.0) < 1e-3);
     /* hands {rock} three times in four, {scissors} once: paper wins 3/4
      * and rock 1/4 + 3/8; paper's 3/4 is the best guaranteed */
     uint64_t hands[2] = {1, 4};
     double ws[2] = {3, 1};
-    v = ist_nash_solve(rps, 3, 3, hands, ws, 2, 1000, x);
+    v = ist_nash_solve(rps, 3, 3, hands, ws, 2, 250, x);
     assert_true(x[1] > 0.99);
     assert_true(fabs(v - 0.75) < 0.01);
 }

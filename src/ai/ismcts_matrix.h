@@ -34,6 +34,7 @@ typedef struct ist_matrix {
     uint16_t hix[MX_HASH];
     int pr, pc;                  /* this iteration's cell, -1: none (not recorded) */
     uint64_t lost;               /* iterations not recorded (a move past the columns) */
+    int steps;                   /* the solver's rounds (MX_STEPS; tests may change it) */
 } ist_matrix;
 
 /* A new search from the root of s: records only if s is simultaneous with
