@@ -72,7 +72,8 @@
  * most visited, or a draw from the visit shares, the mixed strategy; issue
  * 18; floor=P keeps only the choices with at least P x the top visits)
  * or final=nash (a draw from an equilibrium of the root's matrix game of
- * joint results, ismcts_matrix.c). Defaults uct and max, today's play. Sequential decisions are always
+ * joint results, ismcts_matrix.c; shrink=K, default 4, a cell's
+ * pseudo-samples of the additive fit of its row and column). Defaults uct and max, today's play. Sequential decisions are always
  * the most visited legal one at the root.
  * Issue 18's search refinements, all off by default (docs/ai.md, "Item
  * 3"): order=1, prior=W, pb=W, keep=D (MAST and the evaluation as move
@@ -198,8 +199,10 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
             snprintf(a->error, sizeof a->error, "agent '%s': out of memory for the search tree", a->name);
             return -1;
         }
-        if (T->mx) /* final=nash: the root's matrix game, at a simultaneous root (ismcts_matrix.c) */
+        if (T->mx) { /* final=nash: the root's matrix game, at a simultaneous root (ismcts_matrix.c) */
             ist_matrix_start(T->mx, &v->s, seat, moves, !fixed && ist_simultaneous(&v->s) ? n : 0);
+            T->mx->shrink = m->shrink;
+        }
         if (m->path && !fixed && (!m->sh || t == 0)) { /* par=tree: the one tree is the first's */
             if (m->sh) { /* the nodes every thread took */
                 uint32_t nn = atomic_load(&m->sh->n);
@@ -429,6 +432,7 @@ static const ai_opt ismcts_opts[] = {
     {"pass", AI_OPT_FLOAT, offsetof(ismcts_impl, po.pass), 0, 1},
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
+    {"shrink", AI_OPT_DOUBLE, offsetof(ismcts_impl, shrink), 0, 1e9},
     {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
     {"margin", AI_OPT_DOUBLE, offsetof(ismcts_impl, margin), 0, 1},
     {"ebias", AI_OPT_DOUBLE, offsetof(ismcts_impl, ebias), 0, 100},
@@ -493,6 +497,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->seq = 1;
     m->sim = SIM_UCT;
     m->final = FINAL_MAX;
+    m->shrink = MX_PRIOR;
     m->gamma = 0.1f;
     m->po.rounds = 0;
     m->po.place = 0.0f;

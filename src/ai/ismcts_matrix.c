@@ -61,11 +61,12 @@
 #include "ai/ismcts_matrix.h"
 #include "ai/ismcts_tree.h"
 
-/* Pseudo-samples of the additive fit in every cell (above). At 2,000
- * iterations a 5 x 5 root's visited cells hold tens of results; a cell seen
- * once or twice is then mostly the fit, one seen 40 times mostly its own
- * mean. */
-#define MX_PRIOR 4.0
+/* MX_PRIOR (ismcts_matrix.h), the pseudo-samples of the additive fit in
+ * every cell (above): at 2,000 iterations a 5 x 5 root's visited cells hold
+ * tens of results; a cell seen once or twice is then mostly the fit, one
+ * seen 40 times mostly its own mean. A larger shrink=K leans to the fit, in
+ * which my best card is the same against every card of his: as K grows the
+ * mix goes to the pure best mean. */
 /* Rounds of the solver: on rock-paper-scissors 100 rounds already put each
  * card within 0.001 of 1/3, on the uneven pennies above 250 within 0.002 of 1/4
  * (the tests ask 0.01); at the card choices of a 2,000-iteration game 250
@@ -92,6 +93,7 @@ void ist_matrix_start(ist_matrix *M, const kontor_state *s, int seat, const kont
     M->nc = M->nh = 0;
     M->lost = 0;
     M->steps = MX_STEPS;
+    M->shrink = MX_PRIOR;
     memset(M->colix, 0, sizeof M->colix);
     memset(M->sum, 0, sizeof M->sum);
     memset(M->cnt, 0, sizeof M->cnt);
@@ -211,7 +213,7 @@ int ist_matrix_solve(const ist_matrix *M, double *x) {
         for (int j = 0; j < nc; j++) {
             double b = cn[j] ? cs[j] / cn[j] : mu, prior = a + b - mu;
             prior = prior < 0 ? 0 : prior > 1 ? 1 : prior;
-            A[k * nc + j] = (M->sum[i][j] + MX_PRIOR * prior) / (M->cnt[i][j] + MX_PRIOR);
+            A[k * nc + j] = (M->sum[i][j] + M->shrink * prior) / (M->cnt[i][j] + M->shrink);
         }
         idx[k++] = i;
     }

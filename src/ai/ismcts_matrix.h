@@ -20,6 +20,9 @@
 #define MX_HANDS 512
 #define MX_HASH 1024 /* open addressing over the hands, slot + 1, 0 for none */
 #define MX_MOVE_KEYS 4096 /* a move is kind << 8 | value, kind in 4 bits */
+/* A cell's mean counts MX_PRIOR results of the additive fit of its row and
+ * column (ismcts_matrix.c says why); the option shrink=K changes it. */
+#define MX_PRIOR 4.0
 
 typedef struct ist_matrix {
     int on;                      /* this search records: a simultaneous root, one other seat acting */
@@ -35,6 +38,7 @@ typedef struct ist_matrix {
     int pr, pc;                  /* this iteration's cell, -1: none (not recorded) */
     uint64_t lost;               /* iterations not recorded (a move past the columns) */
     int steps;                   /* the solver's rounds (MX_STEPS; tests may change it) */
+    double shrink;               /* a cell's pseudo-samples of the additive fit (MX_PRIOR; shrink=K) */
 } ist_matrix;
 
 /* A new search from the root of s: records only if s is simultaneous with

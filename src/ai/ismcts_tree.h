@@ -314,6 +314,7 @@ typedef struct ismcts_impl {
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
     double mix[KONTOR_MAX_MOVES]; /* final=nash: the last decision's mix, by base.last (all 0: not solved) */
+    double shrink; /* final=nash: shrink=K, a cell's pseudo-samples of the additive fit (ismcts_matrix.c) */
     double c;
     int order, eorder, shipw;
     double pb, keep, prior, ebias, margin;
