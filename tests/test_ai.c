@@ -559,6 +559,20 @@ static void test_final_nash_matrix_is_the_roots_visits(void **st) {
     }
     assert_int_equal(total, 400);
     kontor_agent_free(a);
+    /* two trees (par=root): the decision merges the second's matrix into the
+     * first's, every iteration of both counted once */
+    a = kt_agent("ismcts:iters=400,final=nash,threads=2,par=root", 3);
+    m = a->impl;
+    a->decide(a, &v);
+    M = m->trees[0].mx;
+    total = 0;
+    uint64_t hands = 0;
+    for (int i = 0; i < M->nr; i++)
+        for (int j = 0; j < M->nc; j++) total += M->cnt[i][j];
+    for (int h = 0; h < M->nh; h++) hands += M->hw[h];
+    assert_int_equal(total, 400);
+    if (M->nh < MX_HANDS) assert_int_equal(hands, 400);
+    kontor_agent_free(a);
 }
 
 /* final=nash draws from the solved mix: the mix sums to 1 over the ranked
