@@ -70,7 +70,10 @@
  * regret matching or EXP3, Lanctot, Lisy and Winands 2014; gamma=G their
  * uniform exploration, default 0.1) and final=max|visits (the decision: the
  * most visited, or a draw from the visit shares, the mixed strategy; issue
- * 18; floor=P keeps only the choices with at least P x the top visits). Defaults uct and max, today's play. Sequential decisions are always
+ * 18; floor=P keeps only the choices with at least P x the top visits)
+ * or final=nash (a draw from an equilibrium of the root's matrix game of
+ * joint results, ismcts_matrix.c; shrink=K, default 4, a cell's
+ * pseudo-samples of the additive fit of its row and column). Defaults uct and max, today's play. Sequential decisions are always
  * the most visited legal one at the root.
  * Issue 18's search refinements, all off by default (docs/ai.md, "Item
  * 3"): order=1, prior=W, pb=W, keep=D (MAST and the evaluation as move
@@ -192,6 +195,14 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         T->bnext = T->bend = 0;
         if (m->sh) T->budget = m->ms ? 0 : iters; /* the threads draw from one budget */
         T->reused = 0;
+        if (m->final == FINAL_NASH && !T->mx && !(T->mx = malloc(sizeof *T->mx))) {
+            snprintf(a->error, sizeof a->error, "agent '%s': out of memory for the search tree", a->name);
+            return -1;
+        }
+        if (T->mx) { /* final=nash: the root's matrix game, at a simultaneous root (ismcts_matrix.c) */
+            ist_matrix_start(T->mx, &v->s, seat, moves, !fixed && ist_simultaneous(&v->s) ? n : 0);
+            T->mx->shrink = m->shrink;
+        }
         if (m->path && !fixed && (!m->sh || t == 0)) { /* par=tree: the one tree is the first's */
             if (m->sh) { /* the nodes every thread took */
                 uint32_t nn = atomic_load(&m->sh->n);
@@ -351,6 +362,7 @@ static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
         while (keep > 1 && (double)m->base.last[keep - 1].visits < m->floor * m->base.last[0].visits) keep--;
         i = ai_pick_by_visits(m->base.last, keep, &a->rng);
     }
+    if (m->final == FINAL_NASH && ist_simultaneous(&v->s)) i = ist_nash_pick(m, &a->rng);
     m->base.picked = i;
     if (m->reuse) {
         m->prev = *v;
@@ -386,6 +398,7 @@ static void ismcts_destroy(void *impl) {
             free(m->trees[t].apos);
             free(m->trees[t].aseen);
             free(m->trees[t].d);
+            free(m->trees[t].mx);
             ix_free(&m->trees[t].eix);
         }
     free(m->trees);
@@ -419,6 +432,7 @@ static const ai_opt ismcts_opts[] = {
     {"pass", AI_OPT_FLOAT, offsetof(ismcts_impl, po.pass), 0, 1},
     {"gamma", AI_OPT_FLOAT, offsetof(ismcts_impl, gamma), 0, 1},
     {"floor", AI_OPT_DOUBLE, offsetof(ismcts_impl, floor), 0, 1},
+    {"shrink", AI_OPT_DOUBLE, offsetof(ismcts_impl, shrink), 0, 1e9},
     {"order", AI_OPT_INT, offsetof(ismcts_impl, order), 0, 1},
     {"margin", AI_OPT_DOUBLE, offsetof(ismcts_impl, margin), 0, 1},
     {"ebias", AI_OPT_DOUBLE, offsetof(ismcts_impl, ebias), 0, 100},
@@ -434,7 +448,7 @@ static const ai_opt ismcts_opts[] = {
     {"rave", AI_OPT_DOUBLE, offsetof(ismcts_impl, rave), 0, 1e9},
 };
 
-/* The options that take words: sim=uct|rm|exp3, final=max|visits. */
+/* The options that take words: sim=uct|rm|exp3, final=max|visits|nash. */
 static int word_opt(kontor_agent *a, const char *key, const char *val, const char *const *words, int nwords,
                     int *out, kontor_error *err) {
     for (int i = 0; i < nwords; i++)
@@ -451,12 +465,12 @@ static int word_opt(kontor_agent *a, const char *key, const char *val, const cha
 static int ismcts_opt(void *ctx, const char *key, const char *val, kontor_error *err) {
     kontor_agent *a = ctx;
     ismcts_impl *m = a->impl;
-    static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits"},
+    static const char *const sims[] = {"uct", "rm", "exp3"}, *const finals[] = {"max", "visits", "nash"},
                              *const clocks[] = {"wall", "cpu"}, *const pars[] = {"tree", "root", "sync"};
     if (strcmp(key, "par") == 0) return word_opt(a, key, val, pars, 3, &m->par, err);
     if (strcmp(key, "clock") == 0) return word_opt(a, key, val, clocks, 2, &m->clock, err);
     if (strcmp(key, "sim") == 0) return word_opt(a, key, val, sims, 3, &m->sim, err);
-    if (strcmp(key, "final") == 0) return word_opt(a, key, val, finals, 2, &m->final, err);
+    if (strcmp(key, "final") == 0) return word_opt(a, key, val, finals, 3, &m->final, err);
     if (ai_opt_set(a->name, "ismcts", ismcts_opts, sizeof ismcts_opts / sizeof *ismcts_opts, m, key, val, err))
         return -1;
     if (strcmp(key, "iters") == 0) m->ms = 0; /* the last budget given counts */
@@ -483,6 +497,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->seq = 1;
     m->sim = SIM_UCT;
     m->final = FINAL_MAX;
+    m->shrink = MX_PRIOR;
     m->gamma = 0.1f;
     m->po.rounds = 0;
     m->po.place = 0.0f;

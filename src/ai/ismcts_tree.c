@@ -682,6 +682,8 @@ static void iterate(tree *T) {
                     if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
                     else kontor__apply_unchecked(&st, q, pick[q], NULL);
                 }
+            if (cur == 1 && T->mx && T->mx->on && k < 0) /* final=nash: the root's pair (ismcts_matrix.c) */
+                ist_matrix_pick(T->mx, pick[v->seat], pick[T->mx->opp], lm[T->mx->opp], nlegal[T->mx->opp]);
             if (!j) break;
             if (cur == 1 && T->d) { /* depth=2: the depth-1 node */
                 T->dnode = j, T->dpid = T->pool[j].key;
@@ -724,6 +726,7 @@ static void iterate(tree *T) {
     if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
     else ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
+    if (T->mx) ist_matrix_result(T->mx, r[kontor_team(&st, v->seat)]);
     if (T->rave > 0) {
         ist_rave_mark(T, pkey, np, ppos);
         if (T->rave_log) T->rave_log(T->rave_ctx, pkey, np, &T->rec, r);

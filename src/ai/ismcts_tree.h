@@ -12,6 +12,7 @@
 
 #include "ai/ai.h"
 #include "ai/ismcts_index.h"
+#include "ai/ismcts_matrix.h"
 #include "ai/reuse.h"
 
 
@@ -289,6 +290,7 @@ typedef struct tree {
     int nfixed;
     /* reuse=1: this decision starts from the subtree kept from the last one */
     int reused;
+    ist_matrix *mx;  /* final=nash: the root's joint results (ismcts_matrix.c); else NULL */
     ix eix;          /* one thread to a tree: the STAT, PASS and JOINT children by key (ismcts_index.h) */
     uint32_t *map;   /* reuse=1: cap entries of scratch for keep_subtree */
     uint32_t *stack; /* reuse=1: cap entries more (keep_subtree's walk) */
@@ -296,7 +298,7 @@ typedef struct tree {
 
 enum { SIM_UCT = 0, SIM_RM = 1, SIM_EXP3 = 2 };
 enum { PAR_TREE = 0, PAR_ROOT = 1, PAR_SYNC = 2 };
-enum { FINAL_MAX = 0, FINAL_VISITS = 1 };
+enum { FINAL_MAX = 0, FINAL_VISITS = 1, FINAL_NASH = 2 };
 
 typedef struct ismcts_impl {
     ai_base base;
@@ -315,6 +317,8 @@ typedef struct ismcts_impl {
     int sim, final;
     float gamma;
     double floor; /* final=visits: drop choices below floor x the top visits */
+    double mix[KONTOR_MAX_MOVES]; /* final=nash: the last decision's mix, by base.last (all 0: not solved) */
+    double shrink; /* final=nash: shrink=K, a cell's pseudo-samples of the additive fit (ismcts_matrix.c) */
     double c;
     int order, eorder, shipw;
     double pb, keep, prior, ebias, margin;
