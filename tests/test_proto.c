@@ -226,6 +226,59 @@ static void test_engine_runs_no_program_named_in_the_stream(void **state) {
     kontor_engine_free(e);
 }
 
+/* A hand at the deal with a card of the other colour is refused with the
+ * seat's name, before any game is dealt (the state's config is still NULL:
+ * the name comes from the engine's own config). The fuzzer found the name
+ * read through the undealt state's config pointer (a crash) once the
+ * config left the state (issue 17). */
+typedef struct bad_hand_ctx {
+    kontor_engine *e;
+    int wrong;       /* a black dock card's number */
+    int refused;     /* a reply naming red's hand came back */
+} bad_hand_ctx;
+
+static int emit_bad_hand(void *ctx, const char *ev) {
+    bad_hand_ctx *c = ctx;
+    char line[300];
+    if (strncmp(ev, "hand ", 5) == 0) {
+        const char *rest = strchr(ev + 5, ' '); /* the first card replaced by the wrong one */
+        snprintf(line, sizeof line, "observe hand %d%s", c->wrong, rest ? rest : "");
+    } else {
+        snprintf(line, sizeof line, "observe %s", ev);
+    }
+    const char *r = say(c->e, line);
+    if (r[0] == '?' && strstr(r, "cannot be in red's hand")) c->refused = 1;
+    return 0;
+}
+
+static void test_protocol_a_hand_of_the_wrong_colour_is_refused_by_seat_name_before_the_deal(void **state) {
+    (void)state;
+    kontor_error err;
+    kontor_engine *e = kontor_engine_new(test_factory, "random", 1, &err);
+    assert_non_null(e);
+    kontor_state s;
+    kontor_config cfg;
+    kontor_config_init(&cfg, "basic", &err);
+    kontor_new(&s, &cfg, 3, &err);
+    bad_hand_ctx c = {e, -1, 0};
+    const kontor_cardset *cs = s.cfg->cards;
+    for (int id = 0; id < cs->ncards && c.wrong < 0; id++)
+        if (kontor_card_class(&cs->card[id]) == 1) c.wrong = cs->card[id].number;
+    assert_true(c.wrong >= 0);
+    char line[256], opts[200];
+    kontor_config_describe(s.cfg, opts, sizeof opts);
+    snprintf(line, sizeof line, "newgame %s red %s", kontor_variant_name(s.cfg->variant), opts);
+    assert_string_equal(say(e, line), "=\n\n");
+    kontor_view v;
+    kontor_view_of(&s, 0, &v);
+    int tops[3];
+    assert_int_equal(proto_deal_events(&v, tops, emit_bad_hand, &c), 0);
+    const char *r = say(e, "7 genchoice"); /* the deal is checked when play begins */
+    if (r[0] == '?' && strstr(r, "cannot be in red's hand")) c.refused = 1;
+    assert_true(c.refused);
+    kontor_engine_free(e);
+}
+
 static void test_engine_failure_token(void **state) {
     (void)state;
     kontor_error err;
@@ -531,6 +584,7 @@ int main(void) {
         cmocka_unit_test(test_engine_views_match_truth),
         cmocka_unit_test(test_engine_failure_token),
         cmocka_unit_test(test_engine_runs_no_program_named_in_the_stream),
+        cmocka_unit_test(test_protocol_a_hand_of_the_wrong_colour_is_refused_by_seat_name_before_the_deal),
         cmocka_unit_test(test_golden_transcripts),
         cmocka_unit_test(test_a_declaration_is_pass_play_or_a_card),
         cmocka_unit_test(test_example_bot_plays_whole_games),

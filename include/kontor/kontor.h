@@ -589,6 +589,9 @@ const char *kontor_move_text(const kontor_state *s, int seat, kontor_move move, 
 void kontor_set_words(const char *(*tr)(const char *english));
 /* Name of a seat ("red", "black") and of a card ("15", "centre"). */
 const char *kontor_seat_name(const kontor_state *s, int seat);
+/* The same from a config alone (NULL: "nobody"), for a state not dealt yet:
+ * a state's cfg is the interned pointer kontor_new sets, NULL before it. */
+const char *kontor_seat_name_of(const kontor_config *cfg, int seat);
 
 /* ---- events: what happened, for logs, traces and observers ---------------- */
 

@@ -25,12 +25,14 @@ __attribute__((format_arg(1))) static const char *W(const char *english) { retur
 
 /* ---- explanations ------------------------------------------------------------- */
 
-const char *kontor_seat_name(const kontor_state *s, int seat) {
+const char *kontor_seat_name_of(const kontor_config *cfg, int seat) {
     static const char *const two[2] = {"red", "black"};
     static const char *const four[4] = {"red 1", "red 2", "black 1", "black 2"};
-    if (seat < 0 || seat >= s->cfg->nseats) return "nobody";
-    return s->cfg->nseats == 4 ? four[seat] : two[seat];
+    if (!cfg || seat < 0 || seat >= cfg->nseats || seat >= 4) return "nobody";
+    return cfg->nseats == 4 ? four[seat] : two[seat];
 }
+
+const char *kontor_seat_name(const kontor_state *s, int seat) { return kontor_seat_name_of(s->cfg, seat); }
 
 static const char *phase_word(int phase) {
     switch (phase) {

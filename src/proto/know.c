@@ -94,7 +94,7 @@ static int parse_int(const char *w, int lo, int hi) {
 
 static int seat_index(const know *k, const char *w) {
     for (int q = 0; q < k->cfg.nseats; q++)
-        if (strcmp(w, kontor_seat_name(&k->s, q)) == 0) return q;
+        if (strcmp(w, kontor_seat_name_of(&k->cfg, q)) == 0) return q;
     return -1;
 }
 
@@ -245,7 +245,7 @@ kontor_proto_err know_start(know *k, char *msg, size_t cap) {
         if (cl == KONTOR_CLASS_WATER) own_water[nw++] = (uint8_t)id;
         else if (cl == k->seat) own_dock[nd++] = (uint8_t)id;
         else {
-            MSG("card %d cannot be in %s's hand", cs->card[id].number, kontor_seat_name(&k->s, k->seat));
+            MSG("card %d cannot be in %s's hand", cs->card[id].number, kontor_seat_name_of(&k->cfg, k->seat));
             return KONTOR_PE_BAD_EVENT;
         }
     }
@@ -390,7 +390,7 @@ static kontor_proto_err secret_decision_ok(const know *k, int seat, const char *
     int owes = (kontor_actors(&k->s) >> seat) & 1;
     for (int i = 0; i < k->nchosen; i++) owes &= k->chosen[i].seat != seat;
     if (!owes) {
-        MSG("%s has already %s this round", kontor_seat_name(&k->s, seat), decided);
+        MSG("%s has already %s this round", kontor_seat_name_of(&k->cfg, seat), decided);
         return KONTOR_PE_BAD_EVENT;
     }
     return KONTOR_PE_OK;
