@@ -153,6 +153,24 @@ static void the_table_of_configs_is_bounded(void **st) {
     assert_int_equal(s.cfg->max_rounds, 5);
 }
 
+/* board_full (src/core/rules.h) reads cfg->cells, which only the intern
+ * works out: every state's config has width * height there, whatever the
+ * caller left in it, for every board the variants give. */
+static void property_interned_config_cells_is_width_times_height(void **st) {
+    (void)st;
+    static const char *const variants[] = {"basic", "advanced", "four", "specials"};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        kontor_config c;
+        config_with(&c, variants[i], NULL);
+        c.cells = 7; /* the caller's value does not count */
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &c, 1, NULL), KONTOR_OK);
+        assert_int_equal(s.cfg->cells, s.cfg->width * s.cfg->height);
+        c.width = 5, c.height = 6;
+        assert_int_equal(kontor_config_intern(&c, NULL)->cells, 30);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(equal_configs_give_one_pointer_whatever_their_padding),
@@ -161,6 +179,7 @@ int main(void) {
         cmocka_unit_test(the_states_card_table_is_its_configs),
         cmocka_unit_test(a_config_that_does_not_deal_is_not_kept),
         cmocka_unit_test(threads_interning_the_same_configs_get_the_same_pointers),
+        cmocka_unit_test(property_interned_config_cells_is_width_times_height),
         cmocka_unit_test(the_table_of_configs_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
