@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/rules.h"
 #include "testutil.h"
 
 static void config_with(kontor_config *c, const char *variant, const char *opts) {
@@ -153,6 +154,46 @@ static void the_table_of_configs_is_bounded(void **st) {
     assert_int_equal(s.cfg->max_rounds, 5);
 }
 
+/* board_full (src/core/rules.h) reads cfg->cells, which only the intern
+ * works out: every state's config has width * height there, whatever the
+ * caller left in it, for every board the variants give. */
+static void property_interned_config_cells_is_width_times_height(void **st) {
+    (void)st;
+    static const char *const variants[] = {"basic", "advanced", "four", "specials"};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        kontor_config c;
+        config_with(&c, variants[i], NULL);
+        c.cells = 7; /* the caller's value does not count */
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &c, 1, NULL), KONTOR_OK);
+        assert_int_equal(s.cfg->cells, s.cfg->width * s.cfg->height);
+        c.width = 5, c.height = 6;
+        assert_int_equal(kontor_config_intern(&c, NULL)->cells, 30);
+    }
+}
+
+/* The state's hooks are its config's (hooks_of at the deal): the playout's
+ * tests read the byte instead of the fields behind the pointer (the cell
+ * rules in the round, the window's scoring in score_area_win_in: the games
+ * whose placement has more to do take the plain score_area). */
+static void property_the_states_hooks_are_its_configs(void **st) {
+    (void)st;
+    static const char *const v[][2] = {
+        {"basic", NULL},  {"advanced", NULL},     {"four", NULL},      {"specials", NULL},
+        {"insel", NULL},  {"insel4", NULL},       {"tictactoe", NULL}, {"wasserspiele", NULL},
+        {"advanced", "export=1"}, {"advanced", "tiles=1"}, {"advanced", "events=1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        kontor_config c;
+        config_with(&c, v[i][0], v[i][1]);
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, &c, 1, NULL), KONTOR_OK);
+        assert_int_equal(s.hooks, hooks_of(s.cfg));
+        int place = !!(s.cfg->tiles | s.cfg->export_store | s.cfg->inner_value | s.cfg->tictactoe);
+        assert_int_equal(!!(s.hooks & KONTOR__HOOK_PLACE), place);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(equal_configs_give_one_pointer_whatever_their_padding),
@@ -161,6 +202,8 @@ int main(void) {
         cmocka_unit_test(the_states_card_table_is_its_configs),
         cmocka_unit_test(a_config_that_does_not_deal_is_not_kept),
         cmocka_unit_test(threads_interning_the_same_configs_get_the_same_pointers),
+        cmocka_unit_test(property_interned_config_cells_is_width_times_height),
+        cmocka_unit_test(property_the_states_hooks_are_its_configs),
         cmocka_unit_test(the_table_of_configs_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

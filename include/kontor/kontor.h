@@ -244,6 +244,12 @@ typedef struct kontor_config {
     uint8_t nevent_cards;   /* with events: the deck's cards, what each does (from data/events.txt) */
     uint8_t event_action[KONTOR_EVENTS_MAX];
     int8_t event_arg[KONTOR_EVENTS_MAX];
+    /* Not a setting: width * height, the cells of a full board, worked out
+     * by kontor_config_intern in the interned copy a state points at (the
+     * placement's end test reads one field; it sits in what was padding,
+     * so a config's size and its settings' bytes do not change). Callers
+     * leave it alone; it is 0 or anything in their own configs. */
+    uint16_t cells;
     kontor_bb inner;        /* with inner_value */
     /* The card set: shared and immutable, never owned by the config (so that
      * a state stays a plain value that copies with memcpy and a quarter of

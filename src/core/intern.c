@@ -29,16 +29,20 @@ static kontor_config table[KONTOR_CONFIGS_MAX];
 static atomic_size_t published; /* table[0 .. published) are complete and never change */
 static pthread_mutex_t insert_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* cfg with its padding zeroed: equal settings, equal bytes. The padding is
- * the one byte after layout[] and the two after event_arg[] (a field added
- * elsewhere that opens another gap costs at worst a duplicate entry). */
+/* cfg with its padding zeroed and its derived field (cells) worked out:
+ * equal settings, equal bytes. The padding is the one byte after layout[]
+ * (a field added elsewhere that opens another gap costs at worst a
+ * duplicate entry); cells took the two after event_arg[] (session
+ * thirteen: board_full reads it instead of width and height). */
 #define ZERO_GAP(c, a, b)                                                                                    \
     memset((char *)(c) + offsetof(kontor_config, a) + sizeof (c)->a, 0,                                     \
            offsetof(kontor_config, b) - offsetof(kontor_config, a) - sizeof (c)->a)
 static void canonical(kontor_config *out, const kontor_config *cfg) {
     memcpy(out, cfg, sizeof *out);
     ZERO_GAP(out, layout, board_mask);
-    ZERO_GAP(out, event_arg, inner);
+    ZERO_GAP(out, event_arg, cells);
+    ZERO_GAP(out, cells, inner);
+    out->cells = (uint16_t)(cfg->width * cfg->height);
 }
 
 static const kontor_config *find(const kontor_config *c, size_t n) {

@@ -145,7 +145,10 @@ static inline int hand_remove(kontor_state *s, int seat, int id) {
 static inline int is_special(const kontor_card *k) {
     return k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE || k->kind == KONTOR_KIND_CUSTOMS;
 }
-static inline int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg->width * s->cfg->height; }
+/* cells: width * height in every state's (interned) config
+ * (property_interned_config_cells_is_width_times_height); one load less
+ * than the product, two with the config's pointer (session thirteen) */
+static inline int board_full(const kontor_state *s) { return s->ncards_board >= s->cfg->cells; }
 /* kontor_team, inlined for the hot path */
 static inline int team_of(const kontor_state *s, int seat) { return s->cfg->nseats == 4 ? seat >> 1 : seat; }
 
