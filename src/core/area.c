@@ -513,8 +513,10 @@ void remove_raw(kontor_state *s, int cell) {
     bb_clear(&s->shipsym, cell);
     if (k->colour < 2) {
         bb_clear(&s->team_dock[k->colour], cell);
-        bb_clear(&s->crane[k->colour], cell);
-        s->crane_near[k->colour] = bb_neighbours(s->crane[k->colour]);
+        if (bb_test(&s->crane[k->colour], cell)) { /* the cells next to the cranes change only with a crane */
+            bb_clear(&s->crane[k->colour], cell);
+            s->crane_near[k->colour] = bb_neighbours(s->crane[k->colour]);
+        }
     }
     s->ncards_board--;
     s->front = bb_andnot(bb_neighbours(s->occ), s->occ); /* rare (the ship, an overbuild): recounted */

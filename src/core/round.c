@@ -369,6 +369,7 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log) {
 }
 
 static void enter_place(kontor_state *s, kontor_log *log);
+static __attribute__((noinline)) void enter_place_quiet(kontor_state *s);
 
 /* bb_any(removable(s)) for a ship on a cell, without the call and without
  * the set: a dock card with a ship symbol next to it, not in an enclosed
@@ -416,8 +417,12 @@ void playout_ship(kontor_state *s, int value) {
         s->cells_water = bb_empty();
         if (bb_any(s->cells)) return;
     }
-    enter_place(s, NULL);
+    enter_place_quiet(s); /* a jump: playout_ship saves no register (advanced 28,576 -> 28,472 a game, four 44,080 -> 43,940) */
 }
+
+/* enter_place without a log, out of line: the rare case of playout_ship
+ * (a special card, a scenario's cell rule, no legal cell). */
+static __attribute__((noinline)) void enter_place_quiet(kontor_state *s) { enter_place(s, NULL); }
 
 static void enter_place(kontor_state *s, kontor_log *log) {
     int seat = s->order[s->turn];
