@@ -136,6 +136,14 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     pthread_mutex_init(&S.q_mu, NULL);
     pthread_cond_init(&S.q_cv, NULL);
     analysis_api_init(&S.lim, wake_workers);
+    /* every named variant's own config in the process's table of configs
+     * first (kontor_config_intern, at most KONTOR_CONFIGS_MAX a process):
+     * strangers' option sets can fill the table, after which a config not
+     * in it is refused, but never the plain variants */
+    for (int v = 0; kontor_variant_describe(v); v++) {
+        kontor_config vc;
+        if (kontor_config_init(&vc, kontor_variant_name(v), NULL) == KONTOR_OK) (void)kontor_config_intern(&vc, NULL);
+    }
     kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
     S.st = store_open(db, err);
     if (!S.st) return 1;
