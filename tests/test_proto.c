@@ -90,14 +90,20 @@ static int emit_ok(void *ctx, const char *ev) {
     return 0;
 }
 
-static void start_game(kontor_engine *e, const kontor_state *s, int seat, int tops[3]) {
+/* newgame for seat, then the deal's events of its view through emit */
+static void deal_events_to(kontor_engine *e, const kontor_state *s, int seat, int tops[3], proto_emit_fn emit,
+                           void *ctx) {
     char line[256], opts[200];
     kontor_config_describe(s->cfg, opts, sizeof opts);
     snprintf(line, sizeof line, "newgame %s %s %s", kontor_variant_name(s->cfg->variant), kontor_seat_name(s, seat), opts);
     assert_string_equal(say(e, line), "=\n\n");
     kontor_view v;
     kontor_view_of(s, seat, &v);
-    assert_int_equal(proto_deal_events(&v, tops, emit_ok, e), 0);
+    assert_int_equal(proto_deal_events(&v, tops, emit, ctx), 0);
+}
+
+static void start_game(kontor_engine *e, const kontor_state *s, int seat, int tops[3]) {
+    deal_events_to(e, s, seat, tops, emit_ok, e);
 }
 
 /* Play one game between two in-process engines; returns the rounds. */
@@ -265,14 +271,8 @@ static void test_protocol_a_hand_of_the_wrong_colour_is_refused_by_seat_name_bef
     for (int id = 0; id < cs->ncards && c.wrong < 0; id++)
         if (kontor_card_class(&cs->card[id]) == 1) c.wrong = cs->card[id].number;
     assert_true(c.wrong >= 0);
-    char line[256], opts[200];
-    kontor_config_describe(s.cfg, opts, sizeof opts);
-    snprintf(line, sizeof line, "newgame %s red %s", kontor_variant_name(s.cfg->variant), opts);
-    assert_string_equal(say(e, line), "=\n\n");
-    kontor_view v;
-    kontor_view_of(&s, 0, &v);
     int tops[3];
-    assert_int_equal(proto_deal_events(&v, tops, emit_bad_hand, &c), 0);
+    deal_events_to(e, &s, 0, tops, emit_bad_hand, &c);
     const char *r = say(e, "7 genchoice"); /* the deal is checked when play begins */
     if (r[0] == '?' && strstr(r, "cannot be in red's hand")) c.refused = 1;
     assert_true(c.refused);
