@@ -1,10 +1,14 @@
-/* test_intern.c: the process's configs (src/core/intern.c), one test per promise of kontor_config_intern.
+/* test_intern.c: the process's configs (src/core/intern.c), one test per promise of kontor_config_intern and of the owners' holds.
  *
  * A state holds a pointer to its config (issue 17), so the pointer must be
  * the same for equal configs (states compare byte for byte), must not follow
  * the caller's config after the deal (the server deals from a local), and the
  * table behind it must stay bounded (the server deals from configs that
- * strangers choose). The bound's test fills the table, so it runs last. */
+ * strangers choose). Since session fourteen the owners of games hold their
+ * configs (kontor_config_retain / kontor_config_release): a released entry
+ * makes room for any number of new configs over a process's life, and an
+ * entry held or pinned is never reused. The bound's test fills the table
+ * with pinned entries, so it runs last. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -129,20 +133,195 @@ static void threads_interning_the_same_configs_get_the_same_pointers(void **st) 
     assert_int_equal(kontor_configs_interned(), n + PER_THREAD);
 }
 
-/* KONTOR_CONFIGS_MAX: a full table refuses a new config, with a message,
- * and still deals every config it holds */
+/* a config of the basic game told apart by k (0 .. 131071): max_rounds and the edge ruling */
+static void config_no(kontor_config *c, long k) {
+    config_with(c, "basic", NULL);
+    c->max_rounds = (uint16_t)(1 + k % 65535);
+    c->edge_both = (uint8_t)(k / 65535 % 2);
+}
+
+/* The server's and the protocol engine's life: games come and go, each
+ * under a config of its own, any number of them over the life of the
+ * process, and the table holds only those alive. */
+static void any_number_of_held_configs_deal_when_each_is_released(void **st) {
+    (void)st;
+    size_t base = kontor_configs_interned();
+    for (long k = 0; k < KONTOR_CONFIGS_MAX + 2000; k++) {
+        kontor_config c;
+        config_no(&c, k);
+        kontor_error err;
+        const kontor_config *p = kontor_config_retain(&c, &err);
+        if (!p) fail_msg("game %ld: %s", k, err.msg);
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, p, (uint64_t)k, NULL), KONTOR_OK);
+        assert_ptr_equal(s.cfg, p);
+        assert_int_equal(s.cfg->max_rounds, c.max_rounds);
+        assert_true(kontor_configs_interned() <= base + 1); /* (equal to base: one pinned by a test before) */
+        kontor_config_release(p);
+    }
+    assert_int_equal(kontor_configs_interned(), base);
+}
+
+/* A game alive while thousands of others come and go: its entry (and so
+ * every state and view of it) keeps its bytes. The others are held many at
+ * once, so that freed entries are reused while it lives. */
+static void a_held_config_is_never_reused_while_it_is_held(void **st) {
+    (void)st;
+    kontor_config a;
+    config_with(&a, "advanced", "max_rounds=777,edge=both");
+    const kontor_config *pa = kontor_config_retain(&a, NULL), *pa2 = kontor_config_retain(&a, NULL);
+    assert_ptr_equal(pa, pa2); /* two owners, one entry */
+    kontor_config want = *pa;
+    kontor_state s;
+    assert_int_equal(kontor_new(&s, pa, 5, NULL), KONTOR_OK);
+    kontor_view v;
+    kontor_view_of(&s, 0, &v);
+    enum { AT_ONCE = 500 };
+    static const kontor_config *held[AT_ONCE];
+    for (int wave = 0; wave < 12; wave++) {
+        if (wave == 6) kontor_config_release(pa2); /* one owner left: still held */
+        for (int i = 0; i < AT_ONCE; i++) {
+            kontor_config c;
+            config_no(&c, 100000 + wave * AT_ONCE + i);
+            held[i] = kontor_config_retain(&c, NULL);
+            assert_non_null(held[i]);
+            assert_ptr_not_equal(held[i], pa);
+        }
+        for (int i = 0; i < AT_ONCE; i++) kontor_config_release(held[i]);
+        assert_memory_equal(pa, &want, sizeof want);
+    }
+    assert_ptr_equal(v.s.cfg, pa);
+    assert_int_equal(s.cfg->max_rounds, 777);
+    assert_int_equal(v.s.cfg->edge_both, 1);
+    /* and found again by its content */
+    assert_ptr_equal(kontor_config_retain(&a, NULL), pa);
+    kontor_config_release(pa);
+    kontor_config_release(pa);
+}
+
+/* The same for an entry pinned by a caller that holds nothing (kontor_new
+ * from a config of its own, as the CLI and kontor bench deal). */
+static void a_pinned_config_is_never_reused(void **st) {
+    (void)st;
+    kontor_config a;
+    config_with(&a, "four", "max_rounds=555");
+    kontor_state s;
+    assert_int_equal(kontor_new(&s, &a, 9, NULL), KONTOR_OK);
+    kontor_config want = *s.cfg;
+    size_t base = kontor_configs_interned();
+    for (int i = 0; i < 3000; i++) {
+        kontor_config c;
+        config_no(&c, 110000 + i);
+        const kontor_config *p = kontor_config_retain(&c, NULL);
+        assert_ptr_not_equal(p, s.cfg);
+        kontor_config_release(p);
+    }
+    assert_memory_equal(s.cfg, &want, sizeof want);
+    kontor_config_release(s.cfg); /* a release without a hold changes nothing */
+    assert_int_equal(kontor_configs_interned(), base);
+    assert_ptr_equal(kontor_config_intern(&a, NULL), s.cfg);
+}
+
+/* The server replays records (src/record/) that deal from the record's own
+ * copy of the config: under the server's hold of an equal config that deal
+ * borrows the hold (the same pointer) and pins nothing, so the entry leaves
+ * when the hold ends. */
+static void a_deal_under_an_equal_held_config_borrows_the_hold_and_pins_nothing(void **st) {
+    (void)st;
+    kontor_config a, copy;
+    config_with(&a, "basic", "max_rounds=4321");
+    size_t base = kontor_configs_interned();
+    const kontor_config *p = kontor_config_retain(&a, NULL);
+    copy = a;
+    kontor_state s;
+    kontor_deal d;
+    kontor_deal_shuffle(&d, &copy, 3);
+    assert_int_equal(kontor_new_from_deal(&s, &copy, &d, NULL), KONTOR_OK);
+    assert_ptr_equal(s.cfg, p);
+    assert_int_equal(kontor_new(&s, &copy, 4, NULL), KONTOR_OK);
+    assert_ptr_equal(s.cfg, p);
+    assert_int_equal(kontor_configs_interned(), base + 1);
+    kontor_config_release(p);
+    assert_int_equal(kontor_configs_interned(), base); /* not pinned */
+}
+
+/* The chains of the hash stay whole while entries leave and come: every
+ * config held is found again by its content, whichever entries were reused. */
+static void every_held_config_is_found_by_its_content_after_reuse(void **st) {
+    (void)st;
+    enum { N = 4000 };
+    static const kontor_config *p[N];
+    for (int i = 0; i < N; i++) {
+        kontor_config c;
+        config_no(&c, 120000 + i);
+        assert_non_null(p[i] = kontor_config_retain(&c, NULL));
+    }
+    for (int i = 0; i < N; i += 2) kontor_config_release(p[i]); /* every other one leaves */
+    for (int i = 0; i < N; i += 2) {
+        kontor_config c;
+        config_no(&c, 124000 + i);
+        assert_non_null(p[i] = kontor_config_retain(&c, NULL)); /* and takes a freed entry */
+    }
+    for (int i = 0; i < N; i++) {
+        kontor_config c;
+        config_no(&c, (i % 2 ? 120000 : 124000) + i);
+        assert_ptr_equal(kontor_config_retain(&c, NULL), p[i]);
+        assert_int_equal(p[i]->max_rounds, c.max_rounds);
+        kontor_config_release(p[i]);
+        kontor_config_release(p[i]);
+    }
+}
+
+/* Threads of the server (its workers, its loop) hold and release at once,
+ * some configs shared, some their own: each sees its own config's bytes. */
+#define HOLDERS 4
+static void *hold_many(void *arg) {
+    long t = (long)(intptr_t)arg;
+    for (long i = 0; i < 3000; i++) {
+        kontor_config c;
+        config_no(&c, i % 3 ? 130000 + i % 16 : 140000 + t * 10000 + i);
+        const kontor_config *p = kontor_config_retain(&c, NULL);
+        if (!p || p->max_rounds != c.max_rounds || p->edge_both != c.edge_both) return (void *)1;
+        kontor_state s;
+        if (kontor_new(&s, &c, (uint64_t)i, NULL) != KONTOR_OK || s.cfg != p) return (void *)1;
+        kontor_config_release(p);
+    }
+    return NULL;
+}
+static void threads_holding_and_releasing_see_their_own_configs(void **st) {
+    (void)st;
+    size_t base = kontor_configs_interned();
+    pthread_t th[HOLDERS];
+    for (long k = 0; k < HOLDERS; k++) assert_int_equal(pthread_create(&th[k], NULL, hold_many, (void *)(intptr_t)k), 0);
+    for (int k = 0; k < HOLDERS; k++) {
+        void *r;
+        pthread_join(th[k], &r);
+        assert_null(r);
+    }
+    assert_int_equal(kontor_configs_interned(), base);
+}
+
+/* KONTOR_CONFIGS_MAX: a table full of configs in use refuses a new config,
+ * with a message, still deals every config it holds, and deals the new one
+ * as soon as one is released. */
 static void the_table_of_configs_is_bounded(void **st) {
     (void)st;
-    kontor_config c;
+    kontor_config c, h;
     config_with(&c, "advanced", NULL);
+    config_with(&h, "advanced", NULL);
+    h.max_rounds = 60001;
+    const kontor_config *ph = kontor_config_retain(&h, NULL);
     kontor_state s;
     kontor_error err;
-    for (int r = 1; kontor_configs_interned() < KONTOR_CONFIGS_MAX; r++) {
-        c.max_rounds = (uint16_t)r;
-        assert_int_equal(kontor_new(&s, &c, 1, NULL), KONTOR_OK);
+    for (long r = 1; kontor_configs_interned() < KONTOR_CONFIGS_MAX; r++) {
+        c.max_rounds = (uint16_t)(1 + r % 60000);
+        c.edge_both = (uint8_t)(r / 60000);
+        assert_non_null(kontor_config_intern(&c, NULL));
     }
     c.max_rounds = 60000;
+    c.edge_both = 1;
     assert_null(kontor_config_intern(&c, NULL));
+    assert_null(kontor_config_retain(&c, NULL));
     assert_int_equal(kontor_new(&s, &c, 1, &err), KONTOR_E_RANGE);
     assert_non_null(strstr(err.msg, "KONTOR_CONFIGS_MAX"));
     kontor_deal d;
@@ -150,8 +329,16 @@ static void the_table_of_configs_is_bounded(void **st) {
     assert_int_equal(kontor_new_from_deal(&s, &c, &d, &err), KONTOR_E_RANGE);
     assert_int_equal(kontor_configs_interned(), KONTOR_CONFIGS_MAX);
     c.max_rounds = 5;
+    c.edge_both = 0;
     assert_int_equal(kontor_new(&s, &c, 1, &err), KONTOR_OK);
     assert_int_equal(s.cfg->max_rounds, 5);
+    /* a hold ends: its entry deals the refused config */
+    kontor_config_release(ph);
+    c.max_rounds = 60000;
+    c.edge_both = 1;
+    assert_int_equal(kontor_new(&s, &c, 1, &err), KONTOR_OK);
+    assert_ptr_equal(s.cfg, ph);
+    assert_int_equal(s.cfg->max_rounds, 60000);
 }
 
 /* board_full (src/core/rules.h) reads cfg->cells, which only the intern
@@ -204,6 +391,12 @@ int main(void) {
         cmocka_unit_test(threads_interning_the_same_configs_get_the_same_pointers),
         cmocka_unit_test(property_interned_config_cells_is_width_times_height),
         cmocka_unit_test(property_the_states_hooks_are_its_configs),
+        cmocka_unit_test(any_number_of_held_configs_deal_when_each_is_released),
+        cmocka_unit_test(a_held_config_is_never_reused_while_it_is_held),
+        cmocka_unit_test(a_pinned_config_is_never_reused),
+        cmocka_unit_test(a_deal_under_an_equal_held_config_borrows_the_hold_and_pins_nothing),
+        cmocka_unit_test(every_held_config_is_found_by_its_content_after_reuse),
+        cmocka_unit_test(threads_holding_and_releasing_see_their_own_configs),
         cmocka_unit_test(the_table_of_configs_is_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -490,16 +490,33 @@ typedef enum kontor_end {
     KONTOR_END_BANKRUPT     /* Armut: a seat has no coin and the treasury is empty */
 } kontor_end;
 
-/* The process's copy of cfg: immutable, never freed, the same pointer for
- * every config of the same content (its padding aside). kontor_new and
- * kontor_new_from_deal point the state's cfg at it, so the caller's config
- * need not outlive the game. At most KONTOR_CONFIGS_MAX distinct configs a
- * process (the server deals from configs strangers choose: the table must
- * not grow without limit); past that a config not yet held gives NULL and
- * KONTOR_E_RANGE in err, and kontor_new refuses to deal from it. Thread-safe. */
-#define KONTOR_CONFIGS_MAX 4096 /* 4096 x 224 bytes, 0.9 MB of zero pages until used */
+/* The process's copy of cfg (src/core/intern.c): immutable while it is in
+ * use, the same pointer for every config of the same content (its padding
+ * aside). kontor_new and kontor_new_from_deal point the state's cfg at it, so
+ * the caller's config need not outlive the game. Thread-safe.
+ *
+ * kontor_config_retain: an owner of games (the server's game, the protocol
+ * engine's) holds the copy from before the deal until the last state, view,
+ * copy and search of that game is gone, then calls kontor_config_release
+ * once for each retain; dealing from the pointer retain gave (or from an
+ * equal config while it is held) uses that entry. An entry nobody holds is
+ * free: a new config may take its place, so a process that holds what it
+ * uses deals from any number of configs over its life.
+ * kontor_config_intern (and kontor_new / kontor_new_from_deal from a config
+ * that is not an entry) holds nothing: it borrows the hold of an equal
+ * config held at the time (the state is valid while that hold lasts), or
+ * else pins the entry for the life of the process (a process that never
+ * retains pins every config it deals from, as before session fourteen).
+ * At most KONTOR_CONFIGS_MAX distinct configs held or pinned at once (the
+ * server deals from configs strangers choose: the table must not grow
+ * without limit); past that a config not among them gives NULL and
+ * KONTOR_E_RANGE in err, and kontor_new refuses to deal from it, until an
+ * entry is released. */
+#define KONTOR_CONFIGS_MAX 65536 /* 65536 x 224 bytes, 14 MiB of zero pages, touched as configs are held at once */
 const kontor_config *kontor_config_intern(const kontor_config *cfg, kontor_error *err);
-/* How many configs the process holds (for tests and the server's stats). */
+const kontor_config *kontor_config_retain(const kontor_config *cfg, kontor_error *err);
+void kontor_config_release(const kontor_config *cfg); /* NULL: nothing */
+/* How many configs are held or pinned (for tests and the server's stats). */
 size_t kontor_configs_interned(void);
 
 /* Deal a new game: shuffle every pile with seed and lay out the start. */
