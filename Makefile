@@ -199,6 +199,9 @@ $(BUILD)/tests/test_store: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.
 # tests/test_api_body.c: the API's handlers in process (server_http), server.c included
 $(BUILD)/tests/test_api_body: $(SERVER_OBJ)
 $(BUILD)/tests/test_api_body: TEST_EXTRA = $(SERVER_OBJ) $(SERVER_LIBS)
+# tests/test_server_configs.c: the same, thousands of games of distinct options (src/core/intern.c's holds)
+$(BUILD)/tests/test_server_configs: $(SERVER_OBJ)
+$(BUILD)/tests/test_server_configs: TEST_EXTRA = $(SERVER_OBJ) $(SERVER_LIBS)
 # tests/test_cluster.c: three nodes on that PostgreSQL behind nginx (deploy/nginx.conf), one killed
 $(BUILD)/tests/test_cluster: tests/pgtmp.h deploy/nginx.conf $(KONTOR) $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ))
 $(BUILD)/tests/test_cluster: TEST_EXTRA = $(filter-out $(BUILD)/src/server/server.o,$(SERVER_OBJ)) $(SERVER_LIBS)

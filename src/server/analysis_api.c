@@ -54,6 +54,7 @@ typedef struct ajob {
     char *json;        /* A_READY: the answer; A_FAILED: the error's */
     ai_analyser *z;
     ai_analysis an;
+    const kontor_config *cfg; /* held from before z's replay until z and an are gone (intern.c) */
     double touched;
     int done, total;
     char spec[48];
@@ -105,6 +106,7 @@ static void job_free(ajob *j) {
     free(j->json);
     ai_analyser_end(j->z);
     ai_analysis_release(&j->an);
+    kontor_config_release(j->cfg); /* the analysis's last state is gone */
     memset(j, 0, sizeof *j);
 }
 
@@ -215,9 +217,13 @@ void analysis_api_start(const char *id, const char *record, const char *addr, an
     }
     if (slot->state != A_FREE) job_free(slot);
     snprintf(slot->spec, sizeof slot->spec, "ismcts:iters=%d", A.lim.analysis_iters);
-    slot->z = ai_analyser_begin(&rec, slot->spec, 1, (uint64_t)A.lim.analysis_iters, &slot->an, &err);
+    /* the analyser's replay of rec (src/ai/analysis.c) and every state of
+     * the analysis borrow this hold of rec's config, until job_free */
+    slot->cfg = kontor_config_retain(&rec.cfg, &err);
+    slot->z = slot->cfg ? ai_analyser_begin(&rec, slot->spec, 1, (uint64_t)A.lim.analysis_iters, &slot->an, &err) : NULL;
     kontor_record_release(&rec);
     if (!slot->z) {
+        kontor_config_release(slot->cfg);
         memset(slot, 0, sizeof *slot);
         pthread_mutex_unlock(&A.mu);
         answer_json(a, 500, json_pack("{s:s}", "error", err.msg));

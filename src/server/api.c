@@ -102,7 +102,9 @@ static int stored_unfinished(void *ctx, const char *id, int over, const char *me
     kontor_state *s = malloc(sizeof *s);
     json_t *m = json_loads(meta, 0, NULL);
     json_t *mseats = json_object_get(m, "seats");
-    if (s && kontor_record_replay(&r, -1, s, NULL, NULL, &err) == KONTOR_OK &&
+    /* the replay's state borrows this hold of its config (intern.c): released once s is gone */
+    const kontor_config *held = kontor_config_retain(&r.cfg, &err);
+    if (s && held && kontor_record_replay(&r, -1, s, NULL, NULL, &err) == KONTOR_OK &&
         json_array_size(mseats) == (size_t)s->cfg->nseats) {
         int open = 0;
         json_t *seats = json_array();
@@ -126,6 +128,7 @@ static int stored_unfinished(void *ctx, const char *id, int over, const char *me
     }
     json_decref(m);
     free(s);
+    kontor_config_release(held);
     kontor_record_release(&r);
     return 0;
 }
@@ -420,11 +423,14 @@ static int api_view(hx *c, const char *id) {
     kontor_state *s = malloc(sizeof *s), *fin = malloc(sizeof *fin);
     replay_ctx rc = {(int)ply, -1, json_array(), 0, NULL};
     int over = 0;
-    if (s && fin && kontor_record_replay(&r, -1, fin, NULL, NULL, &err) == KONTOR_OK) over = kontor_over(fin);
+    /* both replays' states borrow this hold of their config (intern.c): released once they are gone */
+    const kontor_config *held = kontor_config_retain(&r.cfg, &err);
+    if (s && fin && held && kontor_record_replay(&r, -1, fin, NULL, NULL, &err) == KONTOR_OK) over = kontor_over(fin);
     if (over) rc.viewer = -2;
-    if (!s || !fin || kontor_record_replay(&r, (int)ply, s, replay_events, &rc, &err) != KONTOR_OK) {
+    if (!s || !fin || !held || kontor_record_replay(&r, (int)ply, s, replay_events, &rc, &err) != KONTOR_OK) {
         free(s);
         free(fin);
+        kontor_config_release(held);
         kontor_record_release(&r);
         json_decref(rc.events);
         return reply_error(c, 500, "game '%s': %s", id, err.msg);
@@ -456,6 +462,7 @@ static int api_view(hx *c, const char *id) {
     }
     free(s);
     free(fin);
+    kontor_config_release(held);
     kontor_record_release(&r);
     return reply_json(c, 200, o);
 }
@@ -499,8 +506,11 @@ static int api_variants(hx *c) {
         json_t *opts = json_array();
         for (size_t k = 0; k < sizeof exp / sizeof *exp; k++) {
             kontor_config c2 = cfg;
-            if (kontor_config_option(&c2, exp[k], &err) == KONTOR_OK && kontor_new(s, &c2, 1, &err) == KONTOR_OK)
-                json_array_append_new(opts, json_string(exp[k]));
+            if (kontor_config_option(&c2, exp[k], &err) != KONTOR_OK) continue;
+            /* held for the trial deal only: a server pins no config but the named variants' (intern.c) */
+            const kontor_config *held = kontor_config_retain(&c2, &err);
+            if (held && kontor_new(s, held, 1, &err) == KONTOR_OK) json_array_append_new(opts, json_string(exp[k]));
+            kontor_config_release(held);
         }
         json_array_append_new(a, json_pack("{s:s, s:s, s:i, s:i, s:i, s:o}", "name", kontor_variant_name(v),
                                            "describe", kontor_variant_describe(v), "seats", cfg.nseats, "w", cfg.width,

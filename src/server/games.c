@@ -91,7 +91,8 @@ sgame *create_game(const char *variant, const char *options, json_t *seats, int 
     g->bots_only = !people;
     kontor_deal d;
     kontor_deal_shuffle(&d, &cfg, seed);
-    if (kontor_new_from_deal(&g->s, &cfg, &d, err) != KONTOR_OK) {
+    /* the game holds its config while it is in memory (free_game releases it) */
+    if (!(g->cfg = kontor_config_retain(&cfg, err)) || kontor_new_from_deal(&g->s, g->cfg, &d, err) != KONTOR_OK) {
         free_game(g);
         return NULL;
     }
@@ -141,7 +142,10 @@ static sgame *game_from_store(const char *id, const char *meta, const char *reco
         return NULL;
     }
     snprintf(g->id, sizeof g->id, "%s", id);
+    /* the game holds its record's config (free_game releases it): the
+     * replay's deal, and every later one of its takeback, borrow that hold */
     if (kontor_record_parse(&g->rec, record, strlen(record), &err) != KONTOR_OK ||
+        !(g->cfg = kontor_config_retain(&g->rec.cfg, &err)) ||
         kontor_record_replay(&g->rec, -1, &g->s, collect_events, g, &err) != KONTOR_OK ||
         json_array_size(seats) != g->s.cfg->nseats) {
         logf_("game '%s': its stored record does not replay (%s); not resumed", id, err.msg);

@@ -160,6 +160,7 @@ sgame **snapshot(long *n) {
 void free_game(sgame *g) {
     if (!g) return;
     for (int i = 0; i < KONTOR_MAX_SEATS; i++) kontor_agent_free(g->seat[i].agent);
+    kontor_config_release(g->cfg); /* the last of its states went with its agents */
     kontor_record_release(&g->rec);
     chat_room_free(g->chat);
     free(g->meta);

@@ -137,12 +137,15 @@ int server_init(const char *db, int quiet, kontor_error *err) {
     pthread_cond_init(&S.q_cv, NULL);
     analysis_api_init(&S.lim, wake_workers);
     /* every named variant's own config in the process's table of configs
-     * first (kontor_config_intern, at most KONTOR_CONFIGS_MAX a process):
-     * strangers' option sets can fill the table, after which a config not
-     * in it is refused, but never the plain variants */
+     * first, held for the life of the process (never released): the
+     * strangers' option sets are held only by their games and leave the
+     * table with them (src/core/intern.c), but if ever KONTOR_CONFIGS_MAX of
+     * them are in memory at once a new one is refused, never the plain
+     * variants. (Taken again by a second server_init in one process, a test's:
+     * a hold more on an entry that is never released anyway.) */
     for (int v = 0; kontor_variant_describe(v); v++) {
         kontor_config vc;
-        if (kontor_config_init(&vc, kontor_variant_name(v), NULL) == KONTOR_OK) (void)kontor_config_intern(&vc, NULL);
+        if (kontor_config_init(&vc, kontor_variant_name(v), NULL) == KONTOR_OK) (void)kontor_config_retain(&vc, NULL);
     }
     kontor_rng_seed(&S.tick_rng, (uint64_t)(now_s() * 1e6));
     S.st = store_open(db, err);

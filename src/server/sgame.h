@@ -92,6 +92,11 @@ struct sgame {
     char id[ID_LEN + 1];
     pthread_mutex_t mu;
     kontor_state s;
+    /* the config g->s (and every view, copy and search of it) points at:
+     * held (kontor_config_retain) from before the deal until free_game, after
+     * its agents are freed; so the process's entry of it is never reused
+     * while the game is in memory (src/core/intern.c) */
+    const kontor_config *cfg;
     kontor_record rec;
     seatinfo seat[KONTOR_MAX_SEATS];
     int timeout_s;     /* 0: no timeout */

@@ -1,0 +1,131 @@
+/* test_server_configs.c: the server deals any number of games of distinct options, and a game's config lives as long as the game (issue 17's regression, session fourteen).
+ *
+ * Each game's state points at the process's entry of its config
+ * (src/core/intern.c), which the game holds from its deal until it leaves
+ * memory (games.c, registry.c's free_game). Before that hold a server that
+ * had seen 4,096 distinct option sets refused every new one with a 400 until
+ * a restart. Here a server in process (server_http, as the fuzz target calls
+ * it) creates thousands of games, each under a max_rounds of its own, lets
+ * each leave memory (an open game nobody joined, --open-ttl at 0 seconds),
+ * and the process's table of configs holds no more than the games alive;
+ * the replays of records it serves (/view) hold and release their configs
+ * too, pinning nothing. And a game alive all along keeps its config's bytes
+ * (run under AddressSanitizer too: make SANITIZE=address,undefined).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "server/server.h"
+#include "server/sgame.h"
+#include "testutil.h"
+
+static char dir[64], db[128];
+
+static int http(const char *method, const char *path, const char *body, json_t **out) {
+    server_http_req rq = {method, path, NULL, body, body ? strlen(body) : 0, 0, NULL};
+    server_http_resp rs;
+    int st = server_http(&rq, &rs);
+    if (out) *out = rs.body ? json_loadb(rs.body, rs.len, 0, NULL) : NULL;
+    free(rs.body);
+    return st;
+}
+
+static int setup(void **state) {
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/kontor-cfgs-XXXXXX");
+    if (!mkdtemp(dir)) return -1;
+    snprintf(db, sizeof db, "%s/games.db", dir);
+    kontor_error err;
+    if (server_init(db, 1, &err) != 0) return -1;
+    S.lim.open_ttl_s = 0; /* an open game nobody joined leaves at the next evict_games() */
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    server_shutdown();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* POST /api/games of the basic game for two people with options; its id */
+static void create(const char *options, char *id, size_t cap) {
+    char body[200];
+    snprintf(body, sizeof body, "{\"variant\":\"basic\",\"options\":\"%s\",\"seats\":[\"human\",\"human\"]}", options);
+    json_t *g;
+    int st = http("POST", "/api/games", body, &g);
+    if (st != 201) fail_msg("options '%s': %d %s", options, st, g ? json_string_value(json_object_get(g, "error")) : "");
+    snprintf(id, cap, "%s", json_string_value(json_object_get(g, "id")));
+    json_decref(g);
+}
+
+#define GAMES 5000
+
+static void a_server_deals_any_number_of_games_of_distinct_options_and_holds_only_the_live_ones(void **state) {
+    (void)state;
+    assert_int_equal(http("GET", "/api/variants", NULL, NULL), 200); /* its trial deals hold and release */
+    size_t base = kontor_configs_interned();
+    for (int i = 0; i < GAMES; i++) {
+        char opts[32], id[ID_LEN + 1];
+        snprintf(opts, sizeof opts, "max_rounds=%d", 10 + i);
+        create(opts, id, sizeof id);
+        sgame *g = find_game(id);
+        assert_non_null(g);
+        assert_int_equal(g->s.cfg->max_rounds, 10 + i);
+        assert_true(kontor_configs_interned() <= base + 1); /* (base: max_rounds=200 is the basic game's own, held for good) */
+        if (i % 100 == 0) { /* a replay of its stored record, under a hold of its own */
+            char path[64];
+            snprintf(path, sizeof path, "/api/games/%s/view", id);
+            assert_int_equal(http("GET", path, NULL, NULL), 200);
+            assert_true(kontor_configs_interned() <= base + 1);
+        }
+        evict_games();
+        assert_null(find_game(id));
+        assert_int_equal(kontor_configs_interned(), base);
+    }
+}
+
+/* A game that stays (a seat claimed: not an open game nobody joined) while
+ * thousands of others come and go, and their entries are reused. */
+static void a_live_games_config_is_never_reused_while_it_lives(void **state) {
+    (void)state;
+    char keep[ID_LEN + 1];
+    create("max_rounds=777,edge=both", keep, sizeof keep);
+    sgame *g = find_game(keep);
+    assert_non_null(g);
+    pthread_mutex_lock(&g->mu);
+    g->seat[0].claimed = 1;
+    const kontor_config *cfg = g->s.cfg, want = *cfg;
+    pthread_mutex_unlock(&g->mu);
+    for (int i = 0; i < 3000; i++) {
+        char opts[32], id[ID_LEN + 1];
+        snprintf(opts, sizeof opts, "max_rounds=%d", 1000 + i);
+        create(opts, id, sizeof id);
+        if (i % 7 == 6) evict_games(); /* several at once in memory, then gone */
+        assert_non_null(find_game(keep));
+    }
+    evict_games();
+    assert_ptr_equal(find_game(keep), g);
+    pthread_mutex_lock(&g->mu);
+    assert_ptr_equal(g->s.cfg, cfg);
+    assert_memory_equal(g->s.cfg, &want, sizeof want);
+    assert_int_equal(g->s.cfg->max_rounds, 777);
+    kontor_view v;
+    kontor_view_of(&g->s, 1, &v);
+    assert_int_equal(v.s.cfg->edge_both, 1);
+    pthread_mutex_unlock(&g->mu);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_server_deals_any_number_of_games_of_distinct_options_and_holds_only_the_live_ones,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(a_live_games_config_is_never_reused_while_it_lives, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
