@@ -168,6 +168,45 @@ static void test_engine_views_match_truth(void **state) {
     assert_true(g_views_checked > 20 * 20);
 }
 
+/* A bot driver sends newgame again and again, each game under options of
+ * its own: every game deals, and the engine holds only its current game's
+ * config (know.c: from the deal to the next newgame; src/core/intern.c),
+ * so the process's table of configs does not fill however many games it
+ * sees. Its views still equal the truth's byte for byte, the config's
+ * pointer included (the engine's held entry is the truth's). */
+static void test_engine_deals_any_number_of_newgames_of_distinct_options(void **state) {
+    (void)state;
+    kontor_error err;
+    kontor_engine *e = kontor_engine_new(test_factory, "random", 1, &err);
+    assert_non_null(e);
+    size_t base = kontor_configs_interned();
+    g_views_checked = 0;
+    for (int i = 0; i < 5000; i++) {
+        kontor_config cfg;
+        char opts[32];
+        snprintf(opts, sizeof opts, "max_rounds=%d", 20 + i);
+        assert_int_equal(kontor_config_init(&cfg, i % 3 ? "basic" : "advanced", &err), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, opts, &err), KONTOR_OK);
+        const kontor_config *held = kontor_config_retain(&cfg, &err); /* the referee holds its game's */
+        assert_non_null(held);
+        kontor_state s;
+        assert_int_equal(kontor_new(&s, held, (uint64_t)i, &err), KONTOR_OK);
+        int tops[3];
+        start_game(e, &s, i % 2, tops);
+        g_truth = &s;
+        const char *r = say(e, "genchoice"); /* the engine deals; its agent's view is checked */
+        g_truth = NULL;
+        if (r[0] != '=') fprintf(stderr, "game %d: %s", i, r);
+        assert_int_equal(r[0], '=');
+        /* the truth's and the engine's are one entry; the last game's went at newgame */
+        assert_true(kontor_configs_interned() <= base + 1);
+        kontor_config_release(held);
+    }
+    assert_int_equal(g_views_checked, 5000);
+    kontor_engine_free(e);
+    assert_int_equal(kontor_configs_interned(), base);
+}
+
 /* ---- the command line -------------------------------------------------------------- */
 
 static void test_command_parse(void **state) {
@@ -582,6 +621,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_command_parse),
         cmocka_unit_test(test_engine_views_match_truth),
+        cmocka_unit_test(test_engine_deals_any_number_of_newgames_of_distinct_options),
         cmocka_unit_test(test_engine_failure_token),
         cmocka_unit_test(test_engine_runs_no_program_named_in_the_stream),
         cmocka_unit_test(test_protocol_a_hand_of_the_wrong_colour_is_refused_by_seat_name_before_the_deal),

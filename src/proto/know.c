@@ -42,6 +42,7 @@ void know_init(know *k) {
 
 void know_release(know *k) {
     free(k->cardtext);
+    kontor_config_release(k->held);
     know_init(k);
 }
 
@@ -290,10 +291,13 @@ kontor_proto_err know_start(know *k, char *msg, size_t cap) {
         while (pd < np[q]) d.dock[q][d.ndock[q]++] = pool[q][pd++];
     }
     kontor_error err;
-    if (kontor_new_from_deal(&k->s, &k->cfg, &d, &err) != KONTOR_OK) {
+    const kontor_config *held = kontor_config_retain(&k->cfg, &err);
+    if (!held || kontor_new_from_deal(&k->s, held, &d, &err) != KONTOR_OK) {
+        kontor_config_release(held);
         MSG("the deal does not fit the rules: %s", err.msg);
         return KONTOR_PE_BAD_EVENT;
     }
+    k->held = held; /* know_release lets it go */
     k->started = 1;
     return KONTOR_PE_OK;
 }

@@ -74,6 +74,11 @@ typedef struct know {
     int top[PROTO_NPILES];  /* card ids, KONTOR_NONE, or -1 not told */
 
     kontor_state s;         /* the consistent full state */
+    /* the config s points at, held (kontor_config_retain) from the deal until
+     * know_release: the next newgame or the engine's end; the agent hears of
+     * the next game (its newgame) before it reads a state again, so nothing
+     * reads this game's config once its entry may be reused (intern.c) */
+    const kontor_config *held;
 
     /* choices of the current choose phase, as reported (pass/reveal) */
     kontor_event chosen[KONTOR_MAX_SEATS];
