@@ -554,6 +554,23 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
     return playout_other(s, r, stop);
 }
 
+/* The i-th lowest cell of b (0-based, i below its count), given the counts
+ * of its first one, two and three words (c0, c1, c2): the word found by
+ * them, without counting its words again after the draw. */
+static inline int pick_nth(const bb_t *b, int i, int c0, int c1, int c2) {
+    int q = 0, below = 0;
+    if (i >= c0) {
+        q = 1, below = c0;
+        if (i >= c1) {
+            q = 2, below = c1;
+            if (i >= c2) q = 3, below = c2;
+        }
+    }
+    uint64_t w = b->w[q];
+    for (int m = i - below; m > 0; m--) w &= w - 1;
+    return q * 64 + __builtin_ctzll(w);
+}
+
 /* Whether no seat of ns has declared yet this round (every choice open). */
 static inline int choices_open(const kontor_state *s, int ns) {
     if (ns == 4) return (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE;
@@ -577,14 +594,20 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
         if (phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
-            int a = bb_count(s->cells), b = specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
+            int c0 = __builtin_popcountll(s->cells.w[0]), c1 = c0 + __builtin_popcountll(s->cells.w[1]);
+            int c2 = c1 + __builtin_popcountll(s->cells.w[2]), a = c2 + __builtin_popcountll(s->cells.w[3]);
+            int b = specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
             int n = a + b + (optional ? 1 : 0);
             int i = (int)rng_below(&r, (uint32_t)n);
-            /* the cells' words read again for the pick (an empty asm that
+            /* the cells' word read again for the pick (an empty asm that
              * may write memory): not kept in registers and on the stack
-             * across the draw (basic -25, advanced -43, four -48 a game) */
+             * across the draw (basic -25, advanced -43, four -48 a game);
+             * the prefix sums of the words' counts are kept, and find the
+             * word (pick_nth: basic 18,084 -> 17,808, advanced 28,204 ->
+             * 27,817, four 43,559 -> 43,093 a game, against bb_nth
+             * counting the words again) */
             __asm__ volatile("" ::: "memory");
-            if ((!specials && !optional) || i < a) playout_place(s, bb_nth(s->cells, i), 0);
+            if ((!specials && !optional) || i < a) playout_place(s, pick_nth(&s->cells, i, c0, c1, c2), 0);
             else if (i < a + b) playout_place(s, bb_nth(s->cells_water, i - a), 1);
             else playout_place(s, KONTOR_NONE, 0);
             if (bankrupt) check_bankrupt(s, NULL);
