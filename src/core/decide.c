@@ -557,8 +557,8 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
 /* The i-th lowest cell of b (0-based, i below its count), given the counts
  * of its first one, two and three words (c0, c1, c2): the word found by
  * them, without counting its words again after the draw. */
-static inline int pick_nth(const bb_t *b, int i, int c0, int c1, int c2) {
-    int q = 0, below = 0;
+static inline int pick_nth(const bb_t *b, unsigned i, unsigned c0, unsigned c1, unsigned c2) {
+    unsigned q = 0, below = 0;
     if (i >= c0) {
         q = 1, below = c0;
         if (i >= c1) {
@@ -567,8 +567,8 @@ static inline int pick_nth(const bb_t *b, int i, int c0, int c1, int c2) {
         }
     }
     uint64_t w = b->w[q];
-    for (int m = i - below; m > 0; m--) w &= w - 1;
-    return q * 64 + __builtin_ctzll(w);
+    for (unsigned m = i - below; m > 0; m--) w &= w - 1;
+    return (int)q * 64 + __builtin_ctzll(w);
 }
 
 /* Whether no seat of ns has declared yet this round (every choice open). */
@@ -594,11 +594,14 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
         if (phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
-            int c0 = __builtin_popcountll(s->cells.w[0]), c1 = c0 + __builtin_popcountll(s->cells.w[1]);
-            int c2 = c1 + __builtin_popcountll(s->cells.w[2]), a = c2 + __builtin_popcountll(s->cells.w[3]);
-            int b = specials && bb_any(s->cells_water) ? bb_count(s->cells_water) : 0;
-            int n = a + b + (optional ? 1 : 0);
-            int i = (int)rng_below(&r, (uint32_t)n);
+            /* (unsigned: the count goes to the multiply without a sign extension) */
+            unsigned c0 = (unsigned)__builtin_popcountll(s->cells.w[0]);
+            unsigned c1 = c0 + (unsigned)__builtin_popcountll(s->cells.w[1]);
+            unsigned c2 = c1 + (unsigned)__builtin_popcountll(s->cells.w[2]);
+            unsigned a = c2 + (unsigned)__builtin_popcountll(s->cells.w[3]);
+            unsigned b = specials && bb_any(s->cells_water) ? (unsigned)bb_count(s->cells_water) : 0;
+            unsigned n = a + b + (optional ? 1 : 0);
+            unsigned i = rng_below(&r, n);
             /* the cells' word read again for the pick (an empty asm that
              * may write memory): not kept in registers and on the stack
              * across the draw (basic -25, advanced -43, four -48 a game);
@@ -608,7 +611,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * counting the words again) */
             __asm__ volatile("" ::: "memory");
             if ((!specials && !optional) || i < a) playout_place(s, pick_nth(&s->cells, i, c0, c1, c2), 0);
-            else if (i < a + b) playout_place(s, bb_nth(s->cells_water, i - a), 1);
+            else if (i < a + b) playout_place(s, bb_nth(s->cells_water, (int)(i - a)), 1);
             else playout_place(s, KONTOR_NONE, 0);
             if (bankrupt) check_bankrupt(s, NULL);
         } else if (phase == KONTOR_PHASE_DECLARE && ns == 2) { /* (no declarations with declare=hidden: open_choice) */
