@@ -622,9 +622,17 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * order. A seat may play when it holds a card, and pass unless
              * pass=rest forbids it to a seat holding one (may_pass): 1 + (it
              * may do both) choices */
-            unsigned both = !s->no_pass;
-            unsigned pass2 = declared_pass(rng_next(&r), both, s->hand_n[0]);
-            pass2 |= declared_pass(rng_next(&r), both, s->hand_n[1]) << 1;
+            uint64_t x0 = rng_next(&r), x1 = rng_next(&r);
+            unsigned pass2;
+            if (__builtin_expect(s->hand_n[0] && s->hand_n[1] && !s->no_pass, 1)) {
+                /* both hold a card and may pass (the usual round): the two
+                 * top bits, without declared_pass's tests (basic -150 a
+                 * game) */
+                pass2 = (unsigned)(x0 >> 63) | ((unsigned)(x1 >> 62) & 2);
+            } else {
+                unsigned both = !s->no_pass;
+                pass2 = declared_pass(x0, both, s->hand_n[0]) | declared_pass(x1, both, s->hand_n[1]) << 1;
+            }
             if (bankrupt) { /* the coins before the bankruptcy test; else the reveal pays them */
                 if (pass2) {
                     uint8_t got[KONTOR_MAX_SEATS];
