@@ -543,12 +543,16 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
         unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
         s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, (uint32_t)i0);
         s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, (uint32_t)i1);
-        if (pass2) {
-            uint8_t got[KONTOR_MAX_SEATS];
-            pay_out(s, pass2, got);
+        if (s->cfg->bankrupt) {
+            if (pass2) {
+                uint8_t got[KONTOR_MAX_SEATS];
+                pay_out(s, pass2, got);
+            }
+            playout_reveal_two(s, pass2);
+            check_bankrupt(s, NULL);
+        } else {
+            playout_round_two(s, pass2); /* the same payment, the reveal case by case */
         }
-        playout_reveal_two(s, pass2);
-        if (s->cfg->bankrupt) check_bankrupt(s, NULL);
         return r;
     }
     return playout_other(s, r, stop);
