@@ -375,9 +375,11 @@ __attribute__((noinline, cold)) static int declared_solvent(kontor_state *s, uns
 static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
     /* hand_remove's carried byte from the end (a shift from i up would be a
      * call of memmove) */
-    int n = --s->hand_n[seat];
+    unsigned held = s->hand_n[seat];
+    s->hand_n[seat] = (uint8_t)(held - 1);
+    int n = (int)held - 1;
     uint8_t *h = s->hand[seat], carry = 0;
-    if (n < 8) {
+    if (held <= 8) {
         /* a hand of at most eight: its first word, the bytes from i+1 one
          * place down; the eighth byte comes from the ninth place, free and
          * so 0 (test_a_hands_free_places_are_zero). Basic 23,758 -> 23,636,
