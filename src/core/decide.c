@@ -664,9 +664,13 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * 18,536 (in the copy without hidden choices too: advanced
              * +31 a game) */
             unsigned h0 = s->hand_n[0], h1 = s->hand_n[1];
-            /* (kontor__may_pass_in_choice: declare=hidden is known here) */
-            unsigned i0 = rng_below(&r, h0 + (unsigned)kontor__may_pass(s, 0));
-            unsigned i1 = rng_below(&r, h1 + (unsigned)kontor__may_pass(s, 1));
+            /* (kontor__may_pass_in_choice: declare=hidden is known here;
+             * each seat may pass unless pass=rest forbids it this round) */
+            unsigned n0 = h0 + 1, n1 = h1 + 1;
+            if (__builtin_expect(s->no_pass, 0))
+                n0 = h0 + (unsigned)kontor__may_pass(s, 0), n1 = h1 + (unsigned)kontor__may_pass(s, 1);
+            unsigned i0 = rng_below(&r, n0);
+            unsigned i1 = rng_below(&r, n1);
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
             s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, i0);
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, i1);
