@@ -521,6 +521,20 @@ __attribute__((noinline)) static kontor_rng playout_other(kontor_state *s, konto
     return r;
 }
 
+/* The passers' coins and the reveal of a round of two, its choices made:
+ * with Armut by the rules' reveal, else playout_round_two (the same payment,
+ * the reveal case by case). */
+__attribute__((always_inline)) static inline void pay_and_reveal_two(kontor_state *s, unsigned pass2, int bankrupt) {
+    if (!bankrupt) {
+        playout_round_two(s, pass2);
+        return;
+    }
+    uint8_t got[KONTOR_MAX_SEATS];
+    if (pass2) pay_out(s, pass2, got);
+    playout_reveal_two(s, pass2);
+    check_bankrupt(s, NULL);
+}
+
 /* One step of a random playout (playout_other's), with the hidden choice of
  * two seats first: a round of the search's playouts in a game with
  * declare=hidden, whose registers and stack the other phases
@@ -545,24 +559,14 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
         unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
         s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, (uint32_t)i0);
         s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, (uint32_t)i1);
-        if (s->cfg->bankrupt) {
-            if (pass2) {
-                uint8_t got[KONTOR_MAX_SEATS];
-                pay_out(s, pass2, got);
-            }
-            playout_reveal_two(s, pass2);
-            check_bankrupt(s, NULL);
-        } else {
-            playout_round_two(s, pass2); /* the same payment, the reveal case by case */
-        }
+        pay_and_reveal_two(s, pass2, s->cfg->bankrupt);
         return r;
     }
     return playout_other(s, r, stop);
 }
 
-/* The i-th lowest cell of b (0-based, i below its count), given the counts
- * of its first one, two and three words (c0, c1, c2): the word found by
- * them, without counting its words again after the draw. */
+/* The i-th lowest cell of b (0-based, below its count), given the counts of
+ * its first one, two and three words: no word counted again. */
 static inline int pick_nth(const bb_t *b, unsigned i, unsigned c0, unsigned c1, unsigned c2) {
     unsigned q = 0, below = 0;
     if (i >= c0) {
@@ -610,12 +614,9 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned n = a + b + (optional ? 1 : 0);
             unsigned i = rng_below(&r, n);
             /* the cells' word read again for the pick (an empty asm that
-             * may write memory): not kept in registers and on the stack
-             * across the draw (basic -25, advanced -43, four -48 a game);
-             * the prefix sums of the words' counts are kept, and find the
-             * word (pick_nth: basic 18,084 -> 17,808, advanced 28,204 ->
-             * 27,817, four 43,559 -> 43,093 a game, against bb_nth
-             * counting the words again) */
+             * may write memory), not kept across the draw (basic -25 a
+             * game); the prefix sums of the counts kept, to find the word
+             * (pick_nth: basic 18,084 -> 17,808 against bb_nth) */
             __asm__ volatile("" ::: "memory");
             if ((!specials && !optional) || i < a) playout_place(s, pick_nth(&s->cells, i, c0, c1, c2), 0);
             else if (i < a + b) playout_place(s, bb_nth(s->cells_water, (int)(i - a)), 1);
@@ -633,8 +634,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned pass2;
             if (__builtin_expect(s->hand_n[0] && s->hand_n[1] && !s->no_pass, 1)) {
                 /* both hold a card and may pass (the usual round): the two
-                 * top bits, without declared_pass's tests (basic -150 a
-                 * game) */
+                 * top bits, without declared_pass's tests (basic -150) */
                 pass2 = (unsigned)(x0 >> 63) | ((unsigned)(x1 >> 62) & 2);
             } else {
                 unsigned both = !s->no_pass;
@@ -659,13 +659,11 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
         } else if (hidden && phase == KONTOR_PHASE_CHOOSE && ns == 2 && s->choice[0] == KONTOR_NONE &&
                    s->choice[1] == KONTOR_NONE) {
             /* the hidden choice of two (declare=hidden: the search's
-             * playouts), as playout_step makes it, without its call and
-             * the generator's copies in and out: iteration 19,466 ->
-             * 18,536 (in the copy without hidden choices too: advanced
-             * +31 a game) */
+             * playouts) as playout_step's, without its call and the
+             * generator's copies: iteration 19,466 -> 18,492 in this copy
+             * of its own; a pass is kontor__may_pass's, a choice unless
+             * pass=rest forbids it this round */
             unsigned h0 = s->hand_n[0], h1 = s->hand_n[1];
-            /* (kontor__may_pass_in_choice: declare=hidden is known here;
-             * each seat may pass unless pass=rest forbids it this round) */
             unsigned n0 = h0 + 1, n1 = h1 + 1;
             if (__builtin_expect(s->no_pass, 0))
                 n0 = h0 + (unsigned)kontor__may_pass(s, 0), n1 = h1 + (unsigned)kontor__may_pass(s, 1);
@@ -674,16 +672,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
             s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, i0);
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, i1);
-            if (bankrupt) {
-                if (pass2) {
-                    uint8_t got[KONTOR_MAX_SEATS];
-                    pay_out(s, pass2, got);
-                }
-                playout_reveal_two(s, pass2);
-                check_bankrupt(s, NULL);
-            } else {
-                playout_round_two(s, pass2);
-            }
+            pay_and_reveal_two(s, pass2, bankrupt);
         } else if (phase == KONTOR_PHASE_DECLARE && ns == 4) {
             /* the round of four seats at once, as for two (the four
              * declarations drawn at once: 79,501 -> 77,606 a game) */
