@@ -449,7 +449,8 @@ static kontor_state playout_against_legal_picks(const kontor_state *start, uint6
  * kontor_legal's decisions. The options are those the round's shortcut
  * tests for: a pass among the hidden choices (declare=hidden), a bankruptcy
  * to check after each decision (Armut), no pass after a double pass
- * (pass=rest); and the placement's: the rules for which the playout's
+ * (pass=rest), and the two together (the loop's copy for declare=hidden);
+ * and the placement's: the rules for which the playout's
  * placement leaves its short path (KONTOR__HOOK_PLACE: Exportlager, Die
  * grosse Insel, Aktionstafeln, Tic Tac Toe), and edge=both, which takes
  * that path with the edges' test left to enclose_at. */
@@ -459,6 +460,8 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
                                  {"specials", ""},       {"canale", ""},        {"bakschisch", ""},
                                  {"tictactoe", ""},      {"armut", ""},         {"basic", "declare=hidden"},
                                  {"basic", "pass=rest"}, {"four", "declare=hidden"}, {"four", "pass=rest"},
+                                 /* the loop's hidden choice with a pass forbidden after a double pass */
+                                 {"basic", "declare=hidden,pass=rest"},
                                  /* the placement's general path (KONTOR__HOOK_PLACE) */
                                  {"insel", ""},          {"insel4", ""},        {"advanced", "tiles=1"},
                                  {"advanced", "export=1"}, {"basic", "edge=both"}, {"four", "edge=both"}};

@@ -10,8 +10,10 @@
  * (both seats playing, which needs more registers, is a function of its
  * own; round.c's start_turn and new_round out of line), so that it needs no
  * frame and saves no register (issue 17: basic 20,359 -> 19,868 a game case
- * by case, -> 19,382 without the frame). In a file of its own: round.c
- * holds the rules' phases (~800 lines). */
+ * by case, -> 19,382 without the frame). The reveal of four is a copy for
+ * each set of players, the order of play by ranks without a sort (four
+ * 42,394 -> 40,681 a game). In a file of its own: round.c holds the rules'
+ * phases (~800 lines). */
 #include <string.h>
 
 #include "core/rules.h"
@@ -103,12 +105,105 @@ void playout_round_two(kontor_state *s, unsigned passers) {
     reveal_two(s, passers);
 }
 
+/* The reveal of four for one set of players (playing, a constant in each
+ * copy: the tests of who plays fold away), resolve_n's without its loops:
+ * the taxes of the two opposing pairs tested first (a seat that cannot pay
+ * sends the whole reveal to resolve_n before anything changed), then the
+ * cards public, the coins by one word, and the order of play by ranks:
+ * seat p's key is its card's number above 3 - p, so that the higher number
+ * goes first and of equal numbers the lower seat, as resolve_n's insertion
+ * sort; a player's rank is the number of players with a key above its own,
+ * and order[rank] = p (the places past norder keep what they held, as in
+ * resolve_n). */
+__attribute__((always_inline)) static inline void reveal_four_of(kontor_state *s, unsigned playing) {
+    const kontor_card *card = s->card;
+    unsigned passers = ~playing & 15u, owe = 0;
+    int c[KONTOR_MAX_SEATS] = {0, 0, 0, 0}, k[KONTOR_MAX_SEATS] = {0, 0, 0, 0};
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; p++)
+        if ((playing >> p) & 1) c[p] = s->choice[p];
+#pragma GCC unroll 2
+    for (int a = 0; a < 2; a++) { /* seats a and a + 2 face each other */
+        if (((playing >> a) & 5u) != 5u) continue;
+        unsigned oa = card[c[a + 2]].coin != 0, ob = card[c[a]].coin != 0;
+        if ((oa && !s->coins[a]) || (ob && !s->coins[a + 2])) {
+            playout_reveal_four(s, passers);
+            return;
+        }
+        owe |= oa << a | ob << (a + 2);
+    }
+    s->no_pass = 0;
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; p++)
+        if ((playing >> p) & 1) {
+            s->pub[c[p] >> 6] |= 1ULL << (c[p] & 63); /* pub_set without its test */
+            k[p] = card[c[p]].number << 2 | (3 - p);
+        }
+    if (owe) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint32_t w;
+        memcpy(&w, s->coins, 4);
+        w -= (owe * 0x204081u) & 0x01010101u; /* an owing seat has a coin: no byte borrows */
+        memcpy(s->coins, &w, 4);
+#else
+        for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->coins[p] = (uint8_t)(s->coins[p] - ((owe >> p) & 1));
+#endif
+        s->treasury = (uint8_t)(s->treasury + __builtin_popcount(owe));
+    }
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; p++) {
+        if (!((playing >> p) & 1)) continue;
+        int rank = 0;
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++) /* (keys differ: one comparison a pair) */
+            if (q != p && ((playing >> q) & 1)) rank += q < p ? k[q] > k[p] : !(k[p] > k[q]);
+        s->order[rank] = (uint8_t)p;
+    }
+    /* a passer's choice (KONTOR_PASS) becomes KONTOR_NONE */
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; p++)
+        if ((passers >> p) & 1) s->choice[p] = KONTOR_NONE;
+    s->norder = (uint8_t)__builtin_popcount(playing);
+    s->turn = 0;
+    playout_start_turn(s);
+}
+
+/* reveal_four_of in a function for each set of players (at least one),
+ * each saving only the registers its case needs */
+#define REVEAL_FOUR(m) \
+    __attribute__((noinline)) static void reveal_four_##m(kontor_state *s) { reveal_four_of(s, m##u); }
+REVEAL_FOUR(1) REVEAL_FOUR(2) REVEAL_FOUR(3) REVEAL_FOUR(4) REVEAL_FOUR(5) REVEAL_FOUR(6) REVEAL_FOUR(7)
+REVEAL_FOUR(8) REVEAL_FOUR(9) REVEAL_FOUR(10) REVEAL_FOUR(11) REVEAL_FOUR(12) REVEAL_FOUR(13) REVEAL_FOUR(14)
+REVEAL_FOUR(15)
+#undef REVEAL_FOUR
+static void (*const reveal_four_by_players[16])(kontor_state *) = {
+    NULL,           reveal_four_1,  reveal_four_2,  reveal_four_3,  reveal_four_4,  reveal_four_5,
+    reveal_four_6,  reveal_four_7,  reveal_four_8,  reveal_four_9,  reveal_four_10, reveal_four_11,
+    reveal_four_12, reveal_four_13, reveal_four_14, reveal_four_15};
+
+/* after the passers' coins: nobody plays (resolve_n's reveal of nobody), or
+ * the copy for the players */
+__attribute__((always_inline)) static inline void reveal_four(kontor_state *s, unsigned passers) {
+    if (passers == 15u) playout_reveal_four(s, passers);
+    else reveal_four_by_players[~passers & 15u](s);
+}
+
+/* the treasury cannot pay every passer and is not empty: pay_out's */
+__attribute__((noinline, cold)) static void round_four_short(kontor_state *s, unsigned passers) {
+    uint8_t got[KONTOR_MAX_SEATS];
+    pay_out(s, passers, got);
+    reveal_four(s, passers);
+}
+
 void playout_round_four(kontor_state *s, unsigned passers) {
     if (passers) {
         int n = __builtin_popcount(passers);
-        uint8_t got[KONTOR_MAX_SEATS];
-        if (n <= s->treasury) pay_all(s, passers, n);
-        else if (s->treasury) pay_out(s, passers, got);
+        if (n <= s->treasury) {
+            pay_all(s, passers, n);
+        } else if (s->treasury) {
+            round_four_short(s, passers);
+            return;
+        }
     }
-    playout_reveal_four(s, passers);
+    reveal_four(s, passers);
 }

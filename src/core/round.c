@@ -33,6 +33,15 @@ void begin_round(kontor_state *s, kontor_log *log) {
     begin_round_hooks(s, log); /* out of line: no frame for the turn's end, which inlines this */
 }
 static void begin_round_hooks(kontor_state *s, kontor_log *log) {
+    const kontor_config *c = s->cfg;
+    if (!(c->events | c->bribe) && c->specials != 2) {
+        /* declare=hidden alone (the search's records): no event, no
+         * bribe, nothing to buy; begin_bribe's and begin_buy's choice
+         * without their calls */
+        s->event_due = 0;
+        s->phase = c->pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+        return;
+    }
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
