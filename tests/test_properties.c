@@ -178,14 +178,17 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
         t.nareas = (uint8_t)i;
         kontor__score_area_plain(&t, cells);
         const kontor_area *b = &t.area[i];
-        if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(a->goods, b->goods, 6) ||
+        uint8_t ag[2][3], bg[2][3];
+        kontor_area_goods(a, ag);
+        kontor_area_goods(b, bg);
+        if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(ag, bg, 6) ||
             a->value != b->value || a->winner != b->winner || (!s->cfg->keeper_limit && a->keeper != b->keeper))
             fail_msg("%s: area %d (cell %d) scored cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d, "
                      "the plain scoring cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d (round %d)",
                      kontor_variant_name(s->cfg->variant), i, a->cell, a->cell, a->size, a->dist, a->value, a->winner,
-                     a->goods[0][0], a->goods[0][1], a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2],
-                     b->cell, b->size, b->dist, b->value, b->winner, b->goods[0][0], b->goods[0][1], b->goods[0][2],
-                     b->goods[1][0], b->goods[1][1], b->goods[1][2], s->round);
+                     ag[0][0], ag[0][1], ag[0][2], ag[1][0], ag[1][1], ag[1][2],
+                     b->cell, b->size, b->dist, b->value, b->winner, bg[0][0], bg[0][1], bg[0][2],
+                     bg[1][0], bg[1][1], bg[1][2], s->round);
     }
 }
 

@@ -167,6 +167,27 @@ static inline void area_decided(kontor_state *s, kontor_area *a, int w, kontor_l
     s->nareas++;
 }
 
+/* kontor_area's fields hold their ranges (kontor.h): an area's size is at
+ * most the cards that lie as dock cards, which KONTOR_MAX_AREAS bounds from
+ * above (src/core/cards.c), so six bits hold it while that is below 64. */
+_Static_assert(KONTOR_MAX_AREAS < 64, "kontor_area.size has six bits: at most KONTOR_MAX_AREAS dock cards an area");
+
+/* An area's goods into its record, five bits a count, team t's good g at bit
+ * 16t + 5g (kontor_area_goods reads them back). */
+static inline void set_goods5_word(kontor_area *a, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(a->goods5, &v, 4); /* one store (the compiler keeps four byte stores) */
+#else
+    a->goods5[0] = (uint8_t)v, a->goods5[1] = (uint8_t)(v >> 8);
+    a->goods5[2] = (uint8_t)(v >> 16), a->goods5[3] = (uint8_t)(v >> 24);
+#endif
+}
+static inline void set_goods5(kontor_area *a, const uint8_t g[2][3]) {
+    uint32_t v = 0;
+    for (int i = 0; i < 6; i++) v |= (uint32_t)(g[i / 3][i % 3] & 31) << (16 * (i / 3) + 5 * (i % 3));
+    set_goods5_word(a, v);
+}
+
 /* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
  * and freeze it. */
 void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
@@ -177,13 +198,15 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     a->size = (uint8_t)bb_count(cells);
     a->dist = (uint8_t)manhattan_to_centre(cells);
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
-    area_goods(s, cells, a->goods);
+    uint8_t g[2][3];
+    area_goods(s, cells, g);
+    set_goods5(a, g);
     int base = 1;
     if (s->cfg->scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
     if (s->cfg->inner_value && bb_any(bb_and(cells, s->cfg->inner))) base = s->cfg->inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
     s->enclosed = bb_or(s->enclosed, cells);
-    area_decided(s, a, compare_goods(a->goods), log);
+    area_decided(s, a, compare_goods((const uint8_t(*)[3])g), log);
 }
 
 /* A card's eight bytes as one word, byte i at bits 8i: number, colour,
@@ -233,17 +256,12 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
         score_area(s, bb_unwindow(wa, r0), log);
         return;
     }
-    kontor_area *a = &s->area[s->nareas];
-    memset(a, 0, sizeof *a);
     int base = r0 * 16, size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
-    a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
-    a->size = (uint8_t)size;
-    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     /* A card as one word (card_word): its colour and kind tested at once,
      * its goods added into 16-bit lanes, red's at bit 0 and black's at bit
      * 32: tea and spice into gs (bits 0 and 16), wine into gw (bit 8), so
      * that each colour's three bytes are (gs & 0xFF00FF) | (gw & 0xFF00), a
-     * lane's byte its count mod 256, as the bytes of a->goods keep it. No
+     * lane's byte its count mod 256 (the record keeps it mod 32: goods5). No
      * lane carries into the next: at most 128 cells of at most 255 goods. */
     uint64_t gs = 0, gw = 0;
     int dist = 99;
@@ -266,19 +284,25 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
         gs += ((u >> 40) & 0xFF00FF) << sh;
         gw += ((u >> 40) & 0xFF00) << sh;
     }
-    a->dist = (uint8_t)dist;
-    int t0 = (int)(gs & 0xFF), w0 = (int)((gw >> 8) & 0xFF), s0 = (int)((gs >> 16) & 0xFF);
-    int t1 = (int)((gs >> 32) & 0xFF), w1 = (int)((gw >> 40) & 0xFF), s1 = (int)((gs >> 48) & 0xFF);
-    a->goods[0][0] = (uint8_t)t0, a->goods[0][1] = (uint8_t)w0, a->goods[0][2] = (uint8_t)s0;
-    a->goods[1][0] = (uint8_t)t1, a->goods[1][1] = (uint8_t)w1, a->goods[1][2] = (uint8_t)s1;
+    unsigned t0 = (unsigned)(gs & 0xFF), w0 = (unsigned)((gw >> 8) & 0xFF), s0 = (unsigned)((gs >> 16) & 0xFF);
+    unsigned t1 = (unsigned)((gs >> 32) & 0xFF), w1 = (unsigned)((gw >> 40) & 0xFF), s1 = (unsigned)((gs >> 48) & 0xFF);
     int value = s->cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
      * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
     bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
     value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
     bbw_or_into(&s->enclosed, r0, area);
+    kontor_area *a = &s->area[s->nareas];
+    memset(a, 0, sizeof *a);
+    a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
+    a->size = (uint8_t)size;
+    a->dist = (uint8_t)dist;
+    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     a->value = (uint8_t)value;
-    area_decided(s, a, compare_diffs(t0 - t1, w0 - w1, s0 - s1), log);
+    /* the counts five bits each (team t's good g at bit 16t + 5g): each
+     * below 32 in a card set that passed its checks (src/core/cards.c) */
+    set_goods5_word(a, t0 | w0 << 5 | s0 << 10 | t1 << 16 | w1 << 21 | s1 << 26);
+    area_decided(s, a, compare_diffs((int)t0 - (int)t1, (int)w0 - (int)w1, (int)s0 - (int)s1), log);
 }
 
 static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) { score_area_win_in(s, area, r0, log); }
