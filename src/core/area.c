@@ -258,40 +258,44 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
     }
     int base = r0 * 16, size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
     /* A card as one word (card_word): its colour and kind tested at once,
-     * its goods added into 16-bit lanes, red's at bit 0 and black's at bit
-     * 32: tea and spice into gs (bits 0 and 16), wine into gw (bit 8), so
-     * that each colour's three bytes are (gs & 0xFF00FF) | (gw & 0xFF00), a
-     * lane's byte its count mod 256 (the record keeps it mod 32: goods5). No
-     * lane carries into the next: at most 128 cells of at most 255 goods. */
-    uint64_t gs = 0, gw = 0;
+     * its goods (bytes 5..7) added as they lie into one word, red's at
+     * byte 0 and black's at byte 4: tea, wine, spice in bytes 0..2 and
+     * 4..6 of g. No byte carries into the next: a count is at most the
+     * card set's 16 of a good (src/core/cards.c). (It was two words of
+     * 16-bit lanes, for any count below 256: five instructions more a
+     * goods card; session fourteen.) */
+    uint64_t g = 0;
     int dist = 99;
-    const kontor_card *cards = s->cfg->cards->card;
+    const kontor_card *cards = s->card;
     for (uint64_t w = lo; w; w &= w - 1) {
         int c = base + __builtin_ctzll(w);
         if (DIST[c] < dist) dist = DIST[c];
         uint64_t u = card_word(&cards[s->cell_card[c]]);
         if (u & CARD_NOT_SCORED) continue;
-        int sh = (int)(u >> 3) & 32; /* black: 32 */
-        gs += ((u >> 40) & 0xFF00FF) << sh;
-        gw += ((u >> 40) & 0xFF00) << sh;
+        g += (u >> 40) << ((u >> 3) & 32); /* black (colour 1): 32 */
     }
     for (uint64_t w = hi; w; w &= w - 1) {
         int c = base + 64 + __builtin_ctzll(w);
         if (DIST[c] < dist) dist = DIST[c];
         uint64_t u = card_word(&cards[s->cell_card[c]]);
         if (u & CARD_NOT_SCORED) continue;
-        int sh = (int)(u >> 3) & 32;
-        gs += ((u >> 40) & 0xFF00FF) << sh;
-        gw += ((u >> 40) & 0xFF00) << sh;
+        g += (u >> 40) << ((u >> 3) & 32);
     }
-    unsigned t0 = (unsigned)(gs & 0xFF), w0 = (unsigned)((gw >> 8) & 0xFF), s0 = (unsigned)((gs >> 16) & 0xFF);
-    unsigned t1 = (unsigned)((gs >> 32) & 0xFF), w1 = (unsigned)((gw >> 40) & 0xFF), s1 = (unsigned)((gs >> 48) & 0xFF);
     int value = s->cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
      * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
     bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
     value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
     bbw_or_into(&s->enclosed, r0, area);
+    /* the comparison: red minus black of each good, plus 0x84, in the
+     * bytes of d (no byte borrows: each difference lies in -31..31); all
+     * three within -4..3 (a byte 0x80..0x87) read COMPARE_SMALL by their
+     * low three bits, d + 4, as compare_diffs does, without taking the six
+     * counts apart (the others, a few in a thousand, through compare_diffs) */
+    uint32_t d = (uint32_t)g + 0x848484u - (uint32_t)(g >> 32);
+    int w = (d & 0xF8F8F8u) == 0x808080u
+                ? COMPARE_SMALL[(d & 7) << 6 | ((d >> 5) & 0x38) | ((d >> 16) & 7)]
+                : compare_diffs((int)(d & 0xFF) - 0x84, (int)((d >> 8) & 0xFF) - 0x84, (int)((d >> 16) & 0xFF) - 0x84);
     kontor_area *a = &s->area[s->nareas];
     memset(a, 0, sizeof *a);
     a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
@@ -299,10 +303,12 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
     a->dist = (uint8_t)dist;
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     a->value = (uint8_t)value;
-    /* the counts five bits each (team t's good g at bit 16t + 5g): each
-     * below 32 in a card set that passed its checks (src/core/cards.c) */
-    set_goods5_word(a, t0 | w0 << 5 | s0 << 10 | t1 << 16 | w1 << 21 | s1 << 26);
-    area_decided(s, a, compare_diffs((int)t0 - (int)t1, (int)w0 - (int)w1, (int)s0 - (int)s1), log);
+    /* the counts five bits each (team t's good g at bit 16t + 5g), both
+     * teams at once: bytes 0, 1, 2 of each half of g to bits 0, 5, 10,
+     * black's half then to bit 16 */
+    uint64_t y = (g & 0x0000001F0000001FULL) | ((g >> 3) & 0x000003E0000003E0ULL) | ((g >> 6) & 0x00007C0000007C00ULL);
+    set_goods5_word(a, (uint32_t)(y | (y >> 16)));
+    area_decided(s, a, w, log);
 }
 
 static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) { score_area_win_in(s, area, r0, log); }
