@@ -297,9 +297,8 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
                 ? COMPARE_SMALL[(d & 7) << 6 | ((d >> 5) & 0x38) | ((d >> 16) & 7)]
                 : compare_diffs((int)(d & 0xFF) - 0x84, (int)((d >> 8) & 0xFF) - 0x84, (int)((d >> 16) & 0xFF) - 0x84);
     kontor_area *a = &s->area[s->nareas];
-    memset(a, 0, sizeof *a);
     a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
-    a->size = (uint8_t)size;
+    a->size = (uint8_t)size, a->keeper = 0, a->out = 0; /* every field written: no memset first */
     a->dist = (uint8_t)dist;
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     a->value = (uint8_t)value;
