@@ -281,11 +281,15 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
         if (u & CARD_NOT_SCORED) continue;
         g += (u >> 40) << ((u >> 3) & 32);
     }
-    int value = s->cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
+    const kontor_config *cfg = s->cfg;
+    int value = cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
-     * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
-    bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
-    value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
+     * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it;
+     * a customs house is a special card: none without them */
+    if (cfg->specials) {
+        bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
+        value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
+    }
     bbw_or_into(&s->enclosed, r0, area);
     /* the comparison: red minus black of each good, plus 0x84, in the
      * bytes of d (no byte borrows: each difference lies in -31..31); all
