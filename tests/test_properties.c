@@ -127,6 +127,63 @@ static void check_areas_keep_their_cards(const kontor_state *s, uint8_t card[KON
     }
 }
 
+/* An area's record keeps the warehouses it held when it was scored, five
+ * bits a count (kontor_area_goods): the records of the areas the last
+ * decision scored (from index from on) read what the area's cards give now
+ * (kontor_area_at). Fails when a count lands in the wrong bits. */
+static void check_area_records_keep_their_goods(const kontor_state *s, int from) {
+    for (int i = from; i < s->nareas; i++) {
+        uint8_t kept[2][3], now[2][3];
+        kontor_area_goods(&s->area[i], kept);
+        kontor_area_at(s, s->area[i].cell, NULL, now);
+        if (memcmp(kept, now, sizeof kept))
+            fail_msg("%s: area %d (cell %d) keeps goods %d %d %d / %d %d %d, its cards show %d %d %d / %d %d %d "
+                     "(round %d)",
+                     kontor_variant_name(s->cfg->variant), i, s->area[i].cell, kept[0][0], kept[0][1], kept[0][2],
+                     kept[1][0], kept[1][1], kept[1][2], now[0][0], now[0][1], now[0][2], now[1][0], now[1][1],
+                     now[1][2], s->round);
+    }
+}
+
+/* The cells a board can ever have: the fixed board's, or width x height. */
+static int board_cells(const kontor_state *s) {
+    if (!s->cfg->fixed_board) return s->cfg->width * s->cfg->height;
+    int n = 0;
+    for (int w = 0; w < 4; w++) n += __builtin_popcountll(s->cfg->board_mask.w[w]);
+    return n;
+}
+
+/* KONTOR_MAX_AREAS's proof (kontor.h, docs/engine-speed.md, session
+ * fourteen): enclosed areas never touch, each is a whole connected group of
+ * dock cards (those of the other areas and the open ones do not touch it),
+ * one record each; so a cell of each is a set of cells no two of which are
+ * neighbours, and a W x H board (every board is a rectangle) holds at most
+ * ceil(W * H / 2) of those: its cells pair into dominoes but for one at
+ * most, and a domino holds one. Fails when two records share an area, when
+ * an area touches another dock card, or past the board's bound. */
+static void check_areas_apart(const kontor_state *s) {
+    kontor_bb seen = {{0, 0, 0, 0}}, all = {{0, 0, 0, 0}};
+    for (int i = 0; i < s->nareas; i++) {
+        int c = s->area[i].cell;
+        if ((seen.w[c >> 6] >> (c & 63)) & 1)
+            fail_msg("%s: areas %d and another share cell %d's group of dock cards (round %d)",
+                     kontor_variant_name(s->cfg->variant), i, c, s->round);
+        kontor_bb cells;
+        int n = kontor_area_at(s, c, &cells, NULL);
+        if (n != s->area[i].size)
+            fail_msg("%s: area %d (cell %d) of %d dock cards lies in a group of %d (round %d)",
+                     kontor_variant_name(s->cfg->variant), i, c, s->area[i].size, n, s->round);
+        for (int w = 0; w < 4; w++) seen.w[w] |= cells.w[w];
+    }
+    for (int w = 0; w < 4; w++) all.w[w] = s->enclosed.w[w] & s->dock.w[w];
+    if (memcmp(&seen, &all, sizeof seen))
+        fail_msg("%s: the enclosed dock cards are not the %d areas' (round %d)", kontor_variant_name(s->cfg->variant),
+                 s->nareas, s->round);
+    if (s->nareas > (board_cells(s) + 1) / 2)
+        fail_msg("%s: %d areas on a board of %d cells (round %d)", kontor_variant_name(s->cfg->variant), s->nareas,
+                 board_cells(s), s->round);
+}
+
 static void check_coins_and_supply(const kontor_state *s) {
     int total = s->treasury;
     for (int p = 0; p < s->cfg->nseats; p++) total += s->coins[p];
@@ -178,14 +235,17 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
         t.nareas = (uint8_t)i;
         kontor__score_area_plain(&t, cells);
         const kontor_area *b = &t.area[i];
-        if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(a->goods, b->goods, 6) ||
+        uint8_t ag[2][3], bg[2][3];
+        kontor_area_goods(a, ag);
+        kontor_area_goods(b, bg);
+        if (a->cell != b->cell || a->size != b->size || a->dist != b->dist || memcmp(ag, bg, 6) ||
             a->value != b->value || a->winner != b->winner || (!s->cfg->keeper_limit && a->keeper != b->keeper))
             fail_msg("%s: area %d (cell %d) scored cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d, "
                      "the plain scoring cell %d size %d dist %d value %d winner %d goods %d %d %d / %d %d %d (round %d)",
                      kontor_variant_name(s->cfg->variant), i, a->cell, a->cell, a->size, a->dist, a->value, a->winner,
-                     a->goods[0][0], a->goods[0][1], a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2],
-                     b->cell, b->size, b->dist, b->value, b->winner, b->goods[0][0], b->goods[0][1], b->goods[0][2],
-                     b->goods[1][0], b->goods[1][1], b->goods[1][2], s->round);
+                     ag[0][0], ag[0][1], ag[0][2], ag[1][0], ag[1][1], ag[1][2],
+                     b->cell, b->size, b->dist, b->value, b->winner, bg[0][0], bg[0][1], bg[0][2],
+                     bg[1][0], bg[1][1], bg[1][2], s->round);
     }
 }
 
@@ -346,6 +406,8 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             assert_int_equal(kontor_apply(&s, seat, pick, NULL), KONTOR_OK);
             decisions++;
             check_areas_scored_plainly(&s, areas_before);
+            check_area_records_keep_their_goods(&s, areas_before);
+            check_areas_apart(&s);
             check_no_area_left_closed_in(&s);
             check_coins_and_supply(&s);
             check_cards(&s);
@@ -925,6 +987,44 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
     assert_true(checked > 10000);
     assert_true(refused > 100);
     assert_true(side > 1000 && side_refused > 20);
+}
+
+/* KONTOR_MAX_AREAS (kontor.h) against what games reach: random games of
+ * every variant, and of the largest boards the options allow, keep their
+ * enclosed areas apart and within half the board (check_areas_apart), and
+ * the most areas any of them reaches stays below KONTOR_MAX_AREAS. The most
+ * per variant is printed (docs/engine-speed.md, session fourteen, has the
+ * figures). */
+#ifndef AREA_GAMES
+#define AREA_GAMES 400
+#endif
+static void rule_enclosed_areas_never_touch_so_a_board_holds_half_its_cells(void **st) {
+    (void)st;
+    static const char *const big[][2] = {{"basic", "width=12,height=12"}, {"specials", "width=12,height=12"},
+                                         {"four", "width=12,height=12"},  {"basic", "width=6,height=12"}};
+    int most_all = 0;
+    for (int v = 0; v < KONTOR_NVARIANTS + (int)(sizeof big / sizeof *big); v++) {
+        kontor_config cfg;
+        const char *name = v < KONTOR_NVARIANTS ? kontor_variant_name(v) : big[v - KONTOR_NVARIANTS][0];
+        assert_int_equal(kontor_config_init(&cfg, name, NULL), KONTOR_OK);
+        if (v >= KONTOR_NVARIANTS)
+            assert_int_equal(kontor_config_options(&cfg, big[v - KONTOR_NVARIANTS][1], NULL), KONTOR_OK);
+        int most = 0, cells = 0;
+        for (int g = 0; g < AREA_GAMES; g++) {
+            kontor_state s;
+            kontor_rng r;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+            kontor_rng_seed(&r, (uint64_t)g * 7 + 1);
+            kontor_playout(&s, &r);
+            check_areas_apart(&s);
+            if (s.nareas > most) most = s.nareas;
+            cells = board_cells(&s);
+        }
+        print_message("%-13s %-20s board of %3d cells: at most %2d areas (bound %d)\n", name,
+                      v < KONTOR_NVARIANTS ? "" : big[v - KONTOR_NVARIANTS][1], cells, most, (cells + 1) / 2);
+        if (most > most_all) most_all = most;
+    }
+    assert_true(most_all < KONTOR_MAX_AREAS);
 }
 
 static void property_playout_is_deterministic_for_a_seed(void **st) {
@@ -1582,6 +1682,7 @@ int main(void) {
         cmocka_unit_test(property_every_dock_card_lies_inside_its_mask),
         cmocka_unit_test(property_customs_house_goes_where_it_encloses_no_area),
         cmocka_unit_test(property_playout_is_deterministic_for_a_seed),
+        cmocka_unit_test(rule_enclosed_areas_never_touch_so_a_board_holds_half_its_cells),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
         cmocka_unit_test(property_own_decisions_are_the_same_in_every_determinization),
         cmocka_unit_test(property_a_prepared_determinizer_deals_what_determinize_deals),

@@ -49,7 +49,9 @@ static void an_area_enclosed_by_water_is_scored_at_once(void **st) {
     assert_int_equal(s.area[0].winner, 0);
     assert_int_equal(s.area[0].keeper, 1);
     assert_int_equal(s.area[0].size, 1);
-    assert_int_equal(s.area[0].goods[0][KONTOR_WINE], 1);
+    uint8_t goods[2][3];
+    kontor_area_goods(&s.area[0], goods);
+    assert_int_equal(goods[0][KONTOR_WINE], 1);
     assert_int_equal(s.keepers[0], 1);
     assert_true(has_event(&log, KONTOR_EV_SCORE, 0));
     assert_true(bb_test_cell(&s.enclosed, C(1, 1)));

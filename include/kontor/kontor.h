@@ -372,21 +372,34 @@ static inline int kontor_pile_at(const kontor_pile *p, int i) {
     return a < KONTOR_PILE_MAX ? a : a - KONTOR_PILE_MAX;
 }
 
-/* An enclosed (and so scored) area. */
+/* An enclosed (and so scored) area: 10 bytes (issue 17: it was 13; the
+ * state of a game for two 150 bytes smaller). Each field holds its whole
+ * range: size at most the cards that lie as dock cards (50, below 64:
+ * _Static_assert in src/core/area.c), dist at most 16 (a cell of the 16x16
+ * grid from (7,7)), a count of warehouses at most 17 (the card set's 16 of a
+ * good, src/core/cards.c, and the extra warehouse of an action tile). */
 typedef struct kontor_area {
     uint8_t cell;       /* lowest cell of the area (a representative) */
-    uint8_t size;       /* dock cards in it */
+    uint8_t size : 6;   /* dock cards in it */
+    uint8_t keeper : 1; /* 1 if a keeper was placed */
+    uint8_t out : 1;    /* Alte Seilschaften: its tavern's owner chose that it does not score */
     uint8_t dist;       /* Manhattan distance of its nearest cell to the centre */
     uint8_t winner;     /* team that put a keeper there, or KONTOR_NONE */
     uint8_t round;      /* round in which it was enclosed */
-    uint8_t goods[2][3];/* warehouses per team and good when it was scored */
     uint8_t value;      /* points it is worth: 1, plus 1 for each customs house in it
                            (scenarios: its size in Kleinen, inner_value on the inner cells) */
-    /* Two flags in one byte (bit-fields: 13 bytes an area instead of 14,
-     * 50 bytes of the state; issue 17). */
-    uint8_t keeper : 1; /* 1 if a keeper was placed */
-    uint8_t out : 1;    /* Alte Seilschaften: its tavern's owner chose that it does not score */
+    /* warehouses per team and good when it was scored, five bits each:
+     * team t's good g at bit 16t + 5g of the little-endian word (bits 15
+     * and 31 zero); read them with kontor_area_goods */
+    uint8_t goods5[4];
 } kontor_area;
+
+/* The warehouses per team and good of an area when it was scored. */
+static inline void kontor_area_goods(const kontor_area *a, uint8_t goods[2][3]) {
+    uint32_t v = (uint32_t)a->goods5[0] | (uint32_t)a->goods5[1] << 8 | (uint32_t)a->goods5[2] << 16 |
+                 (uint32_t)a->goods5[3] << 24;
+    for (int i = 0; i < 6; i++) goods[i / 3][i % 3] = (uint8_t)((v >> (16 * (i / 3) + 5 * (i % 3))) & 31);
+}
 
 typedef struct kontor_state {
     const kontor_config *cfg; /* interned: kontor_config_intern */

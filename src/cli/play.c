@@ -57,15 +57,17 @@ const char *tui_seat_name(const kontor_state *s, int seat) {
 /* Why the winner won an area, in the rulebook's order of tests. */
 static void explain_area(const kontor_area *a, char *buf, size_t cap) {
     int w = a->winner;
+    uint8_t goods[2][3];
+    kontor_area_goods(a, goods);
     if (w == KONTOR_NONE || w > 1) {
         int any = 0;
-        for (int k = 0; k < 3; k++) any |= a->goods[0][k] | a->goods[1][k];
+        for (int k = 0; k < 3; k++) any |= goods[0][k] | goods[1][k];
         snprintf(buf, cap, any ? _("a tie, nobody scores") : _("no warehouses, nobody scores"));
         return;
     }
     int lead[2][3] = {{0}}, max[2] = {0, 0}, at[2] = {-1, -1}, cnt[2] = {0, 0};
     for (int k = 0; k < 3; k++) {
-        int d = (int)a->goods[0][k] - (int)a->goods[1][k];
+        int d = (int)goods[0][k] - (int)goods[1][k];
         int who = d > 0 ? 0 : 1;
         if (d < 0) d = -d;
         if (!d) continue;

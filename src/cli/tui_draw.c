@@ -946,9 +946,11 @@ void tui_end_text(const tui *t, char *buf, size_t cap) {
         const kontor_area *ar = &s->area[a];
         char cs[8];
         int counts = ar->winner < 2 && ar->keeper && !ar->out && counted[a];
+        uint8_t g[2][3];
+        kontor_area_goods(ar, g);
         OUT("  %2d  %5d  %5d  %4d  %-6s      %d %d %d        %d %d %d  %-6s  %-6s %d\n", a + 1, ar->round, ar->size,
-            ar->dist, kontor_format_cell(ar->cell, cs), ar->goods[0][0], ar->goods[0][1], ar->goods[0][2],
-            ar->goods[1][0], ar->goods[1][1], ar->goods[1][2],
+            ar->dist, kontor_format_cell(ar->cell, cs), g[0][0], g[0][1], g[0][2],
+            g[1][0], g[1][1], g[1][2],
             ar->winner == 0 ? _("red") : ar->winner == 1 ? _("black") : "-",
             ar->out ? _("out") : ar->winner < 2 && ar->keeper ? (counted[a] ? _("yes") : _("no")) : "-",
             counts ? ar->value : 0);

@@ -167,6 +167,27 @@ static inline void area_decided(kontor_state *s, kontor_area *a, int w, kontor_l
     s->nareas++;
 }
 
+/* kontor_area's fields hold their ranges (kontor.h): an area's size is at
+ * most the cards that lie as dock cards, which KONTOR_MAX_AREAS bounds from
+ * above (src/core/cards.c), so six bits hold it while that is below 64. */
+_Static_assert(KONTOR_MAX_AREAS < 64, "kontor_area.size has six bits: at most KONTOR_MAX_AREAS dock cards an area");
+
+/* An area's goods into its record, five bits a count, team t's good g at bit
+ * 16t + 5g (kontor_area_goods reads them back). */
+static inline void set_goods5_word(kontor_area *a, uint32_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(a->goods5, &v, 4); /* one store (the compiler keeps four byte stores) */
+#else
+    a->goods5[0] = (uint8_t)v, a->goods5[1] = (uint8_t)(v >> 8);
+    a->goods5[2] = (uint8_t)(v >> 16), a->goods5[3] = (uint8_t)(v >> 24);
+#endif
+}
+static inline void set_goods5(kontor_area *a, const uint8_t g[2][3]) {
+    uint32_t v = 0;
+    for (int i = 0; i < 6; i++) v |= (uint32_t)(g[i / 3][i % 3] & 31) << (16 * (i / 3) + 5 * (i % 3));
+    set_goods5_word(a, v);
+}
+
 /* An area has just been enclosed: score it at once (rulebook "Gebietswertung")
  * and freeze it. */
 void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
@@ -177,13 +198,15 @@ void score_area(kontor_state *s, bb_t cells, kontor_log *log) {
     a->size = (uint8_t)bb_count(cells);
     a->dist = (uint8_t)manhattan_to_centre(cells);
     a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
-    area_goods(s, cells, a->goods);
+    uint8_t g[2][3];
+    area_goods(s, cells, g);
+    set_goods5(a, g);
     int base = 1;
     if (s->cfg->scoring == KONTOR_SCORE_SIZE) base = a->size; /* Kleinen: 1, 2, 3 points (4 and more: not counted) */
     if (s->cfg->inner_value && bb_any(bb_and(cells, s->cfg->inner))) base = s->cfg->inner_value; /* the island */
     a->value = (uint8_t)(base + bb_count(bb_and(cells, s->customs)));
     s->enclosed = bb_or(s->enclosed, cells);
-    area_decided(s, a, compare_goods(a->goods), log);
+    area_decided(s, a, compare_goods((const uint8_t(*)[3])g), log);
 }
 
 /* A card's eight bytes as one word, byte i at bits 8i: number, colour,
@@ -233,52 +256,62 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
         score_area(s, bb_unwindow(wa, r0), log);
         return;
     }
-    kontor_area *a = &s->area[s->nareas];
-    memset(a, 0, sizeof *a);
     int base = r0 * 16, size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
-    a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
-    a->size = (uint8_t)size;
-    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     /* A card as one word (card_word): its colour and kind tested at once,
-     * its goods added into 16-bit lanes, red's at bit 0 and black's at bit
-     * 32: tea and spice into gs (bits 0 and 16), wine into gw (bit 8), so
-     * that each colour's three bytes are (gs & 0xFF00FF) | (gw & 0xFF00), a
-     * lane's byte its count mod 256, as the bytes of a->goods keep it. No
-     * lane carries into the next: at most 128 cells of at most 255 goods. */
-    uint64_t gs = 0, gw = 0;
+     * its goods (bytes 5..7) added as they lie into one word, red's at
+     * byte 0 and black's at byte 4: tea, wine, spice in bytes 0..2 and
+     * 4..6 of g. No byte carries into the next: a count is at most the
+     * card set's 16 of a good (src/core/cards.c). (It was two words of
+     * 16-bit lanes, for any count below 256: five instructions more a
+     * goods card; session fourteen.) */
+    uint64_t g = 0;
     int dist = 99;
-    const kontor_card *cards = s->cfg->cards->card;
+    const kontor_card *cards = s->card;
     for (uint64_t w = lo; w; w &= w - 1) {
         int c = base + __builtin_ctzll(w);
         if (DIST[c] < dist) dist = DIST[c];
         uint64_t u = card_word(&cards[s->cell_card[c]]);
         if (u & CARD_NOT_SCORED) continue;
-        int sh = (int)(u >> 3) & 32; /* black: 32 */
-        gs += ((u >> 40) & 0xFF00FF) << sh;
-        gw += ((u >> 40) & 0xFF00) << sh;
+        g += (u >> 40) << ((u >> 3) & 32); /* black (colour 1): 32 */
     }
     for (uint64_t w = hi; w; w &= w - 1) {
         int c = base + 64 + __builtin_ctzll(w);
         if (DIST[c] < dist) dist = DIST[c];
         uint64_t u = card_word(&cards[s->cell_card[c]]);
         if (u & CARD_NOT_SCORED) continue;
-        int sh = (int)(u >> 3) & 32;
-        gs += ((u >> 40) & 0xFF00FF) << sh;
-        gw += ((u >> 40) & 0xFF00) << sh;
+        g += (u >> 40) << ((u >> 3) & 32);
     }
-    a->dist = (uint8_t)dist;
-    int t0 = (int)(gs & 0xFF), w0 = (int)((gw >> 8) & 0xFF), s0 = (int)((gs >> 16) & 0xFF);
-    int t1 = (int)((gs >> 32) & 0xFF), w1 = (int)((gw >> 40) & 0xFF), s1 = (int)((gs >> 48) & 0xFF);
-    a->goods[0][0] = (uint8_t)t0, a->goods[0][1] = (uint8_t)w0, a->goods[0][2] = (uint8_t)s0;
-    a->goods[1][0] = (uint8_t)t1, a->goods[1][1] = (uint8_t)w1, a->goods[1][2] = (uint8_t)s1;
-    int value = s->cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
+    const kontor_config *cfg = s->cfg;
+    int value = cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
-     * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it */
-    bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
-    value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
+     * bitboards (bbw_load: 16 bytes at row r0), not words shifted into it;
+     * a customs house is a special card: none without them */
+    if (cfg->specials) {
+        bb_w cu = bbw_and(area, bbw_load(&s->customs, r0));
+        value += __builtin_popcountll(bbw_lo(cu)) + __builtin_popcountll(bbw_hi(cu));
+    }
     bbw_or_into(&s->enclosed, r0, area);
+    /* the comparison: red minus black of each good, plus 0x84, in the
+     * bytes of d (no byte borrows: each difference lies in -31..31); all
+     * three within -4..3 (a byte 0x80..0x87) read COMPARE_SMALL by their
+     * low three bits, d + 4, as compare_diffs does, without taking the six
+     * counts apart (the others, a few in a thousand, through compare_diffs) */
+    uint32_t d = (uint32_t)g + 0x848484u - (uint32_t)(g >> 32);
+    int w = (d & 0xF8F8F8u) == 0x808080u
+                ? COMPARE_SMALL[(d & 7) << 6 | ((d >> 5) & 0x38) | ((d >> 16) & 7)]
+                : compare_diffs((int)(d & 0xFF) - 0x84, (int)((d >> 8) & 0xFF) - 0x84, (int)((d >> 16) & 0xFF) - 0x84);
+    kontor_area *a = &s->area[s->nareas];
+    a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
+    a->size = (uint8_t)size, a->keeper = 0, a->out = 0; /* every field written: no memset first */
+    a->dist = (uint8_t)dist;
+    a->round = (uint8_t)(s->round > 255 ? 255 : s->round);
     a->value = (uint8_t)value;
-    area_decided(s, a, compare_diffs(t0 - t1, w0 - w1, s0 - s1), log);
+    /* the counts five bits each (team t's good g at bit 16t + 5g), both
+     * teams at once: bytes 0, 1, 2 of each half of g to bits 0, 5, 10,
+     * black's half then to bit 16 */
+    uint64_t y = (g & 0x0000001F0000001FULL) | ((g >> 3) & 0x000003E0000003E0ULL) | ((g >> 6) & 0x00007C0000007C00ULL);
+    set_goods5_word(a, (uint32_t)(y | (y >> 16)));
+    area_decided(s, a, w, log);
 }
 
 static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) { score_area_win_in(s, area, r0, log); }

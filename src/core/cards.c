@@ -30,6 +30,9 @@
 /* The box has 16 warehouses of each good. Every goods card on the board may
  * ask for its warehouses, so the dock cards together may not show more. */
 #define WAREHOUSES_PER_GOOD 16
+/* kontor_area keeps a team's warehouses of a good in an area in five bits
+ * (kontor.h): at most the card set's and an action tile's extra one. */
+_Static_assert(WAREHOUSES_PER_GOOD + 1 < 32, "kontor_area's goods5 holds a count below 32");
 /* Numbered water cards needed at the least: the start cross takes 8 and each
  * of two hands 2. (The box has 43.) */
 #define MIN_WATER 12

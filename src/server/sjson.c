@@ -317,6 +317,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         uint8_t goods[2][3];
         memset(&cellsbb, 0, sizeof cellsbb);
         kontor_area_at(s, a->cell, &cellsbb, goods);
+        kontor_area_goods(a, goods); /* as it was scored */
         json_t *ac = json_array();
         for (int c = 0; c < KONTOR_CELLS; c++)
             if (bb_has(&cellsbb, c)) json_array_append_new(ac, xy(c));
@@ -324,8 +325,8 @@ static json_t *state_json(const kontor_state *s, int viewer) {
             areas, json_pack("{s:o, s:i, s:i, s:o, s:b, s:i, s:b, s:[[i,i,i],[i,i,i]], s:o}", "at", xy(a->cell), "size",
                              a->size, "dist", a->dist, "winner",
                              a->winner == KONTOR_NONE ? json_null() : json_integer(a->winner), "keeper", a->keeper,
-                             "round", a->round, "counts", counted[i], "goods", a->goods[0][0], a->goods[0][1],
-                             a->goods[0][2], a->goods[1][0], a->goods[1][1], a->goods[1][2], "cells", ac));
+                             "round", a->round, "counts", counted[i], "goods", goods[0][0], goods[0][1],
+                             goods[0][2], goods[1][0], goods[1][1], goods[1][2], "cells", ac));
         /* its points (1, +1 per customs house; the scenarios' values) and Alte Seilschaften's verdict */
         json_t *last = json_array_get(areas, json_array_size(areas) - 1);
         json_object_set_new(last, "value", json_integer(a->value));

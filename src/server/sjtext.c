@@ -302,7 +302,8 @@ static void areas(jtext *t, const kontor_state *s) {
         jt_key(t, "counts");
         jt_bool(t, counted[i]);
         jt_key(t, "goods");
-        goods6(t, a->goods);
+        kontor_area_goods(a, goods); /* as it was scored */
+        goods6(t, (const uint8_t(*)[3])goods);
         jt_key(t, "cells");
         cell_list(t, &cells);
         jt_key(t, "value");
