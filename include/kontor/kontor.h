@@ -337,16 +337,17 @@ typedef enum kontor_phase {
 
 #define KONTOR_HAND_MAX 12
 #define KONTOR_UNDER_MAX 8
-/* Places in a pile's ring buffer. No pile of any variant holds more than
- * 47 cards: a dock pile at most its colour's 22 dock cards; the water pile
- * at most the card set's water cards but the four that go to the hands (a
- * card set has at most KONTOR_MAX_CARDS = 96 cards, of which exactly 44 are
- * dock cards and one the centre: at most 51 water cards); the special
- * cards' pile at most 8 (the deal's most; a card set holds at most 6); the
- * cards set aside at most a variant's water_aside (10), the special cards
- * not dealt (at most 4) and Justizia's discards (8). src/core/cards.c
- * checks the bound against the card set's limits. (It was 64, a power of
- * two, until issue 17: the state shrank by 112 bytes.) */
+/* Cards a pile can hold. No pile of any variant holds more than 47 cards:
+ * a dock pile at most its colour's 22 dock cards; the water pile at most
+ * the card set's water cards but the four that go to the hands (a card set
+ * has at most KONTOR_MAX_CARDS = 96 cards, of which exactly 44 are dock
+ * cards and one the centre: at most 51 water cards); the special cards'
+ * pile at most 8 (the deal's most; a card set holds at most 6); the cards
+ * set aside at most a variant's water_aside (10), the special cards not
+ * dealt (at most 4) and Justizia's discards (8). src/core/cards.c checks
+ * the bound against the card set's limits. Since issue 17 the piles share
+ * one pool (kontor_state.pile_card): the bound is what a determinization's
+ * run of places and a view's masking assume a pile to hold at most. */
 #define KONTOR_PILE_MAX 48
 /* Enclosed areas a game can hold. Each area holds at least one card laid as a
  * dock card, and no card of an enclosed area ever leaves the board (the ship,
@@ -359,18 +360,26 @@ typedef enum kontor_phase {
  * bound against the card set's limits.) */
 #define KONTOR_MAX_AREAS 50
 
+/* A pile: its cards are the n bytes of the state's pile_card[] from head on,
+ * the top first. The seven piles (dock_pile[0..3], water_pile, aside,
+ * special_pile: pile[0..6]) lie in that order in the pool, each after the
+ * one before (pile[k].head + pile[k].n <= pile[k + 1].head, the last one's
+ * end at most KONTOR_MAX_CARDS), with the room the deal leaves after each
+ * dock pile for the cards that go back under it; a card put under a pile
+ * with no room after it moves its neighbours over (src/core/rules.h,
+ * pile_put_under). No card is in two piles, so the pool of
+ * KONTOR_MAX_CARDS bytes always holds them all. (Until issue 17 each pile
+ * was a ring of KONTOR_PILE_MAX bytes: 350 bytes of the state, now 110.) */
 typedef struct kontor_pile {
-    uint8_t card[KONTOR_PILE_MAX];  /* ring buffer, top at head (< KONTOR_PILE_MAX) */
-    uint8_t head;
+    uint8_t head;   /* the place of its top card in pile_card[] */
     uint8_t n;
 } kontor_pile;
 
-/* The place in p->card of the pile's i-th card from the top (0 the top;
- * 0 <= i <= KONTOR_PILE_MAX): the ring's index, without a division. */
-static inline int kontor_pile_at(const kontor_pile *p, int i) {
-    int a = p->head + i;
-    return a < KONTOR_PILE_MAX ? a : a - KONTOR_PILE_MAX;
-}
+#define KONTOR_NPILES 7
+
+/* The place in the state's pile_card[] of the pile's i-th card from the top
+ * (0 the top; 0 <= i < p->n). */
+static inline int kontor_pile_at(const kontor_pile *p, int i) { return p->head + i; }
 
 /* An enclosed (and so scored) area. */
 typedef struct kontor_area {
@@ -413,10 +422,16 @@ typedef struct kontor_state {
     /* cards off the board */
     uint8_t hand[KONTOR_MAX_SEATS][KONTOR_HAND_MAX];
     uint8_t hand_n[KONTOR_MAX_SEATS];
-    kontor_pile dock_pile[KONTOR_MAX_SEATS];
-    kontor_pile water_pile;
-    kontor_pile aside;      /* out of play, unseen: special cards not dealt, water set aside */
-    kontor_pile special_pile; /* face down: the special cards still to buy (scenario for two) */
+    union {                 /* the piles by name, or by their place in pile_card[] (pile[k]) */
+        struct {
+            kontor_pile dock_pile[KONTOR_MAX_SEATS];
+            kontor_pile water_pile;
+            kontor_pile aside;        /* out of play, unseen: special cards not dealt, water set aside */
+            kontor_pile special_pile; /* face down: the special cards still to buy (scenario for two) */
+        };
+        kontor_pile pile[KONTOR_NPILES];
+    };
+    uint8_t pile_card[KONTOR_MAX_CARDS]; /* the piles' cards (kontor_pile) */
     uint64_t pub[2];        /* cards whose whereabouts every player knows */
 
     /* special cards on the board */
@@ -480,6 +495,15 @@ typedef struct kontor_state {
     int8_t winner;          /* team, or -1 for a draw */
     uint8_t end_reason;     /* kontor_end */
 } kontor_state;
+
+_Static_assert(offsetof(kontor_state, water_pile) == offsetof(kontor_state, pile[KONTOR_MAX_SEATS]) &&
+                   offsetof(kontor_state, special_pile) == offsetof(kontor_state, pile[KONTOR_NPILES - 1]),
+               "the piles by name are pile[0..6] in their order");
+
+/* The i-th card from the top of the pile p of s (0 the top; i < p->n). */
+static inline int kontor_pile_card(const kontor_state *s, const kontor_pile *p, int i) {
+    return s->pile_card[kontor_pile_at(p, i)];
+}
 
 typedef enum kontor_end {
     KONTOR_END_NONE = 0,

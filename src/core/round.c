@@ -435,7 +435,7 @@ static void enter_place(kontor_state *s, kontor_log *log) {
 }
 
 static void put_under_pile(kontor_state *s, int to, int id, kontor_log *log) {
-    pile_put_under(&s->dock_pile[to], id); /* a public card: it was on the board */
+    pile_put_under(s, &s->dock_pile[to], id); /* a public card: it was on the board */
     if (log && log->n && log->ev[log->n - 1].kind == KONTOR_EV_REMOVE) log->ev[log->n - 1].a = (uint16_t)to;
 }
 
@@ -520,7 +520,7 @@ void do_remove(kontor_state *s, int value, kontor_log *log) {
 void do_pile(kontor_state *s, int value, kontor_log *log) {
     int id = s->removed_card;
     s->removed_card = KONTOR_NONE;
-    pile_put_under(&s->dock_pile[value], id);
+    pile_put_under(s, &s->dock_pile[value], id);
     log_ev(log, KONTOR_EV_REMOVE, s->order[s->turn], id, KONTOR_NONE, value);
     enter_place(s, log);
 }
@@ -783,22 +783,15 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
              * the count read once (a random game: basic 26,193 -> 26,083
              * instructions, advanced 41,462 -> 41,294, four 61,783 ->
              * 61,578; session eleven) */
-            int head = pile->head, drawn = pile->card[head];
-            /* the ring's next place: 0 at its end, without a branch (head + 1 -
-             * KONTOR_PILE_MAX is -47..0, and GCC's and Clang's >> of a negative
-             * int is arithmetic: -1 but at the end). The same with a compare
-             * (?:, or & -(...)) cost a random game 74 to 166 instructions more.
-             * C11 leaves that shift implementation-defined (6.5.7): the
-             * assertion stops a compiler whose shift is not arithmetic. */
-            _Static_assert((-47 >> 8) == -1 && (0 >> 8) == 0, "an arithmetic >> of a negative int");
-            head = (head + 1) & ((head + 1 - KONTOR_PILE_MAX) >> 8);
+            int head = pile->head, drawn = s->pile_card[head];
+            head++;
             pile->head = (uint8_t)head;
             pile->n = (uint8_t)(n - 1);
             if (s->hand_n[p] < KONTOR_HAND_MAX) s->hand[p][s->hand_n[p]++] = (uint8_t)drawn; /* hand_add */
             log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
             if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
                             (property_piles_hold_only_cards_of_the_set) */
-                size_t top = pile->card[(unsigned)head];
+                size_t top = s->pile_card[(unsigned)head];
                 s->pub[top >> 6] |= 1ULL << (top & 63);
             }
         }

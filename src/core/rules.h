@@ -91,31 +91,48 @@ static inline int opposite(const kontor_state *s, int seat) {
 /* The seat whose pile takes back a removed dock card of colour team. */
 static inline int owner_seat(const kontor_state *s, int team) { return s->cfg->nseats == 4 ? team * 2 : team; }
 
-static inline int pile_top(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
+static inline int pile_top(const kontor_state *s, const kontor_pile *p) {
+    return p->n ? s->pile_card[p->head] : KONTOR_NONE;
+}
 
-static inline int pile_draw(kontor_pile *p) {
+static inline int pile_draw(kontor_state *s, kontor_pile *p) {
     if (!p->n) return KONTOR_NONE;
-    int c = p->card[p->head];
-    p->head = (uint8_t)(kontor_pile_at(p, 1));
+    int c = s->pile_card[p->head];
+    p->head++;
     p->n--;
     return c;
 }
 
-static inline void pile_put_under(kontor_pile *p, int id) {
-    p->card[kontor_pile_at(p, p->n)] = (uint8_t)id;
+/* Room for one card under pile k: its neighbours moved over by one (deal.c;
+ * 0 when the pool is full, which no game reaches: no card is in two piles). */
+int pile_make_room(kontor_state *s, int k);
+
+/* The first place after pile k that is not its (the next pile's head, or the
+ * pool's end). */
+static inline unsigned pile_limit(const kontor_state *s, int k) {
+    return k + 1 < KONTOR_NPILES ? s->pile[k + 1].head : KONTOR_MAX_CARDS;
+}
+
+/* Put card id under pile p of s (most often into the room the deal left
+ * after it; else its neighbours move over, pile_make_room). */
+static inline void pile_put_under(kontor_state *s, kontor_pile *p, int id) {
+    int k = (int)(p - s->pile);
+    if ((unsigned)(p->head + p->n) >= pile_limit(s, k) && !pile_make_room(s, k)) return;
+    s->pile_card[p->head + p->n] = (uint8_t)id;
     p->n++;
 }
 
-/* Put n cards under an empty pile (at set-up). */
-static inline void pile_fill(kontor_pile *p, const uint8_t *ids, int n) {
-    if (n > KONTOR_PILE_MAX - p->n) n = KONTOR_PILE_MAX - p->n;
+/* Put n cards under pile p (at set-up: the deal laid the pool out for them,
+ * so they go in one copy). */
+static inline void pile_fill(kontor_state *s, kontor_pile *p, const uint8_t *ids, int n) {
     if (n <= 0) return;
-    if (p->head == 0) {
-        memcpy(&p->card[p->n], ids, (size_t)n);
+    unsigned end = (unsigned)(p->head + p->n);
+    if (end + (unsigned)n <= pile_limit(s, (int)(p - s->pile))) {
+        memcpy(s->pile_card + end, ids, (size_t)n);
         p->n = (uint8_t)(p->n + n);
-    } else {
-        for (int i = 0; i < n; i++) pile_put_under(p, ids[i]);
+        return;
     }
+    for (int i = 0; i < n; i++) pile_put_under(s, p, ids[i]);
 }
 
 static inline void hand_add(kontor_state *s, int seat, int id) {
@@ -238,7 +255,7 @@ void do_tile(kontor_state *s, int value, kontor_log *log);
 void turn_done(kontor_state *s, kontor_log *log);
 void do_export(kontor_state *s, int value, kontor_log *log);
 void do_bribe(kontor_state *s, int seat, int value, kontor_log *log);
-int pile_has(const kontor_pile *p, int id);
+int pile_has(const kontor_state *s, const kontor_pile *p, int id);
 int select_total(const kontor_state *s);
 void do_select(kontor_state *s, int seat, int id, kontor_log *log);
 void do_tavern(kontor_state *s, int value, kontor_log *log);

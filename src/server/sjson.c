@@ -180,7 +180,7 @@ static void game_extras(const kontor_state *s, json_t *o) {
  * the pile is empty or its top is not public. */
 static json_t *pile_top(const kontor_state *s, const kontor_pile *p) {
     if (!p->n) return json_null();
-    int id = p->card[p->head];
+    int id = s->pile_card[p->head];
     if (id >= KONTOR_MAX_CARDS || !((s->pub[id >> 6] >> (id & 63)) & 1)) return json_null();
     return json_integer(id);
 }
