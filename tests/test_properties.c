@@ -265,14 +265,14 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] != KONTOR_NONE) assert_int_equal(v.s.buy[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] != KONTOR_NONE) assert_int_equal(v.s.bribe[q], KONTOR_HIDDEN);
             /* the other seats' private knowledge is not in the view */
-            assert_true(v.s.known[q][0] == 0 && v.s.known[q][1] == 0);
+            assert_true(q >= KONTOR_KNOWN_SEATS || (v.s.known[q][0] == 0 && v.s.known[q][1] == 0));
             /* piles and the cards set aside show only cards everybody or seat knows */
             const kontor_pile *ps[2] = {&v.s.dock_pile[q], &v.s.aside};
             for (int k = 0; k < 2; k++)
                 for (int i = 0; i < ps[k]->n; i++) {
                     int c = v.s.pile_card[kontor_pile_at(ps[k], i)];
                     assert_true(c >= KONTOR_UNKNOWN_BASE || is_pub(s, c) ||
-                                (seat >= 0 && ((s->known[seat][c >> 6] >> (c & 63)) & 1)));
+                                kontor_known(s, seat, c));
                 }
         }
         if (seat < 0) continue;

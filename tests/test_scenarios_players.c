@@ -144,6 +144,27 @@ static void justizia_players_pick_three_and_discard_four(void **st) {
     assert_int_equal(kontor_pile_card(&vr.s, &vr.s.aside, 0), id(&s, 7));
 }
 
+/* The state keeps private knowledge for KONTOR_KNOWN_SEATS (2) seats only
+ * (kontor_state.known, issue 17): every variant whose players pick their
+ * dock cards is for two, and a deal of Justizia's picks for four is
+ * refused rather than written past the array. */
+static void justizia_is_for_two_players_only(void **st) {
+    (void)st;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        if (cfg.select_keep || cfg.select_discard) assert_true(cfg.nseats <= KONTOR_KNOWN_SEATS);
+    }
+    kontor_config cfg;
+    assert_int_equal(kontor_config_init(&cfg, "four", NULL), KONTOR_OK);
+    cfg.select_keep = 3;
+    cfg.select_discard = 4;
+    kontor_state s;
+    kontor_error err;
+    assert_int_not_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    assert_non_null(strstr(err.msg, "two players"));
+}
+
 /* ---- Armut ---- */
 
 static void armut_three_coins_each_and_no_more(void **st) {
@@ -348,6 +369,7 @@ int main(void) {
         cmocka_unit_test(bakschisch_both_buy_out_a_card_at_once),
         cmocka_unit_test(bakschisch_enclosed_and_unaffordable_cards_are_taboo),
         cmocka_unit_test(justizia_players_pick_three_and_discard_four),
+        cmocka_unit_test(justizia_is_for_two_players_only),
         cmocka_unit_test(armut_three_coins_each_and_no_more),
         cmocka_unit_test(armut_a_broke_player_with_an_empty_treasury_loses_at_once),
         cmocka_unit_test(armut4_a_broke_player_loses_for_his_team),

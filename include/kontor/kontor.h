@@ -377,6 +377,12 @@ typedef struct kontor_pile {
 
 #define KONTOR_NPILES 7
 
+/* Seats that can know cards the others do not (kontor_state.known): only
+ * Justizia's players see their own dock cards, and Justizia is a scenario
+ * for two (the deal refuses select_keep with another seat count). Until
+ * issue 17 every seat had its row, 32 bytes of zeros in every state. */
+#define KONTOR_KNOWN_SEATS 2
+
 /* The place in the state's pile_card[] of the pile's i-th card from the top
  * (0 the top; 0 <= i < p->n). */
 static inline int kontor_pile_at(const kontor_pile *p, int i) { return p->head + i; }
@@ -470,7 +476,8 @@ typedef struct kontor_state {
     /* scenarios and expansions */
     uint8_t bribe[KONTOR_MAX_SEATS];   /* in the bribe phase: a cell, KONTOR_PASS (none), KONTOR_NONE (undecided) */
     uint8_t selected[KONTOR_MAX_SEATS];/* in the select phase: cards kept and discarded so far */
-    uint64_t known[KONTOR_MAX_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia) */
+    uint64_t known[KONTOR_KNOWN_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia: seats
+                                             0 and 1 only; kontor_known) */
     uint8_t tavern_area;    /* in the tavern phase: the area being decided */
     uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
     uint8_t export_mark[KONTOR_MAX_CARDS]; /* Exportlager: per card id, the warehouses that card (on the
@@ -499,6 +506,12 @@ typedef struct kontor_state {
 _Static_assert(offsetof(kontor_state, water_pile) == offsetof(kontor_state, pile[KONTOR_MAX_SEATS]) &&
                    offsetof(kontor_state, special_pile) == offsetof(kontor_state, pile[KONTOR_NPILES - 1]),
                "the piles by name are pile[0..6] in their order");
+
+/* Whether seat knows card id (below KONTOR_MAX_CARDS) where the others do
+ * not (Justizia); 0 for a seat past KONTOR_KNOWN_SEATS or a spectator. */
+static inline int kontor_known(const kontor_state *s, int seat, int id) {
+    return seat >= 0 && seat < KONTOR_KNOWN_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1);
+}
 
 /* The i-th card from the top of the pile p of s (0 the top; i < p->n). */
 static inline int kontor_pile_card(const kontor_state *s, const kontor_pile *p, int i) {

@@ -270,6 +270,9 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
         return deal_error(err, "more cards set aside than a pile holds");
     if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
     if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
+    /* kontor_state.known holds KONTOR_KNOWN_SEATS seats (the deal_quick path takes no select_keep) */
+    if ((cfg->select_keep || cfg->select_discard) && ns > KONTOR_KNOWN_SEATS)
+        return deal_error(err, "Justizia's picks are for two players");
     if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))
         return deal_error(err, "the event deck is not a permutation of the event cards");
     if (!cfg->events && d->nevents) return deal_error(err, "event cards are dealt in a game without them");
@@ -416,7 +419,8 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
         } else {
             /* Justizia: the player looks through his dock cards and picks */
             pile_fill(s, &s->dock_pile[p], d->dock[p], d->ndock[p]);
-            for (int i = 0; i < d->ndock[p]; i++) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
+            for (int i = 0; i < d->ndock[p] && p < KONTOR_KNOWN_SEATS; i++)
+                s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
         }
         hand_add(s, p, water[0]);
         hand_add(s, p, water[1]);

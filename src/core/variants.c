@@ -87,7 +87,7 @@ void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
      * never shown: views list it sorted), its top card shows as usual */
     for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
         kontor_pile *pl = &s->dock_pile[p];
-        for (int i = 0; i < pl->n; i++) {
+        for (int i = 0; i < pl->n && p < KONTOR_KNOWN_SEATS; i++) { /* (the deal: Justizia is for two) */
             int c = kontor_pile_card(s, pl, i);
             s->known[p][c >> 6] &= ~(1ULL << (c & 63));
         }

@@ -29,7 +29,7 @@ static inline int is_pub(const kontor_state *s, int id) {
 
 static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
     if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
-    if (seat >= 0 && seat < KONTOR_MAX_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1)) return (uint8_t)id;
+    if (kontor_known(s, seat, id)) return (uint8_t)id;
     return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg->cards->card[id]));
 }
 
@@ -49,11 +49,12 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     v->s = *s;
     v->seat = seat < 0 ? KONTOR_NONE : (uint8_t)seat; /* seat -1: a spectator, who sees no hand */
     kontor_state *w = &v->s;
+    for (int q = 0; q < KONTOR_KNOWN_SEATS; q++)
+        if (q != seat) w->known[q][0] = w->known[q][1] = 0;
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
         for (int i = w->hand_n[q]; i < KONTOR_HAND_MAX; i++) w->hand[q][i] = 0;
         if (q != seat)
             for (int i = 0; i < w->hand_n[q]; i++) w->hand[q][i] = mask_card(s, seat, w->hand[q][i]);
-        if (q != seat) w->known[q][0] = w->known[q][1] = 0;
         if (w->phase == KONTOR_PHASE_BRIBE && q != seat && w->bribe[q] != KONTOR_NONE) w->bribe[q] = KONTOR_HIDDEN;
         /* R1: the declarations are hidden until all are made; then a pass is
          * public while the cards are chosen (with declare=hidden a pass is a
@@ -350,8 +351,10 @@ static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) 
     /* the cards the seat sees: the public ones, those it knows, its hand */
     uint64_t shown0 = s->pub[0], shown1 = s->pub[1];
     if (seat < KONTOR_MAX_SEATS) {
-        shown0 |= s->known[seat][0];
-        shown1 |= s->known[seat][1];
+        if (seat < KONTOR_KNOWN_SEATS) {
+            shown0 |= s->known[seat][0];
+            shown1 |= s->known[seat][1];
+        }
         for (int i = 0; i < s->hand_n[seat] && i < KONTOR_HAND_MAX; i++) {
             unsigned c = s->hand[seat][i];
             uint64_t bit = 1ULL << (c & 63);

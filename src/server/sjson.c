@@ -446,7 +446,7 @@ static int card_visible(const kontor_state *s, int viewer, int id) {
     if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg->cards->ncards) return 1;
     if ((s->pub[id >> 6] >> (id & 63)) & 1) return 1;
     if (viewer < 0 || viewer >= s->cfg->nseats) return 0;
-    if ((s->known[viewer][id >> 6] >> (id & 63)) & 1) return 1;
+    if (kontor_known(s, viewer, id)) return 1;
     for (int k = 0; k < s->hand_n[viewer]; k++)
         if (s->hand[viewer][k] == id) return 1;
     return 0;
