@@ -120,6 +120,11 @@ typedef struct kontor_cardset {
      * copies a class's cards from here when none is out of the game. */
     uint8_t class_n[KONTOR_NCLASSES];
     uint8_t class_list[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    /* Each card's first warehouse when the warehouses of the set are counted
+     * card by card in order of id, tea, wine and spice of a card in that
+     * order (kontor_cards_index): below 48, the set shows at most 16 of each
+     * good (src/core/cards.c). The Exportlager's bits (kontor_state.export_bits). */
+    uint8_t warehouse_at[KONTOR_MAX_CARDS];
 } kontor_cardset;
 
 /* The built-in card set (data/cards.txt compiled in), parsed once per
@@ -480,8 +485,9 @@ typedef struct kontor_state {
                                              0 and 1 only; kontor_known) */
     uint8_t tavern_area;    /* in the tavern phase: the area being decided */
     uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
-    uint8_t export_mark[KONTOR_MAX_CARDS]; /* Exportlager: per card id, the warehouses that card (on the
-                                              board) sent to export, 2 bits per good */
+    uint64_t export_bits;   /* Exportlager: the warehouses that cards on the board sent to export, a bit
+                               each: card id's from cards->warehouse_at[id] on, tea, wine, spice, each good's
+                               lowest first (src/core/rules.h, export_mark; 96 bytes until issue 17) */
     uint8_t placed_cell;    /* in the export phase: the cell of the goods card just placed */
     /* Ereigniskarten */
     uint8_t event_deck[KONTOR_EVENTS_MAX]; /* the shuffled event cards; those from event_next on are face down */

@@ -450,13 +450,13 @@ static void export_on_remove(kontor_state *s, int cell) {
     int t = k->colour;
     bb_t area = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t]);
     for (int g = 0; g < 3; g++) {
-        int kx = (s->export_mark[s->cell_card[cell]] >> (2 * g)) & 3;
+        int kx = (export_mark(s, s->cell_card[cell]) >> (2 * g)) & 3;
         if (!kx) continue;
         int net = 0; /* the player's warehouses of g in the area's store */
         for (bb_t a = area; bb_any(a);) {
             int c = bb_pop(&a);
             const kontor_card *u = card_of(s, s->cell_card[c]);
-            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[s->cell_card[c]] >> (2 * g)) & 3);
+            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((export_mark(s, s->cell_card[c]) >> (2 * g)) & 3);
         }
         int need = k->goods[g];
         int from_export = need > net ? need - net : 0;
@@ -468,15 +468,14 @@ static void export_on_remove(kontor_state *s, int cell) {
             int c = bb_pop(&a);
             if (c == cell) continue;
             const kontor_card *u = card_of(s, s->cell_card[c]);
-            uint8_t *mark = &s->export_mark[s->cell_card[c]];
-            int m = (*mark >> (2 * g)) & 3;
+            int m = (export_mark(s, s->cell_card[c]) >> (2 * g)) & 3;
             while (u->kind == KONTOR_KIND_GOODS && m < u->goods[g] && add > 0) {
-                *mark = (uint8_t)(*mark + (1 << (2 * g)));
+                export_add(s, s->cell_card[c], g);
                 m++, add--;
             }
         }
     }
-    s->export_mark[s->cell_card[cell]] = 0;
+    export_clear(s, s->cell_card[cell]);
 }
 
 /* Aktionstafeln: the dock card on cell, which holds a tile's extra warehouse
@@ -494,7 +493,7 @@ static void tile_bonus_moves(kontor_state *s, int cell) {
 
 /* A dock card is about to leave the board (ship, bribe, event). */
 void before_remove(kontor_state *s, int cell) {
-    if (s->export_mark[s->cell_card[cell]]) export_on_remove(s, cell);
+    if (export_mark(s, s->cell_card[cell])) export_on_remove(s, cell);
     if (s->cfg->tiles) tile_bonus_moves(s, cell);
 }
 
@@ -538,7 +537,7 @@ __attribute__((noinline)) static void place_special(kontor_state *s, int seat, i
     /* a flood or a bridge covers the card on cell, which stays under it
      * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
-    s->export_mark[under] = 0;
+    export_clear(s, under);
     if (s->cfg->tiles) tile_bonus_moves(s, cell);
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;

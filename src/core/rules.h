@@ -63,6 +63,51 @@ static inline uint8_t hooks_of(const kontor_config *cfg) {
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->card[id]; }
+
+/* Exportlager: the warehouses a card sent to export, as bits of the state's
+ * export_bits (kontor.h): the card's own from cards->warehouse_at[id], its
+ * tea, then wine, then spice, a good's exported ones its lowest. A card
+ * exports at most what it shows of a good (do_export: once, when placed;
+ * export_on_remove: up to what it shows), so its bits hold every count. */
+static inline uint64_t export_bits_of(const kontor_state *s, int id, unsigned *at) {
+    const kontor_card *k = card_of(s, id);
+    unsigned a = s->cfg->cards->warehouse_at[id], n = (unsigned)(k->goods[0] + k->goods[1] + k->goods[2]);
+    *at = a;
+    return a < 64 && n ? (s->export_bits >> a) & ((1ULL << n) - 1) : 0;
+}
+
+/* The warehouses card id sent to export: 2 bits per good (tea at bit 0,
+ * wine at 2, spice at 4), the counts; 0 when nothing is exported. */
+static inline unsigned export_mark(const kontor_state *s, int id) {
+    if (!s->export_bits) return 0;
+    unsigned at;
+    uint64_t b = export_bits_of(s, id, &at);
+    if (!b) return 0;
+    const kontor_card *k = card_of(s, id);
+    unsigned t = k->goods[0], w = k->goods[1];
+    unsigned mt = (unsigned)__builtin_popcountll(b & ((1ULL << t) - 1));
+    unsigned mw = (unsigned)__builtin_popcountll((b >> t) & ((1ULL << w) - 1));
+    unsigned ms = (unsigned)__builtin_popcountll(b >> (t + w));
+    return mt | mw << 2 | ms << 4;
+}
+
+/* Card id sends one more warehouse of good g to export (none past what it shows). */
+static inline void export_add(kontor_state *s, int id, int g) {
+    unsigned at;
+    unsigned m = (export_mark(s, id) >> (2 * g)) & 3;
+    (void)export_bits_of(s, id, &at);
+    const kontor_card *k = card_of(s, id);
+    unsigned pos = at + (g > 0 ? k->goods[0] : 0) + (g > 1 ? k->goods[1] : 0) + m;
+    if (m < k->goods[g] && pos < 64) s->export_bits |= 1ULL << pos;
+}
+
+/* Card id has sent nothing to export (it left the board, or lies covered). */
+static inline void export_clear(kontor_state *s, int id) {
+    if (!s->export_bits) return;
+    unsigned at;
+    uint64_t b = export_bits_of(s, id, &at);
+    if (b) s->export_bits &= ~(b << at);
+}
 /* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
 static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
 static inline int is_dock(const kontor_card *k) {

@@ -18,7 +18,7 @@ void do_export(kontor_state *s, int value, kontor_log *log) {
     int cell = s->placed_cell;
     if (value != KONTOR_NONE) {
         int team = card_of(s, s->cell_card[cell])->colour;
-        s->export_mark[s->cell_card[cell]] = (uint8_t)(s->export_mark[s->cell_card[cell]] + (1 << (2 * value)));
+        export_add(s, s->cell_card[cell], value);
         s->export_n[team][value]++;
         log_ev(log, KONTOR_EV_EXPORT, seat, s->cell_card[cell], cell, value);
     }
