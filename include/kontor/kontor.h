@@ -444,6 +444,13 @@ typedef struct kontor_state {
     };
     uint8_t pile_card[KONTOR_MAX_CARDS]; /* the piles' cards (kontor_pile) */
     uint64_t pub[2];        /* cards whose whereabouts every player knows */
+    /* (two words of the scenarios and expansions, here beside pub: among the
+       bytes below they left holes, 8 bytes of the state) */
+    uint64_t known[KONTOR_KNOWN_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia: seats
+                                             0 and 1 only; kontor_known) */
+    uint64_t export_bits;   /* Exportlager: the warehouses that cards on the board sent to export, a bit
+                               each: card id's from cards->warehouse_at[id] on, tea, wine, spice, each good's
+                               lowest first (src/core/rules.h, export_mark; 96 bytes until issue 17) */
 
     /* special cards on the board */
     kontor_bb customs;      /* cells with a customs house (as dock or as water) */
@@ -481,13 +488,8 @@ typedef struct kontor_state {
     /* scenarios and expansions */
     uint8_t bribe[KONTOR_MAX_SEATS];   /* in the bribe phase: a cell, KONTOR_PASS (none), KONTOR_NONE (undecided) */
     uint8_t selected[KONTOR_MAX_SEATS];/* in the select phase: cards kept and discarded so far */
-    uint64_t known[KONTOR_KNOWN_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia: seats
-                                             0 and 1 only; kontor_known) */
     uint8_t tavern_area;    /* in the tavern phase: the area being decided */
     uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
-    uint64_t export_bits;   /* Exportlager: the warehouses that cards on the board sent to export, a bit
-                               each: card id's from cards->warehouse_at[id] on, tea, wine, spice, each good's
-                               lowest first (src/core/rules.h, export_mark; 96 bytes until issue 17) */
     uint8_t placed_cell;    /* in the export phase: the cell of the goods card just placed */
     /* Ereigniskarten */
     uint8_t event_deck[KONTOR_EVENTS_MAX]; /* the shuffled event cards; those from event_next on are face down */
