@@ -54,7 +54,7 @@ static inline void give(kontor_state *s, int seat, int n) {
     kontor_pile *piles[3] = {&s->dock_pile[0], &s->dock_pile[1], &s->water_pile};
     for (int k = 0; k < 3 && !where; k++)
         for (int i = 0; i < piles[k]->n; i++) {
-            uint8_t *p = &piles[k]->card[kontor_pile_at(piles[k], i)];
+            uint8_t *p = &s->pile_card[kontor_pile_at(piles[k], i)];
             if (*p == c) where = p;
         }
     if (!where) fail_msg("card %d is on the board, cannot give it", n);

@@ -45,9 +45,9 @@ static inline int in_hand(const kontor_state *s, int seat, int n) {
     return 0;
 }
 
-static inline int in_pile(const kontor_pile *p, int c) {
+static inline int in_pile(const kontor_state *s, const kontor_pile *p, int c) {
     for (int i = 0; i < p->n; i++)
-        if (p->card[kontor_pile_at(p, i)] == c) return 1;
+        if (kontor_pile_card(s, p, i) == c) return 1;
     return 0;
 }
 

@@ -280,7 +280,7 @@ static int swap_hidden(kontor_state *s) {
         int cl = kontor_card_class(&s->cfg->cards->card[id]);
         kontor_pile *p = cl == KONTOR_CLASS_WATER ? &s->water_pile : &s->dock_pile[1];
         for (int j = 1; j < p->n; j++) {
-            uint8_t *c = &p->card[kontor_pile_at(p, j)];
+            uint8_t *c = &s->pile_card[kontor_pile_at(p, j)];
             if (is_pub(s, *c) || kontor_card_class(&s->cfg->cards->card[*c]) != cl || *c == id) continue;
             s->hand[1][i] = *c;
             *c = (uint8_t)id;

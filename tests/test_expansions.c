@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
+#include "core/rules.h" /* export_add, export_mark */
 #include "kontor/record.h"
 
 static int C(int dx, int dy) { return kontor_cell(dx, dy); }
@@ -96,7 +97,7 @@ static void export_majorities_score_one_point_each(void **st) {
 /* Red's 17 (tea, ship symbol) exported its tea; red removes it with the ship. */
 static void ship_removes(kontor_state *s, int with_other_tea) {
     kontor__put(s, C(1, -1), id(s, 17));
-    s->export_mark[id(s, 17)] = 1 << (2 * KONTOR_TEA);
+    export_add(s, id(s, 17), KONTOR_TEA);
     s->export_n[0][KONTOR_TEA] = 1;
     if (with_other_tea) kontor__put(s, C(2, -1), id(s, 23)); /* tea, in the same area */
     red_plays(s, 21);                                        /* wine, ship symbol */
@@ -122,7 +123,61 @@ static void export_ship_removal_takes_from_the_store_when_the_area_has_none(void
     setup(&s, "advanced", "export=1");
     ship_removes(&s, 0);
     assert_int_equal(s.export_n[0][KONTOR_TEA], 0);
-    assert_int_equal(s.export_mark[id(&s, 17)], 0);
+    assert_int_equal(export_mark(&s, id(&s, 17)), 0);
+}
+
+/* The Exportlager's warehouses are bits of one word (kontor_state.export_bits,
+ * issue 17), each a warehouse a card shows (cards->warehouse_at): every bit
+ * set belongs to a card on the board, not covered, and a team's exported
+ * warehouses of a good are in its export store. Random games of every
+ * variant the expansion plays with, every state; fails when a card that
+ * leaves the board keeps its bits, or a bit is set past its card. */
+static void export_every_exported_warehouse_lies_on_a_card_on_the_board(void **st) {
+    (void)st;
+    static const char *const v[][2] = {{"basic", "export=1"}, {"advanced", "export=1"}, {"bakschisch", "export=1"},
+                                       {"specials", "export=1"}, {"advanced", "export=1,events=1,tiles=1"}};
+    int exported = 0;
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, v[i][0], NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, v[i][1], NULL), KONTOR_OK);
+        kontor_rng rng;
+        kontor_rng_seed(&rng, 5);
+        for (int g = 0; g < 60; g++) {
+            static kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, (uint64_t)g, NULL), KONTOR_OK);
+            const kontor_cardset *cs = s.cfg->cards;
+            while (!kontor_over(&s)) {
+                int on_board[KONTOR_MAX_CARDS] = {0}, sum[2][3] = {{0}};
+                for (int c = 0; c < KONTOR_CELLS; c++)
+                    if (s.cell_card[c] < KONTOR_MAX_CARDS) on_board[s.cell_card[c]] = 1;
+                for (uint64_t b = s.export_bits; b; b &= b - 1) {
+                    unsigned bit = (unsigned)__builtin_ctzll(b);
+                    int owner = -1;
+                    for (int id = 0; id < cs->ncards; id++) {
+                        const kontor_card *k = &cs->card[id];
+                        if (bit >= cs->warehouse_at[id] && bit < (unsigned)(cs->warehouse_at[id] + k->goods[0] + k->goods[1] + k->goods[2]))
+                            owner = id;
+                    }
+                    if (owner < 0 || !on_board[owner])
+                        fail_msg("%s %s game %d round %d: warehouse %u exported by card %d, not on the board", v[i][0],
+                                 v[i][1], g, s.round, bit, owner);
+                    exported++;
+                }
+                for (int id = 0; id < cs->ncards; id++)
+                    for (int gd = 0; gd < 3; gd++)
+                        if (cs->card[id].colour < 2) sum[cs->card[id].colour][gd] += (export_mark(&s, id) >> (2 * gd)) & 3;
+                for (int tm = 0; tm < 2; tm++)
+                    for (int gd = 0; gd < 3; gd++) assert_true(sum[tm][gd] <= s.export_n[tm][gd]);
+                int seat = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_true(n > 0);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(exported > 1000);
 }
 
 /* How often the record's text writes the word " name " (a decision of that
@@ -495,6 +550,7 @@ int main(void) {
         cmocka_unit_test(export_majorities_score_one_point_each),
         cmocka_unit_test(export_ship_removal_takes_from_the_area_first),
         cmocka_unit_test(export_ship_removal_takes_from_the_store_when_the_area_has_none),
+        cmocka_unit_test(export_every_exported_warehouse_lies_on_a_card_on_the_board),
         cmocka_unit_test(events_are_data_and_ours),
         cmocka_unit_test(events_with_an_error_name_the_line),
         cmocka_unit_test(event_turns_up_after_a_round_with_a_scoring),

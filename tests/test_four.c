@@ -48,7 +48,7 @@ static void give(kontor_state *s, int seat, int n) {
                              &s->water_pile, &s->aside, &s->special_pile, NULL};
     for (int k = 0; piles[k] && !where; k++)
         for (int i = 0; i < piles[k]->n; i++) {
-            uint8_t *p = &piles[k]->card[kontor_pile_at(piles[k], i)];
+            uint8_t *p = &s->pile_card[kontor_pile_at(piles[k], i)];
             if (*p == c) where = p;
         }
     if (!where) fail_msg("card %d is not in a hand or pile", n);
@@ -145,7 +145,7 @@ static void four_views_hide_the_partners_hand_too(void **st) {
         for (int i = 0; i < v.s.hand_n[q]; i++) assert_true(v.s.hand[q][i] >= KONTOR_UNKNOWN_BASE);
     for (int i = 0; i < v.s.hand_n[0]; i++) assert_true(v.s.hand[0][i] < KONTOR_MAX_CARDS);
     for (int i = 0; i < v.s.aside.n; i++)
-        assert_true(v.s.aside.card[kontor_pile_at(&v.s.aside, i)] >= KONTOR_UNKNOWN_BASE);
+        assert_true(kontor_pile_card(&v.s, &v.s.aside, i) >= KONTOR_UNKNOWN_BASE);
 }
 
 static void four_the_remover_chooses_which_opponent_takes_the_card(void **st) {

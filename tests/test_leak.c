@@ -251,14 +251,15 @@ static void masked_run(secrets *x, const kontor_state *s, const uint8_t *full, c
     }
 }
 
-static void pile_cards(const kontor_pile *p, uint8_t *out) {
-    for (int i = 0; i < p->n; i++) out[i] = p->card[kontor_pile_at(p, i)];
+static void pile_cards(const kontor_state *s, const kontor_pile *p, uint8_t *out) {
+    for (int i = 0; i < p->n; i++) out[i] = (uint8_t)kontor_pile_card(s, p, i);
 }
 
-static void masked_pile(secrets *x, const kontor_state *s, const kontor_pile *full, const kontor_pile *seen) {
+static void masked_pile(secrets *x, const kontor_state *s, const kontor_state *w, const kontor_pile *full,
+                        const kontor_pile *seen) {
     uint8_t a[KONTOR_PILE_MAX], b[KONTOR_PILE_MAX];
-    pile_cards(full, a);
-    pile_cards(seen, b);
+    pile_cards(s, full, a);
+    pile_cards(w, seen, b);
     masked_run(x, s, a, b, full->n);
 }
 
@@ -271,11 +272,11 @@ static void secrets_of(secrets *x, kontor_state *const *states, const kontor_ply
     const kontor_state *w = &v.s;
     for (int q = 0; q < s->cfg->nseats; q++) {
         masked_run(x, s, s->hand[q], w->hand[q], s->hand_n[q]);
-        masked_pile(x, s, &s->dock_pile[q], &w->dock_pile[q]);
+        masked_pile(x, s, w, &s->dock_pile[q], &w->dock_pile[q]);
     }
-    masked_pile(x, s, &s->water_pile, &w->water_pile);
-    masked_pile(x, s, &s->aside, &w->aside);
-    masked_pile(x, s, &s->special_pile, &w->special_pile);
+    masked_pile(x, s, w, &s->water_pile, &w->water_pile);
+    masked_pile(x, s, w, &s->aside, &w->aside);
+    masked_pile(x, s, w, &s->special_pile, &w->special_pile);
     /* the face-down event cards, as the record numbers them (from 1) */
     for (int i = s->event_next; i < s->event_n; i++)
         if (s->event_deck[i] < KONTOR_EVENTS_MAX) x->event[s->event_deck[i]] = 1;

@@ -236,7 +236,7 @@ static int swap_hidden(kontor_state *s) {
         int cl = kontor_card_class(&s->cfg->cards->card[id]);
         kontor_pile *p = cl == KONTOR_CLASS_WATER ? &s->water_pile : &s->dock_pile[1];
         for (int j = 1; j < p->n; j++) {
-            uint8_t *c = &p->card[kontor_pile_at(p, j)];
+            uint8_t *c = &s->pile_card[kontor_pile_at(p, j)];
             if (is_pub(s, *c) || kontor_card_class(&s->cfg->cards->card[*c]) != cl || *c == id) continue;
             s->hand[1][i] = *c;
             *c = (uint8_t)id;
@@ -377,11 +377,11 @@ static void assert_cards_in_one_place(const kontor_state *s) {
     for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
         const kontor_pile *pl = &s->dock_pile[p];
-        for (int i = 0; i < pl->n; i++) seen[pl->card[kontor_pile_at(pl, i)]]++;
+        for (int i = 0; i < pl->n; i++) seen[kontor_pile_card(s, pl, i)]++;
     }
     const kontor_pile *more[3] = {&s->water_pile, &s->aside, &s->special_pile};
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < more[k]->n; i++) seen[more[k]->card[kontor_pile_at(more[k], i)]]++;
+        for (int i = 0; i < more[k]->n; i++) seen[kontor_pile_card(s, more[k], i)]++;
     for (int i = 0; i < s->nunder; i++) seen[s->under_card[i]]++;
     for (int id = 0; id < s->cfg->cards->ncards; id++) {
         const kontor_card *k = &s->cfg->cards->card[id];

@@ -37,11 +37,11 @@ static void check_cards(const kontor_state *s) {
     for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
         const kontor_pile *pl = &s->dock_pile[p];
-        for (int i = 0; i < pl->n; i++) seen[pl->card[kontor_pile_at(pl, i)]]++;
+        for (int i = 0; i < pl->n; i++) seen[s->pile_card[kontor_pile_at(pl, i)]]++;
     }
     const kontor_pile *more[3] = {&s->water_pile, &s->aside, &s->special_pile};
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < more[k]->n; i++) seen[more[k]->card[kontor_pile_at(more[k], i)]]++;
+        for (int i = 0; i < more[k]->n; i++) seen[s->pile_card[kontor_pile_at(more[k], i)]]++;
     for (int i = 0; i < s->nunder; i++) seen[s->under_card[i]]++;
     if (s->phase == KONTOR_PHASE_SHIP || s->phase == KONTOR_PHASE_REMOVE || s->phase == KONTOR_PHASE_PLACE ||
         s->phase == KONTOR_PHASE_PILE)
@@ -325,14 +325,14 @@ static void check_views(const kontor_state *s, kontor_rng *rng) {
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] != KONTOR_NONE) assert_int_equal(v.s.buy[q], KONTOR_HIDDEN);
             if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] != KONTOR_NONE) assert_int_equal(v.s.bribe[q], KONTOR_HIDDEN);
             /* the other seats' private knowledge is not in the view */
-            assert_true(v.s.known[q][0] == 0 && v.s.known[q][1] == 0);
+            assert_true(q >= KONTOR_KNOWN_SEATS || (v.s.known[q][0] == 0 && v.s.known[q][1] == 0));
             /* piles and the cards set aside show only cards everybody or seat knows */
             const kontor_pile *ps[2] = {&v.s.dock_pile[q], &v.s.aside};
             for (int k = 0; k < 2; k++)
                 for (int i = 0; i < ps[k]->n; i++) {
-                    int c = ps[k]->card[kontor_pile_at(ps[k], i)];
+                    int c = v.s.pile_card[kontor_pile_at(ps[k], i)];
                     assert_true(c >= KONTOR_UNKNOWN_BASE || is_pub(s, c) ||
-                                (seat >= 0 && ((s->known[seat][c >> 6] >> (c & 63)) & 1)));
+                                kontor_known(s, seat, c));
                 }
         }
         if (seat < 0) continue;
@@ -363,7 +363,7 @@ static int swap_hidden(kontor_state *s, int seat) {
         kontor_pile *piles[3] = {&s->dock_pile[0], &s->dock_pile[1], &s->water_pile};
         for (int k = 0; k < 3; k++)
             for (int j = 0; j < piles[k]->n; j++) {
-                uint8_t *b = &piles[k]->card[kontor_pile_at(piles[k], j)];
+                uint8_t *b = &s->pile_card[kontor_pile_at(piles[k], j)];
                 if (is_pub(s, *b) || kontor_card_class(&s->cfg->cards->card[*b]) != cl) continue;
                 uint8_t t = *b;
                 *b = (uint8_t)a;
@@ -802,7 +802,7 @@ static void property_piles_hold_only_cards_of_the_set(void **st) {
                 for (int p = 0; p < s.cfg->nseats; p++) piles[np++] = &s.dock_pile[p];
                 for (int k = 0; k < np; k++)
                     for (int i = 0; i < piles[k]->n; i++) {
-                        int id = piles[k]->card[(piles[k]->head + i) & (KONTOR_PILE_MAX - 1)];
+                        int id = s.pile_card[kontor_pile_at(piles[k], i)];
                         if (id >= s.cfg->cards->ncards)
                             fail_msg("%s game %d: pile %d holds %d, not a card of the set (round %d)",
                                      kontor_variant_name(v), g, k, id, s.round);
@@ -1211,10 +1211,10 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n) {
 
 /* A pile's cards from the top and their count, not its ring buffer's bytes
  * (the places of a ring of another size differ, the pile does not). */
-static uint64_t fnv_pile(uint64_t h, const kontor_pile *p) {
+static uint64_t fnv_pile(uint64_t h, const kontor_state *s, const kontor_pile *p) {
     uint8_t c[KONTOR_PILE_MAX + 1];
     c[0] = p->n;
-    for (int i = 0; i < p->n; i++) c[1 + i] = p->card[kontor_pile_at(p, i)];
+    for (int i = 0; i < p->n; i++) c[1 + i] = s->pile_card[kontor_pile_at(p, i)];
     return fnv(h, c, (size_t)p->n + 1);
 }
 
@@ -1308,10 +1308,10 @@ static void property_determinize_deals_the_pinned_cards_for_a_seed(void **state)
                         kontor_view_of(&s, q, &view);
                         kontor_determinize(&view, &rng, &d);
                         h = fnv(h, d.hand, sizeof d.hand);
-                        for (int q2 = 0; q2 < KONTOR_MAX_SEATS; q2++) h = fnv_pile(h, &d.dock_pile[q2]);
-                        h = fnv_pile(h, &d.water_pile);
-                        h = fnv_pile(h, &d.aside);
-                        h = fnv_pile(h, &d.special_pile);
+                        for (int q2 = 0; q2 < KONTOR_MAX_SEATS; q2++) h = fnv_pile(h, &d, &d.dock_pile[q2]);
+                        h = fnv_pile(h, &d, &d.water_pile);
+                        h = fnv_pile(h, &d, &d.aside);
+                        h = fnv_pile(h, &d, &d.special_pile);
                         h = fnv(h, d.choice, sizeof d.choice);
                         h = fnv(h, d.event_deck, sizeof d.event_deck);
                         h = fnv(h, &rng, sizeof rng);
@@ -1386,14 +1386,14 @@ static int unknown_places(const kontor_state *w, int seat, const uint8_t *at[], 
                 if (w->hand[q][i] >= KONTOR_UNKNOWN_BASE) at[n++] = &w->hand[q][i];
         const kontor_pile *pl = &w->dock_pile[q];
         for (int i = 0; i < pl->n && n < cap; i++)
-            if (pl->card[kontor_pile_at(pl, i)] >= KONTOR_UNKNOWN_BASE)
-                at[n++] = &pl->card[kontor_pile_at(pl, i)];
+            if (w->pile_card[kontor_pile_at(pl, i)] >= KONTOR_UNKNOWN_BASE)
+                at[n++] = &w->pile_card[kontor_pile_at(pl, i)];
     }
     const kontor_pile *more[3] = {&w->water_pile, &w->aside, &w->special_pile};
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < more[k]->n && n < cap; i++)
-            if (more[k]->card[kontor_pile_at(more[k], i)] >= KONTOR_UNKNOWN_BASE)
-                at[n++] = &more[k]->card[kontor_pile_at(more[k], i)];
+            if (w->pile_card[kontor_pile_at(more[k], i)] >= KONTOR_UNKNOWN_BASE)
+                at[n++] = &w->pile_card[kontor_pile_at(more[k], i)];
     return n;
 }
 
@@ -1466,14 +1466,14 @@ static void property_determinize_deals_every_unseen_card_uniformly(void **state)
                 if (v.s.hand[q][i] < KONTOR_MAX_CARDS) seen[v.s.hand[q][i]] = 1;
             const kontor_pile *pl = &v.s.dock_pile[q];
             for (int i = 0; i < pl->n; i++) {
-                uint8_t c = pl->card[kontor_pile_at(pl, i)];
+                uint8_t c = v.s.pile_card[kontor_pile_at(pl, i)];
                 if (c < KONTOR_MAX_CARDS) seen[c] = 1;
             }
         }
         const kontor_pile *more[3] = {&v.s.water_pile, &v.s.aside, &v.s.special_pile};
         for (int k = 0; k < 3; k++)
             for (int i = 0; i < more[k]->n; i++) {
-                uint8_t c = more[k]->card[kontor_pile_at(more[k], i)];
+                uint8_t c = v.s.pile_card[kontor_pile_at(more[k], i)];
                 if (c < KONTOR_MAX_CARDS) seen[c] = 1;
             }
         for (int c = 0; c < cfg.cards->ncards; c++)
@@ -1518,16 +1518,16 @@ static void property_determinize_deals_every_order_of_a_few_hidden_cards_equally
      * card of seat 1's hand and two of the water pile */
     int hid[7], nh = 0;
     const kontor_pile *dp = &s.dock_pile[0], *wp = &s.water_pile;
-    int cl0 = kontor_card_class(&cfg.cards->card[dp->card[kontor_pile_at(dp, 1)]]);
+    int cl0 = kontor_card_class(&cfg.cards->card[s.pile_card[kontor_pile_at(dp, 1)]]);
     for (int i = 1; i < dp->n && nh < 4; i++) {
-        int c = dp->card[kontor_pile_at(dp, i)];
+        int c = s.pile_card[kontor_pile_at(dp, i)];
         if (kontor_card_class(&cfg.cards->card[c]) == cl0) hid[nh++] = c;
     }
     assert_int_equal(nh, 4);
     for (int i = 0; i < s.hand_n[1] && nh < 5; i++)
         if (kontor_card_class(&cfg.cards->card[s.hand[1][i]]) == KONTOR_CLASS_WATER) hid[nh++] = s.hand[1][i];
     assert_int_equal(nh, 5);
-    for (int i = 1; i < 3; i++) hid[nh++] = wp->card[kontor_pile_at(wp, i)];
+    for (int i = 1; i < 3; i++) hid[nh++] = s.pile_card[kontor_pile_at(wp, i)];
     for (int k = 4; k < 7; k++) assert_int_equal(kontor_card_class(&cfg.cards->card[hid[k]]), KONTOR_CLASS_WATER);
     s.pub[0] = s.pub[1] = ~0ULL;
     for (int k = 0; k < 7; k++) s.pub[hid[k] >> 6] &= ~(1ULL << (hid[k] & 63));
@@ -1610,7 +1610,7 @@ static void property_determinize_deals_across_a_batch_of_indices_uniformly(void 
     assert_true(m >= 19 && m <= 22);
     uint64_t hidden[2] = {0, 0};
     for (int i = 0; i < m; i++) {
-        int c = dp->card[kontor_pile_at(dp, i)];
+        int c = s.pile_card[kontor_pile_at(dp, i)];
         hidden[c >> 6] |= 1ULL << (c & 63);
     }
     s.pub[0] = ~hidden[0];

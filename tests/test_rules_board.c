@@ -232,7 +232,7 @@ static void ship_example_black_removes_the_3_and_the_area_splits(void **st) {
     assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(2, 1)), &log), KONTOR_OK);
     assert_int_equal(s.cell_card[C(2, 1)], KONTOR_NONE);
     assert_int_equal(s.dock_pile[0].n, under + 1);
-    assert_int_equal(s.dock_pile[0].card[kontor_pile_at(&s.dock_pile[0], under)], id(&s, 3));
+    assert_int_equal(kontor_pile_card(&s, &s.dock_pile[0], under), id(&s, 3));
     assert_int_equal(kontor_area_at(&s, C(1, 1), NULL, g), 1);
     assert_int_equal(g[1][KONTOR_WINE], 1);
     assert_int_equal(g[1][KONTOR_SPICE], 0);

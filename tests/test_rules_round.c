@@ -34,7 +34,7 @@ static void setup_lays_centre_and_cross_from_the_top_of_the_water_pile(void **st
         assert_int_equal(s.hand[p][3], d.water[8 + 2 * p]);
         assert_int_equal(s.hand[p][4], d.water[9 + 2 * p]);
         assert_int_equal(s.dock_pile[p].n, 19);
-        assert_int_equal(s.dock_pile[p].card[s.dock_pile[p].head], d.dock[p][3]);
+        assert_int_equal(kontor_pile_card(&s, &s.dock_pile[p], 0), d.dock[p][3]);
     }
     assert_int_equal(s.water_pile.n, 43 - 12);
     assert_int_equal(s.coins[0], 4);
@@ -202,7 +202,7 @@ static void pile_max_holds_every_pile_of_every_variant(void **st) {
             const kontor_pile *p[] = {&s.water_pile, &s.aside, &s.special_pile, &s.dock_pile[0], &s.dock_pile[1],
                                       &s.dock_pile[2], &s.dock_pile[3]};
             for (size_t k = 0; k < sizeof p / sizeof *p; k++) {
-                assert_true(p[k]->n <= KONTOR_PILE_MAX && p[k]->head < KONTOR_PILE_MAX);
+                assert_true(p[k]->n <= KONTOR_PILE_MAX && p[k]->head + p[k]->n <= KONTOR_MAX_CARDS);
                 if (k >= 3) assert_true(p[k]->n <= 22);
                 if (p[k]->n > most) most = p[k]->n;
             }
@@ -453,8 +453,8 @@ static void draw_the_same_kind_and_water_earns_a_coin(void **st) {
     kontor_state s;
     setup(&s, "basic", NULL);
     choose(&s, 38, 5, NULL);
-    int wtop = s.water_pile.card[s.water_pile.head];
-    int dtop = s.dock_pile[1].card[s.dock_pile[1].head];
+    int wtop = kontor_pile_card(&s, &s.water_pile, 0);
+    int dtop = kontor_pile_card(&s, &s.dock_pile[1], 0);
     place(&s, 0, C(1, 1), NULL); /* 38 is higher: red first */
     assert_true(in_hand(&s, 0, s.cfg->cards->card[wtop].number));
     assert_int_equal(s.hand_n[0], 5);
@@ -466,7 +466,7 @@ static void draw_the_same_kind_and_water_earns_a_coin(void **st) {
     /* the new tops are public */
     kontor_view v;
     kontor_view_of(&s, 0, &v);
-    assert_int_equal(v.s.water_pile.card[v.s.water_pile.head], s.water_pile.card[s.water_pile.head]);
+    assert_int_equal(kontor_pile_card(&v.s, &v.s.water_pile, 0), kontor_pile_card(&s, &s.water_pile, 0));
 }
 
 static void no_draw_from_an_empty_pile_and_no_coin_from_an_empty_treasury(void **st) {

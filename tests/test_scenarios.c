@@ -128,7 +128,7 @@ static void cards_out_of_the_game_are_never_dealt(void **st) {
         int c = id(&s, cranes[i]);
         assert_true(kontor_card_removed(s.cfg, c));
         assert_false(in_hand(&s, 0, cranes[i]) || in_hand(&s, 1, cranes[i]));
-        assert_false(in_pile(&s.dock_pile[0], c) || in_pile(&s.dock_pile[1], c));
+        assert_false(in_pile(&s, &s.dock_pile[0], c) || in_pile(&s, &s.dock_pile[1], c));
     }
     assert_int_equal(s.dock_pile[0].n + 3, 20);
     /* Gulliver: cranes without a ship symbol (43, 44) and taverns (86, 87) out, 7 and 8 in */

@@ -58,8 +58,8 @@ static void bakschisch_both_buy_out_a_card_at_once(void **st) {
     assert_int_equal(s.cell_card[C(-1, -1)], KONTOR_NONE);
     /* each card goes under its owner's pile */
     const kontor_pile *b = &s.dock_pile[1], *r = &s.dock_pile[0];
-    assert_int_equal(b->card[kontor_pile_at(b, b->n - 1)], id(&s, 4));
-    assert_int_equal(r->card[kontor_pile_at(r, r->n - 1)], id(&s, 5));
+    assert_int_equal(kontor_pile_card(&s, b, b->n - 1), id(&s, 4));
+    assert_int_equal(kontor_pile_card(&s, r, r->n - 1), id(&s, 5));
     int ev = 0;
     for (int i = 0; i < log.n; i++) ev += log.ev[i].kind == KONTOR_EV_BRIBE;
     assert_int_equal(ev, 2);
@@ -117,13 +117,13 @@ static void justizia_players_pick_three_and_discard_four(void **st) {
     kontor_view_of(&s, 1, &vb);
     const kontor_pile *p = &vr.s.dock_pile[0];
     for (int i = 1; i < p->n; i++)
-        assert_true(p->card[kontor_pile_at(p, i - 1)] < p->card[kontor_pile_at(p, i)]);
+        assert_true(kontor_pile_card(&vr.s, p, i - 1) < kontor_pile_card(&vr.s, p, i));
     for (int i = 0; i < 4; i++) {
-        assert_int_equal(vr.s.aside.card[kontor_pile_at(&vr.s.aside, i)], id(&s, out[i]));
-        assert_true(vb.s.aside.card[kontor_pile_at(&vb.s.aside, i)] >= KONTOR_UNKNOWN_BASE);
+        assert_int_equal(kontor_pile_card(&vr.s, &vr.s.aside, i), id(&s, out[i]));
+        assert_true(kontor_pile_card(&vb.s, &vb.s.aside, i) >= KONTOR_UNKNOWN_BASE);
     }
     for (int i = 0; i < vb.s.dock_pile[0].n; i++)
-        assert_true(vb.s.dock_pile[0].card[kontor_pile_at(&vb.s.dock_pile[0], i)] >= KONTOR_UNKNOWN_BASE);
+        assert_true(kontor_pile_card(&vb.s, &vb.s.dock_pile[0], i) >= KONTOR_UNKNOWN_BASE);
     /* black picks the first seven of his list */
     for (int k = 0; k < 7; k++) {
         assert_true(kontor_legal(&s, 1, m) > 0);
@@ -134,14 +134,35 @@ static void justizia_players_pick_three_and_discard_four(void **st) {
     for (int i = 0; i < 3; i++) assert_true(in_hand(&s, 0, keep[i]));
     assert_int_equal(s.hand_n[0], 5);
     assert_int_equal(s.dock_pile[0].n, 22 - 7);
-    for (int i = 0; i < 4; i++) assert_false(in_pile(&s.dock_pile[0], id(&s, out[i])));
+    for (int i = 0; i < 4; i++) assert_false(in_pile(&s, &s.dock_pile[0], id(&s, out[i])));
     /* now red knows his pile's cards but not their order: the view hides them, top card aside */
     kontor_view_of(&s, 0, &vr);
     p = &vr.s.dock_pile[0];
-    assert_true(p->card[p->head] < KONTOR_UNKNOWN_BASE);
-    assert_true(p->card[kontor_pile_at(p, 1)] >= KONTOR_UNKNOWN_BASE);
+    assert_true(kontor_pile_card(&vr.s, p, 0) < KONTOR_UNKNOWN_BASE);
+    assert_true(kontor_pile_card(&vr.s, p, 1) >= KONTOR_UNKNOWN_BASE);
     /* and the discards stay known to red only */
-    assert_int_equal(vr.s.aside.card[vr.s.aside.head], id(&s, 7));
+    assert_int_equal(kontor_pile_card(&vr.s, &vr.s.aside, 0), id(&s, 7));
+}
+
+/* The state keeps private knowledge for KONTOR_KNOWN_SEATS (2) seats only
+ * (kontor_state.known, issue 17): every variant whose players pick their
+ * dock cards is for two, and a deal of Justizia's picks for four is
+ * refused rather than written past the array. */
+static void justizia_is_for_two_players_only(void **st) {
+    (void)st;
+    for (int v = 0; v < KONTOR_NVARIANTS; v++) {
+        kontor_config cfg;
+        assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
+        if (cfg.select_keep || cfg.select_discard) assert_true(cfg.nseats <= KONTOR_KNOWN_SEATS);
+    }
+    kontor_config cfg;
+    assert_int_equal(kontor_config_init(&cfg, "four", NULL), KONTOR_OK);
+    cfg.select_keep = 3;
+    cfg.select_discard = 4;
+    kontor_state s;
+    kontor_error err;
+    assert_int_not_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    assert_non_null(strstr(err.msg, "two players"));
 }
 
 /* ---- Armut ---- */
@@ -348,6 +369,7 @@ int main(void) {
         cmocka_unit_test(bakschisch_both_buy_out_a_card_at_once),
         cmocka_unit_test(bakschisch_enclosed_and_unaffordable_cards_are_taboo),
         cmocka_unit_test(justizia_players_pick_three_and_discard_four),
+        cmocka_unit_test(justizia_is_for_two_players_only),
         cmocka_unit_test(armut_three_coins_each_and_no_more),
         cmocka_unit_test(armut_a_broke_player_with_an_empty_treasury_loses_at_once),
         cmocka_unit_test(armut4_a_broke_player_loses_for_his_team),

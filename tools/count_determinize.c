@@ -30,11 +30,12 @@ static uint64_t hash(uint64_t h, const void *p, size_t n) {
     return h;
 }
 
-/* A pile by its cards from the top, not its ring buffer's bytes: the same
- * deals hash the same whatever the ring's size (KONTOR_PILE_MAX). */
-static uint64_t hash_pile(uint64_t h, const kontor_pile *p) {
+/* A pile by its cards from the top, not the bytes that hold them: the same
+ * deals hash the same whatever the piles' layout (a ring of KONTOR_PILE_MAX
+ * bytes each until issue 17, one pool since). */
+static uint64_t hash_pile(uint64_t h, const kontor_state *s, const kontor_pile *p) {
     for (int i = 0; i < p->n; i++) {
-        unsigned char c = p->card[(p->head + i) % KONTOR_PILE_MAX];
+        unsigned char c = (unsigned char)kontor_pile_card(s, p, i);
         h = hash(h, &c, 1);
     }
     return hash(h, &p->n, 1);
@@ -71,10 +72,10 @@ int main(int argc, char **argv) {
         if (prepared) kontor_determinize_with(&d, &r, &out);
         else kontor_determinize(&v, &r, &out);
         h = hash(h, out.hand, sizeof out.hand);
-        for (int p = 0; p < KONTOR_MAX_SEATS; p++) h = hash_pile(h, &out.dock_pile[p]);
-        h = hash_pile(h, &out.water_pile);
-        h = hash_pile(h, &out.aside);
-        h = hash_pile(h, &out.special_pile);
+        for (int p = 0; p < KONTOR_MAX_SEATS; p++) h = hash_pile(h, &out, &out.dock_pile[p]);
+        h = hash_pile(h, &out, &out.water_pile);
+        h = hash_pile(h, &out, &out.aside);
+        h = hash_pile(h, &out, &out.special_pile);
         h = hash(h, out.choice, sizeof out.choice);
         h = hash(h, out.event_deck, sizeof out.event_deck);
     }

@@ -120,6 +120,11 @@ typedef struct kontor_cardset {
      * copies a class's cards from here when none is out of the game. */
     uint8_t class_n[KONTOR_NCLASSES];
     uint8_t class_list[KONTOR_NCLASSES][KONTOR_MAX_CARDS];
+    /* Each card's first warehouse when the warehouses of the set are counted
+     * card by card in order of id, tea, wine and spice of a card in that
+     * order (kontor_cards_index): below 48, the set shows at most 16 of each
+     * good (src/core/cards.c). The Exportlager's bits (kontor_state.export_bits). */
+    uint8_t warehouse_at[KONTOR_MAX_CARDS];
 } kontor_cardset;
 
 /* The built-in card set (data/cards.txt compiled in), parsed once per
@@ -337,16 +342,17 @@ typedef enum kontor_phase {
 
 #define KONTOR_HAND_MAX 12
 #define KONTOR_UNDER_MAX 8
-/* Places in a pile's ring buffer. No pile of any variant holds more than
- * 47 cards: a dock pile at most its colour's 22 dock cards; the water pile
- * at most the card set's water cards but the four that go to the hands (a
- * card set has at most KONTOR_MAX_CARDS = 96 cards, of which exactly 44 are
- * dock cards and one the centre: at most 51 water cards); the special
- * cards' pile at most 8 (the deal's most; a card set holds at most 6); the
- * cards set aside at most a variant's water_aside (10), the special cards
- * not dealt (at most 4) and Justizia's discards (8). src/core/cards.c
- * checks the bound against the card set's limits. (It was 64, a power of
- * two, until issue 17: the state shrank by 112 bytes.) */
+/* Cards a pile can hold. No pile of any variant holds more than 47 cards:
+ * a dock pile at most its colour's 22 dock cards; the water pile at most
+ * the card set's water cards but the four that go to the hands (a card set
+ * has at most KONTOR_MAX_CARDS = 96 cards, of which exactly 44 are dock
+ * cards and one the centre: at most 51 water cards); the special cards'
+ * pile at most 8 (the deal's most; a card set holds at most 6); the cards
+ * set aside at most a variant's water_aside (10), the special cards not
+ * dealt (at most 4) and Justizia's discards (8). src/core/cards.c checks
+ * the bound against the card set's limits. Since issue 17 the piles share
+ * one pool (kontor_state.pile_card): the bound is what a determinization's
+ * run of places and a view's masking assume a pile to hold at most. */
 #define KONTOR_PILE_MAX 48
 /* Enclosed areas a game can hold. Each area holds at least one card laid as a
  * dock card, and no card of an enclosed area ever leaves the board (the ship,
@@ -359,18 +365,32 @@ typedef enum kontor_phase {
  * bound against the card set's limits.) */
 #define KONTOR_MAX_AREAS 50
 
+/* A pile: its cards are the n bytes of the state's pile_card[] from head on,
+ * the top first. The seven piles (dock_pile[0..3], water_pile, aside,
+ * special_pile: pile[0..6]) lie in that order in the pool, each after the
+ * one before (pile[k].head + pile[k].n <= pile[k + 1].head, the last one's
+ * end at most KONTOR_MAX_CARDS), with the room the deal leaves after each
+ * dock pile for the cards that go back under it; a card put under a pile
+ * with no room after it moves its neighbours over (src/core/rules.h,
+ * pile_put_under). No card is in two piles, so the pool of
+ * KONTOR_MAX_CARDS bytes always holds them all. (Until issue 17 each pile
+ * was a ring of KONTOR_PILE_MAX bytes: 350 bytes of the state, now 110.) */
 typedef struct kontor_pile {
-    uint8_t card[KONTOR_PILE_MAX];  /* ring buffer, top at head (< KONTOR_PILE_MAX) */
-    uint8_t head;
+    uint8_t head;   /* the place of its top card in pile_card[] */
     uint8_t n;
 } kontor_pile;
 
-/* The place in p->card of the pile's i-th card from the top (0 the top;
- * 0 <= i <= KONTOR_PILE_MAX): the ring's index, without a division. */
-static inline int kontor_pile_at(const kontor_pile *p, int i) {
-    int a = p->head + i;
-    return a < KONTOR_PILE_MAX ? a : a - KONTOR_PILE_MAX;
-}
+#define KONTOR_NPILES 7
+
+/* Seats that can know cards the others do not (kontor_state.known): only
+ * Justizia's players see their own dock cards, and Justizia is a scenario
+ * for two (the deal refuses select_keep with another seat count). Until
+ * issue 17 every seat had its row, 32 bytes of zeros in every state. */
+#define KONTOR_KNOWN_SEATS 2
+
+/* The place in the state's pile_card[] of the pile's i-th card from the top
+ * (0 the top; 0 <= i < p->n). */
+static inline int kontor_pile_at(const kontor_pile *p, int i) { return p->head + i; }
 
 /* An enclosed (and so scored) area: 10 bytes (issue 17: it was 13; the
  * state of a game for two 150 bytes smaller). Each field holds its whole
@@ -426,11 +446,24 @@ typedef struct kontor_state {
     /* cards off the board */
     uint8_t hand[KONTOR_MAX_SEATS][KONTOR_HAND_MAX];
     uint8_t hand_n[KONTOR_MAX_SEATS];
-    kontor_pile dock_pile[KONTOR_MAX_SEATS];
-    kontor_pile water_pile;
-    kontor_pile aside;      /* out of play, unseen: special cards not dealt, water set aside */
-    kontor_pile special_pile; /* face down: the special cards still to buy (scenario for two) */
+    union {                 /* the piles by name, or by their place in pile_card[] (pile[k]) */
+        struct {
+            kontor_pile dock_pile[KONTOR_MAX_SEATS];
+            kontor_pile water_pile;
+            kontor_pile aside;        /* out of play, unseen: special cards not dealt, water set aside */
+            kontor_pile special_pile; /* face down: the special cards still to buy (scenario for two) */
+        };
+        kontor_pile pile[KONTOR_NPILES];
+    };
+    uint8_t pile_card[KONTOR_MAX_CARDS]; /* the piles' cards (kontor_pile) */
     uint64_t pub[2];        /* cards whose whereabouts every player knows */
+    /* (two words of the scenarios and expansions, here beside pub: among the
+       bytes below they left holes, 8 bytes of the state) */
+    uint64_t known[KONTOR_KNOWN_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia: seats
+                                             0 and 1 only; kontor_known) */
+    uint64_t export_bits;   /* Exportlager: the warehouses that cards on the board sent to export, a bit
+                               each: card id's from cards->warehouse_at[id] on, tea, wine, spice, each good's
+                               lowest first (src/core/rules.h, export_mark; 96 bytes until issue 17) */
 
     /* special cards on the board */
     kontor_bb customs;      /* cells with a customs house (as dock or as water) */
@@ -468,11 +501,8 @@ typedef struct kontor_state {
     /* scenarios and expansions */
     uint8_t bribe[KONTOR_MAX_SEATS];   /* in the bribe phase: a cell, KONTOR_PASS (none), KONTOR_NONE (undecided) */
     uint8_t selected[KONTOR_MAX_SEATS];/* in the select phase: cards kept and discarded so far */
-    uint64_t known[KONTOR_MAX_SEATS][2];/* cards whose whereabouts only that seat knows (Justizia) */
     uint8_t tavern_area;    /* in the tavern phase: the area being decided */
     uint8_t export_n[2][3]; /* Exportlager: warehouses in each team's export store, per good */
-    uint8_t export_mark[KONTOR_MAX_CARDS]; /* Exportlager: per card id, the warehouses that card (on the
-                                              board) sent to export, 2 bits per good */
     uint8_t placed_cell;    /* in the export phase: the cell of the goods card just placed */
     /* Ereigniskarten */
     uint8_t event_deck[KONTOR_EVENTS_MAX]; /* the shuffled event cards; those from event_next on are face down */
@@ -493,6 +523,21 @@ typedef struct kontor_state {
     int8_t winner;          /* team, or -1 for a draw */
     uint8_t end_reason;     /* kontor_end */
 } kontor_state;
+
+_Static_assert(offsetof(kontor_state, water_pile) == offsetof(kontor_state, pile[KONTOR_MAX_SEATS]) &&
+                   offsetof(kontor_state, special_pile) == offsetof(kontor_state, pile[KONTOR_NPILES - 1]),
+               "the piles by name are pile[0..6] in their order");
+
+/* Whether seat knows card id (below KONTOR_MAX_CARDS) where the others do
+ * not (Justizia); 0 for a seat past KONTOR_KNOWN_SEATS or a spectator. */
+static inline int kontor_known(const kontor_state *s, int seat, int id) {
+    return seat >= 0 && seat < KONTOR_KNOWN_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1);
+}
+
+/* The i-th card from the top of the pile p of s (0 the top; i < p->n). */
+static inline int kontor_pile_card(const kontor_state *s, const kontor_pile *p, int i) {
+    return s->pile_card[kontor_pile_at(p, i)];
+}
 
 typedef enum kontor_end {
     KONTOR_END_NONE = 0,

@@ -210,7 +210,7 @@ typedef struct board_marks {
     int cursor;         /* -1: no cursor */
 } board_marks;
 
-static int pile_top_id(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
+static int pile_top_id(const kontor_state *s, const kontor_pile *p) { return p->n ? s->pile_card[p->head] : KONTOR_NONE; }
 
 static void bb_set(kontor_bb *b, int c) { b->w[c >> 6] |= 1ULL << (c & 63); }
 
@@ -490,7 +490,7 @@ static int panel_two(tui *t, const kontor_state *d, int viewer, int px, int y) {
     putf(t, y++, x, xmax, 0, 0, _("  points %d:%d"), pts[0], pts[1]);
     for (int p = 0; p < 3; p++, y++) {
         const kontor_pile *pl = p < 2 ? &d->dock_pile[p] : &d->water_pile;
-        int id = pile_top_id(pl);
+        int id = pile_top_id(d, pl);
         x = putf(t, y, px, xmax, 0, 0, _(" %-5s pile %2d, top "), p == 0 ? _("red") : p == 1 ? _("black") : _("water"), pl->n);
         if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
         else put_card(t, y, x, xmax, d, id, 0);
@@ -509,12 +509,12 @@ static int panel_four(tui *t, const kontor_state *d, int viewer, int px, int y) 
         x = putf(t, y, x, xmax, kontor_team(d, p) == 0 ? P_RED : P_BLACK, A_BOLD, "%-8s", tui_seat_name(d, p));
         x = putf(t, y, x, xmax, P_COIN, A_BOLD, "$%-3d", d->coins[p]);
         x = putf(t, y, x, xmax, 0, 0, "%3d%5d ", d->hand_n[p], d->dock_pile[p].n);
-        int id = pile_top_id(&d->dock_pile[p]);
+        int id = pile_top_id(d, &d->dock_pile[p]);
         if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
         else put_card(t, y, x, xmax, d, id, 0);
     }
     int x = putf(t, y, px, xmax, 0, 0, " %-8s%-4s%3s%5d ", _("water"), "", "", d->water_pile.n);
-    int id = pile_top_id(&d->water_pile);
+    int id = pile_top_id(d, &d->water_pile);
     if (id == KONTOR_NONE) put(t, y, x, xmax, 0, 0, "-");
     else put_card(t, y, x, xmax, d, id, 0);
     y++;

@@ -83,7 +83,7 @@ void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]) {
         goods[k->colour][0] = (uint8_t)(goods[k->colour][0] + k->goods[0]);
         goods[k->colour][1] = (uint8_t)(goods[k->colour][1] + k->goods[1]);
         goods[k->colour][2] = (uint8_t)(goods[k->colour][2] + k->goods[2]);
-        int mark = exported ? s->export_mark[s->cell_card[c]] : 0;
+        int mark = exported ? (int)export_mark(s, s->cell_card[c]) : 0;
         if (mark) /* Exportlager: warehouses this card sent to the export store */
             for (int g = 0; g < 3; g++) goods[k->colour][g] = (uint8_t)(goods[k->colour][g] - ((mark >> (2 * g)) & 3));
     }

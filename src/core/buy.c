@@ -104,7 +104,7 @@ static void resolve_buys(kontor_state *s, kontor_log *log) {
     for (int i = 0; i < no; i++) {
         int p = order[i];
         for (int k = 0; k < s->buy[p] && s->special_pile.n; k++) {
-            int id = pile_draw(&s->special_pile);
+            int id = pile_draw(s, &s->special_pile);
             s->coins[p] = (uint8_t)(s->coins[p] - 2);
             s->treasury = (uint8_t)(s->treasury + 2);
             hand_add(s, p, id);

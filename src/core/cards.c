@@ -33,6 +33,8 @@
 /* kontor_area keeps a team's warehouses of a good in an area in five bits
  * (kontor.h): at most the card set's and an action tile's extra one. */
 _Static_assert(WAREHOUSES_PER_GOOD + 1 < 32, "kontor_area's goods5 holds a count below 32");
+/* ... so the Exportlager's bits (kontor_state.export_bits) hold them all. */
+_Static_assert(3 * WAREHOUSES_PER_GOOD <= 64, "a bit a warehouse in a word");
 /* Numbered water cards needed at the least: the start cross takes 8 and each
  * of two hands 2. (The box has 43.) */
 #define MIN_WATER 12
@@ -440,10 +442,14 @@ void kontor_cards_index(kontor_cardset *cs)
     memset(cs->class_ids, 0, sizeof cs->class_ids);
     memset(cs->class_n, 0, sizeof cs->class_n);
     memset(cs->class_list, 0, sizeof cs->class_list);
+    memset(cs->warehouse_at, 0, sizeof cs->warehouse_at);
+    unsigned at = 0;
     for (int id = 0; id < cs->ncards && id < KONTOR_MAX_CARDS; id++) {
         int cl = kontor_card_class(&cs->card[id]);
         cs->class_ids[cl][id >> 6] |= 1ULL << (id & 63);
         cs->class_list[cl][cs->class_n[cl]++] = (uint8_t)id;
+        cs->warehouse_at[id] = (uint8_t)(at < 255 ? at : 255);
+        at += cs->card[id].goods[0] + cs->card[id].goods[1] + cs->card[id].goods[2];
     }
 }
 

@@ -270,6 +270,9 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
         return deal_error(err, "more cards set aside than a pile holds");
     if (cfg->total_coins < cfg->start_coins * ns) return deal_error(err, "fewer coins in the game than the players start with");
     if ((cfg->events || cfg->tiles || cfg->export_store) && ns != 2) return deal_error(err, "the expansions are for two players");
+    /* kontor_state.known holds KONTOR_KNOWN_SEATS seats (the deal_quick path takes no select_keep) */
+    if ((cfg->select_keep || cfg->select_discard) && ns > KONTOR_KNOWN_SEATS)
+        return deal_error(err, "Justizia's picks are for two players");
     if (cfg->events && (d->nevents != cfg->nevent_cards || !is_perm(d->events, d->nevents)))
         return deal_error(err, "the event deck is not a permutation of the event cards");
     if (!cfg->events && d->nevents) return deal_error(err, "event cards are dealt in a game without them");
@@ -287,6 +290,51 @@ static const int8_t cross[8][2] = {{0, -1}, {0, -2}, {1, 0}, {2, 0}, {0, 1}, {0,
 void kontor_layout_cross(kontor_config *cfg) {
     cfg->layout_n = 8;
     for (int i = 0; i < 8; i++) cfg->layout[i] = (uint8_t)kontor_cell(cross[i][0], cross[i][1]);
+}
+
+/* The piles' places in the pool (kontor.h, kontor_pile) for a deal that
+ * puts n[k] cards in pile k: in order, each dock pile of a seat in play
+ * followed by an equal share of the room the deal leaves (the cards on the
+ * board and in the hands: what may come back under a dock pile, the ship's
+ * removal, a buy-out), the cards set aside by the room for Justizia's
+ * discards. Every pile starts empty at its head; the deal fills them. The
+ * places depend on the counts alone (public), never on which cards. */
+__attribute__((always_inline)) static inline void piles_lay_out(kontor_state *s, const kontor_config *cfg,
+                                                                const int n[KONTOR_NPILES]) {
+    int ns = cfg->nseats, total = n[0] + n[1] + n[2] + n[3] + n[4] + n[5] + n[6];
+    int aside_room = ns * cfg->select_discard;
+    if (aside_room > KONTOR_MAX_CARDS - total) aside_room = KONTOR_MAX_CARDS - total > 0 ? KONTOR_MAX_CARDS - total : 0;
+    int room = KONTOR_MAX_CARDS - total - aside_room;
+    int gap = room <= 0 || ns <= 0 ? 0 : ns == 2 ? room >> 1 : ns == 4 ? room >> 2 : room / ns; /* no division */
+    int at = 0; /* (every pile's n is 0 from deal_begin) */
+    for (int k = 0; k < KONTOR_MAX_SEATS; k++) {
+        s->pile[k].head = (uint8_t)at;
+        at += n[k] + (k < ns ? gap : 0);
+    }
+    s->water_pile.head = (uint8_t)at;
+    s->aside.head = (uint8_t)(at += n[KONTOR_MAX_SEATS]);
+    s->special_pile.head = (uint8_t)(at + n[KONTOR_MAX_SEATS + 1] + aside_room);
+}
+
+int pile_make_room(kontor_state *s, int k) {
+    kontor_pile *pl = s->pile;
+    /* the first pile after k with room after it: the piles between move right */
+    for (int j = k + 1; j < KONTOR_NPILES; j++) {
+        if ((unsigned)(pl[j].head + pl[j].n) >= pile_limit(s, j)) continue;
+        unsigned from = pl[k + 1].head, to = (unsigned)(pl[j].head + pl[j].n);
+        memmove(s->pile_card + from + 1, s->pile_card + from, to - from);
+        for (int i = k + 1; i <= j; i++) pl[i].head++;
+        return 1;
+    }
+    /* else the last pile up to k with room before it: it and those after it move left */
+    for (int j = k; j >= 0; j--) {
+        if (pl[j].head <= (j ? (unsigned)(pl[j - 1].head + pl[j - 1].n) : 0u)) continue;
+        unsigned from = pl[j].head, to = (unsigned)(pl[k].head + pl[k].n);
+        memmove(s->pile_card + from - 1, s->pile_card + from, to - from);
+        for (int i = j; i <= k; i++) pl[i].head--;
+        return 1;
+    }
+    return 0;
 }
 
 /* The state before the deal's cards: every byte set (states are compared
@@ -320,7 +368,7 @@ static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
 static inline void deal_end(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
     int ns = cfg->nseats;
     for (int p = 0; p < ns; p++) s->coins[p] = cfg->start_coins;
-    if (pile_top(&s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(&s->water_pile));
+    if (pile_top(s, &s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(s, &s->water_pile));
     s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * ns);
     if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
     s->round = 1;
@@ -350,10 +398,16 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     int wi = 0;
     for (int i = 0; i < cfg->layout_n; i++) cells[1 + i] = cfg->layout[i], ids[1 + i] = d->water[wi++];
     place_start(s, cells, ids, 1 + cfg->layout_n);
+    int n[KONTOR_NPILES] = {0};
+    for (int p = 0; p < ns && p < KONTOR_MAX_SEATS; p++) n[p] = cfg->select_keep ? d->ndock[p] : d->ndock[p] - (d->ndock[p] < 3 ? d->ndock[p] : 3);
+    n[KONTOR_MAX_SEATS] = d->nwater - wi - 2 * ns - cfg->water_aside;
+    n[KONTOR_MAX_SEATS + 1] = cfg->water_aside + (cfg->specials == 1 && d->nspecial > ns ? d->nspecial - ns : 0);
+    n[KONTOR_MAX_SEATS + 2] = cfg->specials == 2 ? d->nspecial : 0;
+    piles_lay_out(s, cfg, n);
     for (int p = 0; p < ns; p++)
         for (int k = 0; k < 2; k++) hand_add(s, p, d->water[wi++]);
-    for (int k = 0; k < cfg->water_aside; k++) pile_put_under(&s->aside, d->water[wi++]);
-    pile_fill(&s->water_pile, &d->water[wi], d->nwater - wi);
+    for (int k = 0; k < cfg->water_aside; k++) pile_put_under(s, &s->aside, d->water[wi++]);
+    pile_fill(s, &s->water_pile, &d->water[wi], d->nwater - wi);
     for (int p = 0; p < ns; p++) {
         uint8_t water[2] = {s->hand[p][0], s->hand[p][1]};
         s->hand_n[p] = 0;
@@ -361,23 +415,24 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
         if (!cfg->select_keep) {
             int k = d->ndock[p] < 3 ? d->ndock[p] : 3;
             for (int i = 0; i < k; i++) hand_add(s, p, d->dock[p][i]);
-            pile_fill(&s->dock_pile[p], &d->dock[p][k], d->ndock[p] - k);
+            pile_fill(s, &s->dock_pile[p], &d->dock[p][k], d->ndock[p] - k);
         } else {
             /* Justizia: the player looks through his dock cards and picks */
-            pile_fill(&s->dock_pile[p], d->dock[p], d->ndock[p]);
-            for (int i = 0; i < d->ndock[p]; i++) s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
+            pile_fill(s, &s->dock_pile[p], d->dock[p], d->ndock[p]);
+            for (int i = 0; i < d->ndock[p] && p < KONTOR_KNOWN_SEATS; i++)
+                s->known[p][d->dock[p][i] >> 6] |= 1ULL << (d->dock[p][i] & 63);
         }
         hand_add(s, p, water[0]);
         hand_add(s, p, water[1]);
-        if (pile_top(&s->dock_pile[p]) != KONTOR_NONE && !cfg->select_keep) pub_set(s, pile_top(&s->dock_pile[p]));
+        if (pile_top(s, &s->dock_pile[p]) != KONTOR_NONE && !cfg->select_keep) pub_set(s, pile_top(s, &s->dock_pile[p]));
     }
     if (cfg->specials == 1) {
         for (int i = 0; i < d->nspecial; i++) {
-            if (i < ns) hand_add(s, i, d->special[i]);
-            else pile_put_under(&s->aside, d->special[i]);
+            if (i < ns && i < KONTOR_MAX_SEATS) hand_add(s, i, d->special[i]);
+            else pile_put_under(s, &s->aside, d->special[i]);
         }
     } else if (cfg->specials == 2) {
-        for (int i = 0; i < d->nspecial; i++) pile_put_under(&s->special_pile, d->special[i]);
+        for (int i = 0; i < d->nspecial; i++) pile_put_under(s, &s->special_pile, d->special[i]);
     }
     deal_end(s, cfg, d);
 }
@@ -399,7 +454,32 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     uint8_t w[KONTOR_MAX_CARDS];
     int nw = cs->class_n[KONTOR_CLASS_WATER], wi = lay + 2 * ns;
     copy16(w, cs->class_list[KONTOR_CLASS_WATER], sizeof w); /* the whole list: no rep movsb of nw bytes */
-    shuffle_split(w, nw, wi, s->water_pile.card, rng);
+    int nsp = !cfg->specials ? 0 : cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
+    {   /* the piles' places: piles_lay_out's for the same counts, worked
+         * out for two or four seats and no discards (piles_lay_out's loop
+         * over an array of counts cost ~100 instructions a deal, this ~40;
+         * kontor_new_deals_what_its_written_deal_deals holds the two equal) */
+        int c0 = cs->class_n[0], c1 = cs->class_n[1];
+        int aside = cfg->specials == 1 && nsp > ns ? nsp - ns : 0, special = cfg->specials == 2 ? nsp : 0;
+        int room = KONTOR_MAX_CARDS - (c0 + c1 - 3 * ns) - (nw - wi) - aside - special;
+        int at;
+        if (ns == 2) {
+            int gap = room >> 1;
+            s->dock_pile[1].head = (uint8_t)(at = c0 - 3 + gap);
+            at += c1 - 3 + gap;
+        } else {
+            int gap = room >> 2, h0 = c0 >> 1, h1 = c1 >> 1;
+            s->dock_pile[1].head = (uint8_t)(at = h0 - 3 + gap);
+            s->dock_pile[2].head = (uint8_t)(at += c0 - h0 - 3 + gap);
+            s->dock_pile[3].head = (uint8_t)(at += h1 - 3 + gap);
+            at += c1 - h1 - 3 + gap;
+        }
+        if (ns == 2) s->dock_pile[2].head = s->dock_pile[3].head = (uint8_t)at;
+        s->water_pile.head = (uint8_t)at;
+        s->aside.head = (uint8_t)(at += nw - wi);
+        s->special_pile.head = (uint8_t)(at + aside);
+    }
+    shuffle_split(w, nw, wi, s->pile_card + s->water_pile.head, rng);
     s->water_pile.n = (uint8_t)(nw - wi);
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
     cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
@@ -414,10 +494,10 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
         uint8_t a[KONTOR_MAX_CARDS];
         int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
         copy16(a, cs->class_list[t], sizeof a);
-        shuffle_split(a, n, half + 3, s->dock_pile[last].card, rng);
+        shuffle_split(a, n, half + 3, s->pile_card + s->dock_pile[last].head, rng);
         s->dock_pile[last].n = (uint8_t)(n - half - 3);
         if (ns == 4) {
-            memcpy(s->dock_pile[2 * t].card, a + 3, (size_t)(half - 3));
+            memcpy(s->pile_card + s->dock_pile[2 * t].head, a + 3, (size_t)(half - 3));
             s->dock_pile[2 * t].n = (uint8_t)(half - 3);
             memcpy(s->hand[2 * t], a, 3);
         }
@@ -427,20 +507,20 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
         s->hand[p][3] = w[lay + 2 * p];
         s->hand[p][4] = w[lay + 2 * p + 1];
         s->hand_n[p] = 5;
-        if (s->dock_pile[p].n) pub_set(s, s->dock_pile[p].card[0]); /* the top */
+        if (s->dock_pile[p].n) pub_set(s, s->pile_card[s->dock_pile[p].head]); /* the top */
     }
     if (cfg->specials) {
         uint8_t sp[8];
-        int n = cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
+        int n = nsp;
         memcpy(sp, cs->class_list[KONTOR_CLASS_SPECIAL], (size_t)n);
         if (n > 1) shuffle(sp, n, rng);
         if (cfg->specials == 1) {
             for (int i = 0; i < n; i++) {
                 if (i < ns) hand_add(s, i, sp[i]);
-                else pile_put_under(&s->aside, sp[i]);
+                else pile_put_under(s, &s->aside, sp[i]);
             }
         } else {
-            for (int i = 0; i < n; i++) pile_put_under(&s->special_pile, sp[i]);
+            for (int i = 0; i < n; i++) pile_put_under(s, &s->special_pile, sp[i]);
         }
     }
     deal_end(s, cfg, NULL);

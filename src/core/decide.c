@@ -110,7 +110,7 @@ __attribute__((always_inline)) static inline int legal_of(const kontor_state *s,
         const kontor_pile *pl = &s->dock_pile[seat];
         /* in card order, not pile order: the order of the pile is hidden */
         for (int id = 0; id < s->cfg->cards->ncards; id++)
-            if (pile_has(pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
+            if (pile_has(s, pl, id)) moves[n++] = KONTOR_MOVE(kind, id);
         break;
     }
     case KONTOR_PHASE_TAVERN:
@@ -195,7 +195,7 @@ int kontor_is_legal(const kontor_state *s, int seat, kontor_move move) {
     }
     case KONTOR_PHASE_SELECT:
         if (kind != (s->selected[seat] < s->cfg->select_keep ? KONTOR_MOVE_KEEP : KONTOR_MOVE_DISCARD)) return 0;
-        return pile_has(&s->dock_pile[seat], v);
+        return pile_has(s, &s->dock_pile[seat], v);
     case KONTOR_PHASE_TAVERN:
         return kind == KONTOR_MOVE_TAVERN && v <= 1;
     case KONTOR_PHASE_EVENT:

@@ -210,7 +210,7 @@ void kontor__clear_board(kontor_state *s) {
     for (int t = 0; t < 2; t++) s->team_dock[t] = s->crane[t] = s->crane_near[t] = bb_empty();
     s->front = bb_empty();
     memset(s->cell_card, KONTOR_NONE, sizeof s->cell_card);
-    memset(s->export_mark, 0, sizeof s->export_mark);
+    s->export_bits = 0;
     s->minx = s->miny = 255;
     s->maxx = s->maxy = 0;
     s->ncards_board = 0;

@@ -444,7 +444,7 @@ static void enter_place(kontor_state *s, kontor_log *log) {
 }
 
 static void put_under_pile(kontor_state *s, int to, int id, kontor_log *log) {
-    pile_put_under(&s->dock_pile[to], id); /* a public card: it was on the board */
+    pile_put_under(s, &s->dock_pile[to], id); /* a public card: it was on the board */
     if (log && log->n && log->ev[log->n - 1].kind == KONTOR_EV_REMOVE) log->ev[log->n - 1].a = (uint16_t)to;
 }
 
@@ -459,13 +459,13 @@ static void export_on_remove(kontor_state *s, int cell) {
     int t = k->colour;
     bb_t area = bb_and(bb_flood(bb_cell(cell), s->dock), s->team_dock[t]);
     for (int g = 0; g < 3; g++) {
-        int kx = (s->export_mark[s->cell_card[cell]] >> (2 * g)) & 3;
+        int kx = (export_mark(s, s->cell_card[cell]) >> (2 * g)) & 3;
         if (!kx) continue;
         int net = 0; /* the player's warehouses of g in the area's store */
         for (bb_t a = area; bb_any(a);) {
             int c = bb_pop(&a);
             const kontor_card *u = card_of(s, s->cell_card[c]);
-            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((s->export_mark[s->cell_card[c]] >> (2 * g)) & 3);
+            if (u->kind == KONTOR_KIND_GOODS) net += u->goods[g] - ((export_mark(s, s->cell_card[c]) >> (2 * g)) & 3);
         }
         int need = k->goods[g];
         int from_export = need > net ? need - net : 0;
@@ -477,15 +477,14 @@ static void export_on_remove(kontor_state *s, int cell) {
             int c = bb_pop(&a);
             if (c == cell) continue;
             const kontor_card *u = card_of(s, s->cell_card[c]);
-            uint8_t *mark = &s->export_mark[s->cell_card[c]];
-            int m = (*mark >> (2 * g)) & 3;
+            int m = (export_mark(s, s->cell_card[c]) >> (2 * g)) & 3;
             while (u->kind == KONTOR_KIND_GOODS && m < u->goods[g] && add > 0) {
-                *mark = (uint8_t)(*mark + (1 << (2 * g)));
+                export_add(s, s->cell_card[c], g);
                 m++, add--;
             }
         }
     }
-    s->export_mark[s->cell_card[cell]] = 0;
+    export_clear(s, s->cell_card[cell]);
 }
 
 /* Aktionstafeln: the dock card on cell, which holds a tile's extra warehouse
@@ -503,7 +502,7 @@ static void tile_bonus_moves(kontor_state *s, int cell) {
 
 /* A dock card is about to leave the board (ship, bribe, event). */
 void before_remove(kontor_state *s, int cell) {
-    if (s->export_mark[s->cell_card[cell]]) export_on_remove(s, cell);
+    if (export_mark(s, s->cell_card[cell])) export_on_remove(s, cell);
     if (s->cfg->tiles) tile_bonus_moves(s, cell);
 }
 
@@ -529,7 +528,7 @@ void do_remove(kontor_state *s, int value, kontor_log *log) {
 void do_pile(kontor_state *s, int value, kontor_log *log) {
     int id = s->removed_card;
     s->removed_card = KONTOR_NONE;
-    pile_put_under(&s->dock_pile[value], id);
+    pile_put_under(s, &s->dock_pile[value], id);
     log_ev(log, KONTOR_EV_REMOVE, s->order[s->turn], id, KONTOR_NONE, value);
     enter_place(s, log);
 }
@@ -547,7 +546,7 @@ __attribute__((noinline)) static void place_special(kontor_state *s, int seat, i
     /* a flood or a bridge covers the card on cell, which stays under it
      * (with the Exportlager, its exported warehouses stay exported) */
     int under = s->cell_card[cell];
-    s->export_mark[under] = 0;
+    export_clear(s, under);
     if (s->cfg->tiles) tile_bonus_moves(s, cell);
     if (s->nunder < KONTOR_UNDER_MAX) {
         s->under_cell[s->nunder] = (uint8_t)cell;
@@ -792,22 +791,15 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
              * the count read once (a random game: basic 26,193 -> 26,083
              * instructions, advanced 41,462 -> 41,294, four 61,783 ->
              * 61,578; session eleven) */
-            int head = pile->head, drawn = pile->card[head];
-            /* the ring's next place: 0 at its end, without a branch (head + 1 -
-             * KONTOR_PILE_MAX is -47..0, and GCC's and Clang's >> of a negative
-             * int is arithmetic: -1 but at the end). The same with a compare
-             * (?:, or & -(...)) cost a random game 74 to 166 instructions more.
-             * C11 leaves that shift implementation-defined (6.5.7): the
-             * assertion stops a compiler whose shift is not arithmetic. */
-            _Static_assert((-47 >> 8) == -1 && (0 >> 8) == 0, "an arithmetic >> of a negative int");
-            head = (head + 1) & ((head + 1 - KONTOR_PILE_MAX) >> 8);
+            int head = pile->head, drawn = s->pile_card[head];
+            head++;
             pile->head = (uint8_t)head;
             pile->n = (uint8_t)(n - 1);
             if (s->hand_n[p] < KONTOR_HAND_MAX) s->hand[p][s->hand_n[p]++] = (uint8_t)drawn; /* hand_add */
             log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
             if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
                             (property_piles_hold_only_cards_of_the_set) */
-                size_t top = pile->card[(unsigned)head];
+                size_t top = s->pile_card[(unsigned)head];
                 s->pub[top >> 6] |= 1ULL << (top & 63);
             }
         }

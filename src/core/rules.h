@@ -63,6 +63,51 @@ static inline uint8_t hooks_of(const kontor_config *cfg) {
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->card[id]; }
+
+/* Exportlager: the warehouses a card sent to export, as bits of the state's
+ * export_bits (kontor.h): the card's own from cards->warehouse_at[id], its
+ * tea, then wine, then spice, a good's exported ones its lowest. A card
+ * exports at most what it shows of a good (do_export: once, when placed;
+ * export_on_remove: up to what it shows), so its bits hold every count. */
+static inline uint64_t export_bits_of(const kontor_state *s, int id, unsigned *at) {
+    const kontor_card *k = card_of(s, id);
+    unsigned a = s->cfg->cards->warehouse_at[id], n = (unsigned)(k->goods[0] + k->goods[1] + k->goods[2]);
+    *at = a;
+    return a < 64 && n ? (s->export_bits >> a) & ((1ULL << n) - 1) : 0;
+}
+
+/* The warehouses card id sent to export: 2 bits per good (tea at bit 0,
+ * wine at 2, spice at 4), the counts; 0 when nothing is exported. */
+static inline unsigned export_mark(const kontor_state *s, int id) {
+    if (!s->export_bits) return 0;
+    unsigned at;
+    uint64_t b = export_bits_of(s, id, &at);
+    if (!b) return 0;
+    const kontor_card *k = card_of(s, id);
+    unsigned t = k->goods[0], w = k->goods[1];
+    unsigned mt = (unsigned)__builtin_popcountll(b & ((1ULL << t) - 1));
+    unsigned mw = (unsigned)__builtin_popcountll((b >> t) & ((1ULL << w) - 1));
+    unsigned ms = (unsigned)__builtin_popcountll(b >> (t + w));
+    return mt | mw << 2 | ms << 4;
+}
+
+/* Card id sends one more warehouse of good g to export (none past what it shows). */
+static inline void export_add(kontor_state *s, int id, int g) {
+    unsigned at;
+    unsigned m = (export_mark(s, id) >> (2 * g)) & 3;
+    (void)export_bits_of(s, id, &at);
+    const kontor_card *k = card_of(s, id);
+    unsigned pos = at + (g > 0 ? k->goods[0] : 0) + (g > 1 ? k->goods[1] : 0) + m;
+    if (m < k->goods[g] && pos < 64) s->export_bits |= 1ULL << pos;
+}
+
+/* Card id has sent nothing to export (it left the board, or lies covered). */
+static inline void export_clear(kontor_state *s, int id) {
+    if (!s->export_bits) return;
+    unsigned at;
+    uint64_t b = export_bits_of(s, id, &at);
+    if (b) s->export_bits &= ~(b << at);
+}
 /* The same as kontor_card_is_water / _is_dock, inlined for the hot path. */
 static inline int is_water(const kontor_card *k) { return k->kind == KONTOR_KIND_WATER || k->kind == KONTOR_KIND_CENTRE; }
 static inline int is_dock(const kontor_card *k) {
@@ -91,31 +136,48 @@ static inline int opposite(const kontor_state *s, int seat) {
 /* The seat whose pile takes back a removed dock card of colour team. */
 static inline int owner_seat(const kontor_state *s, int team) { return s->cfg->nseats == 4 ? team * 2 : team; }
 
-static inline int pile_top(const kontor_pile *p) { return p->n ? p->card[p->head] : KONTOR_NONE; }
+static inline int pile_top(const kontor_state *s, const kontor_pile *p) {
+    return p->n ? s->pile_card[p->head] : KONTOR_NONE;
+}
 
-static inline int pile_draw(kontor_pile *p) {
+static inline int pile_draw(kontor_state *s, kontor_pile *p) {
     if (!p->n) return KONTOR_NONE;
-    int c = p->card[p->head];
-    p->head = (uint8_t)(kontor_pile_at(p, 1));
+    int c = s->pile_card[p->head];
+    p->head++;
     p->n--;
     return c;
 }
 
-static inline void pile_put_under(kontor_pile *p, int id) {
-    p->card[kontor_pile_at(p, p->n)] = (uint8_t)id;
+/* Room for one card under pile k: its neighbours moved over by one (deal.c;
+ * 0 when the pool is full, which no game reaches: no card is in two piles). */
+int pile_make_room(kontor_state *s, int k);
+
+/* The first place after pile k that is not its (the next pile's head, or the
+ * pool's end). */
+static inline unsigned pile_limit(const kontor_state *s, int k) {
+    return k + 1 < KONTOR_NPILES ? s->pile[k + 1].head : KONTOR_MAX_CARDS;
+}
+
+/* Put card id under pile p of s (most often into the room the deal left
+ * after it; else its neighbours move over, pile_make_room). */
+static inline void pile_put_under(kontor_state *s, kontor_pile *p, int id) {
+    int k = (int)(p - s->pile);
+    if ((unsigned)(p->head + p->n) >= pile_limit(s, k) && !pile_make_room(s, k)) return;
+    s->pile_card[p->head + p->n] = (uint8_t)id;
     p->n++;
 }
 
-/* Put n cards under an empty pile (at set-up). */
-static inline void pile_fill(kontor_pile *p, const uint8_t *ids, int n) {
-    if (n > KONTOR_PILE_MAX - p->n) n = KONTOR_PILE_MAX - p->n;
+/* Put n cards under pile p (at set-up: the deal laid the pool out for them,
+ * so they go in one copy). */
+static inline void pile_fill(kontor_state *s, kontor_pile *p, const uint8_t *ids, int n) {
     if (n <= 0) return;
-    if (p->head == 0) {
-        memcpy(&p->card[p->n], ids, (size_t)n);
+    unsigned end = (unsigned)(p->head + p->n);
+    if (end + (unsigned)n <= pile_limit(s, (int)(p - s->pile))) {
+        memcpy(s->pile_card + end, ids, (size_t)n);
         p->n = (uint8_t)(p->n + n);
-    } else {
-        for (int i = 0; i < n; i++) pile_put_under(p, ids[i]);
+        return;
     }
+    for (int i = 0; i < n; i++) pile_put_under(s, p, ids[i]);
 }
 
 static inline void hand_add(kontor_state *s, int seat, int id) {
@@ -238,7 +300,7 @@ void do_tile(kontor_state *s, int value, kontor_log *log);
 void turn_done(kontor_state *s, kontor_log *log);
 void do_export(kontor_state *s, int value, kontor_log *log);
 void do_bribe(kontor_state *s, int seat, int value, kontor_log *log);
-int pile_has(const kontor_pile *p, int id);
+int pile_has(const kontor_state *s, const kontor_pile *p, int id);
 int select_total(const kontor_state *s);
 void do_select(kontor_state *s, int seat, int id, kontor_log *log);
 void do_tavern(kontor_state *s, int value, kontor_log *log);

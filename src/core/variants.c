@@ -18,7 +18,7 @@ void do_export(kontor_state *s, int value, kontor_log *log) {
     int cell = s->placed_cell;
     if (value != KONTOR_NONE) {
         int team = card_of(s, s->cell_card[cell])->colour;
-        s->export_mark[s->cell_card[cell]] = (uint8_t)(s->export_mark[s->cell_card[cell]] + (1 << (2 * value)));
+        export_add(s, s->cell_card[cell], value);
         s->export_n[team][value]++;
         log_ev(log, KONTOR_EV_EXPORT, seat, s->cell_card[cell], cell, value);
     }
@@ -46,29 +46,28 @@ void do_bribe(kontor_state *s, int seat, int value, kontor_log *log) {
         before_remove(s, cell);
         remove_raw(s, cell);
         /* "die ausgewaehlte Karte kommt unter den Stapel des Gegenspielers" */
-        pile_put_under(&s->dock_pile[owner_seat(s, k->colour)], id);
+        pile_put_under(s, &s->dock_pile[owner_seat(s, k->colour)], id);
         log_ev(log, KONTOR_EV_BRIBE, p, id, cell, cost);
     }
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->bribe[p] = KONTOR_NONE;
     begin_buy(s);
 }
 
-static int pile_take(kontor_pile *p, int id) {
+static int pile_take(kontor_state *s, kontor_pile *p, int id) {
+    uint8_t *c = s->pile_card + p->head;
     for (int i = 0; i < p->n; i++) {
-        int at = kontor_pile_at(p, i);
-        if (p->card[at] != id) continue;
-        for (int j = i; j + 1 < p->n; j++)
-            p->card[kontor_pile_at(p, j)] = p->card[kontor_pile_at(p, j + 1)];
+        if (c[i] != id) continue;
+        for (int j = i; j + 1 < p->n; j++) c[j] = c[j + 1];
         p->n--;
-        p->card[kontor_pile_at(p, p->n)] = 0;
+        c[p->n] = 0;
         return 1;
     }
     return 0;
 }
 
-int pile_has(const kontor_pile *p, int id) {
+int pile_has(const kontor_state *s, const kontor_pile *p, int id) {
     for (int i = 0; i < p->n; i++)
-        if (p->card[kontor_pile_at(p, i)] == id) return 1;
+        if (kontor_pile_card(s, p, i) == id) return 1;
     return 0;
 }
 
@@ -77,9 +76,9 @@ int select_total(const kontor_state *s) { return s->cfg->select_keep + s->cfg->s
 /* Justizia: seat keeps (into its hand) or discards (out of the game) a dock
  * card from its pile: first select_keep keeps, then select_discard discards. */
 void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
-    pile_take(&s->dock_pile[seat], id);
+    pile_take(s, &s->dock_pile[seat], id);
     if (s->selected[seat] < s->cfg->select_keep) hand_add(s, seat, id);
-    else pile_put_under(&s->aside, id); /* stays known to seat (known[]), hidden from the others */
+    else pile_put_under(s, &s->aside, id); /* stays known to seat (known[]), hidden from the others */
     s->selected[seat]++;
     if (s->selected[seat] == select_total(s)) log_ev(log, KONTOR_EV_SELECT, seat, KONTOR_NONE, KONTOR_NONE, 0);
     for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++)
@@ -88,11 +87,11 @@ void do_select(kontor_state *s, int seat, int id, kontor_log *log) {
      * never shown: views list it sorted), its top card shows as usual */
     for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {
         kontor_pile *pl = &s->dock_pile[p];
-        for (int i = 0; i < pl->n; i++) {
-            int c = pl->card[kontor_pile_at(pl, i)];
+        for (int i = 0; i < pl->n && p < KONTOR_KNOWN_SEATS; i++) { /* (the deal: Justizia is for two) */
+            int c = kontor_pile_card(s, pl, i);
             s->known[p][c >> 6] &= ~(1ULL << (c & 63));
         }
-        if (pl->n) pub_set(s, pile_top(pl));
+        if (pl->n) pub_set(s, pile_top(s, pl));
     }
     begin_round(s, log);
 }
@@ -185,7 +184,7 @@ int event_options(const kontor_state *s, int seat, kontor_move *moves) {
         break;
     case KONTOR_ACT_SHIP_REMOVE: t = removable(s); break;
     case KONTOR_ACT_FREE_WATER:
-        if (s->water_pile.n) t = legal_cells(s, seat, pile_top(&s->water_pile));
+        if (s->water_pile.n) t = legal_cells(s, seat, pile_top(s, &s->water_pile));
         break;
     default: break;
     }
@@ -253,8 +252,8 @@ int start_event(kontor_state *s, kontor_log *log) {
     case KONTOR_ACT_DRAW_DOCK:
         for (int p = 0; p < ns; p++) {
             if (s->hand_n[p] >= KONTOR_HAND_MAX || !s->dock_pile[p].n) continue;
-            hand_add(s, p, pile_draw(&s->dock_pile[p]));
-            if (s->dock_pile[p].n) pub_set(s, pile_top(&s->dock_pile[p]));
+            hand_add(s, p, pile_draw(s, &s->dock_pile[p]));
+            if (s->dock_pile[p].n) pub_set(s, pile_top(s, &s->dock_pile[p]));
         }
         return 0;
     case KONTOR_ACT_NO_PASS: s->no_pass = 1; return 0;
@@ -279,13 +278,13 @@ void do_event(kontor_state *s, int value, kontor_log *log) {
             int owner = owner_seat(s, card_of(s, id)->colour);
             before_remove(s, value);
             remove_raw(s, value);
-            pile_put_under(&s->dock_pile[owner], id);
+            pile_put_under(s, &s->dock_pile[owner], id);
             log_ev(log, KONTOR_EV_REMOVE, seat, id, value, owner);
             break;
         }
         case KONTOR_ACT_FREE_WATER: {
-            int id = pile_draw(&s->water_pile);
-            if (s->water_pile.n) pub_set(s, pile_top(&s->water_pile));
+            int id = pile_draw(s, &s->water_pile);
+            if (s->water_pile.n) pub_set(s, pile_top(s, &s->water_pile));
             place_raw(s, value, id);
             s->last_layer = (uint8_t)seat;
             log_ev(log, KONTOR_EV_PLACE, seat, id, value, 0);

@@ -29,15 +29,19 @@ static inline int is_pub(const kontor_state *s, int id) {
 
 static inline uint8_t mask_card(const kontor_state *s, int seat, int id) {
     if (id >= KONTOR_MAX_CARDS || is_pub(s, id)) return (uint8_t)id;
-    if (seat >= 0 && seat < KONTOR_MAX_SEATS && ((s->known[seat][id >> 6] >> (id & 63)) & 1)) return (uint8_t)id;
+    if (kontor_known(s, seat, id)) return (uint8_t)id;
     return (uint8_t)(KONTOR_UNKNOWN_BASE + kontor_card_class(&s->cfg->cards->card[id]));
 }
 
-static void mask_pile(const kontor_state *s, int seat, kontor_pile *p) {
-    uint8_t live[KONTOR_PILE_MAX];
-    for (int i = 0; i < p->n; i++) live[i] = mask_card(s, seat, p->card[kontor_pile_at(p, i)]);
-    memset(p->card, 0, sizeof p->card);
-    for (int i = 0; i < p->n; i++) p->card[kontor_pile_at(p, i)] = live[i];
+/* Every pile's cards masked, the pool's other bytes (cards drawn, room
+ * left for cards to come) zeroed: they say nothing the seat may not know. */
+static void mask_piles(const kontor_state *s, int seat, kontor_state *w) {
+    memset(w->pile_card, 0, sizeof w->pile_card);
+    for (int k = 0; k < KONTOR_NPILES; k++) {
+        const kontor_pile *p = &s->pile[k];
+        for (int i = 0; i < p->n && p->head + i < KONTOR_MAX_CARDS; i++)
+            w->pile_card[p->head + i] = mask_card(s, seat, s->pile_card[p->head + i]);
+    }
 }
 
 void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
@@ -45,12 +49,12 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     v->s = *s;
     v->seat = seat < 0 ? KONTOR_NONE : (uint8_t)seat; /* seat -1: a spectator, who sees no hand */
     kontor_state *w = &v->s;
+    for (int q = 0; q < KONTOR_KNOWN_SEATS; q++)
+        if (q != seat) w->known[q][0] = w->known[q][1] = 0;
     for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
         for (int i = w->hand_n[q]; i < KONTOR_HAND_MAX; i++) w->hand[q][i] = 0;
         if (q != seat)
             for (int i = 0; i < w->hand_n[q]; i++) w->hand[q][i] = mask_card(s, seat, w->hand[q][i]);
-        mask_pile(s, seat, &w->dock_pile[q]);
-        if (q != seat) w->known[q][0] = w->known[q][1] = 0;
         if (w->phase == KONTOR_PHASE_BRIBE && q != seat && w->bribe[q] != KONTOR_NONE) w->bribe[q] = KONTOR_HIDDEN;
         /* R1: the declarations are hidden until all are made; then a pass is
          * public while the cards are chosen (with declare=hidden a pass is a
@@ -63,16 +67,14 @@ void kontor_view_of(const kontor_state *s, int seat, kontor_view *v) {
     }
     /* Ereigniskarten: the event cards still face down are unknown to all */
     for (int i = w->event_next; i < KONTOR_EVENTS_MAX; i++) w->event_deck[i] = KONTOR_NONE;
-    mask_pile(s, seat, &w->water_pile);
-    mask_pile(s, seat, &w->aside);
-    mask_pile(s, seat, &w->special_pile);
+    mask_piles(s, seat, w);
     if (w->phase == KONTOR_PHASE_SELECT && seat >= 0 && seat < KONTOR_MAX_SEATS) {
         /* Justizia: the player sees which cards his pile holds, not their order */
         kontor_pile *p = &w->dock_pile[seat];
         for (int i = 1; i < p->n; i++)
             for (int j = i; j > 0; j--) {
-                uint8_t *a = &p->card[kontor_pile_at(p, j - 1)];
-                uint8_t *b = &p->card[kontor_pile_at(p, j)];
+                uint8_t *a = &w->pile_card[kontor_pile_at(p, j - 1)];
+                uint8_t *b = &w->pile_card[kontor_pile_at(p, j)];
                 if (*a <= *b) break;
                 uint8_t t = *a;
                 *a = *b;
@@ -261,24 +263,17 @@ static inline void find_runs(planner *pl, const uint8_t *b, const uint8_t *end) 
     }
 }
 
-/* A pile: its ring buffer in at most two stretches, from its top. */
-static inline void find_pile_runs(planner *pl, const kontor_pile *p) {
-    unsigned n = p->n <= KONTOR_PILE_MAX ? p->n : KONTOR_PILE_MAX, first = KONTOR_PILE_MAX - p->head;
-    if (!n) return;
-    if (first >= n) {
-        find_runs(pl, p->card + p->head, p->card + p->head + n);
-        return;
-    }
-    find_runs(pl, p->card + p->head, p->card + KONTOR_PILE_MAX);
-    find_runs(pl, p->card, p->card + (n - first));
+/* A pile: one stretch of the pool, from its top. */
+static inline void find_pile_runs(planner *pl, const kontor_state *s, const kontor_pile *p) {
+    unsigned n = p->n <= KONTOR_PILE_MAX ? p->n : KONTOR_PILE_MAX;
+    if (n && p->head + n <= KONTOR_MAX_CARDS) find_runs(pl, s->pile_card + p->head, s->pile_card + p->head + n);
 }
 
 /* A run's last word is copied whole (deal_plan), reaching up to seven bytes
  * past the run, and eight bytes from its end are read and put back: every
  * stretch of places is followed by at least eight bytes of the state. */
 #define ROOM_AFTER(field) (offsetof(kontor_state, field) + sizeof(((kontor_state *)0)->field) + 8 <= sizeof(kontor_state))
-_Static_assert(ROOM_AFTER(hand) && ROOM_AFTER(dock_pile) && ROOM_AFTER(water_pile) && ROOM_AFTER(aside) &&
-                   ROOM_AFTER(special_pile) && ROOM_AFTER(event_deck),
+_Static_assert(ROOM_AFTER(hand) && ROOM_AFTER(pile_card) && ROOM_AFTER(event_deck),
                "eight bytes of the state after every stretch of places");
 #undef ROOM_AFTER
 
@@ -356,8 +351,10 @@ static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) 
     /* the cards the seat sees: the public ones, those it knows, its hand */
     uint64_t shown0 = s->pub[0], shown1 = s->pub[1];
     if (seat < KONTOR_MAX_SEATS) {
-        shown0 |= s->known[seat][0];
-        shown1 |= s->known[seat][1];
+        if (seat < KONTOR_KNOWN_SEATS) {
+            shown0 |= s->known[seat][0];
+            shown1 |= s->known[seat][1];
+        }
         for (int i = 0; i < s->hand_n[seat] && i < KONTOR_HAND_MAX; i++) {
             unsigned c = s->hand[seat][i];
             uint64_t bit = 1ULL << (c & 63);
@@ -401,11 +398,11 @@ static void plan_of(const kontor_view *v, kontor_state *s, kontor_deal_plan *p) 
             if (s->phase == KONTOR_PHASE_BUY && s->buy[q] == KONTOR_HIDDEN) s->buy[q] = KONTOR_NONE;
             if (s->phase == KONTOR_PHASE_BRIBE && s->bribe[q] == KONTOR_HIDDEN) s->bribe[q] = KONTOR_NONE;
         }
-        find_pile_runs(&pl, &s->dock_pile[q]);
+        find_pile_runs(&pl, s, &s->dock_pile[q]);
     }
-    find_pile_runs(&pl, &s->water_pile);
-    find_pile_runs(&pl, &s->aside);
-    find_pile_runs(&pl, &s->special_pile);
+    find_pile_runs(&pl, s, &s->water_pile);
+    find_pile_runs(&pl, s, &s->aside);
+    find_pile_runs(&pl, s, &s->special_pile);
 }
 
 /* Each deck's cards (ids, ascending) in a uniformly random order into u at

@@ -18,7 +18,7 @@
 
 int proto_pile_top(const kontor_state *s, int pile) {
     const kontor_pile *p = pile == PROTO_PILE_WATER ? &s->water_pile : &s->dock_pile[pile];
-    return p->n ? p->card[p->head] : KONTOR_NONE;
+    return p->n ? s->pile_card[p->head] : KONTOR_NONE;
 }
 
 static kontor_pile *pile_of(kontor_state *s, int pile) {
@@ -315,7 +315,7 @@ static uint8_t *hidden_slot(kontor_state *s, int me, int id) {
     for (int p = 0; p < PROTO_NPILES; p++) {
         kontor_pile *pl = pile_of(s, p);
         for (int i = 0; i < pl->n; i++) {
-            uint8_t *c = &pl->card[kontor_pile_at(pl, i)];
+            uint8_t *c = &s->pile_card[kontor_pile_at(pl, i)];
             if (*c == id) return c;
         }
     }
@@ -347,7 +347,7 @@ static kontor_proto_err fix_top(know *k, int p, int x, const uint64_t known[2], 
     kontor_state *s = &k->s;
     const kontor_cardset *cs = s->cfg->cards;
     kontor_pile *pl = pile_of(s, p);
-    int y = pl->n ? pl->card[pl->head] : KONTOR_NONE;
+    int y = pl->n ? s->pile_card[pl->head] : KONTOR_NONE;
     if (x == KONTOR_NONE || y == KONTOR_NONE) {
         if (x == y) return KONTOR_PE_OK;
         MSG("the %s pile is %s", proto_pile_name(p), y == KONTOR_NONE ? "empty" : "not empty");
@@ -366,7 +366,7 @@ static kontor_proto_err fix_top(know *k, int p, int x, const uint64_t known[2], 
         return KONTOR_PE_BAD_EVENT;
     }
     *slot = (uint8_t)y;
-    pl->card[pl->head] = (uint8_t)x;
+    s->pile_card[pl->head] = (uint8_t)x;
     set_pub(s->pub, y, 0);
     set_pub(s->pub, x, 1);
     return KONTOR_PE_OK;

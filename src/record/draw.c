@@ -111,7 +111,7 @@ static void pile_text(const kontor_state *s, const kontor_pile *p, char *buf, si
         return;
     }
     char top[12];
-    card_name(s, p->card[p->head], top, sizeof top);
+    card_name(s, s->pile_card[p->head], top, sizeof top);
     snprintf(buf, cap, "%d cards, top %s", p->n, top);
 }
 

@@ -180,7 +180,7 @@ static void game_extras(const kontor_state *s, json_t *o) {
  * the pile is empty or its top is not public. */
 static json_t *pile_top(const kontor_state *s, const kontor_pile *p) {
     if (!p->n) return json_null();
-    int id = p->card[p->head];
+    int id = s->pile_card[p->head];
     if (id >= KONTOR_MAX_CARDS || !((s->pub[id >> 6] >> (id & 63)) & 1)) return json_null();
     return json_integer(id);
 }
@@ -447,7 +447,7 @@ static int card_visible(const kontor_state *s, int viewer, int id) {
     if (viewer == -2 || id >= KONTOR_MAX_CARDS || id >= s->cfg->cards->ncards) return 1;
     if ((s->pub[id >> 6] >> (id & 63)) & 1) return 1;
     if (viewer < 0 || viewer >= s->cfg->nseats) return 0;
-    if ((s->known[viewer][id >> 6] >> (id & 63)) & 1) return 1;
+    if (kontor_known(s, viewer, id)) return 1;
     for (int k = 0; k < s->hand_n[viewer]; k++)
         if (s->hand[viewer][k] == id) return 1;
     return 0;

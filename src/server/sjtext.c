@@ -116,7 +116,7 @@ static void event_card(jtext *t, int idx) {
 
 /* The top card of a face-up pile, or null (sjson.c's pile_top). */
 static void pile_top(jtext *t, const kontor_state *s, const kontor_pile *p) {
-    int id = p->n ? p->card[p->head] : KONTOR_MAX_CARDS;
+    int id = p->n ? s->pile_card[p->head] : KONTOR_MAX_CARDS;
     if (id >= KONTOR_MAX_CARDS || !((s->pub[id >> 6] >> (id & 63)) & 1)) jt_null(t);
     else jt_int(t, id);
 }
