@@ -18,12 +18,15 @@ static void test_belief_specs(void **st) {
     (void)st;
     kontor_agent_free(kt_agent("ismcts:iters=10,belief=16", 1));
     kontor_agent_free(kt_agent("ismcts:iters=10,belief=8,beta=3", 1));
+    kontor_agent_free(kt_agent("ismcts:iters=10,belief=8,beta=0,bnum=-0.3", 1));
     kontor_error err;
     memset(&err, 0, sizeof err);
     assert_null(kontor_agent_new("ismcts:belief=-1", 1, &err));
     assert_non_null(strstr(err.msg, "option 'belief' wants a number from 0 to 1000"));
     assert_null(kontor_agent_new("ismcts:beta=x", 1, &err));
     assert_non_null(strstr(err.msg, "option 'beta' wants a number"));
+    assert_null(kontor_agent_new("ismcts:bnum=-200", 1, &err));
+    assert_non_null(strstr(err.msg, "option 'bnum' wants a number from -100 to 100"));
 }
 
 /* A basic game from seed, random but for black's card choices (black
@@ -83,11 +86,10 @@ static void test_belief_finds_the_revealed_cards(void **st) {
 }
 
 /* The rule. Rounds observed, the model's tables prepared with a sharp beta;
- * the card x whose weight e (summed over the rounds) is the largest among
+ * (or the numbers') the card x whose weight e (summed over the rounds) is the largest among
  * the cards the opponent's hidden places may hold, where few share it: the
  * worlds that hold it are drawn far less often than uniformly. */
-static void test_belief_draws_a_card_he_would_have_played_less_often(void **st) {
-    (void)st;
+static void draws_less_often(double beta, double bnum) {
     ai_belief *b = calloc(1, sizeof *b);
     assert_non_null(b);
     int tested = 0;
@@ -103,7 +105,8 @@ static void test_belief_draws_a_card_he_would_have_played_less_often(void **st) 
         kontor_rng rng;
         kontor_rng_seed(&rng, seed);
         b->tries = 200;
-        b->beta = 10;
+        b->beta = beta;
+        b->bnum = bnum;
         ai_belief_prepare(b, &v, &det, &rng);
         if (!b->on) continue;
         /* each card's weight over the rounds, among those dealt to his hidden places */
@@ -123,7 +126,8 @@ static void test_belief_draws_a_card_he_would_have_played_less_often(void **st) 
         int near = 0, any = 0;
         for (int x = 0; x < KONTOR_MAX_CARDS; x++)
             if (seen[x]) any++, near += w[x] > w[best] - 1.0;
-        if (best < 0 || near > 2 || any < 8) continue; /* no card stands out: no evidence against it */
+        /* no card stands out, or none is rated above what he revealed: no evidence against it */
+        if (best < 0 || near > 2 || any < 8 || w[best] < 2.0) continue;
         int uni = 0, bel = 0, N = 3000;
         for (int k = 0; k < N; k++) {
             kontor_state d;
@@ -141,6 +145,12 @@ static void test_belief_draws_a_card_he_would_have_played_less_often(void **st) 
     }
     assert_true(tested >= 1);
     free(b);
+}
+
+static void test_belief_draws_a_card_he_would_have_played_less_often(void **st) {
+    (void)st;
+    draws_less_often(10, 0); /* by greedy's evaluation */
+    draws_less_often(0, -10); /* by the card's number (bnum: he plays low numbers first) */
 }
 
 /* belief=0 (the default) leaves the search as it was: the same decision

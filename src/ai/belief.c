@@ -182,6 +182,13 @@ static void values(bel_round *r, const uint8_t *list, int n) {
     }
 }
 
+/* The model's score of card x in round r: beta q_r(x) + bnum number(x) / 10
+ * (he reveals x with a chance proportional to exp of it). */
+static double score(const ai_belief *b, const bel_round *r, int x) {
+    double sc = b->bnum * r->v.s.cfg->cards->card[x].number / 10.0;
+    return b->beta != 0 ? sc + b->beta * r->q[x] : sc;
+}
+
 void ai_belief_prepare(ai_belief *b, const kontor_view *v, const kontor_determinizer *det, kontor_rng *rng) {
     const kontor_state *s = &v->s;
     b->on = 0;
@@ -219,14 +226,17 @@ void ai_belief_prepare(ai_belief *b, const kontor_view *v, const kontor_determin
                 for (int i = 0; i < nh; i++) dup |= held[i] == b->r[j].card;
                 if (!dup) held[nh++] = b->r[j].card;
             }
-        values(r, held, nh);
-        values(r, cand, nc);
-        float qc = r->q[r->card];
+        if (b->beta != 0) { /* the evaluation's part (beta=0: the numbers' alone, nothing to work out) */
+            values(r, held, nh);
+            values(r, cand, nc);
+            if (r->q[r->card] < -1e8f) continue; /* the model cannot have him reveal it: no evidence */
+        }
         float *e = b->e[b->nr];
+        double sc = score(b, r, r->card);
         for (int x = 0; x < KONTOR_MAX_CARDS; x++) e[x] = 1.0f;
-        for (int i = 0; i < nc; i++) e[cand[i]] = (float)exp(fmin(b->beta * (r->q[cand[i]] - qc), 50.0));
+        for (int i = 0; i < nc; i++) e[cand[i]] = (float)exp(fmin(score(b, r, cand[i]) - sc, 50.0));
         double base = 0;
-        for (int i = 0; i < nh; i++) base += exp(fmin(b->beta * (r->q[held[i]] - qc), 50.0));
+        for (int i = 0; i < nh; i++) base += exp(fmin(score(b, r, held[i]) - sc, 50.0));
         b->base[b->nr++] = base;
     }
     if (b->nr == 0) return;

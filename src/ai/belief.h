@@ -23,6 +23,7 @@ typedef struct bel_round {
 typedef struct ai_belief {
     int tries;   /* belief=K: draws per iteration at most (0: off) */
     double beta; /* beta=X: the model's inverse temperature, per point of the evaluation */
+    double bnum; /* bnum=Y: the same per ten of the card's number (below 0: low numbers first) */
     int n;       /* rounds in r[] */
     bel_round r[BEL_ROUNDS];
     /* per search (ai_belief_prepare) */

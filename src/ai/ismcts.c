@@ -86,9 +86,10 @@
  * the early stop's savings too, goes to the next simultaneous decision),
  * and the playout's remove=1 (playout.c); rave=K (RAVE at the placements,
  * ismcts_rave.c; session twelve: not stronger at 4000 iterations);
- * belief=K with beta=X (session fourteen, belief.c: each iteration's world
- * weighed by how likely the opponent's past revealed cards are under a
- * softmax of greedy's evaluation, by rejection with at most K draws; off).
+ * belief=K with beta=X and bnum=Y (session fourteen, belief.c: each
+ * iteration's world weighed by how likely the opponent's past revealed cards
+ * are under a softmax of greedy's evaluation and the card's number, by
+ * rejection with at most K draws; off).
  */
 #include <math.h>
 #include <pthread.h>
@@ -456,6 +457,7 @@ static const ai_opt ismcts_opts[] = {
     {"rave", AI_OPT_DOUBLE, offsetof(ismcts_impl, rave), 0, 1e9},
     {"belief", AI_OPT_INT, offsetof(ismcts_impl, belief), 0, 1000},
     {"beta", AI_OPT_DOUBLE, offsetof(ismcts_impl, beta), 0, 100},
+    {"bnum", AI_OPT_DOUBLE, offsetof(ismcts_impl, bnum), -100, 100},
 };
 
 /* The options that take words: sim=uct|rm|exp3, final=max|visits|nash. */
@@ -535,6 +537,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
         }
         m->bel->tries = m->belief;
         m->bel->beta = m->beta;
+        m->bel->bnum = m->bnum;
     }
     /* each thread's tree on cache lines of its own (tree is _Alignas(64)) */
     m->trees = aligned_alloc(_Alignof(tree), (size_t)m->threads * sizeof *m->trees);

@@ -328,7 +328,7 @@ typedef struct ismcts_impl {
     /* belief=K, beta=X: worlds weighed by the opponent's past card choices
      * (belief.c); NULL when off */
     int belief;
-    double beta;
+    double beta, bnum;
     ai_belief *bel;
     ai_playout_opts po;
     /* reuse=1: the view the last search was for and the seat's decisions
