@@ -13,9 +13,10 @@
  * His hand in round r was: the cards of it the searcher saw then, the hidden
  * ones he revealed in round r or later (seen now), and the hidden ones he
  * still holds (the world's). The model: he reveals card x of that hand with
- * a chance proportional to exp(beta q_r(x)), q_r(x) the greedy evaluation
- * for him after he plays x alone in round r's position (the searcher
- * passing) and places it greedily. The likelihood of a world is the product
+ * a chance proportional to exp(beta q_r(x) + bnum number(x) / 10), q_r(x)
+ * the greedy evaluation for him after he plays x alone in round r's
+ * position (the searcher passing) and places it greedily (bnum: searching
+ * players reveal low numbers first, the fit in docs/ai.md). The likelihood of a world is the product
  * over the rounds of the chance of the card he revealed; only the
  * denominators depend on the world, through the exp(beta q_r(h)) of his
  * hidden cards h: per world a few additions and a logarithm a round.
