@@ -85,7 +85,11 @@
  * seq=F (a sequential decision gets F of its budget and what it leaves,
  * the early stop's savings too, goes to the next simultaneous decision),
  * and the playout's remove=1 (playout.c); rave=K (RAVE at the placements,
- * ismcts_rave.c; session twelve: not stronger at 4000 iterations).
+ * ismcts_rave.c; session twelve: not stronger at 4000 iterations);
+ * belief=K with beta=X and bnum=Y (session fourteen, belief.c: each
+ * iteration's world weighed by how likely the opponent's past revealed cards
+ * are under a softmax of greedy's evaluation and the card's number, by
+ * rejection with at most K draws; off).
  */
 #include <math.h>
 #include <pthread.h>
@@ -132,6 +136,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
     uint64_t base = kontor_rng_next(&a->rng);
     kontor_determinizer det; /* the view's deal worked out once, read by every thread's iterations */
     if (!fixed) kontor_determinizer_prepare(v, &det);
+    if (m->bel && !fixed) ai_belief_prepare(m->bel, v, &det, &a->rng); /* belief=K: the model's tables */
     double t0 = ai_now();
     uint64_t reused = 0;
     for (int t = 0; t < m->threads; t++) { /* each thread its own generator, one tree or several */
@@ -139,6 +144,7 @@ static int rank_with(kontor_agent *a, const kontor_view *v, const kontor_state *
         kontor_rng_seed(&T->rng, base ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(t + 1)));
         T->v = v;
         T->det = &det;
+        T->bel = m->bel && m->bel->on && !fixed ? m->bel : NULL;
         T->c = (float)m->c;
         T->sim = m->sim;
         T->fixed = fixed;
@@ -328,6 +334,7 @@ static kontor_move ismcts_decide(kontor_agent *a, const kontor_view *v) {
     ismcts_impl *m = a->impl;
     kontor_move only[KONTOR_MAX_MOVES];
     m->base.nlast = 0;
+    if (m->bel) ai_belief_observe(m->bel, v); /* belief=K: the round, and what the opponent revealed */
     if (kontor_legal(&v->s, v->seat, only) == 1) { /* nothing to think about */
         if (m->have_prev && m->nmine < AI_REUSE_MAX) m->mine[m->nmine++] = only[0];
         else m->have_prev = 0;
@@ -378,6 +385,7 @@ static void ismcts_newgame(kontor_agent *a, const kontor_view *v) {
     (void)v;
     ((ismcts_impl *)a->impl)->have_prev = 0;
     ((ismcts_impl *)a->impl)->banked = 0;
+    if (((ismcts_impl *)a->impl)->bel) ai_belief_reset(((ismcts_impl *)a->impl)->bel);
 }
 
 static void ismcts_destroy(void *impl) {
@@ -410,6 +418,7 @@ static void ismcts_destroy(void *impl) {
         free(m->ss->d);
     }
     free(m->ss);
+    free(m->bel);
     free(m);
 }
 
@@ -446,6 +455,9 @@ static const ai_opt ismcts_opts[] = {
     {"seq", AI_OPT_DOUBLE, offsetof(ismcts_impl, seq), 0.05, 1},
     {"remove", AI_OPT_INT, offsetof(ismcts_impl, po.remove), 0, 1},
     {"rave", AI_OPT_DOUBLE, offsetof(ismcts_impl, rave), 0, 1e9},
+    {"belief", AI_OPT_INT, offsetof(ismcts_impl, belief), 0, 1000},
+    {"beta", AI_OPT_DOUBLE, offsetof(ismcts_impl, beta), 0, 100},
+    {"bnum", AI_OPT_DOUBLE, offsetof(ismcts_impl, bnum), -100, 100},
 };
 
 /* The options that take words: sim=uct|rm|exp3, final=max|visits|nash. */
@@ -499,6 +511,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     m->final = FINAL_MAX;
     m->shrink = MX_PRIOR;
     m->gamma = 0.1f;
+    m->beta = 1.0;
     m->po.rounds = 0;
     m->po.place = 0.0f;
     m->po.mast = -1.0f; /* by variant: playout.c */
@@ -515,6 +528,17 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
     /* the tree's move ordering and bias read the MAST averages: keep them
      * even where the playouts do not use them (the advanced game) */
     m->po.record = m->order || m->pb > 0 || m->keep > 0;
+    if (m->belief > 0) { /* belief=K: the rounds remembered across the game's decisions */
+        if (!(m->bel = calloc(1, sizeof *m->bel))) {
+            free(m);
+            a->impl = NULL;
+            ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);
+            return -1;
+        }
+        m->bel->tries = m->belief;
+        m->bel->beta = m->beta;
+        m->bel->bnum = m->bnum;
+    }
     /* each thread's tree on cache lines of its own (tree is _Alignas(64)) */
     m->trees = aligned_alloc(_Alignof(tree), (size_t)m->threads * sizeof *m->trees);
     if (m->trees) memset(m->trees, 0, (size_t)m->threads * sizeof *m->trees);
@@ -544,6 +568,7 @@ int ai_ismcts_init(kontor_agent *a, const char *opts, kontor_error *err) {
             pthread_cond_destroy(&m->ss->cv);
         }
         free(m->ss);
+        free(m->bel);
         free(m);
         a->impl = NULL;
         ai_fail(err, KONTOR_E_RANGE, "agent '%s': out of memory", a->name);

@@ -612,6 +612,8 @@ static void iterate(tree *T) {
     if (T->nfixed) {
         k = (int)kontor_rng_below(&T->rng, (uint32_t)T->nfixed);
         st = T->fixed[k];
+    } else if (T->bel) {
+        ai_belief_deal(T->bel, T->det, &T->rng, &st); /* belief=K: the worlds weighed */
     } else kontor_determinize_with(T->det, &T->rng, &st);
     uint32_t path[MAX_PATH], from[MAX_PATH];
     uint32_t pkey[MAX_PATH], ppos[MAX_PATH]; /* rave=K: each step's placement key (UINT32_MAX: none) and place */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ai/ai.h"
+#include "ai/belief.h"
 #include "ai/ismcts_index.h"
 #include "ai/ismcts_matrix.h"
 #include "ai/reuse.h"
@@ -245,6 +246,7 @@ typedef struct tree {
     /* work order */
     const kontor_view *v;
     const kontor_determinizer *det; /* v's, prepared once a search (without fixed states) */
+    const ai_belief *bel; /* belief=K: the worlds weighed (belief.c), NULL: uniform */
     kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
     int root_n; /* how many, or -1: listed at every iteration (fixed states) */
     uint32_t root_edge[KONTOR_MAX_MOVES]; /* the edge of root_moves[i] under the root, 0: not found yet (with the index) */
@@ -323,6 +325,11 @@ typedef struct ismcts_impl {
     int order, eorder, shipw;
     double pb, keep, prior, ebias, margin;
     double rave; /* rave=K: RAVE at the placements (ismcts_rave.c); 0 off */
+    /* belief=K, beta=X: worlds weighed by the opponent's past card choices
+     * (belief.c); NULL when off */
+    int belief;
+    double beta, bnum;
+    ai_belief *bel;
     ai_playout_opts po;
     /* reuse=1: the view the last search was for and the seat's decisions
      * since (reuse.c), and the address found for the next search */

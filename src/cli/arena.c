@@ -35,7 +35,7 @@ static const char *help =
     "Agents: random, greedy[:samples=K,noise=P], ismcts[:iters=N|ms=N,threads=T,\n"
     "par=tree|root|sync,merge=K,mopp=0|1,depth=1|2,vl=K,c=X,policy=0|1,ship=P,\n"
     "place=P,rounds=R,scale=X,stop=0|1,clock=wall|cpu,order=0|1,prior=W,keep=D,\n"
-    "eorder=K,ebias=W,margin=X,reuse=0|1,bank=0|1,seq=F,remove=0|1,\n"
+    "eorder=K,ebias=W,margin=X,reuse=0|1,bank=0|1,seq=F,remove=0|1,belief=K,beta=X,bnum=Y,\n"
     "sim=uct|rm|exp3,final=max|visits|nash,shrink=K], exploit:TARGET, easy, medium, hard\n"
     "(docs/ai.md), cmd:PROGRAM (an external engine). clock=cpu counts an ms= budget in\n"
     "the search thread's CPU time: equal-time matches on a loaded machine.\n"
