@@ -150,7 +150,7 @@ static int swap_in(kontor_state *d, int opp, int i, int x) {
     piles[np++] = &d->special_pile;
     for (int k = 0; k < np; k++)
         for (int j = 1; j < piles[k]->n; j++) { /* below the top: the top is seen */
-            uint8_t *p = &piles[k]->card[kontor_pile_at(piles[k], j)];
+            uint8_t *p = &d->pile_card[kontor_pile_at(piles[k], j)];
             if (*p == x) {
                 *p = d->hand[opp][i];
                 d->hand[opp][i] = (uint8_t)x;
