@@ -309,17 +309,42 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
         /* the searching seat's own edges at the root: the same list
          * (T->root_moves) at every iteration, each edge found once a search
          * (root_edge; an edge is never dropped during a search) */
-        int own = parent == 1 && moves == T->root_moves;
-        pc = own && T->root_pc ? T->root_pc : ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
-        if (own) T->root_pc = pc;
+        /* the other seats' edges at the root by their move's value
+         * (root_by; a hit is checked against the edge's move, and a miss
+         * asks the index), and every seat's PASS node there (root_pc) */
+        int root = parent == 1;
+        int own = root && moves == T->root_moves;
+        if (root) {
+            pc = T->root_pc[seat];
+            if (!pc) pc = T->root_pc[seat] = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+        } else pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
         nk = pc ? (int)pool[pc].nedges : 0;
         int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
-        for (int i = 0; i < n; i++) {
-            uint32_t e = own && T->root_edge[i] ? T->root_edge[i] : ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
-            if (own) T->root_edge[i] = e;
-            if (e) cand[nc++] = e;
-            else untried[nuntried++] = moves[i];
-        }
+        if (own)
+            for (int i = 0; i < n; i++) {
+                uint32_t e = T->root_edge[i];
+                if (!e) e = T->root_edge[i] = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+                if (e) cand[nc++] = e;
+                else untried[nuntried++] = moves[i];
+            }
+        else if (root) {
+            uint32_t *by = T->root_by[seat];
+            for (int i = 0; i < n; i++) {
+                kontor_move m = moves[i];
+                uint32_t e = by[m & 0xFF];
+                if (!e || pool[e].move != m) {
+                    e = ix_find(&T->eix, parent, N_STAT, seat, m);
+                    if (e) by[m & 0xFF] = e;
+                }
+                if (e) cand[nc++] = e;
+                else untried[nuntried++] = m;
+            }
+        } else
+            for (int i = 0; i < n; i++) {
+                uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+                if (e) cand[nc++] = e;
+                else untried[nuntried++] = moves[i];
+            }
         /* passed() reads the stamps only when some edge of before is not
          * selectable now (nm < nk): not at the searching seat's root, whose
          * edges are its moves in every determinization */
@@ -948,8 +973,9 @@ void *ist_run_tree(void *arg) {
      * with fixed states, which the caller may make as it likes (-1) */
     T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
     /* the root's own edges not found yet (select_edge) */
-    T->root_pc = 0;
+    memset(T->root_pc, 0, sizeof T->root_pc);
     memset(T->root_edge, 0, sizeof T->root_edge);
+    memset(T->root_by, 0, sizeof T->root_by);
     /* no option that reads a placement's move list or biases its edges:
      * select_place serves the placement nodes */
     T->place_plain = !T->ss && T->ebias <= 0 && T->rave <= 0 && !T->order && T->eorder <= 0 && T->pb <= 0 &&

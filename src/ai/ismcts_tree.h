@@ -248,7 +248,8 @@ typedef struct tree {
     kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
     int root_n; /* how many, or -1: listed at every iteration (fixed states) */
     uint32_t root_edge[KONTOR_MAX_MOVES]; /* the edge of root_moves[i] under the root, 0: not found yet (with the index) */
-    uint32_t root_pc;                     /* the root's PASS node of v->seat's STAT edges, 0: not found yet */
+    uint32_t root_pc[KONTOR_MAX_SEATS];   /* the root's PASS node of each seat's STAT edges, 0: not found yet */
+    uint32_t root_by[KONTOR_MAX_SEATS][256]; /* a STAT edge under the root by its move's value, 0: not found yet */
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
