@@ -140,6 +140,10 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
 /* The same with MAST statistics (o->mast > 0): read to pick, and updated
  * with the result at the end. mast may be NULL (then as without). */
 void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast, float r[2]);
+/* 1 when ai_playout_mast with o and mast plays a game of cfg by the core's
+ * kontor_playout and ai_result_of alone (no policy, no cut-off, no MAST):
+ * the search then calls those two itself. */
+int ai_playout_plain(const ai_playout_opts *o, const kontor_config *cfg, const ai_mast *mast);
 /* ismcts's rave=K: the placements of one playout, in order, each as its
  * RAVE key: seat x AI_RAVE_PER_SEAT + (a dock card ? 4096 : 0) + the move's
  * low 12 bits (kind and cell); the card itself is not in it (a card is

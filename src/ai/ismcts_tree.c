@@ -748,7 +748,10 @@ static void iterate(tree *T) {
         }
     }
     float r[2];
-    if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
+    if (T->plain_po) { /* what ai_playout_mast would do, without asking again */
+        kontor_playout(&st, &T->rng);
+        ai_result_of(&st, r);
+    } else if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
     else ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
     if (T->mx) ist_matrix_result(T->mx, r[kontor_team(&st, v->seat)]);
@@ -980,6 +983,9 @@ void *ist_run_tree(void *arg) {
      * select_place serves the placement nodes */
     T->place_plain = !T->ss && T->ebias <= 0 && T->rave <= 0 && !T->order && T->eorder <= 0 && T->pb <= 0 &&
                      T->prior <= 0 && !T->walk;
+    /* the playout is the core's alone (ai_playout_plain), for the view's
+     * config (fixed states are the caller's: asked at every playout) */
+    T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);
     T->iters = 0;
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {

@@ -267,6 +267,7 @@ typedef struct tree {
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     int place_plain; /* none of the options select_edge reads at a placement: select_place (ismcts_tree.c) */
     int walk;        /* ismcts_impl's walk (tests only): no select_place either */
+    int plain_po;    /* the playout is kontor_playout and ai_result_of (ai_playout_plain), called by iterate */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
     int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */
