@@ -249,6 +249,37 @@ static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc
     return e;
 }
 
+/* The square root of x >= 0 (la / visits): sqrtsd itself, without the
+ * library's test for a negative x (errno) at every edge; the same value. */
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+#include <emmintrin.h>
+static inline double sqrt_pos(double x) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x))); }
+#else
+static inline double sqrt_pos(double x) { return sqrt(x); }
+#endif
+
+/* ucb_plain's loop, for a group counting misses (misses = 1) or
+ * availability (0): written twice by the compiler, no test of the mode per
+ * edge, the table of logarithms and c (as a double, the value the product
+ * had) read once. */
+static inline __attribute__((always_inline)) uint32_t ucb_loop(const tree *T, const uint32_t *cand, int nc,
+                                                               const int misses, uint32_t pass) {
+    const node *pool = T->pool;
+    const double *logs = T->logs, c = T->c;
+    uint32_t best = 0;
+    double bestv = -1.0;
+    for (int i = 0; i < nc; i++) {
+        const node *x = &pool[cand[i]];
+        uint32_t v = x->visits;
+        if (v == 0) return cand[i];
+        uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
+        double la = avail < LOGS_N ? logs[avail] : log((double)avail);
+        double u = x->reward / v + c * sqrt_pos(la / v);
+        if (u > bestv) best = cand[i], bestv = u;
+    }
+    return best;
+}
+
 /* The plain search's choice among the selectable edges cand (select_edge's
  * loop without its per-edge tests of the options): the first unvisited
  * edge, else the best by UCB with availability, the first of equals. Done at
@@ -258,18 +289,7 @@ static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc
  * the same choices (test_one_thread_availability_as_before fails when the
  * last unvisited edge is chosen instead, checked by hand). */
 static inline uint32_t ucb_plain(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
-    const node *pool = T->pool;
-    uint32_t best = 0;
-    double bestv = -1.0;
-    for (int i = 0; i < nc; i++) {
-        const node *x = &pool[cand[i]];
-        if (x->visits == 0) return cand[i];
-        uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
-        double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
-        double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
-        if (u > bestv) best = cand[i], bestv = u;
-    }
-    return best;
+    return misses ? ucb_loop(T, cand, nc, 1, pass) : ucb_loop(T, cand, nc, 0, pass);
 }
 
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
