@@ -220,8 +220,12 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
  * margin, converting its edges when it switches (count = passes since
  * birth - misses, either way). Returns e, or 0 when the pool is full. */
 #define PASS_SWITCH 64
-static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc, uint32_t head0, const uint32_t *cand,
-                       int nc, uint32_t enew, int nk, int nm, uint32_t e) {
+/* Inline at each of its calls (three a plain iteration): twelve arguments
+ * passed and the function's frame cost more than its usual work, and each
+ * call's constants (kind, enew, nm) drop the tests that do not apply. */
+static inline __attribute__((always_inline)) uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc,
+                                                             uint32_t head0, const uint32_t *cand, int nc,
+                                                             uint32_t enew, int nk, int nm, uint32_t e) {
     node *pool = T->pool;
     if (!pc && !(pc = alloc_node(T, parent, N_PASS, seat, (kontor_move)kind, 0))) return 0;
     node *p = &pool[pc];
