@@ -786,6 +786,16 @@ static void iterate(tree *T) {
     /* the result carried back, taking each parent's lock once (the path
      * starts at the root, whose own visit is counted under the same lock;
      * a simultaneous node's edges follow each other) */
+    if (T->plain_back) { /* one thread, vl=1, sim=uct, no rave: a sum along the path */
+        node *pool = T->pool;
+        pool[1].visits++;
+        for (int i = 0; i < np; i++) {
+            node *x = &pool[path[i]];
+            x->reward += r[T->team[x->seat]];
+        }
+        T->iters++;
+        return;
+    }
     if (np == 0) {
         lock_node(T, 1);
         T->pool[1].visits++;
@@ -1010,6 +1020,11 @@ void *ist_run_tree(void *arg) {
     /* the playout is the core's alone (ai_playout_plain), for the view's
      * config (fixed states are the caller's: asked at every playout) */
     T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);
+    /* the backup without locks, virtual loss, sampled updates or RAVE, the
+     * seats' teams looked up once a search (the view's config) */
+    T->plain_back = !T->nfixed && !T->sh && T->vl == 1 && T->sim == SIM_UCT && T->rave <= 0;
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++)
+        T->team[q] = (uint8_t)(q < T->v->s.cfg->nseats ? kontor_team(&T->v->s, q) : 0);
     T->iters = 0;
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {
