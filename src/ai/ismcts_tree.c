@@ -534,6 +534,15 @@ static inline int bb_some(const kontor_bb *b) {
     return a != 0;
 }
 
+/* A node's kind and seat (adjacent bytes) in one load, to compare with
+ * those of a node made for the comparison. */
+_Static_assert(offsetof(node, seat) == offsetof(node, kind) + 1, "kind and seat are adjacent");
+static inline uint16_t kind_seat(const node *x) {
+    uint16_t v;
+    memcpy(&v, &x->kind, sizeof v);
+    return v;
+}
+
 /* The plain search's placement node (place_plain: no option that reads
  * the placement's move list, no water cells, no declined placement): what
  * select_edge does with kontor_legal's list of the cells, from the cells'
@@ -553,34 +562,40 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
         st = T->stamp = 1;
     }
     const uint32_t base = (uint32_t)seat * KEYS_PER_SEAT + ((uint32_t)KONTOR_MOVE_PLACE << 8);
+    uint32_t *idx = T->idx + base; /* by cell */
     uint32_t head0 = pool[parent].child, pc = 0;
     int nk = 0;
     kontor_bb have = {{0}}; /* the cells of seat's placement edges here */
+    node want = {.kind = N_SEQ, .seat = (uint8_t)seat}, wpass = {.kind = N_PASS, .seat = (uint8_t)seat};
+    const uint16_t seq = kind_seat(&want), pas = kind_seat(&wpass);
     for (uint32_t e = head0; e; e = pool[e].sibling) {
-        if (pool[e].seat != seat) continue;
-        if (pool[e].kind != N_SEQ) {
-            if (pool[e].kind == N_PASS && pool[e].move == N_SEQ) pc = e;
-            continue;
-        }
-        nk++;
-        unsigned m = pool[e].move;
-        if (m >> 8 == KONTOR_MOVE_PLACE && (m & 0xFF) != KONTOR_NONE) {
-            have.w[(m & 0xFF) >> 6] |= 1ULL << (m & 63);
-            T->idx[base + (m & 0xFF)] = e;
-        }
+        const node *x = &pool[e];
+        uint16_t ks = kind_seat(x);
+        if (ks == seq) {
+            nk++;
+            /* a cell (not KONTOR_NONE) of a placement's move */
+            unsigned cell = (unsigned)x->move - ((unsigned)KONTOR_MOVE_PLACE << 8);
+            if (cell < KONTOR_NONE) {
+                have.w[cell >> 6] |= 1ULL << (cell & 63);
+                idx[cell] = e;
+            }
+        } else if (ks == pas && x->move == N_SEQ)
+            pc = e;
     }
     uint32_t cand[KONTOR_MAX_MOVES];
     int nc = 0, nuntried = 0;
     for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++) {
-        for (uint64_t w = have.w[i] & s->cells.w[i]; w; w &= w - 1) {
-            uint32_t k = base + (uint32_t)(i * 64 + __builtin_ctzll(w));
-            cand[nc++] = T->idx[k];
-            T->hit[k] = st;
-        }
+        for (uint64_t w = have.w[i] & s->cells.w[i]; w; w &= w - 1) cand[nc++] = idx[i * 64 + __builtin_ctzll(w)];
         nuntried += __builtin_popcountll(s->cells.w[i] & ~have.w[i]);
     }
     uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
     int misses = pc && pool[pc].key;
+    /* passed() reads the stamps only when the group counts misses and some
+     * edge of before is not selectable now (as in select_edge) */
+    if (misses && nc < nk)
+        for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++)
+            for (uint64_t w = have.w[i] & s->cells.w[i]; w; w &= w - 1)
+                T->hit[base + (uint32_t)(i * 64 + __builtin_ctzll(w))] = st;
     if (nuntried) {
         /* the r-th untried cell, as untried[r] of select_edge's list */
         uint32_t r = kontor_rng_below(&T->rng, (uint32_t)nuntried);
