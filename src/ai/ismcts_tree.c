@@ -296,6 +296,103 @@ static inline uint32_t ucb_plain(const tree *T, const uint32_t *cand, int nc, in
     return misses ? ucb_loop(T, cand, nc, 1, pass) : ucb_loop(T, cand, nc, 0, pass);
 }
 
+/* select_edge's STAT edges of seat under parent found by the edge index
+ * (T->eix.on) among the legal moves: the selectable ones into cand (their
+ * number returned), the others into untried (*nuntried), the group's PASS
+ * node (*pc, 0: none yet) and its edges (*nk); the stamps st where passed()
+ * reads them. */
+static inline __attribute__((always_inline)) int stat_edges(tree *T, uint32_t parent, int seat,
+                                                            const kontor_move *moves, int n, uint32_t st,
+                                                            uint32_t *pcp, int *nkp, uint32_t *cand,
+                                                            kontor_move *untried, int *nuntried) {
+    node *pool = T->pool;
+    uint32_t pc;
+    int nc = 0, nu = 0;
+    /* the edge index (ismcts_index.h): the same edges and counts as
+     * select_edge's walk finds, without walking the other seat's edges and the
+     * cards this determinization does not deal to seat */
+    /* the searching seat's own edges at the root: the same list
+     * (T->root_moves) at every iteration, each edge found once a search
+     * (root_edge; an edge is never dropped during a search) */
+    /* the other seats' edges at the root by their move's value
+     * (root_by; a hit is checked against the edge's move, and a miss
+     * asks the index), and every seat's PASS node there (root_pc) */
+    int root = parent == 1;
+    int own = root && moves == T->root_moves;
+    if (root) {
+        pc = T->root_pc[seat];
+        if (!pc) pc = T->root_pc[seat] = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+    } else pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+    int nk = pc ? (int)pool[pc].nedges : 0;
+    int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
+    if (own)
+        for (int i = 0; i < n; i++) {
+            uint32_t e = T->root_edge[i];
+            if (!e) e = T->root_edge[i] = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (e) cand[nc++] = e;
+            else untried[nu++] = moves[i];
+        }
+    else if (root) {
+        uint32_t *by = T->root_by[seat];
+        for (int i = 0; i < n; i++) {
+            kontor_move m = moves[i];
+            uint32_t e = by[m & 0xFF];
+            if (!e || pool[e].move != m) {
+                e = ix_find(&T->eix, parent, N_STAT, seat, m);
+                if (e) by[m & 0xFF] = e;
+            }
+            if (e) cand[nc++] = e;
+            else untried[nu++] = m;
+        }
+    } else
+        for (int i = 0; i < n; i++) {
+            uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (e) cand[nc++] = e;
+            else untried[nu++] = moves[i];
+        }
+    /* passed() reads the stamps only when some edge of before is not
+     * selectable now (nm < nk): not at the searching seat's root, whose
+     * edges are its moves in every determinization */
+    if (misses && nc < nk)
+        for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
+    *pcp = pc;
+    *nkp = nk;
+    *nuntried = nu;
+    return nc;
+}
+
+/* ucb_plain's choice among the edges cand, of one kind and seat, given in
+ * any order: the one ucb_plain would choose were they in the ascending
+ * order of their moves (kontor_legal's order of a placement's cells): the
+ * unvisited edge of the smallest move, else the best by UCB with
+ * availability, of equals the one of the smallest move. */
+static inline __attribute__((always_inline)) uint32_t ucb_cells_loop(const tree *T, const uint32_t *cand, int nc,
+                                                                     const int misses, uint32_t pass) {
+    const node *pool = T->pool;
+    const double *logs = T->logs, c = T->c;
+    uint32_t best = 0, fresh = 0;
+    unsigned bm = 0, fm = ~0u;
+    double bestv = -1.0;
+    for (int i = 0; i < nc; i++) {
+        const node *x = &pool[cand[i]];
+        uint32_t v = x->visits;
+        unsigned m = x->move;
+        if (v == 0) {
+            if (m < fm) fm = m, fresh = cand[i];
+            continue;
+        }
+        uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
+        double la = avail < LOGS_N ? logs[avail] : log((double)avail);
+        double u = x->reward / v + c * sqrt_pos(la / v);
+        if (u > bestv || (u == bestv && m < bm)) best = cand[i], bestv = u, bm = m;
+    }
+    return fresh ? fresh : best;
+}
+
+static inline uint32_t ucb_cells(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
+    return misses ? ucb_cells_loop(T, cand, nc, 1, pass) : ucb_cells_loop(T, cand, nc, 0, pass);
+}
+
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
  * SEQ: an untried move is expanded (one new node, *expanded = 1); STAT: all
  * missing edges are added and an unvisited one goes first. Otherwise UCB
@@ -327,53 +424,7 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     kontor_move untried[KONTOR_MAX_MOVES];
     int nc = 0;
     if (kind == N_STAT && T->eix.on) {
-        /* the edge index (ismcts_index.h): the same edges and counts as the
-         * walk below finds, without walking the other seat's edges and the
-         * cards this determinization does not deal to seat */
-        /* the searching seat's own edges at the root: the same list
-         * (T->root_moves) at every iteration, each edge found once a search
-         * (root_edge; an edge is never dropped during a search) */
-        /* the other seats' edges at the root by their move's value
-         * (root_by; a hit is checked against the edge's move, and a miss
-         * asks the index), and every seat's PASS node there (root_pc) */
-        int root = parent == 1;
-        int own = root && moves == T->root_moves;
-        if (root) {
-            pc = T->root_pc[seat];
-            if (!pc) pc = T->root_pc[seat] = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
-        } else pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
-        nk = pc ? (int)pool[pc].nedges : 0;
-        int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
-        if (own)
-            for (int i = 0; i < n; i++) {
-                uint32_t e = T->root_edge[i];
-                if (!e) e = T->root_edge[i] = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
-                if (e) cand[nc++] = e;
-                else untried[nuntried++] = moves[i];
-            }
-        else if (root) {
-            uint32_t *by = T->root_by[seat];
-            for (int i = 0; i < n; i++) {
-                kontor_move m = moves[i];
-                uint32_t e = by[m & 0xFF];
-                if (!e || pool[e].move != m) {
-                    e = ix_find(&T->eix, parent, N_STAT, seat, m);
-                    if (e) by[m & 0xFF] = e;
-                }
-                if (e) cand[nc++] = e;
-                else untried[nuntried++] = m;
-            }
-        } else
-            for (int i = 0; i < n; i++) {
-                uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
-                if (e) cand[nc++] = e;
-                else untried[nuntried++] = moves[i];
-            }
-        /* passed() reads the stamps only when some edge of before is not
-         * selectable now (nm < nk): not at the searching seat's root, whose
-         * edges are its moves in every determinization */
-        if (misses && nc < nk)
-            for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
+        nc = stat_edges(T, parent, seat, moves, n, st, &pc, &nk, cand, untried, &nuntried);
     } else {
         for (uint32_t e = head0; e; e = pool[e].sibling) {
             if (pool[e].seat != seat) continue;
@@ -527,6 +578,32 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, best);
 }
 
+/* The plain search's simultaneous edge (stat_plain: sim=uct, no par=sync;
+ * the edge index on): select_edge's STAT path without its tests of the
+ * options, which touch no STAT edge of such a search. The same edges, new
+ * edges, choice and pass. */
+static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint32_t parent, int seat, const kontor_move *moves, int n) {
+    uint32_t st = ++T->stamp;
+    if (st == 0) { /* wrapped: as in select_edge */
+        memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        memset(T->hit, 0, NKEYS * sizeof *T->hit);
+        st = T->stamp = 1;
+    }
+    uint32_t head0 = T->pool[parent].child, pc, cand[KONTOR_MAX_MOVES];
+    kontor_move untried[KONTOR_MAX_MOVES];
+    int nk, nuntried;
+    int nc = stat_edges(T, parent, seat, moves, n, st, &pc, &nk, cand, untried, &nuntried);
+    const node *pool = T->pool;
+    uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
+    int misses = pc && pool[pc].key, nm = nc;
+    for (int i = 0; i < nuntried; i++) {
+        uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], pass - 1);
+        if (!e) return 0;
+        cand[nc++] = e;
+    }
+    return passed(T, parent, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, ucb_plain(T, cand, nc, misses, pass));
+}
+
 /* Whether a board's bit set has a cell. */
 static inline int bb_some(const kontor_bb *b) {
     uint64_t a = 0;
@@ -562,12 +639,16 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
         st = T->stamp = 1;
     }
     const uint32_t base = (uint32_t)seat * KEYS_PER_SEAT + ((uint32_t)KONTOR_MOVE_PLACE << 8);
-    uint32_t *idx = T->idx + base; /* by cell */
     uint32_t head0 = pool[parent].child, pc = 0;
     int nk = 0;
     kontor_bb have = {{0}}; /* the cells of seat's placement edges here */
     node want = {.kind = N_SEQ, .seat = (uint8_t)seat}, wpass = {.kind = N_PASS, .seat = (uint8_t)seat};
     const uint16_t seq = kind_seat(&want), pas = kind_seat(&wpass);
+    /* the selectable edges (their cells legal now) in the order of the
+     * children's list: ucb_cells chooses as ucb_plain over the cells'
+     * ascending order, and passed() counts them in any order */
+    uint32_t cand[KONTOR_MAX_MOVES];
+    int nc = 0, nuntried = 0;
     for (uint32_t e = head0; e; e = pool[e].sibling) {
         const node *x = &pool[e];
         uint16_t ks = kind_seat(x);
@@ -576,26 +657,21 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
             /* a cell (not KONTOR_NONE) of a placement's move */
             unsigned cell = (unsigned)x->move - ((unsigned)KONTOR_MOVE_PLACE << 8);
             if (cell < KONTOR_NONE) {
-                have.w[cell >> 6] |= 1ULL << (cell & 63);
-                idx[cell] = e;
+                uint64_t bit = 1ULL << (cell & 63);
+                have.w[cell >> 6] |= bit;
+                if (s->cells.w[cell >> 6] & bit) cand[nc++] = e;
             }
         } else if (ks == pas && x->move == N_SEQ)
             pc = e;
     }
-    uint32_t cand[KONTOR_MAX_MOVES];
-    int nc = 0, nuntried = 0;
-    for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++) {
-        for (uint64_t w = have.w[i] & s->cells.w[i]; w; w &= w - 1) cand[nc++] = idx[i * 64 + __builtin_ctzll(w)];
+    for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++)
         nuntried += __builtin_popcountll(s->cells.w[i] & ~have.w[i]);
-    }
     uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
     int misses = pc && pool[pc].key;
     /* passed() reads the stamps only when the group counts misses and some
      * edge of before is not selectable now (as in select_edge) */
     if (misses && nc < nk)
-        for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++)
-            for (uint64_t w = have.w[i] & s->cells.w[i]; w; w &= w - 1)
-                T->hit[base + (uint32_t)(i * 64 + __builtin_ctzll(w))] = st;
+        for (int i = 0; i < nc; i++) T->hit[base + (pool[cand[i]].move & 0xFFu)] = st;
     if (nuntried) {
         /* the r-th untried cell, as untried[r] of select_edge's list */
         uint32_t r = kontor_rng_below(&T->rng, (uint32_t)nuntried);
@@ -615,7 +691,7 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
         *expanded = 1;
         return passed(T, parent, N_SEQ, seat, pc, head0, cand, nc, e, nk, nc, e);
     }
-    return passed(T, parent, N_SEQ, seat, pc, head0, cand, nc, 0, nk, nc, ucb_plain(T, cand, nc, misses, pass));
+    return passed(T, parent, N_SEQ, seat, pc, head0, cand, nc, 0, nk, nc, ucb_cells(T, cand, nc, misses, pass));
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
@@ -710,7 +786,8 @@ static void iterate(tree *T) {
                 }
                 int n = nlegal[q];
                 float p = 0;
-                uint32_t e = select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
+                uint32_t e = T->stat_plain && T->eix.on ? select_stat(T, cur, q, lm[q], n)
+                                                        : select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
                     pick[q] = lm[q][kontor_rng_below(&T->rng, (uint32_t)n)];
@@ -1037,6 +1114,7 @@ void *ist_run_tree(void *arg) {
     T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);
     /* the backup without locks, virtual loss, sampled updates or RAVE, the
      * seats' teams looked up once a search (the view's config) */
+    T->stat_plain = T->sim == SIM_UCT && !T->ss;
     T->plain_back = !T->nfixed && !T->sh && T->vl == 1 && T->sim == SIM_UCT && T->rave <= 0;
     for (int q = 0; q < KONTOR_MAX_SEATS; q++)
         T->team[q] = (uint8_t)(q < T->v->s.cfg->nseats ? kontor_team(&T->v->s, q) : 0);
