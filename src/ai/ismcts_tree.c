@@ -254,10 +254,14 @@ static inline __attribute__((always_inline)) uint32_t passed(tree *T, uint32_t p
 }
 
 /* The square root of x >= 0 (la / visits): sqrtsd itself, without the
- * library's test for a negative x (errno) at every edge; the same value. */
-#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-#include <emmintrin.h>
-static inline double sqrt_pos(double x) { return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_set_sd(x), _mm_set_sd(x))); }
+ * library's test for a negative x (errno) at every edge, and without the
+ * intrinsics' clearing of the register's upper half; the same value. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(KONTOR_NO_SSE2)
+static inline double sqrt_pos(double x) {
+    double r;
+    __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(x));
+    return r;
+}
 #else
 static inline double sqrt_pos(double x) { return sqrt(x); }
 #endif
