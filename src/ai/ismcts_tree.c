@@ -223,16 +223,18 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
 /* Inline at each of its calls (three a plain iteration): twelve arguments
  * passed and the function's frame cost more than its usual work, and each
  * call's constants (kind, enew, nm) drop the tests that do not apply. */
-static inline __attribute__((always_inline)) uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc,
-                                                             uint32_t head0, const uint32_t *cand, int nc,
-                                                             uint32_t enew, int nk, int nm, uint32_t e) {
+static inline __attribute__((always_inline)) uint32_t passed_by(tree *T, uint32_t parent, int kind, int seat,
+                                                                uint32_t pc, uint32_t head0, const uint32_t *cand,
+                                                                int nc, uint32_t enew, int nk, int nm, uint32_t e,
+                                                                const int counted) {
     node *pool = T->pool;
     if (!pc && !(pc = alloc_node(T, parent, N_PASS, seat, (kontor_move)kind, 0))) return 0;
     node *p = &pool[pc];
     uint32_t pass = ++p->visits;
     int nsel = nc + (enew != 0);
     if (p->key == 0) {
-        for (int i = 0; i < nc; i++) pool[cand[i]].miss++;
+        if (!counted) /* else the UCB loop counted them (ucb_counted) */
+            for (int i = 0; i < nc; i++) pool[cand[i]].miss++;
         if (enew) pool[enew].miss++;
     } else if (nm < nk)
         for (uint32_t f = head0; f; f = pool[f].sibling)
@@ -253,6 +255,12 @@ static inline __attribute__((always_inline)) uint32_t passed(tree *T, uint32_t p
     return e;
 }
 
+static inline __attribute__((always_inline)) uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc,
+                                                             uint32_t head0, const uint32_t *cand, int nc,
+                                                             uint32_t enew, int nk, int nm, uint32_t e) {
+    return passed_by(T, parent, kind, seat, pc, head0, cand, nc, enew, nk, nm, e, 0);
+}
+
 /* The square root of x >= 0 (la / visits): sqrtsd itself, without the
  * library's test for a negative x (errno) at every edge, and without the
  * intrinsics' clearing of the register's upper half; the same value. */
@@ -271,16 +279,21 @@ static inline double sqrt_pos(double x) { return sqrt(x); }
  * edge, the table of logarithms and c (as a double, the value the product
  * had) read once. */
 static inline __attribute__((always_inline)) uint32_t ucb_loop(const tree *T, const uint32_t *cand, int nc,
-                                                               const int misses, uint32_t pass) {
-    const node *pool = T->pool;
+                                                               const int misses, uint32_t pass, const int count) {
+    node *pool = T->pool;
     const double *logs = T->logs, c = T->c;
     uint32_t best = 0;
     double bestv = -1.0;
     for (int i = 0; i < nc; i++) {
-        const node *x = &pool[cand[i]];
+        node *x = &pool[cand[i]];
         uint32_t v = x->visits;
-        if (v == 0) return cand[i];
+        if (v == 0) {
+            if (count)
+                for (int j = i; j < nc; j++) pool[cand[j]].miss++;
+            return cand[i];
+        }
         uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
+        if (count) x->miss = avail;
         double la = avail < LOGS_N ? logs[avail] : log((double)avail);
         double u = x->reward / v + c * sqrt_pos(la / v);
         if (u > bestv) best = cand[i], bestv = u;
@@ -297,7 +310,15 @@ static inline __attribute__((always_inline)) uint32_t ucb_loop(const tree *T, co
  * the same choices (test_one_thread_availability_as_before fails when the
  * last unvisited edge is chosen instead, checked by hand). */
 static inline uint32_t ucb_plain(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
-    return misses ? ucb_loop(T, cand, nc, 1, pass) : ucb_loop(T, cand, nc, 0, pass);
+    return misses ? ucb_loop(T, cand, nc, 1, pass, 0) : ucb_loop(T, cand, nc, 0, pass, 0);
+}
+
+/* ucb_plain that also counts this pass's availability of the edges of a
+ * group that counts it (misses = 0: each selectable edge's count + 1, the
+ * value the UCB reads): the write passed() would make, done where the
+ * edge is read anyway; passed_by(..., counted = 1) then leaves them. */
+static inline uint32_t ucb_counted(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
+    return misses ? ucb_loop(T, cand, nc, 1, pass, 0) : ucb_loop(T, cand, nc, 0, pass, 1);
 }
 
 /* select_edge's STAT edges of seat under parent found by the edge index
@@ -605,7 +626,8 @@ static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint3
         if (!e) return 0;
         cand[nc++] = e;
     }
-    return passed(T, parent, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, ucb_plain(T, cand, nc, misses, pass));
+    uint32_t best = ucb_counted(T, cand, nc, misses, pass);
+    return passed_by(T, parent, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, best, 1);
 }
 
 /* Whether a board's bit set has a cell. */
