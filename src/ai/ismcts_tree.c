@@ -34,12 +34,12 @@ static void lock_wait(atomic_int *f) {
             }
 }
 
-static inline void lock_node(tree *T, uint32_t i) {
-    if (T->sh) lock_wait(&T->sh->lock[i & (NLOCKS - 1)].f);
+static inline void lock_node(shared *sh, uint32_t i) {
+    if (sh) lock_wait(&sh->lock[i & (NLOCKS - 1)].f);
 }
 
-static inline void unlock_node(tree *T, uint32_t i) {
-    if (T->sh) atomic_store_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
+static inline void unlock_node(shared *sh, uint32_t i) {
+    if (sh) atomic_store_explicit(&sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
 }
 
 /* A new node under parent, whose lock the caller holds (par=tree: from this
@@ -773,6 +773,7 @@ void ai_result_margin(const kontor_state *s, float x, float r[2]) {
  * holds the node's lock. */
 static void iterate(tree *T) {
     const kontor_view *v = T->v;
+    shared *const sh = T->sh; /* par=tree's locks, or NULL (read once: the pool's bytes may alias the tree) */
     kontor_state st;
     int k = -1;
     if (T->nfixed) {
@@ -802,7 +803,7 @@ static void iterate(tree *T) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
-            lock_node(T, cur);
+            lock_node(sh, cur);
             for (int q = 0; q < st.cfg->nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
                 if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
@@ -833,7 +834,7 @@ static void iterate(tree *T) {
                 if (j) expanded = 1;
             }
             if (j) T->pool[j].visits++;
-            unlock_node(T, cur);
+            unlock_node(sh, cur);
             /* decoupled: the picks were made independently; now apply them.
              * A pick is an edge of this state's legal list (select_edge
              * matches edges against it) or drawn from that list, so it is
@@ -863,7 +864,7 @@ static void iterate(tree *T) {
             uint32_t e;
             if (T->place_plain && st.phase == KONTOR_PHASE_PLACE && !st.cfg->optional_place && !bb_some(&st.cells_water)) {
                 if (!bb_some(&st.cells)) break;
-                lock_node(T, cur);
+                lock_node(sh, cur);
                 e = select_place(T, &st, cur, q, &expanded);
             } else {
                 const kontor_move *lq = moves;
@@ -871,11 +872,11 @@ static void iterate(tree *T) {
                 if (cur == 1 && q == v->seat && T->root_n >= 0) lq = T->root_moves, n = T->root_n;
                 else n = kontor__legal_of_actor(&st, q, moves);
                 if (n <= 0) break;
-                lock_node(T, cur);
+                lock_node(sh, cur);
                 e = select_edge(T, &st, cur, N_SEQ, q, lq, n, &expanded, NULL);
             }
             if (e) T->pool[e].visits += T->vl;
-            unlock_node(T, cur);
+            unlock_node(sh, cur);
             if (!e) break;
             pkey[np] = T->rave > 0 && st.phase == KONTOR_PHASE_PLACE ? ai_rave_key(&st, q, T->pool[e].move) : UINT32_MAX;
             kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
@@ -915,12 +916,12 @@ static void iterate(tree *T) {
         return;
     }
     if (np == 0) {
-        lock_node(T, 1);
+        lock_node(sh, 1);
         T->pool[1].visits++;
-        unlock_node(T, 1);
+        unlock_node(sh, 1);
     }
     for (int i = 0; i < np; i++) {
-        if (i == 0 || from[i] != from[i - 1]) lock_node(T, from[i]);
+        if (i == 0 || from[i] != from[i - 1]) lock_node(sh, from[i]);
         if (i == 0) T->pool[1].visits++; /* from[0] is the root */
         node *x = &T->pool[path[i]];
         x->visits -= T->vl - 1;
@@ -928,7 +929,7 @@ static void iterate(tree *T) {
         if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
         if (T->rave > 0 && pkey[i] != UINT32_MAX)
             ist_rave_update(T, from[i], x->seat, pkey[i], ppos[i], r[kontor_team(&st, x->seat)]);
-        if (i == np - 1 || from[i + 1] != from[i]) unlock_node(T, from[i]);
+        if (i == np - 1 || from[i + 1] != from[i]) unlock_node(sh, from[i]);
     }
     T->iters++;
 }
@@ -961,17 +962,18 @@ int ai_settled_all(const int *lead, int n) {
 /* The root move this tree has settled on, + 1, or 0. */
 static int settled(tree *T, double t0, double now) {
     const kontor_view *v = T->v;
+    shared *sh = T->sh;
     int kind = ist_simultaneous(&v->s) ? N_STAT : N_SEQ;
     uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
     int lead = 0;
-    lock_node(T, 1);
+    lock_node(sh, 1);
     for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
         const node *x = &T->pool[e];
         if (x->kind != kind || x->seat != v->seat) continue;
         if (x->visits > first) second = first, first = x->visits, lead = x->move + 1;
         else if (x->visits > second) second = x->visits;
     }
-    unlock_node(T, 1);
+    unlock_node(sh, 1);
     uint64_t iters = T->sh ? atomic_load_explicit(&T->sh->next, memory_order_relaxed) : T->iters;
     return ai_settled(first, second, iters, now - t0, T->deadline - now) ? lead : 0;
 }
