@@ -133,6 +133,25 @@ typedef struct ai_mast {
 /* The result per team of a finished game: 0.9 x (win 1, draw 1/2, loss 0)
  * + 0.1 x (1/2 + margin/10), margin clamped to +-5. */
 void ai_result_of(const kontor_state *s, float r[2]);
+/* ai_result_of's values in a table, by the result (0 loss, 1 draw, 2 win)
+ * and the margin clamped to +-AI_MARGIN_CLAMP (its index m + the clamp),
+ * filled by ai_result_table (the same expression, so the same floats), and
+ * read by ai_result_by: the search's result of a playout without the
+ * arithmetic. */
+#define AI_MARGIN_CLAMP 5
+typedef struct ai_results {
+    float r[3][2 * AI_MARGIN_CLAMP + 1];
+} ai_results;
+void ai_result_table(ai_results *t);
+static inline void ai_result_by(const kontor_state *s, const ai_results *t, float r[2]) {
+    for (int k = 0; k < 2; k++) {
+        int w = s->winner == k ? 2 : s->winner < 0 ? 1 : 0;
+        int m = (int)s->score[k] - (int)s->score[1 - k];
+        if (m > AI_MARGIN_CLAMP) m = AI_MARGIN_CLAMP;
+        if (m < -AI_MARGIN_CLAMP) m = -AI_MARGIN_CLAMP;
+        r[k] = t->r[w][m + AI_MARGIN_CLAMP];
+    }
+}
 /* Play s on with the policy of o (s is changed) and write the result per
  * team into r: the finished game's, or the evaluation's win chance at the
  * cut-off. Deterministic for the generator's state. */

@@ -893,7 +893,7 @@ static void iterate(tree *T) {
     float r[2];
     if (T->plain_po) { /* what ai_playout_mast would do, without asking again */
         kontor_playout(&st, &T->rng);
-        ai_result_of(&st, r);
+        ai_result_by(&st, &T->results, r); /* ai_result_of's values */
     } else if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
     else ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
@@ -1140,6 +1140,7 @@ void *ist_run_tree(void *arg) {
     /* the playout is the core's alone (ai_playout_plain), for the view's
      * config (fixed states are the caller's: asked at every playout) */
     T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);
+    ai_result_table(&T->results);
     /* the backup without locks, virtual loss, sampled updates or RAVE, the
      * seats' teams looked up once a search (the view's config) */
     T->stat_plain = T->sim == SIM_UCT && !T->ss;

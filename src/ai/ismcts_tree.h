@@ -268,6 +268,7 @@ typedef struct tree {
     int place_plain; /* none of the options select_edge reads at a placement: select_place (ismcts_tree.c) */
     int walk;        /* ismcts_impl's walk (tests only): no select_place either */
     int plain_po;    /* the playout is kontor_playout and ai_result_of (ai_playout_plain), called by iterate */
+    ai_results results; /* plain_po: ai_result_of's values by table (ai_result_by) */
     int stat_plain;  /* sim=uct, no par=sync: select_stat serves the STAT edges (with the edge index) */
     int plain_back;  /* the backup is a sum along the path (one thread, vl=1, sim=uct, no rave, no fixed states) */
     uint8_t team[KONTOR_MAX_SEATS]; /* plain_back: each seat's team (kontor_team of the view) */

@@ -64,14 +64,26 @@
 #define SCALE_LARGEST 10.0
 #define SCALE_ALL 6.0
 
+_Static_assert(MARGIN_CLAMP == AI_MARGIN_CLAMP, "ai.h's table of results has the margins' width");
+/* A team's result for a win, draw or loss (wdl 1, 1/2, 0) and the clamped
+ * margin m: the one expression both ai_result_of and the table use. */
+static inline float result_value(float wdl, int m) {
+    return W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
+}
+
 void ai_result_of(const kontor_state *s, float r[2]) {
     for (int t = 0; t < 2; t++) {
         float wdl = s->winner == t ? 1.0f : s->winner < 0 ? 0.5f : 0.0f;
         int m = (int)s->score[t] - (int)s->score[1 - t];
         if (m > MARGIN_CLAMP) m = MARGIN_CLAMP;
         if (m < -MARGIN_CLAMP) m = -MARGIN_CLAMP;
-        r[t] = W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
+        r[t] = result_value(wdl, m);
     }
+}
+
+void ai_result_table(ai_results *t) {
+    for (int w = 0; w < 3; w++)
+        for (int m = -MARGIN_CLAMP; m <= MARGIN_CLAMP; m++) t->r[w][m + MARGIN_CLAMP] = result_value(0.5f * (float)w, m);
 }
 
 /* uniform in [0, 1) from the top 24 bits */
