@@ -409,7 +409,7 @@ static inline __attribute__((always_inline)) uint32_t ucb_cells_loop(const tree 
         uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
         double la = avail < LOGS_N ? logs[avail] : log((double)avail);
         double u = x->reward / v + c * sqrt_pos(la / v);
-        if (u > bestv || (u == bestv && m < bm)) best = cand[i], bestv = u, bm = m;
+        if (u >= bestv && (u > bestv || m < bm)) best = cand[i], bestv = u, bm = m; /* one test when below */
     }
     return fresh ? fresh : best;
 }
