@@ -184,10 +184,21 @@ static inline uint64_t draw_batch(kontor_rng *r, unsigned j) {
  * place in d). */
 #define STEP(o)                                                 \
     do {                                                        \
-        uint64_t x_ = mul_hi(&z, k + (o));                      \
+        uint64_t x_ = mul_hi(&z, k[o]);                         \
         q[o] = d[x_];                                           \
         d[x_] = c[o];                                           \
     } while (0)
+
+/* The steps' bounds as numbers in memory, bound_of[e + 1 + o] = e - 7 + o
+ * (e a batch's end, o its step): MUL reads its factor from there, one
+ * instruction a card instead of an add and the MUL (the same factors). A
+ * step taken has e + 1 + o >= 9 (o >= 8 - t, e >= t): the first nine,
+ * wrapped below zero, are never read. */
+#define B8(i) (i) - 8, (i) - 7, (i) - 6, (i) - 5, (i) - 4, (i) - 3, (i) - 2, (i) - 1
+static const uint64_t bound_of[KONTOR_MAX_CARDS + 16] = {
+    B8(0), B8(8), B8(16), B8(24), B8(32), B8(40), B8(48), B8(56), B8(64), B8(72), B8(80), B8(88), B8(96), B8(104)};
+#undef B8
+_Static_assert(KONTOR_MAX_CARDS + 16 == 112, "bound_of lists 112 numbers");
 
 /* The runs of a view's unknown places, worked out once. */
 typedef struct planner {
@@ -418,7 +429,8 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
     kontor_rng r = *rng;
     for (unsigned b = 0; b < p->nbatches; b++) {
         const kontor_deal_batch *x = &p->batch[b];
-        uint64_t z = draw_batch(&r, x->j), k = (uint64_t)x->e - 7; /* step 0's bound, were it there */
+        uint64_t z = draw_batch(&r, x->j);
+        const uint64_t *k = bound_of + x->e + 1; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
         uint8_t *d = u + x->at, *q = d + x->e - 8;
         const uint8_t *c = p->id + x->at + x->e - 8;
         switch (x->t) {
