@@ -637,12 +637,18 @@ static inline int bb_some(const kontor_bb *b) {
     return a != 0;
 }
 
-/* A node's kind and seat (adjacent bytes) in one load, to compare with
- * those of a node made for the comparison. */
+/* A node's kind and seat (adjacent bytes) in one load, and a kind and
+ * seat laid out the same way to compare it with. */
 _Static_assert(offsetof(node, seat) == offsetof(node, kind) + 1, "kind and seat are adjacent");
 static inline uint16_t kind_seat(const node *x) {
     uint16_t v;
     memcpy(&v, &x->kind, sizeof v);
+    return v;
+}
+static inline uint16_t kind_seat_of(int kind, int seat) {
+    uint8_t b[2] = {(uint8_t)kind, (uint8_t)seat}; /* the two bytes as a node holds them */
+    uint16_t v;
+    memcpy(&v, b, sizeof v);
     return v;
 }
 
@@ -668,8 +674,7 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
     uint32_t head0 = pool[parent].child, pc = 0;
     int nk = 0;
     kontor_bb have = {{0}}; /* the cells of seat's placement edges here */
-    node want = {.kind = N_SEQ, .seat = (uint8_t)seat}, wpass = {.kind = N_PASS, .seat = (uint8_t)seat};
-    const uint16_t seq = kind_seat(&want), pas = kind_seat(&wpass);
+    const uint16_t seq = kind_seat_of(N_SEQ, seat), pas = kind_seat_of(N_PASS, seat);
     /* the selectable edges (their cells legal now) in the order of the
      * children's list: ucb_cells chooses as ucb_plain over the cells'
      * ascending order, and passed() counts them in any order */
