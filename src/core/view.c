@@ -433,8 +433,11 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
         const uint64_t *k = bound_of + x->e + 1; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
         uint8_t *d = u + x->at, *q = d + x->e - 8;
         const uint8_t *c = p->id + x->at + x->e - 8;
+        if (x->t == 8) goto full; /* most batches: no jump through the table */
         switch (x->t) {
-        case 8: STEP(0); /* fallthrough */
+        case 8:
+        full:
+            STEP(0); /* fallthrough */
         case 7: STEP(1); /* fallthrough */
         case 6: STEP(2); /* fallthrough */
         case 5: STEP(3); /* fallthrough */
