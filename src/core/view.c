@@ -467,6 +467,7 @@ static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_
         uint64_t w, after;
         memcpy(&after, b + m, 8);
 #define WORD(i) (memcpy(&w, src + 8 * (i), 8), memcpy(b + 8 * (i), &w, 8))
+        if (m <= 8) goto one; /* most runs: no jump through the switch's table */
         switch ((m + 7) >> 3) {
         case 8: WORD(7); /* fallthrough */
         case 7: WORD(6); /* fallthrough */
@@ -475,7 +476,9 @@ static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_
         case 4: WORD(3); /* fallthrough */
         case 3: WORD(2); /* fallthrough */
         case 2: WORD(1); /* fallthrough */
-        default: WORD(0);
+        default:
+        one:
+            WORD(0);
         }
 #undef WORD
         memcpy(b + m, &after, 8);
