@@ -607,7 +607,8 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
  * the edge index on): select_edge's STAT path without its tests of the
  * options, which touch no STAT edge of such a search. The same edges, new
  * edges, choice and pass. */
-static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint32_t parent, int seat, const kontor_move *moves, int n) {
+static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint32_t parent, int seat,
+                                                                  const kontor_move *moves, int n) {
     uint32_t st = ++T->stamp;
     if (st == 0) { /* wrapped: as in select_edge */
         memset(T->mark, 0, NKEYS * sizeof *T->mark);

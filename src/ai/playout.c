@@ -83,7 +83,8 @@ void ai_result_of(const kontor_state *s, float r[2]) {
 
 void ai_result_table(ai_results *t) {
     for (int w = 0; w < 3; w++)
-        for (int m = -MARGIN_CLAMP; m <= MARGIN_CLAMP; m++) t->r[w][m + MARGIN_CLAMP] = result_value(0.5f * (float)w, m);
+        for (int m = -MARGIN_CLAMP; m <= MARGIN_CLAMP; m++)
+            t->r[w][m + MARGIN_CLAMP] = result_value(0.5f * (float)w, m);
 }
 
 /* uniform in [0, 1) from the top 24 bits */
