@@ -133,6 +133,25 @@ typedef struct ai_mast {
 /* The result per team of a finished game: 0.9 x (win 1, draw 1/2, loss 0)
  * + 0.1 x (1/2 + margin/10), margin clamped to +-5. */
 void ai_result_of(const kontor_state *s, float r[2]);
+/* ai_result_of's values in a table, by the result (0 loss, 1 draw, 2 win)
+ * and the margin clamped to +-AI_MARGIN_CLAMP (its index m + the clamp),
+ * filled by ai_result_table (the same expression, so the same floats), and
+ * read by ai_result_by: the search's result of a playout without the
+ * arithmetic. */
+#define AI_MARGIN_CLAMP 5
+typedef struct ai_results {
+    float r[3][2 * AI_MARGIN_CLAMP + 1];
+} ai_results;
+void ai_result_table(ai_results *t);
+static inline void ai_result_by(const kontor_state *s, const ai_results *t, float r[2]) {
+    for (int k = 0; k < 2; k++) {
+        int w = s->winner == k ? 2 : s->winner < 0 ? 1 : 0;
+        int m = (int)s->score[k] - (int)s->score[1 - k];
+        if (m > AI_MARGIN_CLAMP) m = AI_MARGIN_CLAMP;
+        if (m < -AI_MARGIN_CLAMP) m = -AI_MARGIN_CLAMP;
+        r[k] = t->r[w][m + AI_MARGIN_CLAMP];
+    }
+}
 /* Play s on with the policy of o (s is changed) and write the result per
  * team into r: the finished game's, or the evaluation's win chance at the
  * cut-off. Deterministic for the generator's state. */
@@ -140,6 +159,10 @@ void ai_playout(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, floa
 /* The same with MAST statistics (o->mast > 0): read to pick, and updated
  * with the result at the end. mast may be NULL (then as without). */
 void ai_playout_mast(kontor_state *s, kontor_rng *rng, const ai_playout_opts *o, ai_mast *mast, float r[2]);
+/* 1 when ai_playout_mast with o and mast plays a game of cfg by the core's
+ * kontor_playout and ai_result_of alone (no policy, no cut-off, no MAST):
+ * the search then calls those two itself. */
+int ai_playout_plain(const ai_playout_opts *o, const kontor_config *cfg, const ai_mast *mast);
 /* ismcts's rave=K: the placements of one playout, in order, each as its
  * RAVE key: seat x AI_RAVE_PER_SEAT + (a dock card ? 4096 : 0) + the move's
  * low 12 bits (kind and cell); the card itself is not in it (a card is

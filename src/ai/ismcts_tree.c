@@ -34,12 +34,12 @@ static void lock_wait(atomic_int *f) {
             }
 }
 
-static inline void lock_node(tree *T, uint32_t i) {
-    if (T->sh) lock_wait(&T->sh->lock[i & (NLOCKS - 1)].f);
+static inline void lock_node(shared *sh, uint32_t i) {
+    if (sh) lock_wait(&sh->lock[i & (NLOCKS - 1)].f);
 }
 
-static inline void unlock_node(tree *T, uint32_t i) {
-    if (T->sh) atomic_store_explicit(&T->sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
+static inline void unlock_node(shared *sh, uint32_t i) {
+    if (sh) atomic_store_explicit(&sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
 }
 
 /* A new node under parent, whose lock the caller holds (par=tree: from this
@@ -220,15 +220,21 @@ static int ebias_expand(tree *T, const kontor_state *s, uint32_t parent, int sea
  * margin, converting its edges when it switches (count = passes since
  * birth - misses, either way). Returns e, or 0 when the pool is full. */
 #define PASS_SWITCH 64
-static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc, uint32_t head0, const uint32_t *cand,
-                       int nc, uint32_t enew, int nk, int nm, uint32_t e) {
+/* Inline at each of its calls (three a plain iteration): twelve arguments
+ * passed and the function's frame cost more than its usual work, and each
+ * call's constants (kind, enew, nm) drop the tests that do not apply. */
+static inline __attribute__((always_inline)) uint32_t passed_by(tree *T, uint32_t parent, int kind, int seat,
+                                                                uint32_t pc, uint32_t head0, const uint32_t *cand,
+                                                                int nc, uint32_t enew, int nk, int nm, uint32_t e,
+                                                                const int counted) {
     node *pool = T->pool;
     if (!pc && !(pc = alloc_node(T, parent, N_PASS, seat, (kontor_move)kind, 0))) return 0;
     node *p = &pool[pc];
     uint32_t pass = ++p->visits;
     int nsel = nc + (enew != 0);
     if (p->key == 0) {
-        for (int i = 0; i < nc; i++) pool[cand[i]].miss++;
+        if (!counted) /* else the UCB loop counted them (ucb_counted) */
+            for (int i = 0; i < nc; i++) pool[cand[i]].miss++;
         if (enew) pool[enew].miss++;
     } else if (nm < nk)
         for (uint32_t f = head0; f; f = pool[f].sibling)
@@ -249,6 +255,52 @@ static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc
     return e;
 }
 
+static inline __attribute__((always_inline)) uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc,
+                                                             uint32_t head0, const uint32_t *cand, int nc,
+                                                             uint32_t enew, int nk, int nm, uint32_t e) {
+    return passed_by(T, parent, kind, seat, pc, head0, cand, nc, enew, nk, nm, e, 0);
+}
+
+/* The square root of x >= 0 (la / visits): sqrtsd itself, without the
+ * library's test for a negative x (errno) at every edge, and without the
+ * intrinsics' clearing of the register's upper half; the same value. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(KONTOR_NO_SSE2)
+static inline double sqrt_pos(double x) {
+    double r;
+    __asm__("sqrtsd %1, %0" : "=x"(r) : "x"(x));
+    return r;
+}
+#else
+static inline double sqrt_pos(double x) { return sqrt(x); }
+#endif
+
+/* ucb_plain's loop, for a group counting misses (misses = 1) or
+ * availability (0): written twice by the compiler, no test of the mode per
+ * edge, the table of logarithms and c (as a double, the value the product
+ * had) read once. */
+static inline __attribute__((always_inline)) uint32_t ucb_loop(const tree *T, const uint32_t *cand, int nc,
+                                                               const int misses, uint32_t pass, const int count) {
+    node *pool = T->pool;
+    const double *logs = T->logs, c = T->c;
+    uint32_t best = 0;
+    double bestv = -1.0;
+    for (int i = 0; i < nc; i++) {
+        node *x = &pool[cand[i]];
+        uint32_t v = x->visits;
+        if (v == 0) {
+            if (count)
+                for (int j = i; j < nc; j++) pool[cand[j]].miss++;
+            return cand[i];
+        }
+        uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
+        if (count) x->miss = avail;
+        double la = avail < LOGS_N ? logs[avail] : log((double)avail);
+        double u = x->reward / v + c * sqrt_pos(la / v);
+        if (u > bestv) best = cand[i], bestv = u;
+    }
+    return best;
+}
+
 /* The plain search's choice among the selectable edges cand (select_edge's
  * loop without its per-edge tests of the options): the first unvisited
  * edge, else the best by UCB with availability, the first of equals. Done at
@@ -258,18 +310,112 @@ static uint32_t passed(tree *T, uint32_t parent, int kind, int seat, uint32_t pc
  * the same choices (test_one_thread_availability_as_before fails when the
  * last unvisited edge is chosen instead, checked by hand). */
 static inline uint32_t ucb_plain(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
+    return misses ? ucb_loop(T, cand, nc, 1, pass, 0) : ucb_loop(T, cand, nc, 0, pass, 0);
+}
+
+/* ucb_plain that also counts this pass's availability of the edges of a
+ * group that counts it (misses = 0: each selectable edge's count + 1, the
+ * value the UCB reads): the write passed() would make, done where the
+ * edge is read anyway; passed_by(..., counted = 1) then leaves them. */
+static inline uint32_t ucb_counted(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
+    return misses ? ucb_loop(T, cand, nc, 1, pass, 0) : ucb_loop(T, cand, nc, 0, pass, 1);
+}
+
+/* select_edge's STAT edges of seat under parent found by the edge index
+ * (T->eix.on) among the legal moves: the selectable ones into cand (their
+ * number returned), the others into untried (*nuntried), the group's PASS
+ * node (*pc, 0: none yet) and its edges (*nk); the stamps st where passed()
+ * reads them. */
+static inline __attribute__((always_inline)) int stat_edges(tree *T, uint32_t parent, int seat,
+                                                            const kontor_move *moves, int n, uint32_t st,
+                                                            uint32_t *pcp, int *nkp, uint32_t *cand,
+                                                            kontor_move *untried, int *nuntried) {
+    node *pool = T->pool;
+    uint32_t pc;
+    int nc = 0, nu = 0;
+    /* the edge index (ismcts_index.h): the same edges and counts as
+     * select_edge's walk finds, without walking the other seat's edges and the
+     * cards this determinization does not deal to seat */
+    /* the searching seat's own edges at the root: the same list
+     * (T->root_moves) at every iteration, each edge found once a search
+     * (root_edge; an edge is never dropped during a search) */
+    /* the other seats' edges at the root by their move's value
+     * (root_by; a hit is checked against the edge's move, and a miss
+     * asks the index), and every seat's PASS node there (root_pc) */
+    int root = parent == 1;
+    int own = root && moves == T->root_moves;
+    if (root) {
+        pc = T->root_pc[seat];
+        if (!pc) pc = T->root_pc[seat] = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+    } else pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
+    int nk = pc ? (int)pool[pc].nedges : 0;
+    int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
+    if (own)
+        for (int i = 0; i < n; i++) {
+            uint32_t e = T->root_edge[i];
+            if (!e) e = T->root_edge[i] = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (e) cand[nc++] = e;
+            else untried[nu++] = moves[i];
+        }
+    else if (root) {
+        uint32_t *by = T->root_by[seat];
+        for (int i = 0; i < n; i++) {
+            kontor_move m = moves[i];
+            uint32_t e = by[m & 0xFF];
+            if (!e || pool[e].move != m) {
+                e = ix_find(&T->eix, parent, N_STAT, seat, m);
+                if (e) by[m & 0xFF] = e;
+            }
+            if (e) cand[nc++] = e;
+            else untried[nu++] = m;
+        }
+    } else
+        for (int i = 0; i < n; i++) {
+            uint32_t e = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
+            if (e) cand[nc++] = e;
+            else untried[nu++] = moves[i];
+        }
+    /* passed() reads the stamps only when some edge of before is not
+     * selectable now (nm < nk): not at the searching seat's root, whose
+     * edges are its moves in every determinization */
+    if (misses && nc < nk)
+        for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
+    *pcp = pc;
+    *nkp = nk;
+    *nuntried = nu;
+    return nc;
+}
+
+/* ucb_plain's choice among the edges cand, of one kind and seat, given in
+ * any order: the one ucb_plain would choose were they in the ascending
+ * order of their moves (kontor_legal's order of a placement's cells): the
+ * unvisited edge of the smallest move, else the best by UCB with
+ * availability, of equals the one of the smallest move. */
+static inline __attribute__((always_inline)) uint32_t ucb_cells_loop(const tree *T, const uint32_t *cand, int nc,
+                                                                     const int misses, uint32_t pass) {
     const node *pool = T->pool;
-    uint32_t best = 0;
+    const double *logs = T->logs, c = T->c;
+    uint32_t best = 0, fresh = 0;
+    unsigned bm = 0, fm = ~0u;
     double bestv = -1.0;
     for (int i = 0; i < nc; i++) {
         const node *x = &pool[cand[i]];
-        if (x->visits == 0) return cand[i];
+        uint32_t v = x->visits;
+        unsigned m = x->move;
+        if (v == 0) {
+            if (m < fm) fm = m, fresh = cand[i];
+            continue;
+        }
         uint32_t avail = misses ? pass - x->key - x->miss : x->miss + 1;
-        double la = avail < LOGS_N ? T->logs[avail] : log((double)avail);
-        double u = x->reward / x->visits + T->c * sqrt(la / x->visits);
-        if (u > bestv) best = cand[i], bestv = u;
+        double la = avail < LOGS_N ? logs[avail] : log((double)avail);
+        double u = x->reward / v + c * sqrt_pos(la / v);
+        if (u >= bestv && (u > bestv || m < bm)) best = cand[i], bestv = u, bm = m; /* one test when below */
     }
-    return best;
+    return fresh ? fresh : best;
+}
+
+static inline uint32_t ucb_cells(const tree *T, const uint32_t *cand, int nc, int misses, uint32_t pass) {
+    return misses ? ucb_cells_loop(T, cand, nc, 1, pass) : ucb_cells_loop(T, cand, nc, 0, pass);
 }
 
 /* Pick seat's edge of kind (SEQ or STAT) under parent among the legal moves.
@@ -303,28 +449,7 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     kontor_move untried[KONTOR_MAX_MOVES];
     int nc = 0;
     if (kind == N_STAT && T->eix.on) {
-        /* the edge index (ismcts_index.h): the same edges and counts as the
-         * walk below finds, without walking the other seat's edges and the
-         * cards this determinization does not deal to seat */
-        /* the searching seat's own edges at the root: the same list
-         * (T->root_moves) at every iteration, each edge found once a search
-         * (root_edge; an edge is never dropped during a search) */
-        int own = parent == 1 && moves == T->root_moves;
-        pc = own && T->root_pc ? T->root_pc : ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
-        if (own) T->root_pc = pc;
-        nk = pc ? (int)pool[pc].nedges : 0;
-        int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
-        for (int i = 0; i < n; i++) {
-            uint32_t e = own && T->root_edge[i] ? T->root_edge[i] : ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
-            if (own) T->root_edge[i] = e;
-            if (e) cand[nc++] = e;
-            else untried[nuntried++] = moves[i];
-        }
-        /* passed() reads the stamps only when some edge of before is not
-         * selectable now (nm < nk): not at the searching seat's root, whose
-         * edges are its moves in every determinization */
-        if (misses && nc < nk)
-            for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
+        nc = stat_edges(T, parent, seat, moves, n, st, &pc, &nk, cand, untried, &nuntried);
     } else {
         for (uint32_t e = head0; e; e = pool[e].sibling) {
             if (pool[e].seat != seat) continue;
@@ -478,11 +603,54 @@ static uint32_t select_edge(tree *T, const kontor_state *s, uint32_t parent, int
     return passed(T, parent, kind, seat, pc, head0, cand, nc, 0, nk, nm, best);
 }
 
+/* The plain search's simultaneous edge (stat_plain: sim=uct, no par=sync;
+ * the edge index on): select_edge's STAT path without its tests of the
+ * options, which touch no STAT edge of such a search. The same edges, new
+ * edges, choice and pass. */
+static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint32_t parent, int seat,
+                                                                  const kontor_move *moves, int n) {
+    uint32_t st = ++T->stamp;
+    if (st == 0) { /* wrapped: as in select_edge */
+        memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        memset(T->hit, 0, NKEYS * sizeof *T->hit);
+        st = T->stamp = 1;
+    }
+    uint32_t head0 = T->pool[parent].child, pc, cand[KONTOR_MAX_MOVES];
+    kontor_move untried[KONTOR_MAX_MOVES];
+    int nk, nuntried;
+    int nc = stat_edges(T, parent, seat, moves, n, st, &pc, &nk, cand, untried, &nuntried);
+    const node *pool = T->pool;
+    uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
+    int misses = pc && pool[pc].key, nm = nc;
+    for (int i = 0; i < nuntried; i++) {
+        uint32_t e = alloc_node(T, parent, N_STAT, seat, untried[i], pass - 1);
+        if (!e) return 0;
+        cand[nc++] = e;
+    }
+    uint32_t best = ucb_counted(T, cand, nc, misses, pass);
+    return passed_by(T, parent, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, best, 1);
+}
+
 /* Whether a board's bit set has a cell. */
 static inline int bb_some(const kontor_bb *b) {
     uint64_t a = 0;
     for (int i = 0; i < (int)(sizeof b->w / sizeof b->w[0]); i++) a |= b->w[i];
     return a != 0;
+}
+
+/* A node's kind and seat (adjacent bytes) in one load, and a kind and
+ * seat laid out the same way to compare it with. */
+_Static_assert(offsetof(node, seat) == offsetof(node, kind) + 1, "kind and seat are adjacent");
+static inline uint16_t kind_seat(const node *x) {
+    uint16_t v;
+    memcpy(&v, &x->kind, sizeof v);
+    return v;
+}
+static inline uint16_t kind_seat_of(int kind, int seat) {
+    uint8_t b[2] = {(uint8_t)kind, (uint8_t)seat}; /* the two bytes as a node holds them */
+    uint16_t v;
+    memcpy(&v, b, sizeof v);
+    return v;
 }
 
 /* The plain search's placement node (place_plain: no option that reads
@@ -494,8 +662,10 @@ static inline int bb_some(const kontor_bb *b) {
  * choice without listing ~25 cells and matching each against the children.
  * An iteration of the basic game's search 21,755 -> 21,494; test_edge_index's
  * search with walk=1 (select_edge at every placement) is the reference: the
- * same visits and values. */
-static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, int seat, int *expanded) {
+ * same visits and values. Inline in iterate, its one caller (19,051 ->
+ * 19,001: the call's frame and saved registers). */
+static inline __attribute__((always_inline)) uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent,
+                                                                   int seat, int *expanded) {
     node *pool = T->pool;
     uint32_t st = ++T->stamp;
     if (st == 0) { /* wrapped: as in select_edge */
@@ -507,31 +677,35 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
     uint32_t head0 = pool[parent].child, pc = 0;
     int nk = 0;
     kontor_bb have = {{0}}; /* the cells of seat's placement edges here */
-    for (uint32_t e = head0; e; e = pool[e].sibling) {
-        if (pool[e].seat != seat) continue;
-        if (pool[e].kind != N_SEQ) {
-            if (pool[e].kind == N_PASS && pool[e].move == N_SEQ) pc = e;
-            continue;
-        }
-        nk++;
-        unsigned m = pool[e].move;
-        if (m >> 8 == KONTOR_MOVE_PLACE && (m & 0xFF) != KONTOR_NONE) {
-            have.w[(m & 0xFF) >> 6] |= 1ULL << (m & 63);
-            T->idx[base + (m & 0xFF)] = e;
-        }
-    }
+    const uint16_t seq = kind_seat_of(N_SEQ, seat), pas = kind_seat_of(N_PASS, seat);
+    /* the selectable edges (their cells legal now) in the order of the
+     * children's list: ucb_cells chooses as ucb_plain over the cells'
+     * ascending order, and passed() counts them in any order */
     uint32_t cand[KONTOR_MAX_MOVES];
     int nc = 0, nuntried = 0;
-    for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++) {
-        for (uint64_t w = have.w[i] & s->cells.w[i]; w; w &= w - 1) {
-            uint32_t k = base + (uint32_t)(i * 64 + __builtin_ctzll(w));
-            cand[nc++] = T->idx[k];
-            T->hit[k] = st;
-        }
-        nuntried += __builtin_popcountll(s->cells.w[i] & ~have.w[i]);
+    for (uint32_t e = head0; e; e = pool[e].sibling) {
+        const node *x = &pool[e];
+        uint16_t ks = kind_seat(x);
+        if (ks == seq) {
+            nk++;
+            /* a cell (not KONTOR_NONE) of a placement's move */
+            unsigned cell = (unsigned)x->move - ((unsigned)KONTOR_MOVE_PLACE << 8);
+            if (cell < KONTOR_NONE) {
+                uint64_t bit = 1ULL << (cell & 63);
+                have.w[cell >> 6] |= bit;
+                if (s->cells.w[cell >> 6] & bit) cand[nc++] = e;
+            }
+        } else if (ks == pas && x->move == N_SEQ)
+            pc = e;
     }
+    for (int i = 0; i < (int)(sizeof have.w / sizeof have.w[0]); i++)
+        nuntried += __builtin_popcountll(s->cells.w[i] & ~have.w[i]);
     uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
     int misses = pc && pool[pc].key;
+    /* passed() reads the stamps only when the group counts misses and some
+     * edge of before is not selectable now (as in select_edge) */
+    if (misses && nc < nk)
+        for (int i = 0; i < nc; i++) T->hit[base + (pool[cand[i]].move & 0xFFu)] = st;
     if (nuntried) {
         /* the r-th untried cell, as untried[r] of select_edge's list */
         uint32_t r = kontor_rng_below(&T->rng, (uint32_t)nuntried);
@@ -551,7 +725,7 @@ static uint32_t select_place(tree *T, const kontor_state *s, uint32_t parent, in
         *expanded = 1;
         return passed(T, parent, N_SEQ, seat, pc, head0, cand, nc, e, nk, nc, e);
     }
-    return passed(T, parent, N_SEQ, seat, pc, head0, cand, nc, 0, nk, nc, ucb_plain(T, cand, nc, misses, pass));
+    return passed(T, parent, N_SEQ, seat, pc, head0, cand, nc, 0, nk, nc, ucb_cells(T, cand, nc, misses, pass));
 }
 
 /* The phases in which the seats decide at the same moment, hidden from each
@@ -607,6 +781,7 @@ void ai_result_margin(const kontor_state *s, float x, float r[2]) {
  * holds the node's lock. */
 static void iterate(tree *T) {
     const kontor_view *v = T->v;
+    shared *const sh = T->sh; /* par=tree's locks, or NULL (read once: the pool's bytes may alias the tree) */
     kontor_state st;
     int k = -1;
     if (T->nfixed) {
@@ -638,7 +813,7 @@ static void iterate(tree *T) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
-            lock_node(T, cur);
+            lock_node(sh, cur);
             for (int q = 0; q < st.cfg->nseats; q++) {
                 if (!((actors >> q) & 1)) continue;
                 if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
@@ -648,7 +823,8 @@ static void iterate(tree *T) {
                 }
                 int n = nlegal[q];
                 float p = 0;
-                uint32_t e = select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
+                uint32_t e = T->stat_plain && T->eix.on ? select_stat(T, cur, q, lm[q], n)
+                                                        : select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
                     pick[q] = lm[q][kontor_rng_below(&T->rng, (uint32_t)n)];
@@ -668,7 +844,7 @@ static void iterate(tree *T) {
                 if (j) expanded = 1;
             }
             if (j) T->pool[j].visits++;
-            unlock_node(T, cur);
+            unlock_node(sh, cur);
             /* decoupled: the picks were made independently; now apply them.
              * A pick is an edge of this state's legal list (select_edge
              * matches edges against it) or drawn from that list, so it is
@@ -698,7 +874,7 @@ static void iterate(tree *T) {
             uint32_t e;
             if (T->place_plain && st.phase == KONTOR_PHASE_PLACE && !st.cfg->optional_place && !bb_some(&st.cells_water)) {
                 if (!bb_some(&st.cells)) break;
-                lock_node(T, cur);
+                lock_node(sh, cur);
                 e = select_place(T, &st, cur, q, &expanded);
             } else {
                 const kontor_move *lq = moves;
@@ -706,11 +882,11 @@ static void iterate(tree *T) {
                 if (cur == 1 && q == v->seat && T->root_n >= 0) lq = T->root_moves, n = T->root_n;
                 else n = kontor__legal_of_actor(&st, q, moves);
                 if (n <= 0) break;
-                lock_node(T, cur);
+                lock_node(sh, cur);
                 e = select_edge(T, &st, cur, N_SEQ, q, lq, n, &expanded, NULL);
             }
             if (e) T->pool[e].visits += T->vl;
-            unlock_node(T, cur);
+            unlock_node(sh, cur);
             if (!e) break;
             pkey[np] = T->rave > 0 && st.phase == KONTOR_PHASE_PLACE ? ai_rave_key(&st, q, T->pool[e].move) : UINT32_MAX;
             kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
@@ -725,7 +901,10 @@ static void iterate(tree *T) {
         }
     }
     float r[2];
-    if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
+    if (T->plain_po) { /* what ai_playout_mast would do, without asking again */
+        kontor_playout(&st, &T->rng);
+        ai_result_by(&st, &T->results, r); /* ai_result_of's values */
+    } else if (T->rave > 0) ai_playout_rec(&st, &T->rng, &T->po, T->mast, &T->rec, r);
     else ai_playout_mast(&st, &T->rng, &T->po, T->mast, r);
     if (T->margin >= 0 && st.phase == KONTOR_PHASE_OVER) ai_result_margin(&st, T->margin, r);
     if (T->mx) ist_matrix_result(T->mx, r[kontor_team(&st, v->seat)]);
@@ -736,13 +915,23 @@ static void iterate(tree *T) {
     /* the result carried back, taking each parent's lock once (the path
      * starts at the root, whose own visit is counted under the same lock;
      * a simultaneous node's edges follow each other) */
+    if (T->plain_back) { /* one thread, vl=1, sim=uct, no rave: a sum along the path */
+        node *pool = T->pool;
+        pool[1].visits++;
+        for (int i = 0; i < np; i++) {
+            node *x = &pool[path[i]];
+            x->reward += r[T->team[x->seat]];
+        }
+        T->iters++;
+        return;
+    }
     if (np == 0) {
-        lock_node(T, 1);
+        lock_node(sh, 1);
         T->pool[1].visits++;
-        unlock_node(T, 1);
+        unlock_node(sh, 1);
     }
     for (int i = 0; i < np; i++) {
-        if (i == 0 || from[i] != from[i - 1]) lock_node(T, from[i]);
+        if (i == 0 || from[i] != from[i - 1]) lock_node(sh, from[i]);
         if (i == 0) T->pool[1].visits++; /* from[0] is the root */
         node *x = &T->pool[path[i]];
         x->visits -= T->vl - 1;
@@ -750,7 +939,7 @@ static void iterate(tree *T) {
         if (x->kind == N_STAT && T->sim != SIM_UCT) update_sampled(T, from[i], path[i], prob[i], r[kontor_team(&st, x->seat)]);
         if (T->rave > 0 && pkey[i] != UINT32_MAX)
             ist_rave_update(T, from[i], x->seat, pkey[i], ppos[i], r[kontor_team(&st, x->seat)]);
-        if (i == np - 1 || from[i + 1] != from[i]) unlock_node(T, from[i]);
+        if (i == np - 1 || from[i + 1] != from[i]) unlock_node(sh, from[i]);
     }
     T->iters++;
 }
@@ -783,17 +972,18 @@ int ai_settled_all(const int *lead, int n) {
 /* The root move this tree has settled on, + 1, or 0. */
 static int settled(tree *T, double t0, double now) {
     const kontor_view *v = T->v;
+    shared *sh = T->sh;
     int kind = ist_simultaneous(&v->s) ? N_STAT : N_SEQ;
     uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
     int lead = 0;
-    lock_node(T, 1);
+    lock_node(sh, 1);
     for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
         const node *x = &T->pool[e];
         if (x->kind != kind || x->seat != v->seat) continue;
         if (x->visits > first) second = first, first = x->visits, lead = x->move + 1;
         else if (x->visits > second) second = x->visits;
     }
-    unlock_node(T, 1);
+    unlock_node(sh, 1);
     uint64_t iters = T->sh ? atomic_load_explicit(&T->sh->next, memory_order_relaxed) : T->iters;
     return ai_settled(first, second, iters, now - t0, T->deadline - now) ? lead : 0;
 }
@@ -950,12 +1140,23 @@ void *ist_run_tree(void *arg) {
      * with fixed states, which the caller may make as it likes (-1) */
     T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
     /* the root's own edges not found yet (select_edge) */
-    T->root_pc = 0;
+    memset(T->root_pc, 0, sizeof T->root_pc);
     memset(T->root_edge, 0, sizeof T->root_edge);
+    memset(T->root_by, 0, sizeof T->root_by);
     /* no option that reads a placement's move list or biases its edges:
      * select_place serves the placement nodes */
     T->place_plain = !T->ss && T->ebias <= 0 && T->rave <= 0 && !T->order && T->eorder <= 0 && T->pb <= 0 &&
                      T->prior <= 0 && !T->walk;
+    /* the playout is the core's alone (ai_playout_plain), for the view's
+     * config (fixed states are the caller's: asked at every playout) */
+    T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);
+    ai_result_table(&T->results);
+    /* the backup without locks, virtual loss, sampled updates or RAVE, the
+     * seats' teams looked up once a search (the view's config) */
+    T->stat_plain = T->sim == SIM_UCT && !T->ss;
+    T->plain_back = !T->nfixed && !T->sh && T->vl == 1 && T->sim == SIM_UCT && T->rave <= 0;
+    for (int q = 0; q < KONTOR_MAX_SEATS; q++)
+        T->team[q] = (uint8_t)(q < T->v->s.cfg->nseats ? kontor_team(&T->v->s, q) : 0);
     T->iters = 0;
     if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
         for (int k = 0; k < AI_MAST_KEYS; k++) {

@@ -250,7 +250,8 @@ typedef struct tree {
     kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
     int root_n; /* how many, or -1: listed at every iteration (fixed states) */
     uint32_t root_edge[KONTOR_MAX_MOVES]; /* the edge of root_moves[i] under the root, 0: not found yet (with the index) */
-    uint32_t root_pc;                     /* the root's PASS node of v->seat's STAT edges, 0: not found yet */
+    uint32_t root_pc[KONTOR_MAX_SEATS];   /* the root's PASS node of each seat's STAT edges, 0: not found yet */
+    uint32_t root_by[KONTOR_MAX_SEATS][256]; /* a STAT edge under the root by its move's value, 0: not found yet */
     uint64_t budget;    /* iterations, or 0 for a deadline */
     double deadline;
     int stop;           /* with a deadline: stop once the decision is settled */
@@ -268,6 +269,11 @@ typedef struct tree {
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     int place_plain; /* none of the options select_edge reads at a placement: select_place (ismcts_tree.c) */
     int walk;        /* ismcts_impl's walk (tests only): no select_place either */
+    int plain_po;    /* the playout is kontor_playout and ai_result_of (ai_playout_plain), called by iterate */
+    ai_results results; /* plain_po: ai_result_of's values by table (ai_result_by) */
+    int stat_plain;  /* sim=uct, no par=sync: select_stat serves the STAT edges (with the edge index) */
+    int plain_back;  /* the backup is a sum along the path (one thread, vl=1, sim=uct, no rave, no fixed states) */
+    uint8_t team[KONTOR_MAX_SEATS]; /* plain_back: each seat's team (kontor_team of the view) */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
     int shipw;      /* shipw=K: at a ship or removal node, only the policy's moves until K visits */
     float ebias;    /* ebias=W: at every placement, all cells at once, in g order, bias W x g / (visits + 1) */

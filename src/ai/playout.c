@@ -64,14 +64,27 @@
 #define SCALE_LARGEST 10.0
 #define SCALE_ALL 6.0
 
+_Static_assert(MARGIN_CLAMP == AI_MARGIN_CLAMP, "ai.h's table of results has the margins' width");
+/* A team's result for a win, draw or loss (wdl 1, 1/2, 0) and the clamped
+ * margin m: the one expression both ai_result_of and the table use. */
+static inline float result_value(float wdl, int m) {
+    return W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
+}
+
 void ai_result_of(const kontor_state *s, float r[2]) {
     for (int t = 0; t < 2; t++) {
         float wdl = s->winner == t ? 1.0f : s->winner < 0 ? 0.5f : 0.0f;
         int m = (int)s->score[t] - (int)s->score[1 - t];
         if (m > MARGIN_CLAMP) m = MARGIN_CLAMP;
         if (m < -MARGIN_CLAMP) m = -MARGIN_CLAMP;
-        r[t] = W_RESULT * wdl + (1.0f - W_RESULT) * (0.5f + (float)m / (2 * MARGIN_CLAMP));
+        r[t] = result_value(wdl, m);
     }
+}
+
+void ai_result_table(ai_results *t) {
+    for (int w = 0; w < 3; w++)
+        for (int m = -MARGIN_CLAMP; m <= MARGIN_CLAMP; m++)
+            t->r[w][m + MARGIN_CLAMP] = result_value(0.5f * (float)w, m);
 }
 
 /* uniform in [0, 1) from the top 24 bits */
@@ -297,23 +310,29 @@ uint32_t ai_rave_key(const kontor_state *s, int seat, kontor_move m) {
     return (uint32_t)seat * AI_RAVE_PER_SEAT + (dock << 12) + (m & 0xFFFu);
 }
 
-void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opts, ai_mast *mast,
-                    ai_placements *rec, float r[2]) {
-    ai_playout_opts eff = *opts;
-    const ai_playout_opts *o = &eff;
-    if (eff.mast < 0.0f) eff.mast = s->cfg->ship ? 0.0f : MAST_ALL;
+int ai_playout_plain(const ai_playout_opts *o, const kontor_config *cfg, const ai_mast *mast) {
+    float m = o->mast < 0.0f ? (cfg->ship ? 0.0f : MAST_ALL) : o->mast;
     /* o->record: keep the averages (for the tree's move ordering, ismcts.c)
      * even where the playout does not use them */
-    int use = eff.mast > 0.0f && mast;
-    if (!use && !o->record) mast = NULL;
+    int keeps = mast && ((m > 0.0f) || o->record);
     /* the ship policy changes nothing where there is no ship */
+    return o->rounds == 0 && (o->policy == 0 || !cfg->ship) && o->place <= 0.0f && !keeps &&
+           (o->pass == 0.0f || cfg->pass_hidden);
+}
+
+void ai_playout_rec(kontor_state *s, kontor_rng *rng, const ai_playout_opts *opts, ai_mast *mast,
+                    ai_placements *rec, float r[2]) {
     if (rec) rec->n = 0;
-    if (o->rounds == 0 && (o->policy == 0 || !s->cfg->ship) && o->place <= 0.0f && !mast && !rec &&
-        (o->pass == 0.0f || s->cfg->pass_hidden)) {
+    else if (ai_playout_plain(opts, s->cfg, mast)) {
         kontor_playout(s, rng);
         ai_result_of(s, r);
         return;
     }
+    ai_playout_opts eff = *opts;
+    const ai_playout_opts *o = &eff;
+    if (eff.mast < 0.0f) eff.mast = s->cfg->ship ? 0.0f : MAST_ALL;
+    int use = eff.mast > 0.0f && mast;
+    if (!use && !o->record) mast = NULL;
     unsigned stop = o->rounds ? (unsigned)s->round + (unsigned)o->rounds : 0xFFFFFFFFu;
     int path[MAST_PATH];
     int npath = 0;

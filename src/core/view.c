@@ -186,10 +186,21 @@ static inline uint64_t draw_batch(kontor_rng *r, unsigned j) {
  * place in d). */
 #define STEP(o)                                                 \
     do {                                                        \
-        uint64_t x_ = mul_hi(&z, k + (o));                      \
+        uint64_t x_ = mul_hi(&z, k[o]);                         \
         q[o] = d[x_];                                           \
         d[x_] = c[o];                                           \
     } while (0)
+
+/* The steps' bounds as numbers in memory, bound_of[e + 1 + o] = e - 7 + o
+ * (e a batch's end, o its step): MUL reads its factor from there, one
+ * instruction a card instead of an add and the MUL (the same factors). A
+ * step taken has e + 1 + o >= 9 (o >= 8 - t, e >= t): the first nine,
+ * wrapped below zero, are never read. */
+#define B8(i) (i) - 8, (i) - 7, (i) - 6, (i) - 5, (i) - 4, (i) - 3, (i) - 2, (i) - 1
+static const uint64_t bound_of[KONTOR_MAX_CARDS + 16] = {
+    B8(0), B8(8), B8(16), B8(24), B8(32), B8(40), B8(48), B8(56), B8(64), B8(72), B8(80), B8(88), B8(96), B8(104)};
+#undef B8
+_Static_assert(KONTOR_MAX_CARDS + 16 == 112, "bound_of lists 112 numbers");
 
 /* The runs of a view's unknown places, worked out once. */
 typedef struct planner {
@@ -415,11 +426,15 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
     kontor_rng r = *rng;
     for (unsigned b = 0; b < p->nbatches; b++) {
         const kontor_deal_batch *x = &p->batch[b];
-        uint64_t z = draw_batch(&r, x->j), k = (uint64_t)x->e - 7; /* step 0's bound, were it there */
+        uint64_t z = draw_batch(&r, x->j);
+        const uint64_t *k = bound_of + x->e + 1; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
         uint8_t *d = u + x->at, *q = d + x->e - 8;
         const uint8_t *c = p->id + x->at + x->e - 8;
+        if (x->t == 8) goto full; /* most batches: no jump through the table */
         switch (x->t) {
-        case 8: STEP(0); /* fallthrough */
+        case 8:
+        full:
+            STEP(0); /* fallthrough */
         case 7: STEP(1); /* fallthrough */
         case 6: STEP(2); /* fallthrough */
         case 5: STEP(3); /* fallthrough */
@@ -449,6 +464,7 @@ static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_
         uint64_t w, after;
         memcpy(&after, b + m, 8);
 #define WORD(i) (memcpy(&w, src + 8 * (i), 8), memcpy(b + 8 * (i), &w, 8))
+        if (m <= 8) goto one; /* most runs: no jump through the switch's table */
         switch ((m + 7) >> 3) {
         case 8: WORD(7); /* fallthrough */
         case 7: WORD(6); /* fallthrough */
@@ -457,7 +473,9 @@ static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_
         case 4: WORD(3); /* fallthrough */
         case 3: WORD(2); /* fallthrough */
         case 2: WORD(1); /* fallthrough */
-        default: WORD(0);
+        default:
+        one:
+            WORD(0);
         }
 #undef WORD
         memcpy(b + m, &after, 8);
