@@ -36,7 +36,10 @@ static uint64_t counted_mask(const kontor_state *s) {
      * ~670 -> ~570 instructions a game; advanced 28,472 -> 28,377). The
      * keys are made in the pass that picks the candidates. */
     unsigned flip = c->scoring == KONTOR_SCORE_SMALLEST ? 0 : 255;
-    uint32_t key[KONTOR_MAX_AREAS];
+    /* keys[0] is a sentinel (0 is above no key), so the sort's inner loop
+     * has no test of its start; the keys from keys[1] */
+    uint32_t keys[KONTOR_MAX_AREAS + 1], *key = keys + 1;
+    keys[0] = 0;
     uint64_t all = 0;
     int nc = 0;
     for (int i = 0; i < n; i++) {
@@ -51,7 +54,7 @@ static uint64_t counted_mask(const kontor_state *s) {
     for (int i = 1; i < nc; i++) {
         uint32_t t = key[i];
         int j = i;
-        for (; j > 0 && key[j - 1] > t; j--) key[j] = key[j - 1];
+        for (; key[j - 1] > t; j--) key[j] = key[j - 1];
         key[j] = t;
     }
     uint64_t m = 0;
