@@ -397,10 +397,23 @@ void do_ship(kontor_state *s, int value, kontor_log *log) {
     enter_place(s, log);
 }
 
-/* do_ship in the playout's loop (decide.c): without a log, and the usual
- * card's cells (not a special card, no scenario's cell rules) worked out
- * inline as start_turn does, not through compute_cells; every other case
- * through enter_place (the same cells: a pure function of the state). */
+/* enter_place in the playout (playout_ship's and playout_remove's): the
+ * usual card's cells (not a special card, no scenario's cell rules) worked
+ * out inline as start_turn does, not through compute_cells; every other
+ * case through enter_place (the same cells: a pure function of the state). */
+__attribute__((always_inline)) static inline void playout_enter_place(kontor_state *s) {
+    int seat = s->order[s->turn], id = s->choice[seat];
+    if (!is_special(card_of(s, id)) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
+        s->phase = KONTOR_PHASE_PLACE;
+        s->cells = legal_cells(s, seat, id); /* compute_cells */
+        s->cells_water = bb_empty();
+        if (bb_any(s->cells)) return;
+    }
+    enter_place_quiet(s); /* a jump: playout_ship saves no register (advanced 28,576 -> 28,472 a game, four 44,080 -> 43,940) */
+}
+
+/* do_ship in the playout's loop (decide.c): without a log, the place phase
+ * by playout_enter_place. */
 void playout_ship(kontor_state *s, int value) {
     if (value != KONTOR_NONE) {
         s->ship_cell = (uint8_t)value;
@@ -410,14 +423,21 @@ void playout_ship(kontor_state *s, int value) {
             return;
         }
     }
-    int seat = s->order[s->turn], id = s->choice[seat];
-    if (!is_special(card_of(s, id)) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
-        s->phase = KONTOR_PHASE_PLACE;
-        s->cells = legal_cells(s, seat, id); /* compute_cells */
-        s->cells_water = bb_empty();
-        if (bb_any(s->cells)) return;
+    playout_enter_place(s);
+}
+
+/* do_remove in the playout's loop (decide.c) for two seats (no pile phase):
+ * without a log, the place phase by playout_enter_place and not
+ * compute_cells (issue 17, session fourteen). */
+void playout_remove(kontor_state *s, int value) {
+    if (value != KONTOR_NONE) {
+        int id = s->cell_card[value];
+        int team = card_of(s, id)->colour;
+        before_remove(s, value);
+        remove_raw(s, value);
+        pile_put_under(&s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
     }
-    enter_place_quiet(s); /* a jump: playout_ship saves no register (advanced 28,576 -> 28,472 a game, four 44,080 -> 43,940) */
+    playout_enter_place(s);
 }
 
 /* enter_place without a log, out of line: the rare case of playout_ship
