@@ -426,15 +426,37 @@ void playout_ship(kontor_state *s, int value) {
     playout_enter_place(s);
 }
 
+static void export_on_remove(kontor_state *s, int cell);
+static void tile_bonus_moves(kontor_state *s, int cell);
+
 /* do_remove in the playout's loop (decide.c) for two seats (no pile phase):
  * without a log, the place phase by playout_enter_place and not
  * compute_cells (issue 17, session fourteen). */
 void playout_remove(kontor_state *s, int value) {
     if (value != KONTOR_NONE) {
-        int id = s->cell_card[value];
+        size_t c = (unsigned)value, i = c >> 6; /* the indices: no sign to extend */
+        int id = s->cell_card[c];
         int team = card_of(s, id)->colour;
-        before_remove(s, value);
-        remove_raw(s, value);
+        /* before_remove, its tests inline */
+        if (s->export_mark[id]) export_on_remove(s, value);
+        if (s->cfg->tiles) tile_bonus_moves(s, value);
+        /* remove_raw inline: the card's word and bit once, the byte stores last */
+        uint64_t keep = ~(1ULL << (c & 63));
+        s->occ.w[i] &= keep;
+        s->dock.w[i] &= keep;
+        s->water.w[i] &= keep;
+        s->customs.w[i] &= keep;
+        s->shipsym.w[i] &= keep;
+        if (team < 2) {
+            s->team_dock[team].w[i] &= keep;
+            if (s->crane[team].w[i] & ~keep) { /* the cells next to the cranes change only with a crane */
+                s->crane[team].w[i] &= keep;
+                s->crane_near[team] = bb_neighbours(s->crane[team]);
+            }
+        }
+        s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
+        s->ncards_board--;
+        s->cell_card[c] = KONTOR_NONE;
         pile_put_under(&s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
     }
     playout_enter_place(s);
