@@ -454,7 +454,17 @@ void playout_remove(kontor_state *s, int value) {
                 s->crane_near[team] = bb_neighbours(s->crane[team]);
             }
         }
-        s->front = bb_andnot(bb_neighbours(s->occ), s->occ);
+        /* the frontier (the free cells next to a card) changes only on the
+         * cell and its neighbours, whose own neighbours lie in the card's
+         * window (PLACE_WIN, as the placement's): the free neighbours stay
+         * in it when next to a card still, the cell joins it when next to
+         * one (remove_raw works the whole out again) */
+        place_win pw = PLACE_WIN[c];
+        size_t r2 = pw.r2;
+        bb_w around = place_around(c, pw), occ = bbw_at(&s->occ, r2), free_nb = bbw_andnot(around, occ);
+        bb_w front = bbw_at(&s->front, r2);
+        bbw_put(&s->front, r2, bbw_or(bbw_andnot(front, free_nb), bbw_and(free_nb, bbw_nb(occ))));
+        if (bbw_any(bbw_and(around, occ))) s->front.w[i] |= ~keep;
         s->ncards_board--;
         s->cell_card[c] = KONTOR_NONE;
         pile_put_under(&s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
