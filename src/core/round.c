@@ -382,6 +382,14 @@ static inline int any_removable(const kontor_state *s) {
     if (n[2]) r |= n[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
     return r != 0;
 }
+/* any_removable in the cell's window (PLACE_WIN, the placement's): its
+ * neighbours one load from a table, the two sets' rows around it one load
+ * each, no test of the words before and after (the playout's ship) */
+static inline int any_removable_win(const kontor_state *s, size_t c) {
+    place_win pw = PLACE_WIN[c];
+    size_t r2 = pw.r2;
+    return bbw_any(bbw_andnot(bbw_and(place_around(c, pw), bbw_at(&s->shipsym, r2)), bbw_at(&s->enclosed, r2)));
+}
 
 void do_ship(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
@@ -418,7 +426,7 @@ void playout_ship(kontor_state *s, int value) {
     if (value != KONTOR_NONE) {
         s->ship_cell = (uint8_t)value;
         s->ship_moved = 1;
-        if (any_removable(s)) {
+        if (any_removable_win(s, (unsigned)value)) {
             s->phase = KONTOR_PHASE_REMOVE;
             return;
         }
