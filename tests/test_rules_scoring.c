@@ -323,6 +323,80 @@ static void ruling_R10_every_enclosed_area_competes_unless_largest_keepers(void 
     }
 }
 
+/* R10 as the rulebook walks it, for the test below: the candidates (areas
+ * of at least min_area_cards, a keeper's with largest_keepers, not taken
+ * out) in a stable order by size (larger first) and distance (nearer
+ * first), groups of equal size and distance taken whole while they fit. */
+static void r10_walk(const kontor_state *s, int largest, int keepers, int min, uint8_t counted[KONTOR_MAX_AREAS]) {
+    int cand[KONTOR_MAX_AREAS], nc = 0;
+    memset(counted, 0, KONTOR_MAX_AREAS);
+    for (int i = 0; i < s->nareas; i++)
+        if ((!keepers || s->area[i].keeper) && s->area[i].size >= min && !s->area[i].out) cand[nc++] = i;
+    for (int i = 1; i < nc; i++) /* a stable sort: equal areas keep their order */
+        for (int j = i; j > 0; j--) {
+            const kontor_area *a = &s->area[cand[j - 1]], *b = &s->area[cand[j]];
+            if (a->size > b->size || (a->size == b->size && a->dist <= b->dist)) break;
+            int t = cand[j];
+            cand[j] = cand[j - 1], cand[j - 1] = t;
+        }
+    int left = largest;
+    for (int i = 0; i < nc && left > 0;) {
+        int j = i + 1;
+        while (j < nc && s->area[cand[j]].size == s->area[cand[i]].size &&
+               s->area[cand[j]].dist == s->area[cand[i]].dist)
+            j++;
+        if (j - i <= left) {
+            for (int k = i; k < j; k++) counted[cand[k]] = 1;
+            left -= j - i;
+        }
+        i = j;
+    }
+}
+
+/* The count's shortcuts (no sort when the candidates fit the places, the
+ * first places at once when no group of equal areas lies across the last)
+ * give the rulebook's walk: random sets of up to 14 areas of few sizes and
+ * distances (ties at every place), some without a keeper, some too small
+ * or taken out, with and without largest_keepers; the points are the
+ * counted keepers' values. */
+static void ruling_R10_the_count_is_the_walk_for_any_areas(void **st) {
+    (void)st;
+    kontor_state s;
+    uint8_t c[KONTOR_MAX_AREAS], want[KONTOR_MAX_AREAS];
+    uint32_t x = 12345;
+    for (int opt = 0; opt < 2; opt++) {
+        setup(&s, "advanced", opt ? "largest_keepers=1" : NULL);
+        int largest = s.cfg->largest, min = s.cfg->min_area_cards;
+        assert_int_equal(largest, 5);
+        for (int round = 0; round < 4000; round++) {
+            x = x * 1103515245u + 12345u;
+            int n = (int)(x >> 16) % 15;
+            int size[14], dist[14];
+            for (int i = 0; i < n; i++) {
+                x = x * 1103515245u + 12345u;
+                size[i] = 1 + (int)((x >> 16) % 5);
+                dist[i] = (int)((x >> 20) % 3);
+            }
+            set_areas(&s, n, size, dist);
+            for (int i = 0; i < n; i++) {
+                x = x * 1103515245u + 12345u;
+                if ((x >> 16) % 7 == 0) s.area[i].keeper = 0, s.area[i].winner = KONTOR_NONE;
+                if ((x >> 20) % 11 == 0) s.area[i].out = 1;
+                s.area[i].value = (uint8_t)(1 + (x >> 24) % 3);
+            }
+            r10_walk(&s, largest, opt, min, want);
+            kontor_counted_areas(&s, c);
+            assert_memory_equal(c, want, KONTOR_MAX_AREAS);
+            int pts[2], sum[2] = {0, 0};
+            for (int i = 0; i < n; i++)
+                if (want[i] && s.area[i].keeper) sum[s.area[i].winner] += s.area[i].value;
+            kontor_points(&s, pts);
+            assert_int_equal(pts[0], sum[0]);
+            assert_int_equal(pts[1], sum[1]);
+        }
+    }
+}
+
 static void basic_game_counts_every_area(void **st) {
     (void)st;
     kontor_state s;
@@ -354,6 +428,7 @@ int main(void) {
         cmocka_unit_test(ruling_R10_still_tied_at_the_boundary_neither_counts_and_smaller_move_up),
         cmocka_unit_test(ruling_R10_every_enclosed_area_competes_unless_largest_keepers),
         cmocka_unit_test(ruling_R10_a_tied_group_that_fits_counts_whole_among_more_than_five),
+        cmocka_unit_test(ruling_R10_the_count_is_the_walk_for_any_areas),
         cmocka_unit_test(basic_game_counts_every_area),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -735,7 +735,9 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
         } else if (phase == KONTOR_PHASE_REMOVE) {
             bb_t t = removable(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
-            do_remove(s, i == 0 ? KONTOR_NONE : bb_nth(t, i - 1), NULL);
+            int v = i == 0 ? KONTOR_NONE : bb_nth(t, i - 1);
+            if (ns == 2) playout_remove(s, v); /* four: the pile phase may follow */
+            else do_remove(s, v, NULL);
             if (bankrupt) check_bankrupt(s, NULL);
         } else {
             r = playout_step(s, r, &stop);

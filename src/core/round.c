@@ -391,6 +391,14 @@ static inline int any_removable(const kontor_state *s) {
     if (n[2]) r |= n[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
     return r != 0;
 }
+/* any_removable in the cell's window (PLACE_WIN, the placement's): its
+ * neighbours one load from a table, the two sets' rows around it one load
+ * each, no test of the words before and after (the playout's ship) */
+static inline int any_removable_win(const kontor_state *s, size_t c) {
+    place_win pw = PLACE_WIN[c];
+    size_t r2 = pw.r2;
+    return bbw_any(bbw_andnot(bbw_and(place_around(c, pw), bbw_at(&s->shipsym, r2)), bbw_at(&s->enclosed, r2)));
+}
 
 void do_ship(kontor_state *s, int value, kontor_log *log) {
     int seat = s->order[s->turn];
@@ -406,19 +414,11 @@ void do_ship(kontor_state *s, int value, kontor_log *log) {
     enter_place(s, log);
 }
 
-/* do_ship in the playout's loop (decide.c): without a log, and the usual
- * card's cells (not a special card, no scenario's cell rules) worked out
- * inline as start_turn does, not through compute_cells; every other case
- * through enter_place (the same cells: a pure function of the state). */
-void playout_ship(kontor_state *s, int value) {
-    if (value != KONTOR_NONE) {
-        s->ship_cell = (uint8_t)value;
-        s->ship_moved = 1;
-        if (any_removable(s)) {
-            s->phase = KONTOR_PHASE_REMOVE;
-            return;
-        }
-    }
+/* enter_place in the playout (playout_ship's and playout_remove's): the
+ * usual card's cells (not a special card, no scenario's cell rules) worked
+ * out inline as start_turn does, not through compute_cells; every other
+ * case through enter_place (the same cells: a pure function of the state). */
+__attribute__((always_inline)) static inline void playout_enter_place(kontor_state *s) {
     int seat = s->order[s->turn], id = s->choice[seat];
     if (!is_special(card_of(s, id)) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
         s->phase = KONTOR_PHASE_PLACE;
@@ -427,6 +427,66 @@ void playout_ship(kontor_state *s, int value) {
         if (bb_any(s->cells)) return;
     }
     enter_place_quiet(s); /* a jump: playout_ship saves no register (advanced 28,576 -> 28,472 a game, four 44,080 -> 43,940) */
+}
+
+/* do_ship in the playout's loop (decide.c): without a log, the place phase
+ * by playout_enter_place. */
+void playout_ship(kontor_state *s, int value) {
+    if (value != KONTOR_NONE) {
+        s->ship_cell = (uint8_t)value;
+        s->ship_moved = 1;
+        if (any_removable_win(s, (unsigned)value)) {
+            s->phase = KONTOR_PHASE_REMOVE;
+            return;
+        }
+    }
+    playout_enter_place(s);
+}
+
+static void export_on_remove(kontor_state *s, int cell);
+static void tile_bonus_moves(kontor_state *s, int cell);
+
+/* do_remove in the playout's loop (decide.c) for two seats (no pile phase):
+ * without a log, the place phase by playout_enter_place and not
+ * compute_cells (issue 17, session fourteen). */
+void playout_remove(kontor_state *s, int value) {
+    if (value != KONTOR_NONE) {
+        size_t c = (unsigned)value, i = c >> 6; /* the indices: no sign to extend */
+        int id = s->cell_card[c];
+        int team = card_of(s, id)->colour;
+        /* before_remove, its tests inline */
+        if (s->export_mark[id]) export_on_remove(s, value);
+        if (s->cfg->tiles) tile_bonus_moves(s, value);
+        /* remove_raw inline: the card's word and bit once, the byte stores last */
+        uint64_t keep = ~(1ULL << (c & 63));
+        s->occ.w[i] &= keep;
+        s->dock.w[i] &= keep;
+        s->water.w[i] &= keep;
+        s->customs.w[i] &= keep;
+        s->shipsym.w[i] &= keep;
+        if (team < 2) {
+            s->team_dock[team].w[i] &= keep;
+            if (s->crane[team].w[i] & ~keep) { /* the cells next to the cranes change only with a crane */
+                s->crane[team].w[i] &= keep;
+                s->crane_near[team] = bb_neighbours(s->crane[team]);
+            }
+        }
+        /* the frontier (the free cells next to a card) changes only on the
+         * cell and its neighbours, whose own neighbours lie in the card's
+         * window (PLACE_WIN, as the placement's): the free neighbours stay
+         * in it when next to a card still, the cell joins it when next to
+         * one (remove_raw works the whole out again) */
+        place_win pw = PLACE_WIN[c];
+        size_t r2 = pw.r2;
+        bb_w around = place_around(c, pw), occ = bbw_at(&s->occ, r2), free_nb = bbw_andnot(around, occ);
+        bb_w front = bbw_at(&s->front, r2);
+        bbw_put(&s->front, r2, bbw_or(bbw_andnot(front, free_nb), bbw_and(free_nb, bbw_nb(occ))));
+        if (bbw_any(bbw_and(around, occ))) s->front.w[i] |= ~keep;
+        s->ncards_board--;
+        s->cell_card[c] = KONTOR_NONE;
+        pile_put_under(&s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
+    }
+    playout_enter_place(s);
 }
 
 /* enter_place without a log, out of line: the rare case of playout_ship

@@ -287,6 +287,7 @@ void playout_new_round(kontor_state *s);
 void do_declare(kontor_state *s, int seat, int value, kontor_log *log);
 void do_ship(kontor_state *s, int value, kontor_log *log);
 void playout_ship(kontor_state *s, int value);
+void playout_remove(kontor_state *s, int value);
 void before_remove(kontor_state *s, int cell);
 void do_remove(kontor_state *s, int value, kontor_log *log);
 void do_pile(kontor_state *s, int value, kontor_log *log);
