@@ -455,7 +455,7 @@ void playout_remove(kontor_state *s, int value) {
         int id = s->cell_card[c];
         int team = card_of(s, id)->colour;
         /* before_remove, its tests inline */
-        if (s->export_mark[id]) export_on_remove(s, value);
+        if (export_mark(s, id)) export_on_remove(s, value);
         if (s->cfg->tiles) tile_bonus_moves(s, value);
         /* remove_raw inline: the card's word and bit once, the byte stores last */
         uint64_t keep = ~(1ULL << (c & 63));
@@ -484,7 +484,7 @@ void playout_remove(kontor_state *s, int value) {
         if (bbw_any(bbw_and(around, occ))) s->front.w[i] |= ~keep;
         s->ncards_board--;
         s->cell_card[c] = KONTOR_NONE;
-        pile_put_under(&s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
+        pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
     }
     playout_enter_place(s);
 }
