@@ -148,12 +148,10 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
             s->phase = KONTOR_PHASE_SHIP;
             return;
         }
-    } else if (!is_special(k) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
+    } else if (!is_special(k) && !(s->hooks & KONTOR__HOOK_CELLS)) {
         s->ship_moved = 0;
         s->phase = KONTOR_PHASE_PLACE;
-        s->cells = legal_cells(s, seat, id); /* compute_cells */
-        s->cells_water = bb_empty();
-        if (bb_any(s->cells)) return;
+        if (put_usual_cells(s, seat, k)) return; /* compute_cells */
     }
     start_turn_all(s, log);
 }

@@ -541,4 +541,29 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
     return cand;
 }
 
+/* start_turn's legal_cells for the usual card (the caller tested: no
+ * scenario's cell rule), written into s->cells with cells_water empty; 1
+ * when it holds a cell. As two windows of eight rows (bb.h's bb_w): the
+ * frontier, the mask and the opposing crane's cells two loads each, not
+ * four words apiece and a not for each of the crane's. */
+__attribute__((always_inline)) static inline int put_usual_cells(kontor_state *s, int seat, const kontor_card *k) {
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+    bb_w lo = bbw_and(bbw_load(&s->front, 0), bbw_load(&s->mask, 0));
+    bb_w hi = bbw_and(bbw_load(&s->front, 8), bbw_load(&s->mask, 8));
+    if (is_dock(k)) {
+        const bb_t *cn = &s->crane_near[1 - team_of(s, seat)];
+        lo = bbw_andnot(lo, bbw_load(cn, 0));
+        hi = bbw_andnot(hi, bbw_load(cn, 8));
+    }
+    _mm_storeu_si128((__m128i *)(void *)&s->cells.w[0], lo);
+    _mm_storeu_si128((__m128i *)(void *)&s->cells.w[2], hi);
+    s->cells_water = bb_empty();
+    return bbw_any(bbw_or(lo, hi));
+#else
+    s->cells = legal_cells(s, seat, (int)(k - s->card));
+    s->cells_water = bb_empty();
+    return bb_any(s->cells);
+#endif
+}
+
 #endif
