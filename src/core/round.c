@@ -650,30 +650,19 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
     score_placed(s, seat, value, water, 0, grew, mask_before, NULL); /* place_n's scoring from here */
 }
 /* The card may have closed an area (may_enclose). */
-__attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat, int value, int water) {
+__attribute__((noinline)) static void playout_enclose(kontor_state *s, size_t seat, int value, int water) {
     enclose_quiet(s, value, water);
-    after_scoring_in(s, seat, water, 0, 1, NULL);
+    after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
-void playout_place(kontor_state *s, int value, int as_water) {
-    size_t seat = s->order[s->turn]; /* a register's width: no second copy for the indices */
-    if (value == KONTOR_NONE) {
-        do_place(s, value, as_water, NULL);
-        return;
-    }
-    int id = s->choice[seat];
-    const kontor_card *k = card_of(s, id);
-    int kind = k->kind;
-    if (is_special(k)) {
-        do_place(s, value, as_water, NULL);
-        return;
-    }
-    s->last_layer = (uint8_t)seat;
-    int water = is_water(k);
-    size_t c = (unsigned)value; /* the indices: no sign to extend */
+/* The card's bits in the words, its neighbours in its window (PLACE_WIN),
+ * which may_enclose_at reads too, and the frontier: lay_bits' work for the
+ * playout, the card's byte stores first. *occ: the occupied cells' window
+ * after it. */
+__attribute__((always_inline)) static inline bb_w playout_lay(kontor_state *s, size_t seat, size_t c, int id,
+                                                              const kontor_card *k, int water, bb_w *occ) {
+    s->last_layer = (uint8_t)seat; /* (again after playout_place's: the same bytes) */
     s->cell_card[c] = (uint8_t)id;
     s->ncards_board++;
-    /* lay_bits: the card's bit in the words, its neighbours in its window
-     * (PLACE_WIN), which may_enclose_at reads too */
     place_win pw = PLACE_WIN[c];
     size_t r2 = pw.r2;
     bb_w around = place_around(c, pw);
@@ -687,7 +676,7 @@ void playout_place(kontor_state *s, int value, int as_water) {
         int colour = k->colour;
         if (colour < 2) {
             s->team_dock[colour].w[i] |= bit;
-            if (kind == KONTOR_KIND_CRANE) {
+            if (k->kind == KONTOR_KIND_CRANE) {
                 s->crane[colour].w[i] |= bit;
                 bbw_or_at(&s->crane_near[colour], r2, around);
             }
@@ -695,14 +684,49 @@ void playout_place(kontor_state *s, int value, int as_water) {
         if (k->ship) s->shipsym.w[i] |= bit;
     }
     /* the frontier: its free neighbours join it, the cell leaves it */
-    bb_w occ = bbw_at(&s->occ, r2);
-    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, occ)));
+    *occ = bbw_at(&s->occ, r2);
+    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, *occ)));
     s->front.w[i] &= ~bit;
-    int outside = outside_extent(s, value);
-    if (outside | (s->hooks & KONTOR__HOOK_PLACE)) {
-        playout_placed(s, seat, value, water, outside);
+    return around;
+}
+/* The usual card outside the extent, or a scenario's rule: the card laid
+ * here, then playout_placed (out of line: 7% of a basic game's placements;
+ * playout_place tests the extent before it lays the card, and keeps no
+ * answer in a register across its work). */
+__attribute__((noinline)) static void playout_place_out(kontor_state *s, int value) {
+    size_t seat = s->order[s->turn], c = (unsigned)value;
+    int id = s->choice[seat];
+    const kontor_card *k = card_of(s, id);
+    int water = is_water(k), outside = outside_win(s, c);
+    bb_w occ;
+    playout_lay(s, seat, c, id, k, water, &occ);
+    playout_placed(s, (int)seat, value, water, outside);
+}
+void playout_place(kontor_state *s, int value, int as_water) {
+    size_t seat = s->order[s->turn]; /* a register's width: no second copy for the indices */
+    if (value == KONTOR_NONE) {
+        do_place(s, value, as_water, NULL);
         return;
     }
+    int id = s->choice[seat];
+    const kontor_card *k = card_of(s, id);
+    if (is_special(k)) {
+        do_place(s, value, as_water, NULL);
+        return;
+    }
+    size_t c = (unsigned)value; /* the indices: no sign to extend */
+    /* the card's byte stores first (they may alias anything: nothing is
+     * read again after them); playout_place_out makes them again */
+    s->last_layer = (uint8_t)seat;
+    s->cell_card[c] = (uint8_t)id;
+    if (outside_win(s, c) | (s->hooks & KONTOR__HOOK_PLACE)) {
+        playout_place_out(s, value);
+        return;
+    }
+    int water = is_water(k);
+    bb_w occ;
+    bb_w around = playout_lay(s, seat, c, id, k, water, &occ);
+    size_t r2 = PLACE_WIN[c].r2;
     /* may_enclose_at with the edges closed (with edge=both before they
      * close, it lets more cards through: fewer gaps, and enclose_at
      * decides), in the same window: the gaps are free cells of the mask */
@@ -717,7 +741,7 @@ void playout_place(kontor_state *s, int value, int as_water) {
         playout_enclose(s, seat, value, 0);
         return;
     }
-    after_scoring_in(s, seat, water, 0, 1, NULL);
+    after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the

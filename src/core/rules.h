@@ -32,6 +32,7 @@
 #ifndef KONTOR_RULES_H
 #define KONTOR_RULES_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -452,13 +453,34 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
  * (a table: working both out cost ~25 instructions a card). */
 typedef struct place_win {
     uint16_t r2, around;
+    uint32_t ext; /* outside_win's: the cell's x, 15 - x, y, 15 - y in bytes 0..3, each | 0x80 */
 } place_win;
 #define PLACE_R(c) ((c) >> 4 < 2 ? 0 : (c) >> 4 > 10 ? 8 : ((c) >> 4) - 2)
-#define PLACE_WIN1(c) {2 * PLACE_R(c), ((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c))}
+#define PLACE_EXT(c)                                                                                                   \
+    (0x80808080u | (uint32_t)((c) & 15) | (uint32_t)(15 - ((c) & 15)) << 8 | (uint32_t)((c) >> 4) << 16 |           \
+     (uint32_t)(15 - ((c) >> 4)) << 24)
+#define PLACE_WIN1(c) {2 * PLACE_R(c), ((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c)), PLACE_EXT(c)}
 #define PLACE_WIN4(c) PLACE_WIN1(c), PLACE_WIN1((c) + 1), PLACE_WIN1((c) + 2), PLACE_WIN1((c) + 3)
 #define PLACE_WIN16(c) PLACE_WIN4(c), PLACE_WIN4((c) + 4), PLACE_WIN4((c) + 8), PLACE_WIN4((c) + 12)
 #define PLACE_WIN64(c) PLACE_WIN16(c), PLACE_WIN16((c) + 16), PLACE_WIN16((c) + 32), PLACE_WIN16((c) + 48)
 static const place_win PLACE_WIN[256] = {PLACE_WIN64(0), PLACE_WIN64(64), PLACE_WIN64(128), PLACE_WIN64(192)};
+/* outside_extent(s, cell) from the cell's PLACE_WIN: the four bounds
+ * (minx, maxx, miny, maxy: four bytes in a row) read as one word, maxx and
+ * maxy as 15 - maxx and 15 - maxy (an xor: they are 0..15), taken from the
+ * cell's x, 15 - x, y, 15 - y at once: each byte is 0x80 + the difference,
+ * 0x71..0x8F (no borrow between bytes), and its top bit is clear where the
+ * cell lies beyond that bound. Four tests in one (16 instructions a
+ * placement, now 7). */
+static inline int outside_win(const kontor_state *s, size_t cell) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the bounds are four bytes in a row");
+    uint32_t e;
+    memcpy(&e, &s->minx, 4);
+    return ((PLACE_WIN[cell].ext - (e ^ 0x0F000F00u)) & 0x80808080u) != 0x80808080u;
+#else
+    return outside_extent(s, (int)cell);
+#endif
+}
 /* b's window at byte r2 (bbw_load(b, r2 / 2)) */
 static inline bb_w bbw_at(const bb_t *b, size_t r2) {
 #if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
