@@ -633,7 +633,7 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
         /* a board that grows, no placement rule, the unplayable cells close
          * areas as soon as they are (no edge=both): grow_mask (session thirteen) */
         bb_t lines;
-        if (grow_mask(s, value, &lines))
+        if (grow_mask_step(s, value, &lines))
             check_enclosures(s, bb_or(water ? bb_around(value) : bb_cell(value), lines), NULL);
         else if (may_enclose_at(s, value, water, ~0ULL))
             enclose_at(s, value, water, NULL);

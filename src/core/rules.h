@@ -379,6 +379,48 @@ __attribute__((always_inline)) static inline int grow_mask(kontor_state *s, int 
     *lines = bb_and(*lines, m);
     return 1;
 }
+/* grow_mask for a card next to a card (a cell of the frontier: the
+ * playout's placement), which moves one bound of the extent by one: the
+ * mask (the rectangle of the extent, property_every_dock_card_lies_inside_its_mask)
+ * loses at most the line on the far side, and *lines is the line before
+ * it; no rectangle built, no clamps of eight bounds. A cell beyond two
+ * bounds, or beyond one by more than one, takes grow_mask. */
+__attribute__((always_inline)) static inline int grow_mask_step(kontor_state *s, int cell, bb_t *lines) {
+    int x = gx(cell), y = gy(cell);
+    int xin = x >= s->minx && x <= s->maxx, yin = y >= s->miny && y <= s->maxy;
+    uint64_t col, row;
+    int lost, line;
+    if (yin && x == s->minx - 1) {
+        s->minx = (uint8_t)x;
+        lost = x + s->cfg->width, line = lost - 1; /* the mask's east side moves in */
+    } else if (yin && x == s->maxx + 1) {
+        s->maxx = (uint8_t)x;
+        lost = x - s->cfg->width, line = lost + 1;
+    } else if (xin && y == s->miny - 1) {
+        s->miny = (uint8_t)y;
+        lost = y + s->cfg->height, line = lost - 1;
+    } else if (xin && y == s->maxy + 1) {
+        s->maxy = (uint8_t)y;
+        lost = y - s->cfg->height, line = lost + 1;
+    } else {
+        return grow_mask(s, cell, lines);
+    }
+    if (lost < 0 || lost > 15) return 0; /* that side lay beyond the grid: the mask is the same */
+    if (xin) { /* a row */
+        row = 0xFFFFULL << 16 * (lost & 3);
+        s->mask.w[lost >> 2] &= ~row;
+        for (int i = 0; i < 4; i++) lines->w[i] = 0;
+        lines->w[line >> 2] = s->mask.w[line >> 2] & 0xFFFFULL << 16 * (line & 3);
+    } else { /* a column */
+        col = 0x0001000100010001ULL << lost;
+        for (int i = 0; i < 4; i++) {
+            uint64_t m = s->mask.w[i] & ~col;
+            s->mask.w[i] = m;
+            lines->w[i] = m & 0x0001000100010001ULL << line;
+        }
+    }
+    return 1;
+}
 /* Would cell grow the extent (grow_extent's answer, nothing written)? */
 static inline int outside_extent(const kontor_state *s, int cell) {
     int x = gx(cell), y = gy(cell);
