@@ -734,8 +734,10 @@ void playout_place(kontor_state *s, int value, int as_water) {
      * decides), in the same window: the gaps are free cells of the mask */
     bb_w gap = bbw_andnot(bbw_at(&s->mask, r2), occ);
     if (water) {
-        bb_w open = bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2));
-        if (bbw_any(bbw_andnot(bbw_and(around, open), bbw_nb(gap)))) {
+        /* the open dock cards next to it first: with none, no gaps'
+         * neighbours to work out (basic -24 instructions a game) */
+        bb_w open = bbw_and(around, bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2)));
+        if (bbw_any(open) && bbw_any(bbw_andnot(open, bbw_nb(gap)))) {
             playout_enclose(s, seat, value, 1);
             return;
         }

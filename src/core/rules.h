@@ -615,7 +615,7 @@ __attribute__((always_inline)) static inline int put_usual_cells(kontor_state *s
     bb_w lo = bbw_and(bbw_load(&s->front, 0), bbw_load(&s->mask, 0));
     bb_w hi = bbw_and(bbw_load(&s->front, 8), bbw_load(&s->mask, 8));
     if (is_dock(k)) {
-        const bb_t *cn = &s->crane_near[1 - team_of(s, seat)];
+        const bb_t *cn = &s->crane_near[(unsigned)team_of(s, seat) ^ 1u];
         lo = bbw_andnot(lo, bbw_load(cn, 0));
         hi = bbw_andnot(hi, bbw_load(cn, 8));
     }
