@@ -315,10 +315,14 @@ static void start_cache_gives_what_place_start_works_out(void **st) {
 
 /* The playout's test whether a card grows the extent (outside_win, the four
  * bounds in one word, issue 17) answers as the four compares
- * (outside_extent): every cell against every extent the bounds can hold. */
+ * (outside_extent): every cell against every extent the bounds can hold,
+ * and the empty extent the deal begins with (255, 0, 255, 0). */
 static void board_extent_grows_exactly_when_a_card_lies_beyond_a_bound(void **st) {
     (void)st;
     static kontor_state s;
+    s.minx = s.miny = 255, s.maxx = s.maxy = 0;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (!outside_win(&s, (size_t)c)) fail_msg("cell %d lies inside the empty extent", c);
     for (int x0 = 0; x0 < 16; x0++)
         for (int x1 = x0; x1 < 16; x1++)
             for (int y0 = 0; y0 < 16; y0++)
