@@ -633,10 +633,23 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
         /* a board that grows, no placement rule, the unplayable cells close
          * areas as soon as they are (no edge=both): grow_mask (session thirteen) */
         bb_t lines;
-        if (grow_mask_step(s, value, &lines))
-            check_enclosures(s, bb_or(water ? bb_around(value) : bb_cell(value), lines), NULL);
-        else if (may_enclose_at(s, value, water, ~0ULL))
+        if (grow_mask_step(s, value, &lines)) {
+            /* the card's cell, or its neighbours (BB_NEAR's three words),
+             * added to the lines in place (bb_or of bb_around's four bit
+             * sets cost basic 38 instructions a game, advanced 78) */
+            size_t c = (unsigned)value, i = c >> 6;
+            if (water) {
+                const uint64_t *n = BB_NEAR[c].w;
+                lines.w[i] |= n[1];
+                if (i > 0) lines.w[i - 1] |= n[0];
+                if (i < 3) lines.w[i + 1] |= n[2];
+            } else {
+                lines.w[i] |= 1ULL << (c & 63);
+            }
+            check_enclosures(s, lines, NULL);
+        } else if (may_enclose_at(s, value, water, ~0ULL)) {
             enclose_at(s, value, water, NULL);
+        }
         after_scoring_in(s, seat, water, 0, 1, NULL);
         return;
     }
