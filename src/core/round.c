@@ -667,41 +667,6 @@ __attribute__((noinline)) static void playout_enclose(kontor_state *s, size_t se
     enclose_quiet(s, value, water);
     after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
-/* The card's bits in the words, its neighbours in its window (PLACE_WIN),
- * which may_enclose_at reads too, and the frontier: lay_bits' work for the
- * playout, the card's byte stores first. *occ: the occupied cells' window
- * after it. */
-__attribute__((always_inline)) static inline bb_w playout_lay(kontor_state *s, size_t seat, size_t c, int id,
-                                                              const kontor_card *k, int water, bb_w *occ) {
-    s->last_layer = (uint8_t)seat; /* (again after playout_place's: the same bytes) */
-    s->cell_card[c] = (uint8_t)id;
-    s->ncards_board++;
-    place_win pw = PLACE_WIN[c];
-    size_t r2 = pw.r2;
-    bb_w around = place_around(c, pw);
-    size_t i = c >> 6;
-    uint64_t bit = 1ULL << (c & 63);
-    s->occ.w[i] |= bit;
-    if (water) {
-        s->water.w[i] |= bit;
-    } else {
-        s->dock.w[i] |= bit;
-        int colour = k->colour;
-        if (colour < 2) {
-            s->team_dock[colour].w[i] |= bit;
-            if (k->kind == KONTOR_KIND_CRANE) {
-                s->crane[colour].w[i] |= bit;
-                bbw_or_at(&s->crane_near[colour], r2, around);
-            }
-        }
-        if (k->ship) s->shipsym.w[i] |= bit;
-    }
-    /* the frontier: its free neighbours join it, the cell leaves it */
-    *occ = bbw_at(&s->occ, r2);
-    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, *occ)));
-    s->front.w[i] &= ~bit;
-    return around;
-}
 /* The usual card outside the extent, or a scenario's rule: the card laid
  * here, then playout_placed (out of line: 7% of a basic game's placements;
  * playout_place tests the extent before it lays the card, and keeps no

@@ -555,6 +555,41 @@ static inline bb_w place_around(size_t c, place_win w) {
 #endif
 }
 
+/* The card's bits in the words, its neighbours in its window (PLACE_WIN),
+ * which may_enclose_at reads too, and the frontier: lay_bits' work for the
+ * playout's placement (round.c), the card's byte stores first. *occ: the occupied cells' window
+ * after it. */
+__attribute__((always_inline)) static inline bb_w playout_lay(kontor_state *s, size_t seat, size_t c, int id,
+                                                              const kontor_card *k, int water, bb_w *occ) {
+    s->last_layer = (uint8_t)seat; /* (again after playout_place's: the same bytes) */
+    s->cell_card[c] = (uint8_t)id;
+    s->ncards_board++;
+    place_win pw = PLACE_WIN[c];
+    size_t r2 = pw.r2;
+    bb_w around = place_around(c, pw);
+    size_t i = c >> 6;
+    uint64_t bit = 1ULL << (c & 63);
+    s->occ.w[i] |= bit;
+    if (water) {
+        s->water.w[i] |= bit;
+    } else {
+        s->dock.w[i] |= bit;
+        int colour = k->colour;
+        if (colour < 2) {
+            s->team_dock[colour].w[i] |= bit;
+            if (k->kind == KONTOR_KIND_CRANE) {
+                s->crane[colour].w[i] |= bit;
+                bbw_or_at(&s->crane_near[colour], r2, around);
+            }
+        }
+        if (k->ship) s->shipsym.w[i] |= bit;
+    }
+    /* the frontier: its free neighbours join it, the cell leaves it */
+    *occ = bbw_at(&s->occ, r2);
+    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, *occ)));
+    s->front.w[i] &= ~bit;
+    return around;
+}
 /* Where the ship may sail: every water card but the one it is on. Inline:
  * the playout asks it at every ship turn (a call cost 13 instructions more). */
 static inline bb_t ship_targets(const kontor_state *s) {
