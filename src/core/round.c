@@ -628,31 +628,31 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
  * 20,417 -> 19,324 with the start's cache (session thirteen, docs/engine-speed.md). */
 /* The card lies (lay_bits) outside the extent, or a scenario's rule comes
  * next. */
-__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
-    if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg->fixed_board && !s->cfg->edge_both) {
-        /* a board that grows, no placement rule, the unplayable cells close
-         * areas as soon as they are (no edge=both): grow_mask (session thirteen) */
-        bb_t lines;
-        if (grow_mask_step(s, value, &lines)) {
-            /* the card's cell, or its neighbours (BB_NEAR's three words),
-             * added to the lines in place (bb_or of bb_around's four bit
-             * sets cost basic 38 instructions a game, advanced 78) */
-            size_t c = (unsigned)value, i = c >> 6;
-            if (water) {
-                const uint64_t *n = BB_NEAR[c].w;
-                lines.w[i] |= n[1];
-                if (i > 0) lines.w[i - 1] |= n[0];
-                if (i < 3) lines.w[i + 1] |= n[2];
-            } else {
-                lines.w[i] |= 1ULL << (c & 63);
-            }
-            check_enclosures(s, lines, NULL);
-        } else if (may_enclose_at(s, value, water, ~0ULL)) {
-            enclose_at(s, value, water, NULL);
+/* A board that grows, no placement rule, the unplayable cells close areas
+ * as soon as they are (no edge=both): grow_mask_step (session thirteen),
+ * inline in playout_place_out. */
+__attribute__((always_inline)) static inline void playout_grown(kontor_state *s, int seat, int value, int water) {
+    bb_t lines;
+    if (grow_mask_step(s, value, &lines)) {
+        /* the card's cell, or its neighbours (BB_NEAR's three words),
+         * added to the lines in place (bb_or of bb_around's four bit
+         * sets cost basic 38 instructions a game, advanced 78) */
+        size_t c = (unsigned)value, i = c >> 6;
+        if (water) {
+            const uint64_t *n = BB_NEAR[c].w;
+            lines.w[i] |= n[1];
+            if (i > 0) lines.w[i - 1] |= n[0];
+            if (i < 3) lines.w[i + 1] |= n[2];
+        } else {
+            lines.w[i] |= 1ULL << (c & 63);
         }
-        after_scoring_in(s, seat, water, 0, 1, NULL);
-        return;
+        check_enclosures(s, lines, NULL);
+    } else if (may_enclose_at(s, value, water, ~0ULL)) {
+        enclose_at(s, value, water, NULL);
     }
+    after_scoring_in(s, seat, water, 0, 1, NULL);
+}
+__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
     bb_t mask_before = s->mask;
     int grew = outside && grow_extent(s, value) ? update_mask(s) : 0;
     if (s->cfg->export_store && card_of(s, s->choice[seat])->kind == KONTOR_KIND_GOODS && s->cfg->nseats == 2) {
@@ -667,10 +667,12 @@ __attribute__((noinline)) static void playout_enclose(kontor_state *s, size_t se
     enclose_quiet(s, value, water);
     after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
-/* The usual card outside the extent, or a scenario's rule: the card laid
- * here, then playout_placed (out of line: 7% of a basic game's placements;
- * playout_place tests the extent before it lays the card, and keeps no
- * answer in a register across its work). */
+/* The usual card outside the extent, or a scenario's rule (out of line: 7%
+ * of a basic game's placements; playout_place tests the extent before it
+ * lays the card, and keeps no answer in a register across its work): the
+ * card laid here, then playout_grown on a board that grows (inline here,
+ * not in playout_placed: no frame for place_n's scoring; basic -15
+ * instructions a game, advanced -29), else playout_placed. */
 __attribute__((noinline)) static void playout_place_out(kontor_state *s, int value) {
     size_t seat = s->order[s->turn], c = (unsigned)value;
     int id = s->choice[seat];
@@ -678,6 +680,10 @@ __attribute__((noinline)) static void playout_place_out(kontor_state *s, int val
     int water = is_water(k), outside = outside_win(s, c);
     bb_w occ;
     playout_lay(s, seat, c, id, k, water, &occ);
+    if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg->fixed_board && !s->cfg->edge_both) {
+        playout_grown(s, (int)seat, value, water);
+        return;
+    }
     playout_placed(s, (int)seat, value, water, outside);
 }
 void playout_place(kontor_state *s, int value, int as_water) {
