@@ -10,6 +10,7 @@
  * few rounds reach them; the rulebook's figures, which no short game reaches,
  * are laid by hand with the hooks of core/internal.h (tests/rulesutil.h). */
 #include "rulesutil.h"
+#include "core/rules.h"
 
 /* ---- placing ------------------------------------------------------------------------ */
 
@@ -312,6 +313,28 @@ static void start_cache_gives_what_place_start_works_out(void **st) {
     }
 }
 
+/* The playout's test whether a card grows the extent (outside_win, the four
+ * bounds in one word, issue 17) answers as the four compares
+ * (outside_extent): every cell against every extent the bounds can hold,
+ * and the empty extent the deal begins with (255, 0, 255, 0). */
+static void board_extent_grows_exactly_when_a_card_lies_beyond_a_bound(void **st) {
+    (void)st;
+    static kontor_state s;
+    s.minx = s.miny = 255, s.maxx = s.maxy = 0;
+    for (int c = 0; c < KONTOR_CELLS; c++)
+        if (!outside_win(&s, (size_t)c)) fail_msg("cell %d lies inside the empty extent", c);
+    for (int x0 = 0; x0 < 16; x0++)
+        for (int x1 = x0; x1 < 16; x1++)
+            for (int y0 = 0; y0 < 16; y0++)
+                for (int y1 = y0; y1 < 16; y1++) {
+                    s.minx = (uint8_t)x0, s.maxx = (uint8_t)x1, s.miny = (uint8_t)y0, s.maxy = (uint8_t)y1;
+                    for (int c = 0; c < KONTOR_CELLS; c++)
+                        if (outside_win(&s, (size_t)c) != outside_extent(&s, c))
+                            fail_msg("cell %d, extent x %d..%d y %d..%d: outside_win says %d", c, x0, x1, y0, y1,
+                                     outside_win(&s, (size_t)c));
+                }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(placement_example_two_cards_leave_six_cells_a_to_f),
@@ -330,6 +353,7 @@ int main(void) {
         cmocka_unit_test(ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too),
         cmocka_unit_test(ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_card),
         cmocka_unit_test(start_cache_gives_what_place_start_works_out),
+        cmocka_unit_test(board_extent_grows_exactly_when_a_card_lies_beyond_a_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -157,12 +157,10 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
             s->phase = KONTOR_PHASE_SHIP;
             return;
         }
-    } else if (!is_special(k) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
+    } else if (!is_special(k) && !(s->hooks & KONTOR__HOOK_CELLS)) {
         s->ship_moved = 0;
         s->phase = KONTOR_PHASE_PLACE;
-        s->cells = legal_cells(s, seat, id); /* compute_cells */
-        s->cells_water = bb_empty();
-        if (bb_any(s->cells)) return;
+        if (put_usual_cells(s, seat, k)) return; /* compute_cells */
     }
     start_turn_all(s, log);
 }
@@ -698,18 +696,31 @@ __attribute__((always_inline)) static inline void place_n(kontor_state *s, int v
  * 20,417 -> 19,324 with the start's cache (session thirteen, docs/engine-speed.md). */
 /* The card lies (lay_bits) outside the extent, or a scenario's rule comes
  * next. */
-__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
-    if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg->fixed_board && !s->cfg->edge_both) {
-        /* a board that grows, no placement rule, the unplayable cells close
-         * areas as soon as they are (no edge=both): grow_mask (session thirteen) */
-        bb_t lines;
-        if (grow_mask(s, value, &lines))
-            check_enclosures(s, bb_or(water ? bb_around(value) : bb_cell(value), lines), NULL);
-        else if (may_enclose_at(s, value, water, ~0ULL))
-            enclose_at(s, value, water, NULL);
-        after_scoring_in(s, seat, water, 0, 1, NULL);
-        return;
+/* A board that grows, no placement rule, the unplayable cells close areas
+ * as soon as they are (no edge=both): grow_mask_step (session thirteen),
+ * inline in playout_place_out. */
+__attribute__((always_inline)) static inline void playout_grown(kontor_state *s, int seat, int value, int water) {
+    bb_t lines;
+    if (grow_mask_step(s, value, &lines)) {
+        /* the card's cell, or its neighbours (BB_NEAR's three words),
+         * added to the lines in place (bb_or of bb_around's four bit
+         * sets cost basic 38 instructions a game, advanced 78) */
+        size_t c = (unsigned)value, i = c >> 6;
+        if (water) {
+            const uint64_t *n = BB_NEAR[c].w;
+            lines.w[i] |= n[1];
+            if (i > 0) lines.w[i - 1] |= n[0];
+            if (i < 3) lines.w[i + 1] |= n[2];
+        } else {
+            lines.w[i] |= 1ULL << (c & 63);
+        }
+        check_enclosures(s, lines, NULL);
+    } else if (may_enclose_at(s, value, water, ~0ULL)) {
+        enclose_at(s, value, water, NULL);
     }
+    after_scoring_in(s, seat, water, 0, 1, NULL);
+}
+__attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, int value, int water, int outside) {
     bb_t mask_before = s->mask;
     int grew = outside && grow_extent(s, value) ? update_mask(s) : 0;
     if (s->cfg->export_store && card_of(s, s->choice[seat])->kind == KONTOR_KIND_GOODS && s->cfg->nseats == 2) {
@@ -720,9 +731,28 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
     score_placed(s, seat, value, water, 0, grew, mask_before, NULL); /* place_n's scoring from here */
 }
 /* The card may have closed an area (may_enclose). */
-__attribute__((noinline)) static void playout_enclose(kontor_state *s, int seat, int value, int water) {
+__attribute__((noinline)) static void playout_enclose(kontor_state *s, size_t seat, int value, int water) {
     enclose_quiet(s, value, water);
-    after_scoring_in(s, seat, water, 0, 1, NULL);
+    after_scoring_in(s, (int)seat, water, 0, 1, NULL);
+}
+/* The usual card outside the extent, or a scenario's rule (out of line: 7%
+ * of a basic game's placements; playout_place tests the extent before it
+ * lays the card, and keeps no answer in a register across its work): the
+ * card laid here, then playout_grown on a board that grows (inline here,
+ * not in playout_placed: no frame for place_n's scoring; basic -15
+ * instructions a game, advanced -29), else playout_placed. */
+__attribute__((noinline)) static void playout_place_out(kontor_state *s, int value) {
+    size_t seat = s->order[s->turn], c = (unsigned)value;
+    int id = s->choice[seat];
+    const kontor_card *k = card_of(s, id);
+    int water = is_water(k), outside = outside_win(s, c);
+    bb_w occ;
+    playout_lay(s, seat, c, id, k, water, &occ);
+    if (outside && !(s->hooks & KONTOR__HOOK_PLACE) && !s->cfg->fixed_board && !s->cfg->edge_both) {
+        playout_grown(s, (int)seat, value, water);
+        return;
+    }
+    playout_placed(s, (int)seat, value, water, outside);
 }
 void playout_place(kontor_state *s, int value, int as_water) {
     size_t seat = s->order[s->turn]; /* a register's width: no second copy for the indices */
@@ -732,54 +762,34 @@ void playout_place(kontor_state *s, int value, int as_water) {
     }
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    int kind = k->kind;
     if (is_special(k)) {
         do_place(s, value, as_water, NULL);
         return;
     }
-    s->last_layer = (uint8_t)seat;
-    int water = is_water(k);
     size_t c = (unsigned)value; /* the indices: no sign to extend */
+    /* the card's byte stores first (they may alias anything: nothing is
+     * read again after them); playout_place_out makes them again */
+    s->last_layer = (uint8_t)seat;
     s->cell_card[c] = (uint8_t)id;
-    s->ncards_board++;
-    /* lay_bits: the card's bit in the words, its neighbours in its window
-     * (PLACE_WIN), which may_enclose_at reads too */
-    place_win pw = PLACE_WIN[c];
-    size_t r2 = pw.r2;
-    bb_w around = place_around(c, pw);
-    size_t i = c >> 6;
-    uint64_t bit = 1ULL << (c & 63);
-    s->occ.w[i] |= bit;
-    if (water) {
-        s->water.w[i] |= bit;
-    } else {
-        s->dock.w[i] |= bit;
-        int colour = k->colour;
-        if (colour < 2) {
-            s->team_dock[colour].w[i] |= bit;
-            if (kind == KONTOR_KIND_CRANE) {
-                s->crane[colour].w[i] |= bit;
-                bbw_or_at(&s->crane_near[colour], r2, around);
-            }
-        }
-        if (k->ship) s->shipsym.w[i] |= bit;
-    }
-    /* the frontier: its free neighbours join it, the cell leaves it */
-    bb_w occ = bbw_at(&s->occ, r2);
-    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, occ)));
-    s->front.w[i] &= ~bit;
-    int outside = outside_extent(s, value);
-    if (outside | (s->hooks & KONTOR__HOOK_PLACE)) {
-        playout_placed(s, seat, value, water, outside);
+    /* || and not |: two tests and jumps, and the two saved registers pushed
+     * after them (basic -88 instructions a game, advanced -139) */
+    if (outside_win(s, c) || (s->hooks & KONTOR__HOOK_PLACE)) {
+        playout_place_out(s, value);
         return;
     }
+    int water = is_water(k);
+    bb_w occ;
+    bb_w around = playout_lay(s, seat, c, id, k, water, &occ);
+    size_t r2 = PLACE_WIN[c].r2;
     /* may_enclose_at with the edges closed (with edge=both before they
      * close, it lets more cards through: fewer gaps, and enclose_at
      * decides), in the same window: the gaps are free cells of the mask */
     bb_w gap = bbw_andnot(bbw_at(&s->mask, r2), occ);
     if (water) {
-        bb_w open = bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2));
-        if (bbw_any(bbw_andnot(bbw_and(around, open), bbw_nb(gap)))) {
+        /* the open dock cards next to it first: with none, no gaps'
+         * neighbours to work out (basic -24 instructions a game) */
+        bb_w open = bbw_and(around, bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2)));
+        if (bbw_any(open) && bbw_any(bbw_andnot(open, bbw_nb(gap)))) {
             playout_enclose(s, seat, value, 1);
             return;
         }
@@ -787,7 +797,7 @@ void playout_place(kontor_state *s, int value, int as_water) {
         playout_enclose(s, seat, value, 0);
         return;
     }
-    after_scoring_in(s, seat, water, 0, 1, NULL);
+    after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
 
 /* The rest of a placement after the areas are scored: the end checks, the

@@ -32,6 +32,7 @@
 #ifndef KONTOR_RULES_H
 #define KONTOR_RULES_H
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -441,6 +442,48 @@ __attribute__((always_inline)) static inline int grow_mask(kontor_state *s, int 
     *lines = bb_and(*lines, m);
     return 1;
 }
+/* grow_mask for a card next to a card (a cell of the frontier: the
+ * playout's placement), which moves one bound of the extent by one: the
+ * mask (the rectangle of the extent, property_every_dock_card_lies_inside_its_mask)
+ * loses at most the line on the far side, and *lines is the line before
+ * it; no rectangle built, no clamps of eight bounds. A cell beyond two
+ * bounds, or beyond one by more than one, takes grow_mask. */
+__attribute__((always_inline)) static inline int grow_mask_step(kontor_state *s, int cell, bb_t *lines) {
+    int x = gx(cell), y = gy(cell);
+    int xin = x >= s->minx && x <= s->maxx, yin = y >= s->miny && y <= s->maxy;
+    uint64_t col, row;
+    int lost, line;
+    if (yin && x == s->minx - 1) {
+        s->minx = (uint8_t)x;
+        lost = x + s->cfg->width, line = lost - 1; /* the mask's east side moves in */
+    } else if (yin && x == s->maxx + 1) {
+        s->maxx = (uint8_t)x;
+        lost = x - s->cfg->width, line = lost + 1;
+    } else if (xin && y == s->miny - 1) {
+        s->miny = (uint8_t)y;
+        lost = y + s->cfg->height, line = lost - 1;
+    } else if (xin && y == s->maxy + 1) {
+        s->maxy = (uint8_t)y;
+        lost = y - s->cfg->height, line = lost + 1;
+    } else {
+        return grow_mask(s, cell, lines);
+    }
+    if (lost < 0 || lost > 15) return 0; /* that side lay beyond the grid: the mask is the same */
+    if (xin) { /* a row */
+        row = 0xFFFFULL << 16 * (lost & 3);
+        s->mask.w[lost >> 2] &= ~row;
+        for (int i = 0; i < 4; i++) lines->w[i] = 0;
+        lines->w[line >> 2] = s->mask.w[line >> 2] & 0xFFFFULL << 16 * (line & 3);
+    } else { /* a column */
+        col = 0x0001000100010001ULL << lost;
+        for (int i = 0; i < 4; i++) {
+            uint64_t m = s->mask.w[i] & ~col;
+            s->mask.w[i] = m;
+            lines->w[i] = m & 0x0001000100010001ULL << line;
+        }
+    }
+    return 1;
+}
 /* Would cell grow the extent (grow_extent's answer, nothing written)? */
 static inline int outside_extent(const kontor_state *s, int cell) {
     int x = gx(cell), y = gy(cell);
@@ -515,13 +558,34 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
  * (a table: working both out cost ~25 instructions a card). */
 typedef struct place_win {
     uint16_t r2, around;
+    uint32_t ext; /* outside_win's: the cell's x, 15 - x, y, 15 - y in bytes 0..3, each | 0x80 */
 } place_win;
 #define PLACE_R(c) ((c) >> 4 < 2 ? 0 : (c) >> 4 > 10 ? 8 : ((c) >> 4) - 2)
-#define PLACE_WIN1(c) {2 * PLACE_R(c), ((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c))}
+#define PLACE_EXT(c)                                                                                                   \
+    (0x80808080u | (uint32_t)((c) & 15) | (uint32_t)(15 - ((c) & 15)) << 8 | (uint32_t)((c) >> 4) << 16 |           \
+     (uint32_t)(15 - ((c) >> 4)) << 24)
+#define PLACE_WIN1(c) {2 * PLACE_R(c), ((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c)), PLACE_EXT(c)}
 #define PLACE_WIN4(c) PLACE_WIN1(c), PLACE_WIN1((c) + 1), PLACE_WIN1((c) + 2), PLACE_WIN1((c) + 3)
 #define PLACE_WIN16(c) PLACE_WIN4(c), PLACE_WIN4((c) + 4), PLACE_WIN4((c) + 8), PLACE_WIN4((c) + 12)
 #define PLACE_WIN64(c) PLACE_WIN16(c), PLACE_WIN16((c) + 16), PLACE_WIN16((c) + 32), PLACE_WIN16((c) + 48)
 static const place_win PLACE_WIN[256] = {PLACE_WIN64(0), PLACE_WIN64(64), PLACE_WIN64(128), PLACE_WIN64(192)};
+/* outside_extent(s, cell) from the cell's PLACE_WIN: the four bounds
+ * (minx, maxx, miny, maxy: four bytes in a row) read as one word, maxx and
+ * maxy as 15 - maxx and 15 - maxy (an xor: they are 0..15), taken from the
+ * cell's x, 15 - x, y, 15 - y at once: each byte is 0x80 + the difference,
+ * 0x71..0x8F (no borrow between bytes), and its top bit is clear where the
+ * cell lies beyond that bound. Four tests in one (16 instructions a
+ * placement, now 7). */
+static inline int outside_win(const kontor_state *s, size_t cell) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the bounds are four bytes in a row");
+    uint32_t e;
+    memcpy(&e, &s->minx, 4);
+    return ((PLACE_WIN[cell].ext - (e ^ 0x0F000F00u)) & 0x80808080u) != 0x80808080u;
+#else
+    return outside_extent(s, (int)cell);
+#endif
+}
 /* b's window at byte r2 (bbw_load(b, r2 / 2)) */
 static inline bb_w bbw_at(const bb_t *b, size_t r2) {
 #if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
@@ -554,6 +618,41 @@ static inline bb_w place_around(size_t c, place_win w) {
 #endif
 }
 
+/* The card's bits in the words, its neighbours in its window (PLACE_WIN),
+ * which may_enclose_at reads too, and the frontier: lay_bits' work for the
+ * playout's placement (round.c), the card's byte stores first. *occ: the occupied cells' window
+ * after it. */
+__attribute__((always_inline)) static inline bb_w playout_lay(kontor_state *s, size_t seat, size_t c, int id,
+                                                              const kontor_card *k, int water, bb_w *occ) {
+    s->last_layer = (uint8_t)seat; /* (again after playout_place's: the same bytes) */
+    s->cell_card[c] = (uint8_t)id;
+    s->ncards_board++;
+    place_win pw = PLACE_WIN[c];
+    size_t r2 = pw.r2;
+    bb_w around = place_around(c, pw);
+    size_t i = c >> 6;
+    uint64_t bit = 1ULL << (c & 63);
+    s->occ.w[i] |= bit;
+    if (water) {
+        s->water.w[i] |= bit;
+    } else {
+        s->dock.w[i] |= bit;
+        int colour = k->colour;
+        if (colour < 2) {
+            s->team_dock[colour].w[i] |= bit;
+            if (k->kind == KONTOR_KIND_CRANE) {
+                s->crane[colour].w[i] |= bit;
+                bbw_or_at(&s->crane_near[colour], r2, around);
+            }
+        }
+        if (k->ship) s->shipsym.w[i] |= bit;
+    }
+    /* the frontier: its free neighbours join it, the cell leaves it */
+    *occ = bbw_at(&s->occ, r2);
+    bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, *occ)));
+    s->front.w[i] &= ~bit;
+    return around;
+}
 /* Where the ship may sail: every water card but the one it is on. Inline:
  * the playout asks it at every ship turn (a call cost 13 instructions more). */
 static inline bb_t ship_targets(const kontor_state *s) {
@@ -602,6 +701,31 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
         if (s->cfg->tictactoe) cand = no_split(s, cand);
     }
     return cand;
+}
+
+/* start_turn's legal_cells for the usual card (the caller tested: no
+ * scenario's cell rule), written into s->cells with cells_water empty; 1
+ * when it holds a cell. As two windows of eight rows (bb.h's bb_w): the
+ * frontier, the mask and the opposing crane's cells two loads each, not
+ * four words apiece and a not for each of the crane's. */
+__attribute__((always_inline)) static inline int put_usual_cells(kontor_state *s, int seat, const kontor_card *k) {
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+    bb_w lo = bbw_and(bbw_load(&s->front, 0), bbw_load(&s->mask, 0));
+    bb_w hi = bbw_and(bbw_load(&s->front, 8), bbw_load(&s->mask, 8));
+    if (is_dock(k)) {
+        const bb_t *cn = &s->crane_near[(unsigned)team_of(s, seat) ^ 1u];
+        lo = bbw_andnot(lo, bbw_load(cn, 0));
+        hi = bbw_andnot(hi, bbw_load(cn, 8));
+    }
+    _mm_storeu_si128((__m128i *)(void *)&s->cells.w[0], lo);
+    _mm_storeu_si128((__m128i *)(void *)&s->cells.w[2], hi);
+    s->cells_water = bb_empty();
+    return bbw_any(bbw_or(lo, hi));
+#else
+    s->cells = legal_cells(s, seat, (int)(k - s->card));
+    s->cells_water = bb_empty();
+    return bb_any(s->cells);
+#endif
 }
 
 #endif
