@@ -405,11 +405,14 @@ static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
          * so 0 (test_a_hands_free_places_are_zero). Basic 23,758 -> 23,636,
          * four 54,294 -> 53,917 a game (session eleven's word version, with
          * masks and shifts for the bytes before i too, cost more than the
-         * loop); one mask and an exclusive or, not two masks: basic -82 */
-        uint64_t v, from = ~0ULL << (8 * i);
+         * loop); one mask and an exclusive or, not two masks: basic -82;
+         * the mask as two shifts by 8i of the difference, not a shifted
+         * ~0 (one instruction less a card taken: basic 16,373 -> 16,345) */
+        uint64_t v;
+        unsigned sh = 8 * i;
         memcpy(&v, h, 8);
         uint8_t id = h[i];
-        v ^= (v ^ (v >> 8)) & from; /* the bytes from i: those one place up */
+        v ^= (v ^ (v >> 8)) >> sh << sh; /* the bytes from i: those one place up */
         memcpy(h, &v, 8);
         return id;
     }
