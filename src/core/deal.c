@@ -91,6 +91,16 @@ static inline void copy16(void *dst, const void *src, size_t n) {
         memcpy(d + i, &v, 16);
     }
 }
+/* A class's list of n cards to a: copy16 of the first 32, 64 or all
+ * KONTOR_MAX_CARDS bytes of the list (a constant length each, unrolled: the
+ * whole list was 6 loads and stores a class, a basic deal's three lists fit
+ * 64, 32 and 32). */
+static inline void copy_list(uint8_t a[KONTOR_MAX_CARDS], const uint8_t list[KONTOR_MAX_CARDS], int n) {
+    _Static_assert(KONTOR_MAX_CARDS % 16 == 0 && KONTOR_MAX_CARDS > 64, "a list copied by 32, 64 or all its bytes");
+    if (n <= 32) copy16(a, list, 32);
+    else if (n <= 64) copy16(a, list, 64);
+    else copy16(a, list, KONTOR_MAX_CARDS);
+}
 
 void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
     kontor_rng rng;
@@ -453,7 +463,7 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     _Static_assert(KONTOR_MAX_CARDS % 16 == 0, "a class's list copied by 16 bytes");
     uint8_t w[KONTOR_MAX_CARDS];
     int nw = cs->class_n[KONTOR_CLASS_WATER], wi = lay + 2 * ns;
-    copy16(w, cs->class_list[KONTOR_CLASS_WATER], sizeof w); /* the whole list: no rep movsb of nw bytes */
+    copy_list(w, cs->class_list[KONTOR_CLASS_WATER], nw); /* (no rep movsb of nw bytes) */
     int nsp = !cfg->specials ? 0 : cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
     {   /* the piles' places: piles_lay_out's for the same counts, worked
          * out for two or four seats and no discards (piles_lay_out's loop
@@ -493,7 +503,7 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     for (int t = 0; t < 2; t++) {
         uint8_t a[KONTOR_MAX_CARDS];
         int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        copy16(a, cs->class_list[t], sizeof a);
+        copy_list(a, cs->class_list[t], n);
         shuffle_split(a, n, half + 3, s->pile_card + s->dock_pile[last].head, rng);
         s->dock_pile[last].n = (uint8_t)(n - half - 3);
         if (ns == 4) {
