@@ -463,7 +463,8 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     _Static_assert(KONTOR_MAX_CARDS % 16 == 0, "a class's list copied by 16 bytes");
     uint8_t w[KONTOR_MAX_CARDS];
     int nw = cs->class_n[KONTOR_CLASS_WATER], wi = lay + 2 * ns;
-    copy_list(w, cs->class_list[KONTOR_CLASS_WATER], nw); /* (no rep movsb of nw bytes) */
+    /* (no rep movsb of nw bytes; all of it when the start's copy below reads 64) */
+    copy_list(w, cs->class_list[KONTOR_CLASS_WATER], lay < 16 ? nw : KONTOR_MAX_CARDS);
     int nsp = !cfg->specials ? 0 : cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
     {   /* the piles' places: piles_lay_out's for the same counts, worked
          * out for two or four seats and no discards (piles_lay_out's loop
@@ -495,8 +496,13 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
     _Static_assert(sizeof cfg->layout == KONTOR_LAYOUT_MAX && KONTOR_LAYOUT_MAX % 16 == 0 &&
                        KONTOR_LAYOUT_MAX <= KONTOR_MAX_CARDS, "the layout's cells and cards copied by 16 bytes");
-    copy16(cells + 1, cfg->layout, KONTOR_LAYOUT_MAX); /* (the first lay of each are read) */
-    copy16(ids + 1, w, KONTOR_LAYOUT_MAX);
+    if (lay < 16) { /* (the first lay of each are read: 16 bytes for the usual start of 8) */
+        copy16(cells + 1, cfg->layout, 16);
+        copy16(ids + 1, w, 16);
+    } else {
+        copy16(cells + 1, cfg->layout, KONTOR_LAYOUT_MAX);
+        copy16(ids + 1, w, KONTOR_LAYOUT_MAX);
+    }
     place_start(s, cells, ids, 1 + lay);
     /* each colour: two seats, its first three to the hand and the rest the
      * pile; four, the first half the team's first seat's, the rest its second's */
