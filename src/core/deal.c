@@ -28,26 +28,37 @@ static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     *rng = r;
 }
 
-/* The same Fisher-Yates as shuffle (the same draws, the same order), with
- * the places from k on written to out[i - k] as each is settled (a settled
- * place is never read again) instead of into a: kontor_new's deal straight
- * into the state's piles, the places below k (the start, the hands) left in
- * a. */
-static void shuffle_split(uint8_t *a, int n, int k, uint8_t *out, kontor_rng *rng) {
+/* For each of njob lists in turn (job[q]: a, n, k, out), the same
+ * Fisher-Yates as shuffle (the same draws, the same order), with the places
+ * from k on written to out[i - k] as each is settled (a settled place is
+ * never read again) instead of into a: kontor_new's deal straight into the
+ * state's piles, the places below k (the start, the hands) left in a. The
+ * lists one after the other in one call (kontor_new's three classes): the
+ * generator's four words stay in registers throughout (a call for each cost
+ * ~45 instructions of saved registers and set-up). */
+typedef struct split_job {
+    uint8_t *a, *out;
+    int n, k;
+} split_job;
+__attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, as in shuffle */
-    int i = n - 1, stop = k > 1 ? k : 1;
-    for (; i >= stop; i--) {
-        int j = (int)rng_below(&r, (uint32_t)i + 1);
-        out[i - k] = a[j];
-        a[j] = a[i];
+    for (int q = 0; q < njob; q++) {
+        uint8_t *a = job[q].a, *out = job[q].out;
+        int n = job[q].n, k = job[q].k;
+        int i = n - 1, stop = k > 1 ? k : 1;
+        for (; i >= stop; i--) {
+            int j = (int)rng_below(&r, (uint32_t)i + 1);
+            out[i - k] = a[j];
+            a[j] = a[i];
+        }
+        for (; i > 0; i--) {
+            int j = (int)rng_below(&r, (uint32_t)i + 1);
+            uint8_t x = a[i];
+            a[i] = a[j];
+            a[j] = x;
+        }
+        if (k == 0 && n > 0) out[0] = a[0];
     }
-    for (; i > 0; i--) {
-        int j = (int)rng_below(&r, (uint32_t)i + 1);
-        uint8_t x = a[i];
-        a[i] = a[j];
-        a[j] = x;
-    }
-    if (k == 0 && n > 0) out[0] = a[0];
     *rng = r;
 }
 
@@ -490,7 +501,15 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
         s->aside.head = (uint8_t)(at += nw - wi);
         s->special_pile.head = (uint8_t)(at + aside);
     }
-    shuffle_split(w, nw, wi, s->pile_card + s->water_pile.head, rng);
+    /* the three classes' shuffles (the water, each colour) in one call */
+    uint8_t team[2][KONTOR_MAX_CARDS];
+    split_job job[3] = {{w, s->pile_card + s->water_pile.head, nw, wi}};
+    for (int t = 0; t < 2; t++) {
+        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
+        copy_list(team[t], cs->class_list[t], n);
+        job[1 + t] = (split_job){team[t], s->pile_card + s->dock_pile[last].head, n, half + 3};
+    }
+    shuffle_splits(job, 3, rng);
     s->water_pile.n = (uint8_t)(nw - wi);
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
     cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
@@ -507,10 +526,8 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     /* each colour: two seats, its first three to the hand and the rest the
      * pile; four, the first half the team's first seat's, the rest its second's */
     for (int t = 0; t < 2; t++) {
-        uint8_t a[KONTOR_MAX_CARDS];
+        const uint8_t *a = team[t];
         int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        copy_list(a, cs->class_list[t], n);
-        shuffle_split(a, n, half + 3, s->pile_card + s->dock_pile[last].head, rng);
         s->dock_pile[last].n = (uint8_t)(n - half - 3);
         if (ns == 4) {
             memcpy(s->pile_card + s->dock_pile[2 * t].head, a + 3, (size_t)(half - 3));
