@@ -28,26 +28,37 @@ static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
     *rng = r;
 }
 
-/* The same Fisher-Yates as shuffle (the same draws, the same order), with
- * the places from k on written to out[i - k] as each is settled (a settled
- * place is never read again) instead of into a: kontor_new's deal straight
- * into the state's piles, the places below k (the start, the hands) left in
- * a. */
-static void shuffle_split(uint8_t *a, int n, int k, uint8_t *out, kontor_rng *rng) {
+/* For each of njob lists in turn (job[q]: a, n, k, out), the same
+ * Fisher-Yates as shuffle (the same draws, the same order), with the places
+ * from k on written to out[i - k] as each is settled (a settled place is
+ * never read again) instead of into a: kontor_new's deal straight into the
+ * state's piles, the places below k (the start, the hands) left in a. The
+ * lists one after the other in one call (kontor_new's three classes): the
+ * generator's four words stay in registers throughout (a call for each cost
+ * ~45 instructions of saved registers and set-up). */
+typedef struct split_job {
+    uint8_t *a, *out;
+    int n, k;
+} split_job;
+__attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, as in shuffle */
-    int i = n - 1, stop = k > 1 ? k : 1;
-    for (; i >= stop; i--) {
-        int j = (int)rng_below(&r, (uint32_t)i + 1);
-        out[i - k] = a[j];
-        a[j] = a[i];
+    for (int q = 0; q < njob; q++) {
+        uint8_t *a = job[q].a, *out = job[q].out;
+        int n = job[q].n, k = job[q].k;
+        int i = n - 1, stop = k > 1 ? k : 1;
+        for (; i >= stop; i--) {
+            int j = (int)rng_below(&r, (uint32_t)i + 1);
+            out[i - k] = a[j];
+            a[j] = a[i];
+        }
+        for (; i > 0; i--) {
+            int j = (int)rng_below(&r, (uint32_t)i + 1);
+            uint8_t x = a[i];
+            a[i] = a[j];
+            a[j] = x;
+        }
+        if (k == 0 && n > 0) out[0] = a[0];
     }
-    for (; i > 0; i--) {
-        int j = (int)rng_below(&r, (uint32_t)i + 1);
-        uint8_t x = a[i];
-        a[i] = a[j];
-        a[j] = x;
-    }
-    if (k == 0 && n > 0) out[0] = a[0];
     *rng = r;
 }
 
@@ -90,6 +101,16 @@ static inline void copy16(void *dst, const void *src, size_t n) {
         DEAL_HIDE16(v);
         memcpy(d + i, &v, 16);
     }
+}
+/* A class's list of n cards to a: copy16 of the first 32, 64 or all
+ * KONTOR_MAX_CARDS bytes of the list (a constant length each, unrolled: the
+ * whole list was 6 loads and stores a class, a basic deal's three lists fit
+ * 64, 32 and 32). */
+static inline void copy_list(uint8_t a[KONTOR_MAX_CARDS], const uint8_t list[KONTOR_MAX_CARDS], int n) {
+    _Static_assert(KONTOR_MAX_CARDS % 16 == 0 && KONTOR_MAX_CARDS > 64, "a list copied by 32, 64 or all its bytes");
+    if (n <= 32) copy16(a, list, 32);
+    else if (n <= 64) copy16(a, list, 64);
+    else copy16(a, list, KONTOR_MAX_CARDS);
 }
 
 void kontor_deal_shuffle(kontor_deal *d, const kontor_config *cfg, uint64_t seed) {
@@ -453,7 +474,8 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     _Static_assert(KONTOR_MAX_CARDS % 16 == 0, "a class's list copied by 16 bytes");
     uint8_t w[KONTOR_MAX_CARDS];
     int nw = cs->class_n[KONTOR_CLASS_WATER], wi = lay + 2 * ns;
-    copy16(w, cs->class_list[KONTOR_CLASS_WATER], sizeof w); /* the whole list: no rep movsb of nw bytes */
+    /* (no rep movsb of nw bytes; all of it when the start's copy below reads 64) */
+    copy_list(w, cs->class_list[KONTOR_CLASS_WATER], lay < 16 ? nw : KONTOR_MAX_CARDS);
     int nsp = !cfg->specials ? 0 : cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
     {   /* the piles' places: piles_lay_out's for the same counts, worked
          * out for two or four seats and no discards (piles_lay_out's loop
@@ -479,22 +501,33 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
         s->aside.head = (uint8_t)(at += nw - wi);
         s->special_pile.head = (uint8_t)(at + aside);
     }
-    shuffle_split(w, nw, wi, s->pile_card + s->water_pile.head, rng);
+    /* the three classes' shuffles (the water, each colour) in one call */
+    uint8_t team[2][KONTOR_MAX_CARDS];
+    split_job job[3] = {{w, s->pile_card + s->water_pile.head, nw, wi}};
+    for (int t = 0; t < 2; t++) {
+        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
+        copy_list(team[t], cs->class_list[t], n);
+        job[1 + t] = (split_job){team[t], s->pile_card + s->dock_pile[last].head, n, half + 3};
+    }
+    shuffle_splits(job, 3, rng);
     s->water_pile.n = (uint8_t)(nw - wi);
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
     cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
     _Static_assert(sizeof cfg->layout == KONTOR_LAYOUT_MAX && KONTOR_LAYOUT_MAX % 16 == 0 &&
                        KONTOR_LAYOUT_MAX <= KONTOR_MAX_CARDS, "the layout's cells and cards copied by 16 bytes");
-    copy16(cells + 1, cfg->layout, KONTOR_LAYOUT_MAX); /* (the first lay of each are read) */
-    copy16(ids + 1, w, KONTOR_LAYOUT_MAX);
+    if (lay < 16) { /* (the first lay of each are read: 16 bytes for the usual start of 8) */
+        copy16(cells + 1, cfg->layout, 16);
+        copy16(ids + 1, w, 16);
+    } else {
+        copy16(cells + 1, cfg->layout, KONTOR_LAYOUT_MAX);
+        copy16(ids + 1, w, KONTOR_LAYOUT_MAX);
+    }
     place_start(s, cells, ids, 1 + lay);
     /* each colour: two seats, its first three to the hand and the rest the
      * pile; four, the first half the team's first seat's, the rest its second's */
     for (int t = 0; t < 2; t++) {
-        uint8_t a[KONTOR_MAX_CARDS];
+        const uint8_t *a = team[t];
         int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        copy16(a, cs->class_list[t], sizeof a);
-        shuffle_split(a, n, half + 3, s->pile_card + s->dock_pile[last].head, rng);
         s->dock_pile[last].n = (uint8_t)(n - half - 3);
         if (ns == 4) {
             memcpy(s->pile_card + s->dock_pile[2 * t].head, a + 3, (size_t)(half - 3));
