@@ -300,6 +300,17 @@ int centre_cell(const kontor_state *s);
 int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
 void do_tile(kontor_state *s, int value, kontor_log *log);
 void turn_done(kontor_state *s, kontor_log *log);
+/* The end of a turn (round.c), in a copy without a log (the playouts') and
+ * one with; next_turn picks the copy by the caller's log (for a caller
+ * without one, when compiling). */
+void next_turn_quiet(kontor_state *s);
+void next_turn_logged(kontor_state *s, kontor_log *log);
+static inline void next_turn(kontor_state *s, kontor_log *log) {
+    if (log) next_turn_logged(s, log);
+    else next_turn_quiet(s);
+}
+void take_back(kontor_state *s, int seat, int reason, kontor_log *log);
+void tile_bonus_moves(kontor_state *s, int cell);
 void do_export(kontor_state *s, int value, kontor_log *log);
 void do_bribe(kontor_state *s, int seat, int value, kontor_log *log);
 int pile_has(const kontor_state *s, const kontor_pile *p, int id);
@@ -312,7 +323,7 @@ int event_options(const kontor_state *s, int seat, kontor_move *moves);
 int start_event(kontor_state *s, kontor_log *log);
 void do_event(kontor_state *s, int value, kontor_log *log);
 bb_t no_split(const kontor_state *s, bb_t cand);
-/* always inlined in round.c, its own file; variants.c calls it */
+/* always inlined in place.c, its own file; variants.c calls it */
 void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
 /* ---- placing a card (area.c's, here because do_place inlines it) ---- */
