@@ -94,7 +94,7 @@ static void check_kept_bitboards(const kontor_state *s) {
  * can lie beyond it, on a board narrower than the start), and on a board
  * that is not fixed the mask is the rectangle of the extent (R5,
  * update_mask), worked out here cell by cell: the playout's grown board
- * (round.c, playout_placed) finds the cells next to the ones just lost from
+ * (place.c, playout_placed) finds the cells next to the ones just lost from
  * the rectangles' sides, and check_enclosures looks only at dock cards. */
 static void check_every_dock_card_lies_inside_its_mask(const kontor_state *s) {
     for (int w = 0; w < 4; w++)
@@ -863,7 +863,7 @@ static void property_kept_frontier_follows_cards_that_leave_the_board(void **st)
  * also on boards of other sizes (one narrower than the start) and with
  * edge=both, where the mask loses cells on more sides, and boards grow
  * often; and at the end of a playout from each start (the playout's grown
- * board, round.c's playout_placed, counts on it). */
+ * board, place.c's playout_placed, counts on it). */
 static void property_every_dock_card_lies_inside_its_mask(void **st) {
     (void)st;
     static const struct {
@@ -905,7 +905,7 @@ static void property_every_dock_card_lies_inside_its_mask(void **st) {
  * it) exactly when the card laid there by hand, as water or as a dock card,
  * leaves every area open (kontor__score_enclosed scores none). The engine
  * works the cells out together from the open areas with a single cell left
- * around them (area.c, customs_cells), as water and as a dock card from one
+ * around them (cells.c, customs_cells), as water and as a dock card from one
  * fill, and the cells beyond the extent in the same fill when their new edge
  * closes nothing; this is the test by definition. Also with edge=both, and
  * on boards twelve rows high (width=6,height=12): customs_cells fills in the

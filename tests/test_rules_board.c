@@ -285,7 +285,7 @@ static void ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_c
 /* ---- the start ------------------------------------------------------------------------ */
 
 /* place_start keeps the last start's frontier, extent and mask (one per
- * thread, area.c's start_cache): a deal that finds its start there must give
+ * thread, cells.c's start_cache): a deal that finds its start there must give
  * the state byte for byte that a deal which works it out gives. Each variant
  * (and boards of other sizes) dealt after a board of another size (the
  * cache misses), then again (it hits). */

@@ -147,7 +147,7 @@ static void kontor_new_deals_what_its_written_deal_deals(void **st) {
 }
 
 /* The start is water cards only (R13: the centre and the start layout from
- * the top of the water pile; src/core/area.c's place_start lays them as
+ * the top of the water pile; src/core/cells.c's place_start lays them as
  * such: no dock bit, no crane to keep neighbours of): in every variant the
  * board after the deal holds water cards, occ and water are the cells with a
  * card, every dock bitboard is empty, and each card is public. */

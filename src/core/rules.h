@@ -2,8 +2,9 @@
  * the state and the functions one rule file calls in another.
  *
  * The rules were one file (game.c); they are split along the rulebook:
- * deal.c (the set-up), round.c (the round and its phases), area.c (placing
- * cards and closing areas), score.c (the end), variants.c (the scenarios'
+ * deal.c (the set-up), round.c (the round and its turns), place.c (the
+ * place phase), ship.c (the ship and the removal), cells.c (the cells a card
+ * may take), area.c (closing areas and scoring them), score.c (the end), variants.c (the scenarios'
  * and expansions' own decisions), decide.c (the decision interface) and
  * explain.c (words for people). Not a public header.
  *
@@ -300,6 +301,17 @@ int centre_cell(const kontor_state *s);
 int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
 void do_tile(kontor_state *s, int value, kontor_log *log);
 void turn_done(kontor_state *s, kontor_log *log);
+/* The end of a turn (round.c), in a copy without a log (the playouts') and
+ * one with; next_turn picks the copy by the caller's log (for a caller
+ * without one, when compiling). */
+void next_turn_quiet(kontor_state *s);
+void next_turn_logged(kontor_state *s, kontor_log *log);
+static inline void next_turn(kontor_state *s, kontor_log *log) {
+    if (log) next_turn_logged(s, log);
+    else next_turn_quiet(s);
+}
+void take_back(kontor_state *s, int seat, int reason, kontor_log *log);
+void tile_bonus_moves(kontor_state *s, int cell);
 void do_export(kontor_state *s, int value, kontor_log *log);
 void do_bribe(kontor_state *s, int seat, int value, kontor_log *log);
 int pile_has(const kontor_state *s, const kontor_pile *p, int id);
@@ -312,10 +324,10 @@ int event_options(const kontor_state *s, int seat, kontor_move *moves);
 int start_event(kontor_state *s, kontor_log *log);
 void do_event(kontor_state *s, int value, kontor_log *log);
 bb_t no_split(const kontor_state *s, bb_t cand);
-/* always inlined in round.c, its own file; variants.c calls it */
+/* always inlined in place.c, its own file; variants.c calls it */
 void after_scoring(kontor_state *s, int seat, int water, int special, kontor_log *log);
 
-/* ---- placing a card (area.c's, here because do_place inlines it) ---- */
+/* ---- placing a card (cells.c's, here because do_place inlines it) ---- */
 
 /* The card's bits: its cell, the bitboards of its kind, the count; the
  * card is public from now on (pub: 0 when it is already, see place_card). */
@@ -344,7 +356,7 @@ static inline void put_bits(kontor_state *s, int cell, int id, int as_water) { p
  * is water, a bridge a dock card, a customs house either): bitboards, the
  * frontier, extent and mask; no scoring. Returns 1 when the mask changed (the
  * board's extent grew, and the cells where a card may still lie with it).
- * Inline here rather than in area.c: a call for every placement cost a
+ * Inline here rather than in cells.c: a call for every placement cost a
  * random game 2% more instructions (issue 17). place_card is the same for
  * the placement's own use (do_place): the mask before a change in *before
  * (do_place needs it only then, where it copied it for every card), and no
@@ -501,7 +513,7 @@ static inline int place_as(kontor_state *s, int cell, int id, int as_water) {
 
 static inline int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
 
-/* The free cells that keep areas open (area.c's gap_cells) in word j:
+/* The free cells that keep areas open (closing.h's gap_cells) in word j:
  * free, and inside the mask once the edges close (edges: all ones then). */
 static inline uint64_t gap_word(const kontor_state *s, int j, uint64_t edges) {
     return ~s->occ.w[j] & (s->mask.w[j] | ~edges);
@@ -620,7 +632,7 @@ static inline bb_w place_around(size_t c, place_win w) {
 
 /* The card's bits in the words, its neighbours in its window (PLACE_WIN),
  * which may_enclose_at reads too, and the frontier: lay_bits' work for the
- * playout's placement (round.c), the card's byte stores first. *occ: the occupied cells' window
+ * playout's placement (place.c), the card's byte stores first. *occ: the occupied cells' window
  * after it. */
 __attribute__((always_inline)) static inline bb_w playout_lay(kontor_state *s, size_t seat, size_t c, int id,
                                                               const kontor_card *k, int water, bb_w *occ) {
@@ -678,7 +690,7 @@ static inline bb_t removable(const kontor_state *s) {
     return r;
 }
 
-/* In rules.h, not area.c, because the placement's hot path inlines it in
+/* In rules.h, not cells.c, because the placement's hot path inlines it in
  * more than one rule file. */
 /* Free cells next to the board where seat may put card id. */
 __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state *s, int seat, int id) {

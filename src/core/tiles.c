@@ -1,7 +1,7 @@
 /* tiles.c: expansion 3, Aktionstafeln: where the harbour centre may move
  * (tile 1), the choices a won tile offers and carrying one out. Split from
  * round.c (issue 17: no file of the core over ~800 lines); when a tile is
- * won is decided where a card is placed (round.c). */
+ * won is decided where a card is placed (place.c). */
 #include "core/rules.h"
 
 /* The centre card's cell now (tile 1 can move it). */
