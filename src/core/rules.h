@@ -5,8 +5,8 @@
  * deal.c (the set-up), round.c (the round and its turns), place.c (the
  * place phase), ship.c (the ship and the removal), cells.c (the cells a card
  * may take), area.c (closing areas and scoring them), score.c (the end), variants.c (the scenarios'
- * and expansions' own decisions), decide.c (the decision interface) and
- * explain.c (words for people). Not a public header.
+ * and expansions' own decisions), decide.c (the decision interface), playout.c
+ * (the random playout's loop) and explain.c (words for people). Not a public header.
  *
  * The state is a plain value (see kontor.h) and every rule here is a pure
  * function of it. Areas are not stored while they are open: they are the
@@ -137,6 +137,15 @@ static inline int opposite(const kontor_state *s, int seat) {
 }
 /* The seat whose pile takes back a removed dock card of colour team. */
 static inline int owner_seat(const kontor_state *s, int team) { return s->cfg->nseats == 4 ? team * 2 : team; }
+
+/* The two seats of the removed card's team, in the pile phase (decide.c's
+ * legal decisions and playout.c's loop). */
+static inline int pile_seats(const kontor_state *s, int out[2]) {
+    int team = card_of(s, s->removed_card)->colour;
+    out[0] = owner_seat(s, team);
+    out[1] = owner_seat(s, team) + 1;
+    return 2;
+}
 
 static inline int pile_top(const kontor_state *s, const kontor_pile *p) {
     return p->n ? s->pile_card[p->head] : KONTOR_NONE;
