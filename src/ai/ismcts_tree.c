@@ -798,7 +798,7 @@ static void iterate(tree *T) {
     int expanded = 0;
     kontor_move moves[KONTOR_MAX_MOVES], smoves[KONTOR_MAX_SEATS][KONTOR_MAX_MOVES];
     while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
-        unsigned actors = kontor_actors(&st);
+        unsigned actors = cur == 1 && T->root_actors >= 0 ? (unsigned)T->root_actors : kontor_actors(&st);
         if (ist_simultaneous(&st)) {
             int phase = st.phase;
             kontor_move pick[KONTOR_MAX_SEATS];
@@ -1139,6 +1139,11 @@ void *ist_run_tree(void *arg) {
      * (property_own_decisions_are_the_same_in_every_determinization); not
      * with fixed states, which the caller may make as it likes (-1) */
     T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
+    /* the root's actors, once a search: the same in every determinization
+     * of the view, which copies the prepared state's decisions and deals
+     * only cards (property_actors_are_the_same_in_every_determinization);
+     * not with fixed states or a belief's worlds */
+    T->root_actors = T->nfixed || T->bel || !T->det ? -1 : (int)kontor_actors(&T->det->s);
     /* the root's own edges not found yet (select_edge) */
     memset(T->root_pc, 0, sizeof T->root_pc);
     memset(T->root_edge, 0, sizeof T->root_edge);
