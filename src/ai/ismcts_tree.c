@@ -798,7 +798,7 @@ static void iterate(tree *T) {
     int expanded = 0;
     kontor_move moves[KONTOR_MAX_MOVES], smoves[KONTOR_MAX_SEATS][KONTOR_MAX_MOVES];
     while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
-        unsigned actors = cur == 1 && T->root_actors >= 0 ? (unsigned)T->root_actors : kontor_actors(&st);
+        unsigned actors = cur == 1 && T->root_actors >= 0 ? (unsigned)T->root_actors : ist_actors(&st);
         if (ist_simultaneous(&st)) {
             int phase = st.phase;
             kontor_move pick[KONTOR_MAX_SEATS];

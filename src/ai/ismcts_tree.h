@@ -52,6 +52,13 @@ typedef struct node {
     uint8_t seat;
 } node;
 
+/* kontor_actors(s), a placement's seat without the call: the seat in turn
+ * (test_search_actors_are_kontor_actors, at every state of random games);
+ * the tree's nodes below the root are placements most of the time. */
+static inline unsigned ist_actors(const kontor_state *s) {
+    return s->phase == KONTOR_PHASE_PLACE ? 1u << s->order[s->turn] : kontor_actors(s);
+}
+
 /* An edge x's availability after its group's last pass, g the group's
  * N_PASS node (NULL: none): the passes in which x was selectable, what
  * select_edge counts live (passed()); par=sync's merges publish it
