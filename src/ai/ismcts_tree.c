@@ -350,14 +350,18 @@ static inline __attribute__((always_inline)) int stat_edges(tree *T, uint32_t pa
     } else pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
     int nk = pc ? (int)pool[pc].nedges : 0;
     int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
-    if (own)
+    if (own && T->root_full) { /* every edge found: the list as it stands */
+        memcpy(cand, T->root_edge, (size_t)n * sizeof *cand);
+        nc = n;
+    } else if (own) {
         for (int i = 0; i < n; i++) {
             uint32_t e = T->root_edge[i];
             if (!e) e = T->root_edge[i] = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
             if (e) cand[nc++] = e;
             else untried[nu++] = moves[i];
         }
-    else if (root) {
+        T->root_full = nu == 0;
+    } else if (root) {
         uint32_t *by = T->root_by[seat];
         for (int i = 0; i < n; i++) {
             kontor_move m = moves[i];
@@ -1147,6 +1151,7 @@ void *ist_run_tree(void *arg) {
     /* the root's own edges not found yet (select_edge) */
     memset(T->root_pc, 0, sizeof T->root_pc);
     memset(T->root_edge, 0, sizeof T->root_edge);
+    T->root_full = 0;
     memset(T->root_by, 0, sizeof T->root_by);
     /* no option that reads a placement's move list or biases its edges:
      * select_place serves the placement nodes */

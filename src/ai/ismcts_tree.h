@@ -258,6 +258,7 @@ typedef struct tree {
     int root_n; /* how many, or -1: listed at every iteration (fixed states) */
     int root_actors; /* kontor_actors of every determinization of v (det's state), or -1: asked at each */
     uint32_t root_edge[KONTOR_MAX_MOVES]; /* the edge of root_moves[i] under the root, 0: not found yet (with the index) */
+    int root_full; /* every root_edge[i] found (an edge is never dropped during a search) */
     uint32_t root_pc[KONTOR_MAX_SEATS];   /* the root's PASS node of each seat's STAT edges, 0: not found yet */
     uint32_t root_by[KONTOR_MAX_SEATS][256]; /* a STAT edge under the root by its move's value, 0: not found yet */
     uint64_t budget;    /* iterations, or 0 for a deadline */
