@@ -812,14 +812,16 @@ static void iterate(tree *T) {
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
             const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
-            for (int q = 0; q < st.cfg->nseats; q++)
-                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat)) {
+            for (unsigned a = actors; a; a &= a - 1) { /* the acting seats, ascending */
+                int q = __builtin_ctz(a);
+                if (!(k >= 0 && cur == 1 && q != v->seat)) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
+            }
             lock_node(sh, cur);
-            for (int q = 0; q < st.cfg->nseats; q++) {
-                if (!((actors >> q) & 1)) continue;
+            for (unsigned a = actors; a; a &= a - 1) {
+                int q = __builtin_ctz(a);
                 if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
                     pick[q] = T->fixed_moves[k * KONTOR_MAX_SEATS + q];
                     key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
@@ -859,8 +861,8 @@ static void iterate(tree *T) {
                 /* the usual joint node of the game for two: both choices at once */
                 kontor__choose_two_unchecked(&st, KONTOR_MOVE_VALUE(pick[0]), KONTOR_MOVE_VALUE(pick[1]));
             else
-                for (int q = 0; q < st.cfg->nseats; q++) {
-                    if (!((actors >> q) & 1)) continue;
+                for (unsigned a = actors; a; a &= a - 1) {
+                    int q = __builtin_ctz(a);
                     if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
                     else kontor__apply_unchecked(&st, q, pick[q], NULL);
                 }
