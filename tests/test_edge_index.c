@@ -222,11 +222,41 @@ static void test_edge_index_forgets_the_last_search(void **st) {
     ix_free(&x); /* twice: harmless */
 }
 
+/* ist_actors (the search's actors of a node below the root) is
+ * kontor_actors at every state of random games of several variants. */
+static void test_search_actors_are_kontor_actors(void **st) {
+    (void)st;
+    static const char *const vs[] = {"basic", "advanced", "four"};
+    int checked = 0;
+    for (size_t v = 0; v < sizeof vs / sizeof *vs; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        assert_int_equal(kontor_config_init(&cfg, vs[v], &err), KONTOR_OK);
+        for (uint64_t g = 0; g < 6; g++) {
+            static kontor_state s;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, 5 + g);
+            assert_int_equal(kontor_new(&s, &cfg, g, &err), KONTOR_OK);
+            while (!kontor_over(&s)) {
+                unsigned act = kontor_actors(&s);
+                if (ist_actors(&s) != act) fail_msg("%s seed %llu phase %d: %x, not %x", vs[v], (unsigned long long)g, s.phase, ist_actors(&s), act);
+                checked++;
+                int seat = __builtin_ctz(act);
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 1000);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edge_index_search_is_the_walks_search),
         cmocka_unit_test(test_edge_index_forgets_the_last_search),
         cmocka_unit_test(test_place_ties_go_to_the_smaller_cell_as_in_the_walk),
+        cmocka_unit_test(test_search_actors_are_kontor_actors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1281,6 +1281,52 @@ static void property_own_decisions_are_the_same_in_every_determinization(void **
     assert_true(checked > 10000);
 }
 
+/* Who decides does not depend on what a seat cannot see: every
+ * determinization of a view has the actors of the view's prepared state
+ * (kontor_determinizer_prepare: the other seats' hidden decisions undone),
+ * which ismcts asks once a search for the root. At every decision of random
+ * games in the determinization variants, for each seat that decides there,
+ * in four determinizations. */
+static void property_actors_are_the_same_in_every_determinization(void **state) {
+    (void)state;
+    int checked = 0;
+    for (size_t v = 0; v < NDET_VARIANTS; v++) {
+        kontor_config cfg;
+        kontor_error err;
+        det_config(det_variants[v], &cfg);
+        for (uint64_t g = 0; g < 8; g++) {
+            static kontor_state s, d;
+            static kontor_view view;
+            static kontor_determinizer det;
+            kontor_rng rng;
+            kontor_rng_seed(&rng, 91 + g);
+            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
+            while (!kontor_over(&s)) {
+                unsigned act = kontor_actors(&s);
+                for (int q = 0; q < cfg.nseats; q++) {
+                    if (!((act >> q) & 1)) continue;
+                    kontor_view_of(&s, q, &view);
+                    kontor_determinizer_prepare(&view, &det);
+                    unsigned want = kontor_actors(&det.s);
+                    for (int k = 0; k < 4; k++) {
+                        kontor_determinize_with(&det, &rng, &d);
+                        if (kontor_actors(&d) != want)
+                            fail_msg("%s seed %llu round %d phase %d seat %d: actors %x prepared, %x dealt",
+                                     det_variants[v], (unsigned long long)g, s.round, s.phase, q, want,
+                                     kontor_actors(&d));
+                        checked++;
+                    }
+                }
+                int seat = __builtin_ctz(act);
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, seat, m);
+                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 10000);
+}
+
 /* Search results depend on which cards kontor_determinize deals and on the
  * draws it takes from the search's generator, so a change to either changes
  * every seeded search: the hash of many determinizations, in several
@@ -1685,6 +1731,7 @@ int main(void) {
         cmocka_unit_test(rule_enclosed_areas_never_touch_so_a_board_holds_half_its_cells),
         cmocka_unit_test(property_determinize_deals_the_pinned_cards_for_a_seed),
         cmocka_unit_test(property_own_decisions_are_the_same_in_every_determinization),
+        cmocka_unit_test(property_actors_are_the_same_in_every_determinization),
         cmocka_unit_test(property_a_prepared_determinizer_deals_what_determinize_deals),
         cmocka_unit_test(property_determinize_deals_every_order_of_a_few_hidden_cards_equally_often),
         cmocka_unit_test(property_determinize_deals_every_unseen_card_uniformly),

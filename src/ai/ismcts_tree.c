@@ -350,14 +350,18 @@ static inline __attribute__((always_inline)) int stat_edges(tree *T, uint32_t pa
     } else pc = ix_find(&T->eix, parent, N_PASS, seat, N_STAT);
     int nk = pc ? (int)pool[pc].nedges : 0;
     int misses = pc && pool[pc].key; /* passed() reads hit[] only then */
-    if (own)
+    if (own && T->root_full) { /* every edge found: the list as it stands */
+        memcpy(cand, T->root_edge, (size_t)n * sizeof *cand);
+        nc = n;
+    } else if (own) {
         for (int i = 0; i < n; i++) {
             uint32_t e = T->root_edge[i];
             if (!e) e = T->root_edge[i] = ix_find(&T->eix, parent, N_STAT, seat, moves[i]);
             if (e) cand[nc++] = e;
             else untried[nu++] = moves[i];
         }
-    else if (root) {
+        T->root_full = nu == 0;
+    } else if (root) {
         uint32_t *by = T->root_by[seat];
         for (int i = 0; i < n; i++) {
             kontor_move m = moves[i];
@@ -798,7 +802,7 @@ static void iterate(tree *T) {
     int expanded = 0;
     kontor_move moves[KONTOR_MAX_MOVES], smoves[KONTOR_MAX_SEATS][KONTOR_MAX_MOVES];
     while (!expanded && st.phase != KONTOR_PHASE_OVER && np < MAX_PATH - KONTOR_MAX_SEATS - 1) {
-        unsigned actors = kontor_actors(&st);
+        unsigned actors = cur == 1 && T->root_actors >= 0 ? (unsigned)T->root_actors : ist_actors(&st);
         if (ist_simultaneous(&st)) {
             int phase = st.phase;
             kontor_move pick[KONTOR_MAX_SEATS];
@@ -808,14 +812,16 @@ static void iterate(tree *T) {
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
             const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
-            for (int q = 0; q < st.cfg->nseats; q++)
-                if (((actors >> q) & 1) && !(k >= 0 && cur == 1 && q != v->seat)) {
+            for (unsigned a = actors; a; a &= a - 1) { /* the acting seats, ascending */
+                int q = __builtin_ctz(a);
+                if (!(k >= 0 && cur == 1 && q != v->seat)) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
+            }
             lock_node(sh, cur);
-            for (int q = 0; q < st.cfg->nseats; q++) {
-                if (!((actors >> q) & 1)) continue;
+            for (unsigned a = actors; a; a &= a - 1) {
+                int q = __builtin_ctz(a);
                 if (k >= 0 && cur == 1 && q != v->seat) { /* the modelled opponent */
                     pick[q] = T->fixed_moves[k * KONTOR_MAX_SEATS + q];
                     key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
@@ -855,8 +861,8 @@ static void iterate(tree *T) {
                 /* the usual joint node of the game for two: both choices at once */
                 kontor__choose_two_unchecked(&st, KONTOR_MOVE_VALUE(pick[0]), KONTOR_MOVE_VALUE(pick[1]));
             else
-                for (int q = 0; q < st.cfg->nseats; q++) {
-                    if (!((actors >> q) & 1)) continue;
+                for (unsigned a = actors; a; a &= a - 1) {
+                    int q = __builtin_ctz(a);
                     if (k >= 0 && cur == 1 && q != v->seat) kontor_apply(&st, q, pick[q], NULL);
                     else kontor__apply_unchecked(&st, q, pick[q], NULL);
                 }
@@ -1139,9 +1145,15 @@ void *ist_run_tree(void *arg) {
      * (property_own_decisions_are_the_same_in_every_determinization); not
      * with fixed states, which the caller may make as it likes (-1) */
     T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
+    /* the root's actors, once a search: the same in every determinization
+     * of the view, which copies the prepared state's decisions and deals
+     * only cards (property_actors_are_the_same_in_every_determinization);
+     * not with fixed states or a belief's worlds */
+    T->root_actors = T->nfixed || T->bel || !T->det ? -1 : (int)kontor_actors(&T->det->s);
     /* the root's own edges not found yet (select_edge) */
     memset(T->root_pc, 0, sizeof T->root_pc);
     memset(T->root_edge, 0, sizeof T->root_edge);
+    T->root_full = 0;
     memset(T->root_by, 0, sizeof T->root_by);
     /* no option that reads a placement's move list or biases its edges:
      * select_place serves the placement nodes */

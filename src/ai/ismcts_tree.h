@@ -52,6 +52,13 @@ typedef struct node {
     uint8_t seat;
 } node;
 
+/* kontor_actors(s), a placement's seat without the call: the seat in turn
+ * (test_search_actors_are_kontor_actors, at every state of random games);
+ * the tree's nodes below the root are placements most of the time. */
+static inline unsigned ist_actors(const kontor_state *s) {
+    return s->phase == KONTOR_PHASE_PLACE ? 1u << s->order[s->turn] : kontor_actors(s);
+}
+
 /* An edge x's availability after its group's last pass, g the group's
  * N_PASS node (NULL: none): the passes in which x was selectable, what
  * select_edge counts live (passed()); par=sync's merges publish it
@@ -249,7 +256,9 @@ typedef struct tree {
     const ai_belief *bel; /* belief=K: the worlds weighed (belief.c), NULL: uniform */
     kontor_move root_moves[KONTOR_MAX_MOVES]; /* v->seat's legal decisions at the root (v's) */
     int root_n; /* how many, or -1: listed at every iteration (fixed states) */
+    int root_actors; /* kontor_actors of every determinization of v (det's state), or -1: asked at each */
     uint32_t root_edge[KONTOR_MAX_MOVES]; /* the edge of root_moves[i] under the root, 0: not found yet (with the index) */
+    int root_full; /* every root_edge[i] found (an edge is never dropped during a search) */
     uint32_t root_pc[KONTOR_MAX_SEATS];   /* the root's PASS node of each seat's STAT edges, 0: not found yet */
     uint32_t root_by[KONTOR_MAX_SEATS][256]; /* a STAT edge under the root by its move's value, 0: not found yet */
     uint64_t budget;    /* iterations, or 0 for a deadline */
