@@ -34,7 +34,14 @@
 
 #include "srvutil.h"
 
-#define PROBE_P99_MS 100.0
+/* A bound on starvation, not a speed figure (speed is the load test's,
+ * docs/server.md): the probe's p99 is 0.2-4 ms on this machine when idle,
+ * and the failures these tests guard against froze a game for 45-49 s.
+ * 100 ms failed now and then at a load average of ~10 (110.9 ms, the
+ * fourteenth session: eight sessions sharing two cores), which says
+ * nothing about the server; one second is 250 times the idle p99 and 45
+ * times below the smallest freeze guarded against. */
+#define PROBE_P99_MS 1000.0
 #define RSS_MAX_KIB (96 * 1024)
 
 static double now_ms(void) {

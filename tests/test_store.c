@@ -497,12 +497,16 @@ static void test_the_wal_starts_over_under_a_steady_stream_of_commits(void **sta
     }
     printf("    %d commits in 4 s; the largest WAL seen: %ld KiB\n", i, biggest / 1024);
     /* the start-over threshold (4 MiB) plus what piles up during a catch-up
-     * at this test's pace (15,000 to 20,000 commits a second, four times a
-     * server's at 10,000 players): 8 to 10 MiB in all seen; without the
-     * catch-up, 400 MB */
-    assert_true(biggest <= 64L * 1024 * 1024);
+     * at this test's pace (15,000 to 36,000 commits a second, four to nine
+     * times a server's at 10,000 players): 8 to 10 MiB in all seen, once 49 MiB
+     * (36,000 a second, the fourteenth session's CI); without the catch-up,
+     * 400 MB at 15,000 a second (each commit ~5.7 KiB more WAL): the bound
+     * leaves room for a checkpointer slowed by a loaded machine */
+    assert_true(biggest <= 128L * 1024 * 1024);
+    /* the idle WAL truncated: at once on an idle machine, later when the
+     * checkpointer shares the cores (up to 20 s) */
     long now = -1;
-    for (int k = 0; k < 40 && now != 0; k++) {
+    for (int k = 0; k < 200 && now != 0; k++) {
         sleep_ms(100);
         struct stat sb;
         now = stat(wal, &sb) == 0 ? (long)sb.st_size : 0;
