@@ -602,6 +602,40 @@ static void test_a_hands_free_places_are_zero(void **st) {
     }
 }
 
+/* No special card is dealt without cfg.specials: the playout's loop lays a
+ * card of a game without them by playout_place_usual, without the test of
+ * a special card (src/core/playout.c). Every card laid in random games of
+ * such variants, the one in the place phase, is not special. */
+static void test_no_special_card_is_dealt_without_specials(void **st) {
+    (void)st;
+    const char *variants[] = {"basic", "advanced", "armut", "bakschisch", "canale", "four", "specials"};
+    int checked = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        if (cfg.specials) continue;
+        for (uint64_t seed = 1; seed <= 30; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed * 11);
+            while (kontor_actors(&s)) {
+                if (s.phase == KONTOR_PHASE_PLACE) {
+                    int id = s.choice[s.order[s.turn]], k = s.card[id].kind;
+                    if (k == KONTOR_KIND_FLOOD || k == KONTOR_KIND_BRIDGE || k == KONTOR_KIND_CUSTOMS)
+                        fail_msg("%s seed %d: a special card %d laid without cfg.specials", variants[v], (int)seed, id);
+                    checked++;
+                }
+                int p = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, p, m);
+                assert_int_equal(kontor_apply(&s, p, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(checked > 1000);
+}
+
 /* Armut: a passer's coin can be the treasury's last while another seat has
  * none; the game is then over before anybody chooses a card (checked after
  * every decision), so the playout's round of two (four) seats must stop
@@ -834,6 +868,7 @@ static void test_result_by_table_is_ai_result_of(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_result_by_table_is_ai_result_of),
+        cmocka_unit_test(test_no_special_card_is_dealt_without_specials),
         cmocka_unit_test(test_legal_count_and_nth_are_kontor_legals),
         cmocka_unit_test(test_unchecked_apply_is_the_checked_apply),
         cmocka_unit_test(test_legal_of_actor_is_kontor_legal),

@@ -173,15 +173,19 @@ __attribute__((noinline)) static void playout_place_out(kontor_state *s, int val
     }
     playout_placed(s, (int)seat, value, water, outside);
 }
-void playout_place(kontor_state *s, int value, int as_water) {
+/* maybe_none: value may be KONTOR_NONE (optional placing); maybe_special:
+ * the card may be a special card (cfg.specials): else their tests go
+ * (playout_place_cell and playout_place_usual, the playout's loop). */
+__attribute__((always_inline)) static inline void place_in(kontor_state *s, int value, int as_water, int maybe_none,
+                                                           int maybe_special) {
     size_t seat = s->order[s->turn]; /* a register's width: no second copy for the indices */
-    if (value == KONTOR_NONE) {
+    if (maybe_none && value == KONTOR_NONE) {
         do_place(s, value, as_water, NULL);
         return;
     }
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    if (is_special(k)) {
+    if (maybe_special && is_special(k)) {
         do_place(s, value, as_water, NULL);
         return;
     }
@@ -218,6 +222,13 @@ void playout_place(kontor_state *s, int value, int as_water) {
     }
     after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
+void playout_place(kontor_state *s, int value, int as_water) { place_in(s, value, as_water, 1, 1); }
+/* value a cell of s->cells (not KONTOR_NONE): the card on a cell */
+void playout_place_cell(kontor_state *s, int value) { place_in(s, value, 0, 0, 1); }
+/* value a cell of s->cells and the card not special: a game without
+ * cfg.specials, where none is dealt (test_playout's
+ * no_special_card_is_dealt_without_specials) */
+void playout_place_usual(kontor_state *s, int value) { place_in(s, value, 0, 0, 0); }
 
 /* The rest of a placement after the areas are scored: the end checks, the
  * draw and the coin, the next turn. */

@@ -305,6 +305,8 @@ void do_pile(kontor_state *s, int value, kontor_log *log);
 void do_buy(kontor_state *s, int seat, int value, kontor_log *log);
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log);
 void playout_place(kontor_state *s, int value, int as_water);
+void playout_place_cell(kontor_state *s, int value);
+void playout_place_usual(kontor_state *s, int value);
 int row_ends_game(kontor_state *s, kontor_log *log);
 int centre_cell(const kontor_state *s);
 int tile_options(const kontor_state *s, int seat, int tile, kontor_move *moves);
