@@ -177,7 +177,7 @@ __attribute__((noinline)) static void playout_place_out(kontor_state *s, int val
  * the card may be a special card (cfg.specials): else their tests go
  * (playout_place_cell and playout_place_usual, the playout's loop). */
 __attribute__((always_inline)) static inline void place_in(kontor_state *s, int value, int as_water, int maybe_none,
-                                                           int maybe_special) {
+                                                           int maybe_special, int maybe_hook) {
     size_t seat = s->order[s->turn]; /* a register's width: no second copy for the indices */
     if (maybe_none && value == KONTOR_NONE) {
         do_place(s, value, as_water, NULL);
@@ -196,7 +196,7 @@ __attribute__((always_inline)) static inline void place_in(kontor_state *s, int 
     s->cell_card[c] = (uint8_t)id;
     /* || and not |: two tests and jumps, and the two saved registers pushed
      * after them (basic -88 instructions a game, advanced -139) */
-    if (outside_win(s, c) || (s->hooks & KONTOR__HOOK_PLACE)) {
+    if (outside_win(s, c) || (maybe_hook && (s->hooks & KONTOR__HOOK_PLACE))) {
         playout_place_out(s, value);
         return;
     }
@@ -222,13 +222,13 @@ __attribute__((always_inline)) static inline void place_in(kontor_state *s, int 
     }
     after_scoring_in(s, (int)seat, water, 0, 1, NULL);
 }
-void playout_place(kontor_state *s, int value, int as_water) { place_in(s, value, as_water, 1, 1); }
-/* value a cell of s->cells (not KONTOR_NONE): the card on a cell */
-void playout_place_cell(kontor_state *s, int value) { place_in(s, value, 0, 0, 1); }
-/* value a cell of s->cells and the card not special: a game without
- * cfg.specials, where none is dealt (test_playout's
- * no_special_card_is_dealt_without_specials) */
-void playout_place_usual(kontor_state *s, int value) { place_in(s, value, 0, 0, 0); }
+void playout_place(kontor_state *s, int value, int as_water) { place_in(s, value, as_water, 1, 1, 1); }
+/* value a cell of s->cells (not KONTOR_NONE), in a game without
+ * KONTOR__HOOK_PLACE (the caller tested): the card on a cell */
+void playout_place_cell(kontor_state *s, int value) { place_in(s, value, 0, 0, 1, 0); }
+/* the same, and the card not special: a game without cfg.specials, where
+ * none is dealt (test_playout's no_special_card_is_dealt_without_specials) */
+void playout_place_usual(kontor_state *s, int value) { place_in(s, value, 0, 0, 0, 0); }
 
 /* The rest of a placement after the areas are scored: the end checks, the
  * draw and the coin, the next turn. */

@@ -289,7 +289,7 @@ static inline int choices_open(const kontor_state *s, int ns) {
  * are playout_step's. */
 __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_state *s, kontor_rng r, int ns,
                                                                     int bankrupt, int specials, int optional,
-                                                                    int hidden) {
+                                                                    int hidden, int hook) {
     /* (kontor_playout played a round whose declarations began outside on:
      * the round below finds every choice open, without a test) */
     int stop = 0;
@@ -316,7 +316,8 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                  * special card: playout_place's tests of the two go
                  * (basic 16,321 -> 16,120, the iteration 15,563 -> 15,374) */
                 int v = pick_nth(&s->cells, i, c0, c1, c2);
-                if (specials) playout_place_cell(s, v);
+                if (hook) playout_place(s, v, 0);
+                else if (specials) playout_place_cell(s, v);
                 else playout_place_usual(s, v);
             }
             else if (i < a + b) playout_place(s, bb_nth(s->cells_water, (int)(i - a)), 1);
@@ -451,12 +452,12 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
             return;
         }
     }
-    if (!c->bankrupt && !c->optional_place && c->nseats == 2 && !c->specials && !c->pass_hidden)
-        r = playout_loop(s, r, 2, 0, 0, 0, 0);
-    else if (!c->bankrupt && !c->optional_place && c->nseats == 2 && !c->specials)
-        r = playout_loop(s, r, 2, 0, 0, 0, 1); /* declare=hidden: the search's records */
-    else if (!c->bankrupt && !c->optional_place && c->nseats == 4 && c->specials)
-        r = playout_loop(s, r, 4, 0, 1, 0, 0);
-    else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place, c->pass_hidden);
+    /* (the three copies without KONTOR__HOOK_PLACE: no test of it a placement) */
+    int usual = !c->bankrupt && !c->optional_place && !(s->hooks & KONTOR__HOOK_PLACE);
+    if (usual && c->nseats == 2 && !c->specials && !c->pass_hidden) r = playout_loop(s, r, 2, 0, 0, 0, 0, 0);
+    else if (usual && c->nseats == 2 && !c->specials)
+        r = playout_loop(s, r, 2, 0, 0, 0, 1, 0); /* declare=hidden: the search's records */
+    else if (usual && c->nseats == 4 && c->specials) r = playout_loop(s, r, 4, 0, 1, 0, 0, 0);
+    else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place, c->pass_hidden, 1);
     *rng = r;
 }
