@@ -636,6 +636,38 @@ static void test_no_special_card_is_dealt_without_specials(void **st) {
     assert_true(checked > 1000);
 }
 
+/* In the place phase the cells as water (s->cells_water) are empty unless
+ * the card laid is a customs house: the playout's loop counts them only
+ * then (src/core/playout.c, four -172 instructions a game). */
+static void test_cells_as_water_only_for_a_customs_house(void **st) {
+    (void)st;
+    const char *variants[] = {"four", "specials", "advanced"};
+    int customs = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+        kontor_config cfg;
+        config(&cfg, variants[v]);
+        for (uint64_t seed = 1; seed <= 30; seed++) {
+            kontor_state s;
+            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_rng r;
+            kontor_rng_seed(&r, seed * 13);
+            while (kontor_actors(&s)) {
+                if (s.phase == KONTOR_PHASE_PLACE) {
+                    int id = s.choice[s.order[s.turn]];
+                    uint64_t any = s.cells_water.w[0] | s.cells_water.w[1] | s.cells_water.w[2] | s.cells_water.w[3];
+                    if (s.card[id].kind == KONTOR_KIND_CUSTOMS) customs++;
+                    else if (any) fail_msg("%s seed %d: cells as water for card %d", variants[v], (int)seed, id);
+                }
+                int p = __builtin_ctz(kontor_actors(&s));
+                kontor_move m[KONTOR_MAX_MOVES];
+                int n = kontor_legal(&s, p, m);
+                assert_int_equal(kontor_apply(&s, p, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+            }
+        }
+    }
+    assert_true(customs > 0);
+}
+
 /* Armut: a passer's coin can be the treasury's last while another seat has
  * none; the game is then over before anybody chooses a card (checked after
  * every decision), so the playout's round of two (four) seats must stop
@@ -869,6 +901,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_result_by_table_is_ai_result_of),
         cmocka_unit_test(test_no_special_card_is_dealt_without_specials),
+        cmocka_unit_test(test_cells_as_water_only_for_a_customs_house),
         cmocka_unit_test(test_legal_count_and_nth_are_kontor_legals),
         cmocka_unit_test(test_unchecked_apply_is_the_checked_apply),
         cmocka_unit_test(test_legal_of_actor_is_kontor_legal),

@@ -303,7 +303,12 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned c1 = c0 + (unsigned)__builtin_popcountll(s->cells.w[1]);
             unsigned c2 = c1 + (unsigned)__builtin_popcountll(s->cells.w[2]);
             unsigned a = c2 + (unsigned)__builtin_popcountll(s->cells.w[3]);
-            unsigned b = specials && bb_any(s->cells_water) ? (unsigned)bb_count(s->cells_water) : 0;
+            /* (cells_water is empty unless the card is a customs house,
+             * test_cells_as_water_only_for_a_customs_house: the card's
+             * kind tested, not the four words; four 37,794 -> 37,622) */
+            unsigned b = specials && s->card[s->choice[s->order[s->turn]]].kind == KONTOR_KIND_CUSTOMS
+                             ? (unsigned)bb_count(s->cells_water)
+                             : 0;
             unsigned n = a + b + (optional ? 1 : 0);
             unsigned i = rng_below(&r, n);
             /* the cells' word read again for the pick (an empty asm that
