@@ -173,10 +173,10 @@ static inline uint64_t mul_hi(uint64_t *Z, uint64_t k) {
  * high and low words of one 64 x 64-bit product, Z (i + 1) = (z (i + 1)) 2^7
  * < 2^71 (mul_hi): the same digits as the 57-bit arithmetic, which the draws
  * were first written in. */
-static inline uint64_t draw_batch(kontor_rng *r, unsigned j) {
+static inline uint64_t draw_batch(kontor_rng *r, uint64_t prod, uint64_t low) {
     for (;;) {
         uint64_t w = rng_next(r);
-        if ((((w >> 7) * batch_prod[j]) & BITS57) >= batch_low[j]) return w & ~(uint64_t)127;
+        if ((((w >> 7) * prod) & BITS57) >= low) return w & ~(uint64_t)127;
     }
 }
 
@@ -344,7 +344,8 @@ static inline unsigned ids_of(uint64_t b, unsigned base, uint8_t *id) {
 static unsigned add_deck(kontor_deal_plan *p, unsigned at, unsigned n) {
     for (unsigned i = 0, j = 0; i < n && p->nbatches < sizeof p->batch / sizeof p->batch[0]; j++) {
         unsigned e = batch_end[j] < n ? batch_end[j] : n, t = e - i;
-        p->batch[p->nbatches++] = (kontor_deal_batch){(uint8_t)at, (uint8_t)e, (uint8_t)t, (uint8_t)j};
+        p->batch[p->nbatches++] = (kontor_deal_batch){batch_prod[j], batch_low[j], bound_of + e + 1, (uint8_t)at,
+                                                      (uint8_t)(at + e - 8), (uint8_t)t};
         i = e;
     }
     return at + n;
@@ -426,10 +427,10 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
     kontor_rng r = *rng;
     for (unsigned b = 0; b < p->nbatches; b++) {
         const kontor_deal_batch *x = &p->batch[b];
-        uint64_t z = draw_batch(&r, x->j);
-        const uint64_t *k = bound_of + x->e + 1; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
-        uint8_t *d = u + x->at, *q = d + x->e - 8;
-        const uint8_t *c = p->id + x->at + x->e - 8;
+        uint64_t z = draw_batch(&r, x->prod, x->low);
+        const uint64_t *k = x->k; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
+        uint8_t *d = u + x->at, *q = u + x->q;
+        const uint8_t *c = p->id + x->q;
         if (x->t == 8) goto full; /* most batches: no jump through the table */
         switch (x->t) {
         case 8:
