@@ -339,6 +339,8 @@ static inline unsigned ids_of(uint64_t b, unsigned base, uint8_t *id) {
     return (unsigned)(o - id);
 }
 
+_Static_assert(KONTOR_DEAL_IDS <= 256, "a batch's places in id[] (at, q) are bytes");
+
 /* A new deck of n cards at at in id[] (the decks follow each other, from
  * byte 8 on): the batches of its shuffle (shuffle_plan). */
 static unsigned add_deck(kontor_deal_plan *p, unsigned at, unsigned n) {
