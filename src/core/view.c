@@ -434,8 +434,8 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
         uint8_t *d = u + x->at, *q = u + x->q;
         const uint8_t *c = p->id + x->q;
         if (x->t == 8) goto full; /* most batches: no jump through the table */
-        switch (x->t) {
-        case 8:
+        switch (x->t & 7) {     /* every value a case: no test of the table's range (t is 1 to 8) */
+        case 0:
         full:
             STEP(0); /* fallthrough */
         case 7: STEP(1); /* fallthrough */
@@ -444,7 +444,7 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
         case 4: STEP(4); /* fallthrough */
         case 3: STEP(5); /* fallthrough */
         case 2: STEP(6); /* fallthrough */
-        default: STEP(7);
+        case 1: STEP(7);
         }
     }
     *rng = r;
