@@ -468,15 +468,16 @@ static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_
         memcpy(&after, b + m, 8);
 #define WORD(i) (memcpy(&w, src + 8 * (i), 8), memcpy(b + 8 * (i), &w, 8))
         if (m <= 8) goto one; /* most runs: no jump through the switch's table */
-        switch ((m + 7) >> 3) {
-        case 8: WORD(7); /* fallthrough */
+        _Static_assert(KONTOR_PILE_MAX <= 56, "a run is at most seven words");
+        switch (((m + 7) >> 3) & 7) { /* every value a case: no test of the table's range */
         case 7: WORD(6); /* fallthrough */
         case 6: WORD(5); /* fallthrough */
         case 5: WORD(4); /* fallthrough */
         case 4: WORD(3); /* fallthrough */
         case 3: WORD(2); /* fallthrough */
         case 2: WORD(1); /* fallthrough */
-        default:
+        case 1:
+        case 0:
         one:
             WORD(0);
         }
