@@ -788,10 +788,11 @@ typedef struct kontor_deal_run {
     uint8_t from;   /* the place in the shuffled decks its cards come from */
 } kontor_deal_run;
 typedef struct kontor_deal_batch {
-    uint8_t at;   /* its deck's first place in id[] */
-    uint8_t e;    /* one past its last step (in the deck) */
-    uint8_t t;    /* its steps (1 to 8, the last of them) */
-    uint8_t j;    /* its number in its deck (the product of its bounds) */
+    uint64_t prod, low;       /* its draw's product of bounds and rejection bound (by its number in its deck) */
+    const uint64_t *k;        /* its steps' bounds (view.c's table, from one past its last step on) */
+    uint8_t at;               /* its deck's first place in id[] */
+    uint8_t q;                /* at + one past its last step (in the deck) - 8 */
+    uint8_t t;                /* its steps (1 to 8, the last of them) */
 } kontor_deal_batch;
 typedef struct kontor_deal_plan {
     uint8_t id[KONTOR_DEAL_IDS]; /* the decks' cards in ascending order, from byte 8 on */

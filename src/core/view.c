@@ -173,10 +173,10 @@ static inline uint64_t mul_hi(uint64_t *Z, uint64_t k) {
  * high and low words of one 64 x 64-bit product, Z (i + 1) = (z (i + 1)) 2^7
  * < 2^71 (mul_hi): the same digits as the 57-bit arithmetic, which the draws
  * were first written in. */
-static inline uint64_t draw_batch(kontor_rng *r, unsigned j) {
+static inline uint64_t draw_batch(kontor_rng *r, uint64_t prod, uint64_t low) {
     for (;;) {
         uint64_t w = rng_next(r);
-        if ((((w >> 7) * batch_prod[j]) & BITS57) >= batch_low[j]) return w & ~(uint64_t)127;
+        if ((((w >> 7) * prod) & BITS57) >= low) return w & ~(uint64_t)127;
     }
 }
 
@@ -339,12 +339,15 @@ static inline unsigned ids_of(uint64_t b, unsigned base, uint8_t *id) {
     return (unsigned)(o - id);
 }
 
+_Static_assert(KONTOR_DEAL_IDS <= 256, "a batch's places in id[] (at, q) are bytes");
+
 /* A new deck of n cards at at in id[] (the decks follow each other, from
  * byte 8 on): the batches of its shuffle (shuffle_plan). */
 static unsigned add_deck(kontor_deal_plan *p, unsigned at, unsigned n) {
     for (unsigned i = 0, j = 0; i < n && p->nbatches < sizeof p->batch / sizeof p->batch[0]; j++) {
         unsigned e = batch_end[j] < n ? batch_end[j] : n, t = e - i;
-        p->batch[p->nbatches++] = (kontor_deal_batch){(uint8_t)at, (uint8_t)e, (uint8_t)t, (uint8_t)j};
+        p->batch[p->nbatches++] = (kontor_deal_batch){batch_prod[j], batch_low[j], bound_of + e + 1, (uint8_t)at,
+                                                      (uint8_t)(at + e - 8), (uint8_t)t};
         i = e;
     }
     return at + n;
@@ -426,13 +429,13 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
     kontor_rng r = *rng;
     for (unsigned b = 0; b < p->nbatches; b++) {
         const kontor_deal_batch *x = &p->batch[b];
-        uint64_t z = draw_batch(&r, x->j);
-        const uint64_t *k = bound_of + x->e + 1; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
-        uint8_t *d = u + x->at, *q = d + x->e - 8;
-        const uint8_t *c = p->id + x->at + x->e - 8;
+        uint64_t z = draw_batch(&r, x->prod, x->low);
+        const uint64_t *k = x->k; /* k[o]: step o's bound (step 0's, were it there, e - 7) */
+        uint8_t *d = u + x->at, *q = u + x->q;
+        const uint8_t *c = p->id + x->q;
         if (x->t == 8) goto full; /* most batches: no jump through the table */
-        switch (x->t) {
-        case 8:
+        switch (x->t & 7) {     /* every value a case: no test of the table's range (t is 1 to 8) */
+        case 0:
         full:
             STEP(0); /* fallthrough */
         case 7: STEP(1); /* fallthrough */
@@ -441,7 +444,7 @@ static inline void shuffle_plan(const kontor_deal_plan *p, kontor_rng *rng, uint
         case 4: STEP(4); /* fallthrough */
         case 3: STEP(5); /* fallthrough */
         case 2: STEP(6); /* fallthrough */
-        default: STEP(7);
+        case 1: STEP(7);
         }
     }
     *rng = r;
@@ -465,15 +468,16 @@ static inline void deal_plan(const kontor_deal_plan *p, kontor_rng *rng, kontor_
         memcpy(&after, b + m, 8);
 #define WORD(i) (memcpy(&w, src + 8 * (i), 8), memcpy(b + 8 * (i), &w, 8))
         if (m <= 8) goto one; /* most runs: no jump through the switch's table */
-        switch ((m + 7) >> 3) {
-        case 8: WORD(7); /* fallthrough */
+        _Static_assert(KONTOR_PILE_MAX <= 56, "a run is at most seven words");
+        switch (((m + 7) >> 3) & 7) { /* every value a case: no test of the table's range */
         case 7: WORD(6); /* fallthrough */
         case 6: WORD(5); /* fallthrough */
         case 5: WORD(4); /* fallthrough */
         case 4: WORD(3); /* fallthrough */
         case 3: WORD(2); /* fallthrough */
         case 2: WORD(1); /* fallthrough */
-        default:
+        case 1:
+        case 0:
         one:
             WORD(0);
         }
