@@ -77,6 +77,12 @@ int kontor_agent_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, int
 /* The greedy evaluation of a full state for seat's team, in points: positive
  * is good for seat. Terminal states are worth +-1000 plus the margin. */
 double ai_eval(const kontor_state *s, int seat);
+/* greedy.c: whether seat q goes on deciding alone (its own turn: ship,
+ * removal, cell), and q's best value of the rest of that turn (quick: a ship
+ * move judged after the removal, the placement not searched), its first move
+ * in *best (NULL: not wanted). belief.c's opponent model plays the quick turn. */
+int ai_own_turn_goes_on(const kontor_state *s, int q);
+double ai_best_turn(const kontor_state *s, int q, int quick, kontor_move *best);
 
 /* The same, split into its terms for people (hint). */
 typedef struct ai_eval_terms {

@@ -88,32 +88,6 @@ void ai_belief_observe(ai_belief *b, const kontor_view *v) {
     }
 }
 
-/* Does seat q go on deciding alone (its own turn)? As greedy.c's. */
-static int own_turn_goes_on(const kontor_state *s, int q) {
-    return s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
-           s->phase != KONTOR_PHASE_BRIBE && s->phase != KONTOR_PHASE_SELECT && s->phase != KONTOR_PHASE_DECLARE &&
-           ((kontor_actors(s) >> q) & 1);
-}
-
-/* The best evaluation for q of the rest of q's turn (greedy.c's quick
- * best_turn: a ship move judged after the removal). */
-static double best_turn(const kontor_state *s, int q, kontor_move *best) {
-    kontor_move moves[KONTOR_MAX_MOVES];
-    int n = kontor_legal(s, q, moves);
-    double bestv = -1e300;
-    if (best) *best = n ? moves[0] : KONTOR_FORFEIT;
-    for (int i = 0; i < n; i++) {
-        kontor_state c = *s;
-        if (kontor_apply(&c, q, moves[i], NULL) != KONTOR_OK) continue;
-        double x = own_turn_goes_on(&c, q) && c.phase != KONTOR_PHASE_PLACE ? best_turn(&c, q, NULL) : ai_eval(&c, q);
-        if (x > bestv) {
-            bestv = x;
-            if (best) *best = moves[i];
-        }
-    }
-    return n ? bestv : ai_eval(s, q);
-}
-
 /* q_r(x): the opponent plays x alone from d (a world of round r's view with
  * x in his hand), places it greedily; his evaluation then. NaN: not legal. */
 static float card_value(const kontor_state *d, int me, int opp, int x) {
@@ -130,9 +104,9 @@ static float card_value(const kontor_state *d, int me, int opp, int x) {
             if (q == opp || kontor_legal(&c, q, any) <= 0 || kontor_apply(&c, q, any[0], NULL) != KONTOR_OK) return NAN;
         }
     }
-    for (int guard = 0; own_turn_goes_on(&c, opp) && guard < 16; guard++) {
+    for (int guard = 0; ai_own_turn_goes_on(&c, opp) && guard < 16; guard++) {
         kontor_move m;
-        best_turn(&c, opp, &m);
+        ai_best_turn(&c, opp, 1, &m); /* greedy's quick turn: a ship move judged after the removal */
         if (m == KONTOR_FORFEIT || kontor_apply(&c, opp, m, NULL) != KONTOR_OK) break;
     }
     return (float)ai_eval(&c, opp);

@@ -37,7 +37,7 @@ typedef struct greedy_impl {
 } greedy_impl;
 
 /* Does seat q go on deciding alone (its own turn: ship, removal, cell)? */
-static int own_turn_goes_on(const kontor_state *s, int q) {
+int ai_own_turn_goes_on(const kontor_state *s, int q) {
     /* the scenarios' simultaneous phases (a bribe, Justizia's seven picks)
      * are decisions of their own, not a turn to search to its end */
     return s->phase != KONTOR_PHASE_OVER && s->phase != KONTOR_PHASE_CHOOSE && s->phase != KONTOR_PHASE_BUY &&
@@ -49,7 +49,7 @@ static int own_turn_goes_on(const kontor_state *s, int q) {
  * placement), evaluated when the turn ends. In quick mode a ship move is
  * judged after the removal without searching the placement (the lookahead of
  * the card choice would otherwise cost thousands of evaluations per card). */
-static double best_turn(const kontor_state *s, int q, int quick, kontor_move *best) {
+double ai_best_turn(const kontor_state *s, int q, int quick, kontor_move *best) {
     kontor_move moves[KONTOR_MAX_MOVES];
     int n = kontor_legal(s, q, moves);
     double bestv = -1e300;
@@ -58,8 +58,8 @@ static double best_turn(const kontor_state *s, int q, int quick, kontor_move *be
         kontor_state c = *s;
         if (kontor_apply(&c, q, moves[i], NULL) != KONTOR_OK) continue;
         double v;
-        int again = own_turn_goes_on(&c, q);
-        if (again && !(quick && c.phase == KONTOR_PHASE_PLACE)) v = best_turn(&c, q, quick, NULL);
+        int again = ai_own_turn_goes_on(&c, q);
+        if (again && !(quick && c.phase == KONTOR_PHASE_PLACE)) v = ai_best_turn(&c, q, quick, NULL);
         else v = ai_eval(&c, q);
         if (v > bestv) {
             bestv = v;
@@ -78,7 +78,7 @@ static void finish_round(kontor_state *s) {
         int q = 0;
         while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
         kontor_move m;
-        best_turn(s, q, 1, &m);
+        ai_best_turn(s, q, 1, &m);
         if (m == KONTOR_FORFEIT || kontor_apply(s, q, m, NULL) != KONTOR_OK) break;
     }
 }
@@ -185,8 +185,8 @@ static int greedy_rank(kontor_agent *a, const kontor_view *v, ai_choice *out, in
         for (int i = 0; i < n; i++) {
             kontor_state c = det;
             kontor_apply(&c, seat, moves[i], NULL);
-            int again = own_turn_goes_on(&c, seat);
-            ch[i].value = again ? best_turn(&c, seat, 0, NULL) : ai_eval(&c, seat);
+            int again = ai_own_turn_goes_on(&c, seat);
+            ch[i].value = again ? ai_best_turn(&c, seat, 0, NULL) : ai_eval(&c, seat);
         }
     }
     qsort(ch, (size_t)n, sizeof *ch, cmp_choice);
