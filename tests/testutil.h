@@ -59,6 +59,18 @@ static inline char *kt_slurp(const char *path) {
     return b;
 }
 
+/* Whether cell is in the state's set which, and how many cells that set
+ * holds: the state's sets as the public API gives them (kontor_state_set),
+ * never its fields, whose form is the core's own (issue 17). */
+static inline int kt_in(const kontor_state *s, kontor_set which, int cell) {
+    kontor_bb b = kontor_state_set(s, which);
+    return kontor_bb_has(&b, cell);
+}
+static inline int kt_count(const kontor_state *s, kontor_set which) {
+    kontor_bb b = kontor_state_set(s, which);
+    return kontor_bb_count(&b);
+}
+
 /* One random legal decision of the lowest seat that has one to make,
  * applied (and asserted legal); log may be NULL. Returns the seat. */
 static inline int kt_random_step(kontor_state *s, kontor_rng *rng, kontor_log *log) {

@@ -539,6 +539,67 @@ static inline int kontor_pile_card(const kontor_state *s, const kontor_pile *p, 
     return s->pile_card[kontor_pile_at(p, i)];
 }
 
+/* ---- the state's sets of cells, read from outside the core ----------------
+ * The board's sets above (occ ... crane_near, customs, cells, cells_water) and
+ * cell_card are the core's own working form: issue 17 narrows them to a window
+ * of the config's board (src/core/sets.c says more), so their layout is no
+ * longer the public 16x16 grid of kontor_cell. Code outside src/core (the
+ * clients, the server's JSON, records, the protocol, the tests) reads them
+ * only through kontor_state_set and kontor_state_card_at, which give them in
+ * the public form: a kontor_bb of the 16x16 grid and a card per grid cell. A
+ * public kontor_bb (these, the config's board_mask and inner, what
+ * kontor_area_at, kontor_dead_cells and kontor_gap_cells fill) is read with
+ * kontor_bb_has, kontor_bb_count and kontor_bb_next rather than by its words. */
+typedef enum kontor_set {
+    KONTOR_SET_OCC = 0,       /* occ: cells with a card */
+    KONTOR_SET_WATER,         /* water: water cards (centre included) */
+    KONTOR_SET_DOCK,          /* dock: dock cards */
+    KONTOR_SET_TEAM_DOCK0,    /* team_dock[0]; team t is KONTOR_SET_TEAM_DOCK0 + t */
+    KONTOR_SET_TEAM_DOCK1,    /* team_dock[1] */
+    KONTOR_SET_CRANE0,        /* crane[0]; team t is KONTOR_SET_CRANE0 + t */
+    KONTOR_SET_CRANE1,        /* crane[1] */
+    KONTOR_SET_SHIPSYM,       /* shipsym: dock cards with a ship symbol */
+    KONTOR_SET_ENCLOSED,      /* enclosed: cells of enclosed areas */
+    KONTOR_SET_MASK,          /* mask: cells where a card can still ever lie */
+    KONTOR_SET_FRONT,         /* front: the free cells next to a card */
+    KONTOR_SET_CRANE_NEAR0,   /* crane_near[0]; team t is KONTOR_SET_CRANE_NEAR0 + t */
+    KONTOR_SET_CRANE_NEAR1,   /* crane_near[1] */
+    KONTOR_SET_CUSTOMS,       /* customs: cells with a customs house */
+    KONTOR_SET_CELLS,         /* cells: in the place phase, where its card may go */
+    KONTOR_SET_CELLS_WATER,   /* cells_water: ... and a customs house as water */
+    KONTOR_SET_COUNT
+} kontor_set;
+
+/* The set which of a dealt state s, as cells of the public 16x16 grid; an
+ * empty set for a which out of range. */
+kontor_bb kontor_state_set(const kontor_state *s, kontor_set which);
+/* The card at public cell (0..KONTOR_CELLS-1) of a dealt state s, or
+ * KONTOR_NONE for a free cell or a cell out of range. */
+int kontor_state_card_at(const kontor_state *s, int cell);
+
+/* Whether cell (0..KONTOR_CELLS-1) is in the public set b. */
+static inline int kontor_bb_has(const kontor_bb *b, int cell) {
+    return (int)((b->w[cell >> 6] >> (cell & 63)) & 1);
+}
+/* The number of cells in b. */
+static inline int kontor_bb_count(const kontor_bb *b) {
+    return __builtin_popcountll(b->w[0]) + __builtin_popcountll(b->w[1]) + __builtin_popcountll(b->w[2]) +
+           __builtin_popcountll(b->w[3]);
+}
+/* The lowest cell of b at or after from (0..KONTOR_CELLS), or -1 if none:
+ * for (int c = kontor_bb_next(&b, 0); c >= 0; c = kontor_bb_next(&b, c + 1)). */
+static inline int kontor_bb_next(const kontor_bb *b, int from) {
+    if (from < 0) from = 0;
+    for (int i = from >> 6; i < 4; i++) {
+        uint64_t m = i == from >> 6 ? b->w[i] >> (from & 63) << (from & 63) : b->w[i];
+        if (m) return i * 64 + __builtin_ctzll(m);
+    }
+    return -1;
+}
+/* Put cell (0..KONTOR_CELLS-1) into b (for a caller's own set, such as the
+ * cells a client has seen). */
+static inline void kontor_bb_add(kontor_bb *b, int cell) { b->w[cell >> 6] |= 1ULL << (cell & 63); }
+
 typedef enum kontor_end {
     KONTOR_END_NONE = 0,
     KONTOR_END_FULL,        /* the board is full */
