@@ -150,7 +150,7 @@ static void export_every_exported_warehouse_lies_on_a_card_on_the_board(void **s
             while (!kontor_over(&s)) {
                 int on_board[KONTOR_MAX_CARDS] = {0}, sum[2][3] = {{0}};
                 for (int c = 0; c < KONTOR_CELLS; c++)
-                    if (s.cell_card[c] < KONTOR_MAX_CARDS) on_board[s.cell_card[c]] = 1;
+                    if (kontor_state_card_at(&s, c) < KONTOR_MAX_CARDS) on_board[kontor_state_card_at(&s, c)] = 1;
                 for (uint64_t b = s.export_bits; b; b &= b - 1) {
                     unsigned bit = (unsigned)__builtin_ctzll(b);
                     int owner = -1;
@@ -388,7 +388,7 @@ static void event_water_card_that_completes_a_tic_tac_toe_row_ends_the_game(void
     play(&s, 0, KONTOR_MOVE_EVENT, C(5, -1)); /* spring tide: the top water card */
     assert_int_equal(s.nareas, 5);
     assert_true(kontor_over(&s));
-    assert_int_equal(s.cell_card[C(5, 5)], KONTOR_NONE); /* black's water card never came */
+    assert_int_equal(kontor_state_card_at(&s, C(5, 5)), KONTOR_NONE); /* black's water card never came */
     assert_int_equal(s.end_reason, KONTOR_END_ROW);
     assert_int_equal(s.winner, 0);
     assert_int_equal(s.event_cur, KONTOR_NONE);
@@ -538,8 +538,8 @@ static void tile_moves_the_harbour_centre_and_the_ship(void **st) {
     int centre = s.cfg->cards->centre;
     assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_TILE, C(0, 0))));
     play(&s, 0, KONTOR_MOVE_TILE, C(-1, 1));
-    assert_int_equal(s.cell_card[C(-1, 1)], centre);
-    assert_int_equal(s.cell_card[C(0, 0)], KONTOR_NONE);
+    assert_int_equal(kontor_state_card_at(&s, C(-1, 1)), centre);
+    assert_int_equal(kontor_state_card_at(&s, C(0, 0)), KONTOR_NONE);
     assert_int_equal(s.ship_cell, C(-1, 1)); /* the ship lay on the centre and sails with it */
 }
 

@@ -373,7 +373,7 @@ static void test_options_are_checked(void **st) {
 static void assert_cards_in_one_place(const kontor_state *s) {
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] != KONTOR_NONE) seen[s->cell_card[c]]++;
+        if (kontor_state_card_at(s, c) != KONTOR_NONE) seen[kontor_state_card_at(s, c)]++;
     for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
         const kontor_pile *pl = &s->dock_pile[p];
@@ -654,7 +654,7 @@ static void test_cells_as_water_only_for_a_customs_house(void **st) {
             while (kontor_actors(&s)) {
                 if (s.phase == KONTOR_PHASE_PLACE) {
                     int id = s.choice[s.order[s.turn]];
-                    uint64_t any = s.cells_water.w[0] | s.cells_water.w[1] | s.cells_water.w[2] | s.cells_water.w[3];
+                    int any = kt_count(&s, KONTOR_SET_CELLS_WATER);
                     if (s.card[id].kind == KONTOR_KIND_CUSTOMS) customs++;
                     else if (any) fail_msg("%s seed %d: cells as water for card %d", variants[v], (int)seed, id);
                 }

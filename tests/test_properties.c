@@ -30,9 +30,9 @@ static void check_cards(const kontor_state *s) {
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
     const kontor_cardset *cs = s->cfg->cards;
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] != KONTOR_NONE) {
-            assert_true(s->cell_card[c] < cs->ncards);
-            seen[s->cell_card[c]]++;
+        if (kontor_state_card_at(s, c) != KONTOR_NONE) {
+            assert_true(kontor_state_card_at(s, c) < cs->ncards);
+            seen[kontor_state_card_at(s, c)]++;
         }
     for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
@@ -63,13 +63,21 @@ static void check_cards(const kontor_state *s) {
 /* The orthogonal neighbours of a set, cell by cell (not the engine's shifts). */
 static kontor_bb neighbours_by_cell(const kontor_bb *b) {
     kontor_bb r = {{0, 0, 0, 0}};
-    for (int c = 0; c < KONTOR_CELLS; c++) {
-        if (!((b->w[c >> 6] >> (c & 63)) & 1)) continue;
+    for (int c = kontor_bb_next(b, 0); c >= 0; c = kontor_bb_next(b, c + 1)) {
         int x = c & 15, y = c >> 4;
         int nb[4] = {x > 0 ? c - 1 : -1, x < 15 ? c + 1 : -1, y > 0 ? c - 16 : -1, y < 15 ? c + 16 : -1};
         for (int i = 0; i < 4; i++)
-            if (nb[i] >= 0) r.w[nb[i] >> 6] |= 1ULL << (nb[i] & 63);
+            if (nb[i] >= 0) kontor_bb_add(&r, nb[i]);
     }
+    return r;
+}
+
+/* The cells of a that are (in 1) or are not (in 0) in b, cell by cell: the
+ * tests read the state's sets in their public form only (kontor_state_set). */
+static kontor_bb cells_of(const kontor_bb *a, const kontor_bb *b, int in) {
+    kontor_bb r = {{0, 0, 0, 0}};
+    for (int c = kontor_bb_next(a, 0); c >= 0; c = kontor_bb_next(a, c + 1))
+        if (kontor_bb_has(b, c) == in) kontor_bb_add(&r, c);
     return r;
 }
 
@@ -77,13 +85,14 @@ static kontor_bb neighbours_by_cell(const kontor_bb *b) {
  * cells next to a card; s->crane_near, the cells next to each colour's
  * cranes) are what the board says. */
 static void check_kept_bitboards(const kontor_state *s) {
-    kontor_bb front = neighbours_by_cell(&s->occ);
-    for (int w = 0; w < 4; w++) front.w[w] &= ~s->occ.w[w];
-    if (memcmp(&front, &s->front, sizeof front) != 0)
+    kontor_bb occ = kontor_state_set(s, KONTOR_SET_OCC), around = neighbours_by_cell(&occ);
+    kontor_bb front = cells_of(&around, &occ, 0), kept = kontor_state_set(s, KONTOR_SET_FRONT);
+    if (memcmp(&front, &kept, sizeof front) != 0)
         fail_msg("%s: the kept frontier differs from the board's (round %d)", kontor_variant_name(s->cfg->variant), s->round);
     for (int t = 0; t < 2; t++) {
-        kontor_bb near = neighbours_by_cell(&s->crane[t]);
-        if (memcmp(&near, &s->crane_near[t], sizeof near) != 0)
+        kontor_bb crane = kontor_state_set(s, (kontor_set)(KONTOR_SET_CRANE0 + t)), near = neighbours_by_cell(&crane);
+        kontor_bb kept_near = kontor_state_set(s, (kontor_set)(KONTOR_SET_CRANE_NEAR0 + t));
+        if (memcmp(&near, &kept_near, sizeof near) != 0)
             fail_msg("%s: the kept cells next to the cranes of colour %d differ from the board's (round %d)",
                      kontor_variant_name(s->cfg->variant), t, s->round);
     }
@@ -97,15 +106,16 @@ static void check_kept_bitboards(const kontor_state *s) {
  * (place.c, playout_placed) finds the cells next to the ones just lost from
  * the rectangles' sides, and check_enclosures looks only at dock cards. */
 static void check_every_dock_card_lies_inside_its_mask(const kontor_state *s) {
-    for (int w = 0; w < 4; w++)
-        if (s->dock.w[w] & ~s->mask.w[w])
-            fail_msg("%s: a dock card lies outside the mask (round %d)", kontor_variant_name(s->cfg->variant), s->round);
+    kontor_bb dock = kontor_state_set(s, KONTOR_SET_DOCK), mask = kontor_state_set(s, KONTOR_SET_MASK);
+    kontor_bb outside = cells_of(&dock, &mask, 0);
+    if (kontor_bb_count(&outside))
+        fail_msg("%s: a dock card lies outside the mask (round %d)", kontor_variant_name(s->cfg->variant), s->round);
     if (s->cfg->fixed_board) return;
     int wd = s->cfg->width - 1, ht = s->cfg->height - 1;
     for (int c = 0; c < KONTOR_CELLS; c++) {
         int x = c & 15, y = c >> 4;
         int in = x >= s->maxx - wd && x <= s->minx + wd && y >= s->maxy - ht && y <= s->miny + ht;
-        if (in != (int)((s->mask.w[c >> 6] >> (c & 63)) & 1))
+        if (in != kontor_bb_has(&mask, c))
             fail_msg("%s: the mask is not the rectangle of the extent at cell %d (round %d)",
                      kontor_variant_name(s->cfg->variant), c, s->round);
     }
@@ -119,9 +129,9 @@ static void check_areas_keep_their_cards(const kontor_state *s, uint8_t card[KON
     assert_true(s->nareas <= KONTOR_MAX_AREAS);
     for (int i = 0; i < s->nareas; i++) {
         int c = s->area[i].cell;
-        if (card[i] == KONTOR_NONE) card[i] = s->cell_card[c];
-        if (card[i] == KONTOR_NONE || s->cell_card[c] != card[i] || !((s->dock.w[c >> 6] >> (c & 63)) & 1) ||
-            !((s->enclosed.w[c >> 6] >> (c & 63)) & 1))
+        if (card[i] == KONTOR_NONE) card[i] = (uint8_t)kontor_state_card_at(s, c);
+        if (card[i] == KONTOR_NONE || kontor_state_card_at(s, c) != card[i] || !kt_in(s, KONTOR_SET_DOCK, c) ||
+            !kt_in(s, KONTOR_SET_ENCLOSED, c))
             fail_msg("%s: area %d lost its dock card on cell %d (round %d)", kontor_variant_name(s->cfg->variant), i, c,
                      s->round);
     }
@@ -148,9 +158,7 @@ static void check_area_records_keep_their_goods(const kontor_state *s, int from)
 /* The cells a board can ever have: the fixed board's, or width x height. */
 static int board_cells(const kontor_state *s) {
     if (!s->cfg->fixed_board) return s->cfg->width * s->cfg->height;
-    int n = 0;
-    for (int w = 0; w < 4; w++) n += __builtin_popcountll(s->cfg->board_mask.w[w]);
-    return n;
+    return kontor_bb_count(&s->cfg->board_mask);
 }
 
 /* KONTOR_MAX_AREAS's proof (kontor.h, docs/engine-speed.md, session
@@ -162,10 +170,10 @@ static int board_cells(const kontor_state *s) {
  * most, and a domino holds one. Fails when two records share an area, when
  * an area touches another dock card, or past the board's bound. */
 static void check_areas_apart(const kontor_state *s) {
-    kontor_bb seen = {{0, 0, 0, 0}}, all = {{0, 0, 0, 0}};
+    kontor_bb seen = {{0, 0, 0, 0}};
     for (int i = 0; i < s->nareas; i++) {
         int c = s->area[i].cell;
-        if ((seen.w[c >> 6] >> (c & 63)) & 1)
+        if (kontor_bb_has(&seen, c))
             fail_msg("%s: areas %d and another share cell %d's group of dock cards (round %d)",
                      kontor_variant_name(s->cfg->variant), i, c, s->round);
         kontor_bb cells;
@@ -173,9 +181,10 @@ static void check_areas_apart(const kontor_state *s) {
         if (n != s->area[i].size)
             fail_msg("%s: area %d (cell %d) of %d dock cards lies in a group of %d (round %d)",
                      kontor_variant_name(s->cfg->variant), i, c, s->area[i].size, n, s->round);
-        for (int w = 0; w < 4; w++) seen.w[w] |= cells.w[w];
+        for (int d = kontor_bb_next(&cells, 0); d >= 0; d = kontor_bb_next(&cells, d + 1)) kontor_bb_add(&seen, d);
     }
-    for (int w = 0; w < 4; w++) all.w[w] = s->enclosed.w[w] & s->dock.w[w];
+    kontor_bb enclosed = kontor_state_set(s, KONTOR_SET_ENCLOSED), dock = kontor_state_set(s, KONTOR_SET_DOCK);
+    kontor_bb all = cells_of(&enclosed, &dock, 1);
     if (memcmp(&seen, &all, sizeof seen))
         fail_msg("%s: the enclosed dock cards are not the %d areas' (round %d)", kontor_variant_name(s->cfg->variant),
                  s->nareas, s->round);
@@ -191,8 +200,8 @@ static void check_coins_and_supply(const kontor_state *s) {
     /* warehouses in open areas never exceed the 16 per good of the box */
     int used[3] = {0, 0, 0};
     for (int c = 0; c < KONTOR_CELLS; c++) {
-        int id = s->cell_card[c];
-        if (id == KONTOR_NONE || ((s->enclosed.w[c >> 6] >> (c & 63)) & 1)) continue;
+        int id = kontor_state_card_at(s, c);
+        if (id == KONTOR_NONE || kt_in(s, KONTOR_SET_ENCLOSED, c)) continue;
         const kontor_card *k = &s->cfg->cards->card[id];
         if (k->kind == KONTOR_KIND_GOODS)
             for (int g = 0; g < 3; g++) used[g] += k->goods[g];
@@ -200,7 +209,7 @@ static void check_coins_and_supply(const kontor_state *s) {
     for (int g = 0; g < 3; g++) assert_true(used[g] <= 16);
 }
 
-static int bit(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+static int bit(const kontor_bb *b, int c) { return kontor_bb_has(b, c); }
 
 /* The areas scored by the last decision (from index from on) have the
  * fields that the plain scoring (kontor__score_area_plain: cell by cell over
@@ -217,20 +226,21 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
     kontor_dead_cells(s, &dead);
     for (int i = from; i < s->nareas; i++) {
         const kontor_area *a = &s->area[i];
-        kontor_bb in = {{0, 0, 0, 0}}, cells = {{0, 0, 0, 0}};
-        for (int w = 0; w < 4; w++) in.w[w] = s->enclosed.w[w] & s->dock.w[w];
-        cells.w[a->cell >> 6] = 1ULL << (a->cell & 63);
+        kontor_bb enclosed = kontor_state_set(s, KONTOR_SET_ENCLOSED), dock = kontor_state_set(s, KONTOR_SET_DOCK);
+        kontor_bb in = cells_of(&enclosed, &dock, 1), cells = {{0, 0, 0, 0}};
+        kontor_bb_add(&cells, a->cell);
         for (;;) {
             kontor_bb grown = neighbours_by_cell(&cells);
-            for (int w = 0; w < 4; w++) grown.w[w] = (grown.w[w] | cells.w[w]) & in.w[w];
+            for (int c = kontor_bb_next(&cells, 0); c >= 0; c = kontor_bb_next(&cells, c + 1)) kontor_bb_add(&grown, c);
+            grown = cells_of(&grown, &in, 1);
             if (!memcmp(&grown, &cells, sizeof cells)) break;
             cells = grown;
         }
-        kontor_bb around = neighbours_by_cell(&cells);
-        for (int w = 0; w < 4; w++)
-            if (around.w[w] & gaps.w[w] & ~dead.w[w])
-                fail_msg("%s: area %d (cell %d) was scored with a gap next to it (round %d)",
-                         kontor_variant_name(s->cfg->variant), i, s->area[i].cell, s->round);
+        kontor_bb around = neighbours_by_cell(&cells), open = cells_of(&around, &gaps, 1);
+        kontor_bb keeping = cells_of(&open, &dead, 0);
+        if (kontor_bb_count(&keeping))
+            fail_msg("%s: area %d (cell %d) was scored with a gap next to it (round %d)",
+                     kontor_variant_name(s->cfg->variant), i, s->area[i].cell, s->round);
         kontor_state t = *s;
         t.nareas = (uint8_t)i;
         kontor__score_area_plain(&t, cells);
@@ -255,8 +265,9 @@ static void check_areas_scored_plainly(const kontor_state *s, int from) {
 static int closed_in_area(const kontor_state *s, const kontor_bb *keeps) {
     static const int d[4] = {-1, 1, -16, 16};
     uint8_t open[KONTOR_CELLS] = {0}, seen[KONTOR_CELLS] = {0};
+    kontor_bb dock = kontor_state_set(s, KONTOR_SET_DOCK), enclosed = kontor_state_set(s, KONTOR_SET_ENCLOSED);
     for (int c = 0; c < KONTOR_CELLS; c++) {
-        if (!bit(&s->dock, c) || bit(&s->enclosed, c)) continue;
+        if (!bit(&dock, c) || bit(&enclosed, c)) continue;
         open[c] = 1;
         for (int k = 0; k < 4; k++) {
             int n = c + d[k];
@@ -295,7 +306,7 @@ static void check_no_area_left_closed_in(const kontor_state *s) {
     kontor_bb gaps, dead, keeps;
     kontor_gap_cells(s, &gaps);
     kontor_dead_cells(s, &dead);
-    for (int i = 0; i < 4; i++) keeps.w[i] = gaps.w[i] & ~dead.w[i];
+    keeps = cells_of(&gaps, &dead, 0);
     int c = closed_in_area(s, &keeps);
     if (c >= 0)
         fail_msg("%s: the open area at cell %d is closed in but not scored (round %d, phase %d)",
@@ -637,10 +648,10 @@ static void property_insel_no_open_area_is_closed_in(void **st) {
             while (!kontor_over(&s)) {
                 kontor_bb dead;
                 kontor_dead_cells(&s, &dead);
-                dead_seen += (dead.w[0] | dead.w[1] | dead.w[2] | dead.w[3]) != 0;
+                dead_seen += kontor_bb_count(&dead) != 0;
                 /* the cells that keep an area open: free cells of the board, not dead */
-                kontor_bb keeps;
-                for (int i = 0; i < 4; i++) keeps.w[i] = ~s.occ.w[i] & s.mask.w[i] & ~dead.w[i];
+                kontor_bb mask = kontor_state_set(&s, KONTOR_SET_MASK), occ = kontor_state_set(&s, KONTOR_SET_OCC);
+                kontor_bb free_cells = cells_of(&mask, &occ, 0), keeps = cells_of(&free_cells, &dead, 0);
                 int c = closed_in_area(&s, &keeps);
                 if (c >= 0)
                     fail_msg("%s game %d round %d: the open area at %d is closed in but not scored", variants[v],
@@ -888,9 +899,10 @@ static void property_every_dock_card_lies_inside_its_mask(void **st) {
                 int seat = __builtin_ctz(kontor_actors(&s));
                 kontor_move m[KONTOR_MAX_MOVES];
                 int n = kontor_legal(&s, seat, m);
-                kontor_bb before = s.mask;
+                kontor_bb before = kontor_state_set(&s, KONTOR_SET_MASK);
                 assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
-                grown += memcmp(&before, &s.mask, sizeof before) != 0;
+                kontor_bb after = kontor_state_set(&s, KONTOR_SET_MASK);
+                grown += memcmp(&before, &after, sizeof before) != 0;
                 check_every_dock_card_lies_inside_its_mask(&s);
             }
         }
@@ -944,13 +956,16 @@ static void property_customs_house_goes_where_it_encloses_no_area(void **st) {
                     /* customs_cells' window holds rows miny..miny+7 */
                     int beyond = s.maxy - s.miny >= 8;
                     tall += beyond;
+                    kontor_bb front = kontor_state_set(&s, KONTOR_SET_FRONT);
+                    kontor_bb mask = kontor_state_set(&s, KONTOR_SET_MASK);
+                    kontor_bb crane_near = kontor_state_set(&s, (kontor_set)(KONTOR_SET_CRANE_NEAR0 + 1 - team));
                     for (int c = 0; c < KONTOR_CELLS; c++) {
-                        if (!bit(&s.front, c) || !bit(&s.mask, c)) continue;
+                        if (!bit(&front, c) || !bit(&mask, c)) continue;
                         for (int as_water = 0; as_water < 2; as_water++) {
                             kontor_state t = s;
                             kontor__put(&t, c, as_water ? water_id : s.choice[seat]);
                             kontor__score_enclosed(&t, NULL);
-                            int allowed = t.nareas == s.nareas && (as_water || !bit(&s.crane_near[1 - team], c));
+                            int allowed = t.nareas == s.nareas && (as_water || !bit(&crane_near, c));
                             kontor_move m = KONTOR_MOVE(as_water ? KONTOR_MOVE_PLACE_WATER : KONTOR_MOVE_PLACE, c);
                             if (kontor_is_legal(&s, seat, m) != allowed)
                                 fail_msg("%s %s: a customs house as %s on cell %d is %s by the engine, %s by hand "
@@ -1505,8 +1520,8 @@ static void property_determinize_deals_every_unseen_card_uniformly(void **state)
         int cl = *at[test[t]] - KONTOR_UNKNOWN_BASE, could = 0;
         double chi = 0;
         uint8_t seen[KONTOR_MAX_CARDS] = {0};
-        for (int i = 0; i < (int)sizeof v.s.cell_card; i++)
-            if (v.s.cell_card[i] < KONTOR_MAX_CARDS) seen[v.s.cell_card[i]] = 1;
+        for (int i = 0; i < KONTOR_CELLS; i++)
+            if (kontor_state_card_at(&v.s, i) < KONTOR_MAX_CARDS) seen[kontor_state_card_at(&v.s, i)] = 1;
         for (int q = 0; q < KONTOR_MAX_SEATS; q++) {
             for (int i = 0; i < v.s.hand_n[q]; i++)
                 if (v.s.hand[q][i] < KONTOR_MAX_CARDS) seen[v.s.hand[q][i]] = 1;

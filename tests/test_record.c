@@ -805,7 +805,7 @@ static void the_drawing_shows_cards_ship_and_table(void **state) {
     assert_non_null(strstr(buf, "(@)"));
     assert_non_null(strstr(buf, "ship")); /* the ship starts on the centre */
     char top[16];
-    snprintf(top, sizeof top, "~%d", cfg.cards->card[s.cell_card[kontor_cell(0, -1)]].number);
+    snprintf(top, sizeof top, "~%d", cfg.cards->card[kontor_state_card_at(&s, kontor_cell(0, -1))].number);
     assert_non_null(strstr(buf, top));
     assert_non_null(strstr(buf, "round 1: declaring who passes"));
     assert_non_null(strstr(buf, "black   coins 4, keepers 0 (0 points), hand of 5 cards"));
@@ -838,7 +838,7 @@ static void the_drawing_marks_enclosed_areas_with_their_keeper(void **state) {
             if (s.area[i].keeper) {
                 static char buf[8192];
                 kontor_draw_board(&s, buf, sizeof buf, KONTOR_DRAW_ALL_HANDS);
-                const kontor_card *c = &s.cfg->cards->card[s.cell_card[s.area[i].cell]];
+                const kontor_card *c = &s.cfg->cards->card[kontor_state_card_at(&s, s.area[i].cell)];
                 char want[16];
                 snprintf(want, sizeof want, "%c%d[%c]", c->colour ? 'b' : 'r', c->number, s.area[i].winner ? 'B' : 'R');
                 if (!strstr(buf, want)) fail_msg("'%s' not in\n%s", want, buf);

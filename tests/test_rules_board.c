@@ -231,7 +231,7 @@ static void ship_example_black_removes_the_3_and_the_area_splits(void **st) {
     assert_int_equal(s.phase, KONTOR_PHASE_REMOVE);
     assert_int_equal(legal_count(&s, 1), 2); /* none, or the 3 */
     assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(2, 1)), &log), KONTOR_OK);
-    assert_int_equal(s.cell_card[C(2, 1)], KONTOR_NONE);
+    assert_int_equal(kontor_state_card_at(&s, C(2, 1)), KONTOR_NONE);
     assert_int_equal(s.dock_pile[0].n, under + 1);
     assert_int_equal(kontor_pile_card(&s, &s.dock_pile[0], under), id(&s, 3));
     assert_int_equal(kontor_area_at(&s, C(1, 1), NULL, g), 1);
@@ -258,7 +258,7 @@ static void ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too(voi
     kontor__put(&s, C(2, -1), id(&s, 51));
     kontor__put(&s, C(1, -2), id(&s, 52));
     kontor__score_enclosed(&s, NULL);
-    assert_true(bb_test_cell(&s.enclosed, C(1, -1)));
+    assert_true(kt_in(&s, KONTOR_SET_ENCLOSED, C(1, -1)));
     choose(&s, 39 /* water ship */, PASS, NULL);
     assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(1, 0)), NULL), KONTOR_OK);
     assert_int_equal(s.phase, KONTOR_PHASE_REMOVE);
@@ -304,12 +304,10 @@ static void start_cache_gives_what_place_start_works_out(void **st) {
         setup(&hit, variants[v][0], variants[v][1]);
         if (memcmp(&miss, &hit, sizeof miss) != 0) fail_msg("%s %s: the start from the cache differs", variants[v][0],
                                                             variants[v][1] ? variants[v][1] : "");
-        uint64_t front = 0;
-        for (int w = 0; w < 4; w++) {
-            assert_true((hit.front.w[w] & hit.occ.w[w]) == 0);
-            front |= hit.front.w[w];
-        }
-        assert_true(front != 0 && hit.minx <= hit.maxx && hit.maxy < 16);
+        kontor_bb front = kontor_state_set(&hit, KONTOR_SET_FRONT);
+        for (int c = kontor_bb_next(&front, 0); c >= 0; c = kontor_bb_next(&front, c + 1))
+            assert_false(kt_in(&hit, KONTOR_SET_OCC, c));
+        assert_true(kontor_bb_count(&front) != 0 && hit.minx <= hit.maxx && hit.maxy < 16);
     }
 }
 

@@ -89,10 +89,12 @@ static void fixed_board_is_the_mask_from_the_start(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "canale", NULL, 1);
-    assert_memory_equal(&s.mask, &s.cfg->board_mask, sizeof s.mask);
-    assert_int_equal(bbn(&s.mask), 48);
+    kontor_bb mask = kontor_state_set(&s, KONTOR_SET_MASK);
+    assert_memory_equal(&mask, &s.cfg->board_mask, sizeof mask);
+    assert_int_equal(bbn(&mask), 48);
     /* the canal: from the west edge to the east edge */
-    assert_true(bbt(&s.water, C(-5, 1)) && bbt(&s.water, C(6, 1)) && bbt(&s.water, C(0, 0)));
+    assert_true(kt_in(&s, KONTOR_SET_WATER, C(-5, 1)) && kt_in(&s, KONTOR_SET_WATER, C(6, 1)) &&
+                kt_in(&s, KONTOR_SET_WATER, C(0, 0)));
     /* two rows north of the centre is off the 4x12 board, though a 7x7 board would allow it */
     choose(&s, 38, PASS);
     char why[128];
@@ -179,11 +181,13 @@ static void kleinen_areas_under_four_score_their_size(void **st) {
     for (int y = -2; y <= 3; y++)
         for (int x = -2; x <= 3; x++) {
             int c = C(x, y);
-            if (s.cell_card[c] != KONTOR_NONE) continue;
+            if (kontor_state_card_at(&s, c) != KONTOR_NONE) continue;
             int next = 0;
             for (int k = 0; k < 4; k++) {
                 int n = c + (k == 0 ? 1 : k == 1 ? -1 : k == 2 ? 16 : -16);
-                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg->cards->card[s.cell_card[n]])) next = 1;
+                if (kontor_state_card_at(&s, n) != KONTOR_NONE &&
+                    !kontor_card_is_water(&s.cfg->cards->card[kontor_state_card_at(&s, n)]))
+                    next = 1;
             }
             while (water <= 85 && s.cfg->cards->card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
             if (next && water <= 85) kontor__put(&s, c, id(&s, water++));
@@ -205,7 +209,7 @@ static void wasserspiele_dock_cards_must_touch_water(void **st) {
     assert_int_equal(s.ncards_board, 5);
     choose(&s, 5, PASS);
     assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
-    kontor_bb wet = s.water;
+    kontor_bb wet = kontor_state_set(&s, KONTOR_SET_WATER);
     /* every legal cell touches a water card */
     kontor_move m[KONTOR_MAX_MOVES];
     int n = kontor_legal(&s, 0, m);
@@ -244,8 +248,9 @@ static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
     for (int y = -3; y <= 3; y++)
         for (int x = -3; x <= 3; x++) {
             int c = C(x, y);
-            if (s.cell_card[c] != KONTOR_NONE || !bbt(&s.mask, c)) continue;
-            int wet = bbt(&s.water, c + 1) || bbt(&s.water, c - 1) || bbt(&s.water, c + 16) || bbt(&s.water, c - 16);
+            if (kontor_state_card_at(&s, c) != KONTOR_NONE || !kt_in(&s, KONTOR_SET_MASK, c)) continue;
+            kontor_bb water = kontor_state_set(&s, KONTOR_SET_WATER);
+            int wet = bbt(&water, c + 1) || bbt(&water, c - 1) || bbt(&water, c + 16) || bbt(&water, c - 16);
             if (wet && dock < 19) kontor__put(&s, c, id(&s, red[dock++]));
         }
     give(&s, 1, 6);
@@ -272,8 +277,9 @@ static void ring_the_water(kontor_state *s) {
     for (int y = -3; y <= 3; y++)
         for (int x = -3; x <= 3; x++) {
             int c = C(x, y);
-            if (s->cell_card[c] != KONTOR_NONE || !bbt(&s->mask, c)) continue;
-            int wet = bbt(&s->water, c + 1) || bbt(&s->water, c - 1) || bbt(&s->water, c + 16) || bbt(&s->water, c - 16);
+            if (kontor_state_card_at(s, c) != KONTOR_NONE || !kt_in(s, KONTOR_SET_MASK, c)) continue;
+            kontor_bb water = kontor_state_set(s, KONTOR_SET_WATER);
+            int wet = bbt(&water, c + 1) || bbt(&water, c - 1) || bbt(&water, c + 16) || bbt(&water, c - 16);
             if (wet && dock < 19) kontor__put(s, c, id(s, red[dock++]));
         }
     /* one dock card a hand, none of them on the board */
@@ -574,7 +580,7 @@ static void insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane(void **st
     assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(2, -2)), NULL), KONTOR_OK);
     assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(1, -2)), NULL), KONTOR_OK);
     assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
-    assert_false(bbn(&s.crane[1]));
+    assert_false(kt_count(&s, KONTOR_SET_CRANE1));
     kontor_bb dead;
     kontor_dead_cells(&s, &dead);
     assert_true(bbt(&dead, C(0, -2)));
