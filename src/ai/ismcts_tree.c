@@ -635,6 +635,55 @@ static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint3
     return passed_by(T, parent, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, best, 1);
 }
 
+/* select_stat for another seat than the searching one at a root in the
+ * choice phase (root_hand): its legal list is its hand in order, then the
+ * pass when it may pass (kontor__legal_of_actor's), and its edges are found
+ * by root_by as stat_edges finds them; here in one pass over the hand's
+ * bytes, without the list (which only a full pool needs, and builds then:
+ * iterate). The same edges, new edges, choice and pass as select_stat's. */
+static inline __attribute__((always_inline)) uint32_t select_stat_hand(tree *T, const kontor_state *s, int seat) {
+    uint32_t st = ++T->stamp;
+    if (st == 0) { /* wrapped: as in select_edge */
+        memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        memset(T->hit, 0, NKEYS * sizeof *T->hit);
+        st = T->stamp = 1;
+    }
+    node *pool = T->pool;
+    uint32_t head0 = pool[1].child, cand[KONTOR_MAX_MOVES];
+    kontor_move untried[KONTOR_MAX_MOVES];
+    uint32_t pc = T->root_pc[seat];
+    if (!pc) pc = T->root_pc[seat] = ix_find(&T->eix, 1, N_PASS, seat, N_STAT);
+    int nk = pc ? (int)pool[pc].nedges : 0, nc = 0, nu = 0;
+    uint32_t *by = T->root_by[seat];
+    int n = s->hand_n[seat];
+    const uint8_t *h = s->hand[seat];
+    for (int i = 0; i <= n; i++) {
+        unsigned v;
+        if (i < n) v = h[i];
+        else if (kontor__may_pass_in_choice(s, seat)) v = KONTOR_PASS;
+        else break;
+        kontor_move m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v);
+        uint32_t e = by[v];
+        if (!e || pool[e].move != m) {
+            e = ix_find(&T->eix, 1, N_STAT, seat, m);
+            if (e) by[v] = e;
+        }
+        if (e) cand[nc++] = e;
+        else untried[nu++] = m;
+    }
+    uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
+    int misses = pc && pool[pc].key, nm = nc;
+    if (misses && nc < nk)
+        for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
+    for (int i = 0; i < nu; i++) {
+        uint32_t e = alloc_node(T, 1, N_STAT, seat, untried[i], pass - 1);
+        if (!e) return 0;
+        cand[nc++] = e;
+    }
+    uint32_t best = ucb_counted(T, cand, nc, misses, pass);
+    return passed_by(T, 1, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, best, 1);
+}
+
 /* Whether a board's bit set has a cell. */
 static inline int bb_some(const kontor_bb *b) {
     uint64_t a = 0;
@@ -812,10 +861,14 @@ static void iterate(tree *T) {
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
             const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
+            /* the other seats at a root in the choice phase: their edges
+             * from their hands (select_stat_hand), no list (nlegal -1) */
+            int hand = cur == 1 && T->root_hand && T->eix.on; /* (off once the pool is full) */
             for (unsigned a = actors; a; a &= a - 1) { /* the acting seats, ascending */
                 int q = __builtin_ctz(a);
                 if (!(k >= 0 && cur == 1 && q != v->seat)) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
+                    else if (hand) lm[q] = smoves[q], nlegal[q] = -1;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
             }
@@ -829,10 +882,12 @@ static void iterate(tree *T) {
                 }
                 int n = nlegal[q];
                 float p = 0;
-                uint32_t e = T->stat_plain && T->eix.on ? select_stat(T, cur, q, lm[q], n)
-                                                        : select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
+                uint32_t e = n < 0                         ? select_stat_hand(T, &st, q)
+                             : T->stat_plain && T->eix.on ? select_stat(T, cur, q, lm[q], n)
+                                                          : select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
+                    if (n < 0) n = nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                     pick[q] = lm[q][kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
@@ -1166,6 +1221,11 @@ void *ist_run_tree(void *arg) {
     /* the backup without locks, virtual loss, sampled updates or RAVE, the
      * seats' teams looked up once a search (the view's config) */
     T->stat_plain = T->sim == SIM_UCT && !T->ss;
+    /* the other seats' root edges from their hands (select_stat_hand): a
+     * root in the choice phase of the plain search, its legal lists the
+     * hands (not with fixed states, whose opponents are modelled, nor with
+     * final=nash, which reads the lists) */
+    T->root_hand = T->stat_plain && !T->nfixed && !T->mx && T->v->s.phase == KONTOR_PHASE_CHOOSE;
     T->plain_back = !T->nfixed && !T->sh && T->vl == 1 && T->sim == SIM_UCT && T->rave <= 0;
     for (int q = 0; q < KONTOR_MAX_SEATS; q++)
         T->team[q] = (uint8_t)(q < T->v->s.cfg->nseats ? kontor_team(&T->v->s, q) : 0);

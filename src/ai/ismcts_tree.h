@@ -281,6 +281,7 @@ typedef struct tree {
     int plain_po;    /* the playout is kontor_playout and ai_result_of (ai_playout_plain), called by iterate */
     ai_results results; /* plain_po: ai_result_of's values by table (ai_result_by) */
     int stat_plain;  /* sim=uct, no par=sync: select_stat serves the STAT edges (with the edge index) */
+    int root_hand;   /* stat_plain at a root in the choice phase: the other seats' edges from their hands */
     int plain_back;  /* the backup is a sum along the path (one thread, vl=1, sim=uct, no rave, no fixed states) */
     uint8_t team[KONTOR_MAX_SEATS]; /* plain_back: each seat's team (kontor_team of the view) */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
