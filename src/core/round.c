@@ -81,8 +81,14 @@ __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, 
         end_game(s, KONTOR_END_MAX_ROUNDS, log);
         return;
     }
-    /* does any seat hold a card? (for two or four seats, without a loop) */
-    int any = s->hand_n[0] | s->hand_n[1] | (s->cfg->nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
+    /* does any seat hold a card? The four counts in one load: a game of
+     * two never deals to seats 2 and 3, whose counts stay 0
+     * (test_the_unused_seats_hold_no_card), so no test of the seats (basic
+     * 16,092 -> 15,987, advanced 24,910 -> 24,748, four 37,626 -> 37,396 a
+     * game, the iteration 15,032 -> 14,971) */
+    uint32_t held;
+    memcpy(&held, s->hand_n, sizeof held);
+    int any = held != 0;
     if (!any || ((s->hooks & KONTOR__HOOK_CELLS) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
