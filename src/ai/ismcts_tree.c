@@ -933,10 +933,12 @@ static void iterate(tree *T) {
             int q = 0;
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             uint32_t e;
+            int cell = 0; /* select_place's: a cell, laid by playout_place_usual when the game's placement is usual */
             if (T->place_plain && st.phase == KONTOR_PHASE_PLACE && !st.cfg->optional_place && !bb_some(&st.cells_water)) {
                 if (!bb_some(&st.cells)) break;
                 lock_node(sh, cur);
                 e = select_place(T, &st, cur, q, &expanded);
+                cell = T->place_usual;
             } else {
                 const kontor_move *lq = moves;
                 int n;
@@ -950,7 +952,11 @@ static void iterate(tree *T) {
             unlock_node(sh, cur);
             if (!e) break;
             pkey[np] = T->rave > 0 && st.phase == KONTOR_PHASE_PLACE ? ai_rave_key(&st, q, T->pool[e].move) : UINT32_MAX;
-            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
+#ifdef KONTOR_CHECK_UNCHECKED
+            if (cell && !kontor_is_legal(&st, q, T->pool[e].move)) abort(); /* as kontor__apply_unchecked checks */
+#endif
+            if (cell) playout_place_usual(&st, KONTOR_MOVE_VALUE(T->pool[e].move));
+            else kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
@@ -1214,6 +1220,9 @@ void *ist_run_tree(void *arg) {
      * select_place serves the placement nodes */
     T->place_plain = !T->ss && T->ebias <= 0 && T->rave <= 0 && !T->order && T->eorder <= 0 && T->pb <= 0 &&
                      T->prior <= 0 && !T->walk;
+    /* and its cell laid by the playout's placement (kontor__place_usual_of),
+     * for the view's config (fixed states are the caller's) */
+    T->place_usual = T->place_plain && !T->nfixed && kontor__place_usual_of(T->v->s.cfg);
     /* the playout is the core's alone (ai_playout_plain), for the view's
      * config (fixed states are the caller's: asked at every playout) */
     T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);

@@ -277,6 +277,7 @@ typedef struct tree {
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     int place_plain; /* none of the options select_edge reads at a placement: select_place (ismcts_tree.c) */
+    int place_usual; /* select_place's cell laid by playout_place_usual (kontor__place_usual_of the view's config) */
     int walk;        /* ismcts_impl's walk (tests only): no select_place either */
     int plain_po;    /* the playout is kontor_playout and ai_result_of (ai_playout_plain), called by iterate */
     ai_results results; /* plain_po: ai_result_of's values by table (ai_result_by) */

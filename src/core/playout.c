@@ -108,6 +108,10 @@ void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
     playout_reveal_two(s, pass2);
 }
 
+int kontor__place_usual_of(const kontor_config *cfg) {
+    return !cfg->bankrupt && !cfg->specials && !(hooks_of(cfg) & KONTOR__HOOK_PLACE);
+}
+
 /* A declaration drawn as rng_below(&r, play + may_pass) would draw it
  * (play: the seat holds a card; may_pass: it may pass, kontor__may_pass),
  * from the generator's next number x, and whether it is a pass. The choices
