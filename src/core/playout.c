@@ -86,10 +86,12 @@ static inline uint32_t hand_place(const kontor_state *s, int seat, int id) {
  * choice (do_choose, resolve_choices) without a bankruptcy to check (the
  * caller's test: cfg.bankrupt 0), by the playout's reveal: the cards out of
  * the hands, the passers' coins (resolve_n's order: a hidden pass is paid
- * before the reveal), playout_reveal_two. An iteration of the basic game's
- * search 22,113 -> 21,987. Each card leaves its hand by its place
- * (hand_place, hand_take), not by hand_remove's search and carried bytes:
- * the same hand after it (session fifteen: 15,085 -> 15,055). */
+ * before the reveal) and the reveal by playout_round_two, the playout's own
+ * round of two without Armut (session fifteen: 14,926 -> 14,899; before,
+ * pay_out and playout_reveal_two). An iteration of the basic game's search
+ * 22,113 -> 21,987. Each card leaves its hand by its place (hand_place,
+ * hand_take), not by hand_remove's search and carried bytes: the same hand
+ * after it (session fifteen: 15,085 -> 15,055). */
 void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
 #ifdef KONTOR_CHECK_UNCHECKED
     if (s->cfg->nseats != 2 || s->cfg->bankrupt || !kontor_is_legal(s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v0)) ||
@@ -101,11 +103,7 @@ void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
     if (!(pass2 & 2)) hand_take(s, 1, hand_place(s, 1, v1));
     s->choice[0] = (uint8_t)v0;
     s->choice[1] = (uint8_t)v1;
-    if (pass2) {
-        uint8_t got[KONTOR_MAX_SEATS];
-        pay_out(s, pass2, got);
-    }
-    playout_reveal_two(s, pass2);
+    playout_round_two(s, pass2);
 }
 
 int kontor__place_usual_of(const kontor_config *cfg) {
