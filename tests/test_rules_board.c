@@ -75,7 +75,8 @@ static void advanced_board_is_seven_by_seven(void **st) {
  * with the range and the reason. A layout's growing board ('size') stops at
  * 8x8 too, a fixed one ('fixed') at 12 a side but no more cells than hold
  * KONTOR_MAX_AREAS areas (Canale's 12x4: 48), and a config made by hand
- * with a larger board is refused by the deal. */
+ * with a larger board is refused by the deal (a fixed board by its own
+ * cells). */
 static void ruling_R5_a_board_is_at_most_eight_by_eight_width_9_and_12_refused(void **st) {
     (void)st;
     static const char *const refused[] = {"width=9", "width=12", "height=9", "height=12", "width=2"};
@@ -120,6 +121,14 @@ static void ruling_R5_a_board_is_at_most_eight_by_eight_width_9_and_12_refused(v
     kontor_error err;
     assert_int_equal(kontor_config_init(&cfg, "basic", NULL), KONTOR_OK);
     cfg.width = 12, cfg.height = 6;
+    assert_int_not_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    assert_non_null(strstr(err.msg, "could hold more areas than a game keeps"));
+    /* a fixed board is its own cells (Canale's 48), whatever the options say;
+     * one of more than 64 cells made by hand is refused */
+    assert_int_equal(kontor_config_init(&cfg, "canale", NULL), KONTOR_OK);
+    assert_int_equal(kontor_config_options(&cfg, "height=8", NULL), KONTOR_OK);
+    assert_int_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    cfg.board_mask.w[3] = ~0ULL;
     assert_int_not_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
     assert_non_null(strstr(err.msg, "could hold more areas than a game keeps"));
 }

@@ -239,6 +239,18 @@ static int deal_take(const uint8_t *ids, int n, const uint64_t in[2], const uint
     return 1;
 }
 
+/* KONTOR_MAX_AREAS (kontor.h): a board holds at most half its cells' areas,
+ * rounded up, so at most 2 * KONTOR_MAX_AREAS cells: the W x H of a board
+ * that grows, a fixed board's own (its width and height options do not
+ * make it). The options and the layouts keep to it; a config made by hand
+ * is held to it here. */
+static inline int board_fits(const kontor_config *cfg) {
+    if (!cfg->fixed_board) return cfg->width * cfg->height <= 2 * KONTOR_MAX_AREAS;
+    int n = 0;
+    for (int w = 0; w < 4; w++) n += __builtin_popcountll(cfg->board_mask.w[w]);
+    return n <= 2 * KONTOR_MAX_AREAS;
+}
+
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
     const kontor_cardset *cs = cfg->cards;
@@ -263,10 +275,7 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
             want[cl] += __builtin_popcountll(in[cl][w] & ~gone[w]);
         }
     }
-    /* KONTOR_MAX_AREAS (kontor.h): the options and the layouts keep to it; a
-     * config made by hand is held to it here */
-    if (cfg->width * cfg->height > 2 * KONTOR_MAX_AREAS)
-        return deal_error(err, "the board's cells could hold more areas than a game keeps");
+    if (!board_fits(cfg)) return deal_error(err, "the board's cells could hold more areas than a game keeps");
     if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
     if (!deal_take(d->water, d->nwater, in[KONTOR_CLASS_WATER], gone, seen))
         return deal_error(err, "the water pile is not a permutation of the water cards");
@@ -579,7 +588,7 @@ kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t see
     if ((ns == 2 || ns == 4) && !(cfg->removed[0] | cfg->removed[1]) && !cfg->remove_kinds && !cfg->water_aside &&
         !cfg->select_keep && !cfg->events && !cfg->tiles && (!cfg->export_store || ns == 2) &&
         cfg->total_coins >= cfg->start_coins * ns && nw >= wi && nw - wi <= KONTOR_PILE_MAX &&
-        cfg->width * cfg->height <= 2 * KONTOR_MAX_AREAS &&
+        board_fits(cfg) &&
         cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) && cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
         (!cfg->specials ||
          (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)))) {
