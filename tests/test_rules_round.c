@@ -115,7 +115,7 @@ static void setup_checks_each_card_of_the_deal(void **st) {
 static void kontor_new_deals_what_its_written_deal_deals(void **st) {
     (void)st;
     static const char *opts[] = {"", "export=1", "events=1", "tiles=1", "declare=hidden", "pass=rest",
-                                 "width=6,height=12", "export=1,events=1,tiles=1"};
+                                 "width=6,height=8", "export=1,events=1,tiles=1"};
     int quick = 0;
     for (int v = 0; v < KONTOR_NVARIANTS; v++)
         for (size_t o = 0; o < sizeof opts / sizeof *opts; o++) {
@@ -158,7 +158,7 @@ static void setup_the_start_is_water_cards_only(void **st) {
             kontor_config cfg;
             kontor_state s;
             assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
-            if (seed & 1) kontor_config_options(&cfg, "width=6,height=12", NULL);
+            if (seed & 1) assert_int_equal(kontor_config_options(&cfg, "width=6,height=8", NULL), KONTOR_OK);
             assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
             kontor_bb at = {{0, 0, 0, 0}};
             int n = 0;

@@ -10,7 +10,8 @@
  * and the process's table of configs holds no more than the games alive;
  * the replays of records it serves (/view) hold and release their configs
  * too, pinning nothing. And a game alive all along keeps its config's bytes
- * (run under AddressSanitizer too: make SANITIZE=address,undefined).
+ * (run under AddressSanitizer too: make SANITIZE=address,undefined). And a
+ * board larger than 8x8 is a 400 with the option's reason (session fifteen).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,11 +122,36 @@ static void a_live_games_config_is_never_reused_while_it_lives(void **state) {
     pthread_mutex_unlock(&g->mu);
 }
 
+/* The width and height options stop at 8 (the rulebook's largest board,
+ * docs/rules.md R5; the areas' bound, KONTOR_MAX_AREAS): the server answers
+ * a larger board with a 400 and the option's message, and makes an 8x8 one. */
+static void a_board_larger_than_eight_by_eight_is_a_400_with_the_reason(void **state) {
+    (void)state;
+    static const char *const refused[] = {"width=9", "width=12", "height=12,width=8"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char body[200], want[120];
+        snprintf(body, sizeof body, "{\"variant\":\"basic\",\"options\":\"%s\",\"seats\":[\"human\",\"human\"]}",
+                 refused[i]);
+        json_t *g;
+        assert_int_equal(http("POST", "/api/games", body, &g), 400);
+        snprintf(want, sizeof want, "option '%s' is out of range (3..8: the rulebook's largest board is 8x8)",
+                 strncmp(refused[i], "height", 6) == 0 ? "height=12" : refused[i]);
+        assert_string_equal(json_string_value(json_object_get(g, "error")), want);
+        json_decref(g);
+    }
+    char id[ID_LEN + 1];
+    create("width=8,height=8", id, sizeof id);
+    sgame *g = find_game(id);
+    assert_non_null(g);
+    assert_int_equal(g->s.cfg->width * g->s.cfg->height, 64);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(a_server_deals_any_number_of_games_of_distinct_options_and_holds_only_the_live_ones,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(a_live_games_config_is_never_reused_while_it_lives, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_board_larger_than_eight_by_eight_is_a_400_with_the_reason, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

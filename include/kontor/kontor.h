@@ -354,16 +354,24 @@ typedef enum kontor_phase {
  * one pool (kontor_state.pile_card): the bound is what a determinization's
  * run of places and a view's masking assume a pile to hold at most. */
 #define KONTOR_PILE_MAX 48
-/* Enclosed areas a game can hold. Each area holds at least one card laid as a
- * dock card, and no card of an enclosed area ever leaves the board (the ship,
- * a buy-out, a flood or a bridge never take one; the moved centre is water),
- * so there are never more areas than cards that can lie as dock cards: the
- * 44 dock cards of every card set (22 a colour) and its at most 6 special
- * cards (bridges and customs houses). The board does not bound it more
- * tightly: the options allow a 12x12 board. (It was 64 until issue 17: the
- * state of a game for two shrank by 196 bytes; src/core/cards.c checks the
- * bound against the card set's limits.) */
-#define KONTOR_MAX_AREAS 50
+/* Enclosed areas a game can hold. Two enclosed areas never share an edge
+ * (an area is a whole group of dock cards with nothing beside it but water
+ * and cells that close; none of its cards ever leaves, none joins), so one
+ * cell of each is a set of cells no two of which are neighbours, and a W x H
+ * board, whose cells pair into dominoes but for one at most, holds at most
+ * ceil(W * H / 2) areas (docs/engine-speed.md, session fourteen, areas14).
+ * Every board a game can reach has at most 64 cells: the width and height
+ * options are 3..8 (the rulebook's largest board is 8x8: the game for four,
+ * Gigant; docs/rules.md), a layout's 'size' too, and a fixed layout's board
+ * (Canale Grande's 12x4) is refused when its cells could hold more areas
+ * (src/core/layout.c; kontor_new refuses a config made by hand the same
+ * way). So 32. (It was 64 until issue 17, then 50, the cards that can lie
+ * as dock cards, while the options allowed a 12x12 board: the state of a
+ * game for two shrank by 196 and then 180 bytes.) */
+#define KONTOR_MAX_AREAS 32
+/* The width and height options' largest value (and a layout's 'size'). */
+#define KONTOR_MAX_SIDE 8
+_Static_assert((KONTOR_MAX_SIDE * KONTOR_MAX_SIDE + 1) / 2 <= KONTOR_MAX_AREAS, "the largest board's areas fit the state");
 
 /* A pile: its cards are the n bytes of the state's pile_card[] from head on,
  * the top first. The seven piles (dock_pile[0..3], water_pile, aside,
