@@ -55,7 +55,7 @@ static void every_set_and_card_is_its_field_in_dealt_and_played_games(void **st)
         {"basic", NULL},         {"advanced", NULL},       {"four", NULL},          {"specials", NULL},
         {"canale", NULL},        {"tictactoe", NULL},      {"insel", NULL},         {"insel4", NULL},
         {"gulliver", NULL},      {"seilschaften", NULL},   {"advanced", "export=1,events=1,tiles=1"},
-        {"four", "edge=both"},   {"basic", "width=12,height=4"}};
+        {"four", "edge=both"},   {"basic", "width=8,height=4"}};
     long held[KONTOR_SET_COUNT] = {0};
     for (size_t v = 0; v < sizeof games / sizeof *games; v++) {
         kontor_config cfg;
