@@ -635,6 +635,81 @@ static void property_window_ops_agree_with_the_grid(void **st) {
     }
 }
 
+/* bb.h's layout helpers (issue 17's narrow board: the rule files reach a
+ * set's words only through them) against the plain four-word operations,
+ * over random sets and every cell: a cell's neighbours or'ed in
+ * (bb_or_near), a card laid on the frontier (bb_front_lay), the neighbours
+ * in one set and not another (bb_near_andnot, bb_near_any_andnot, and word
+ * by word bb_near_word_andnot), the gaps next to a cell (bb_near_any_gap),
+ * the counts and the n-th bit (bb_counts, bb_nth_counted), the lines a mask
+ * loses (bb_drop_line, bb_drop_column), the columns and rows (bb_columns,
+ * bb_or_line, bb_cols, bb_row16, bb_fold_has_col) and the last bit. */
+static void property_layout_helpers_agree_with_the_grid(void **st) {
+    (void)st;
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 1717);
+    for (int n = 0; n < 4000; n++) {
+        bb_t a = random_bb(&rng), b = random_bb(&rng);
+        int c = (int)kontor_rng_below(&rng, KONTOR_CELLS);
+        size_t bit = (size_t)bb_bit((const kontor_config *)NULL, c);
+        const uint64_t *near = bb_near_of(NULL, bit);
+        bb_t around = bb_around(c);
+        bb_t x = a;
+        bb_or_near(&x, near, bit);
+        assert_true(bb_eq(x, bb_or(a, around)));
+        bb_t occ = b, front = a;
+        bb_set(&occ, c);
+        bb_front_lay(&front, &occ, near, bit);
+        bb_t want = bb_andnot(bb_or(a, bb_andnot(around, occ)), bb_cell(c));
+        assert_true(bb_eq(front, want));
+        bb_t nb = bb_and(around, bb_andnot(a, b));
+        assert_true(bb_eq(bb_near_andnot(&a, &b, near, bit), nb));
+        assert_int_equal(bb_near_any_andnot(&a, &b, near, bit), bb_any(nb));
+        unsigned w = BB_WORD_OF((unsigned)bit);
+        for (int k = 0; k < 3; k++) {
+            int wi = (int)w + k - 1;
+            uint64_t got = bb_near_word_andnot(&a, &b, near, w, k);
+            assert_true(got == (wi >= 0 && wi < BB_WORDS ? BB_WORD(nb, wi) : 0));
+        }
+        for (int e = 0; e < 2; e++) {
+            uint64_t edges = e ? ~0ULL : 0;
+            bb_t gap = bb_andnot(e ? b : bb_all(), a); /* a: occupied, b: the mask */
+            assert_int_equal(bb_near_any_gap(&a, &b, edges, near, bit), bb_any(bb_and(around, gap)));
+        }
+        bb_counts_t cc = bb_counts(&a);
+        assert_int_equal((int)cc.all, bb_count(a));
+        if (cc.all) {
+            unsigned i = kontor_rng_below(&rng, cc.all);
+            assert_int_equal(bb_nth_counted(&a, i, cc.c0, cc.c1, cc.c2), bb_nth(a, (int)i));
+            assert_int_equal(bb_last(&a) >= bb_first(a), 1);
+            assert_int_equal(bb_test(&a, bb_last(&a)), 1);
+            assert_false(bb_any(bb_andnot(a, BB_ROWS_BELOW[BB_Y(bb_last(&a)) + 1])));
+        }
+        int y = (int)kontor_rng_below(&rng, 16), y2 = (int)kontor_rng_below(&rng, 16);
+        bb_t m = a, lines = bb_drop_line(&m, y, y2);
+        assert_true(bb_eq(m, bb_andnot(a, bb_line(y))));
+        assert_true(bb_eq(lines, bb_and(m, bb_line(y2))));
+        m = a, lines = bb_drop_column(&m, y, y2);
+        assert_true(bb_eq(m, bb_andnot(a, bb_column(y))));
+        assert_true(bb_eq(lines, bb_and(m, bb_column(y2))));
+        uint64_t cols = kontor_rng_next(&rng) & 0xFFFF;
+        bb_t want_cols = bb_empty();
+        for (int xx = 0; xx < 16; xx++)
+            if (cols >> xx & 1) want_cols = bb_or(want_cols, bb_column(xx));
+        assert_true(bb_eq(bb_columns(cols), want_cols));
+        x = a;
+        bb_or_line(&x, y);
+        assert_true(bb_eq(x, bb_or(a, bb_line(y))));
+        assert_int_equal(bb_row16(&a, y), bb_row(&a, y));
+        unsigned acols = bb_cols(&a);
+        for (int xx = 0; xx < 16; xx++) {
+            int has = bb_any(bb_and(a, bb_column(xx)));
+            assert_int_equal((int)(acols >> xx & 1), has);
+            assert_int_equal(bb_fold_has_col(bb_fold(&a), xx), has);
+        }
+    }
+}
+
 /* V15 over random games of Die grosse Insel (two and four players): after
  * every decision, every open area has a cell next to it that can still take
  * a card (a free cell of the board that is not dead); an area without one
@@ -1765,6 +1840,7 @@ int main(void) {
         cmocka_unit_test(property_insel_no_open_area_is_closed_in),
         cmocka_unit_test(property_enclosures_on_a_board_beyond_the_window_are_found_as_on_the_window),
         cmocka_unit_test(property_window_ops_agree_with_the_grid),
+        cmocka_unit_test(property_layout_helpers_agree_with_the_grid),
         cmocka_unit_test(property_every_legal_decision_has_words),
         cmocka_unit_test(property_checked_apply_accepts_exactly_the_legal_moves),
         cmocka_unit_test(property_cards_to_be_placed_are_public),

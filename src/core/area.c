@@ -199,8 +199,8 @@ static inline uint64_t card_word(const kontor_card *k) {
 
 /* The Manhattan distance of each grid cell to the centre (7,7): a scored
  * area's nearest cell by a lookup a cell instead of two absolute values. */
-#define DIST_X(c) (((c) & 15) >= 7 ? ((c) & 15) - 7 : 7 - ((c) & 15))
-#define DIST_Y(c) (((c) >> 4) >= 7 ? ((c) >> 4) - 7 : 7 - ((c) >> 4))
+#define DIST_X(c) (BB_X(c) >= 7 ? BB_X(c) - 7 : 7 - BB_X(c))
+#define DIST_Y(c) (BB_Y(c) >= 7 ? BB_Y(c) - 7 : 7 - BB_Y(c))
 #define DIST1(c) (uint8_t)(DIST_X(c) + DIST_Y(c))
 #define DIST4(c) DIST1(c), DIST1(c + 1), DIST1(c + 2), DIST1(c + 3)
 #define DIST16(c) DIST4(c), DIST4(c + 4), DIST4(c + 8), DIST4(c + 12)
@@ -225,7 +225,7 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
         score_area(s, bb_unwindow(wa, r0), log);
         return;
     }
-    int base = r0 * 16, size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
+    int base = bbw_base(r0), size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
     /* A card as one word (card_word): its colour and kind tested at once,
      * its goods (bytes 5..7) added as they lie into one word, red's at
      * byte 0 and black's at byte 4: tea, wine, spice in bytes 0..2 and
@@ -327,7 +327,7 @@ __attribute__((always_inline)) static inline void enclose_window(kontor_state *s
         if (!bbw_any(todo)) return;
     } else {
         /* the card's cell in the window: its row is in the extent */
-        int wc = cell - r0 * 16;
+        int wc = bbw_index(cell, r0);
         todo = bbw_and(water ? bbw_around(wc) : bbw_cell(wc), open);
     }
     /* gaps: free cells, inside the mask once the edges close */

@@ -45,7 +45,7 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     bb_t at = bb_empty();
     uint64_t pub[2] = {0, 0};
     for (int j = 0; j < n; j++) {
-        at.w[cells[j] >> 6] |= 1ULL << (cells[j] & 63);
+        BB_WORD(at, BB_WORD_OF(bb_bit(s->cfg, cells[j]))) |= BB_MASK_OF(bb_bit(s->cfg, cells[j]));
         pub[ids[j] >> 6] |= 1ULL << (ids[j] & 63);
         s->cell_card[cells[j]] = ids[j];
     }
@@ -68,16 +68,9 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
          * into one row, their first and last rows (it was four tests a card,
          * nine cards in the basic game: a random game 31,889 -> 31,796
          * instructions, session ten) */
-        uint64_t any = s->occ.w[0] | s->occ.w[1] | s->occ.w[2] | s->occ.w[3];
-        any |= any >> 32;
-        any |= any >> 16;
-        unsigned cols = (unsigned)(any & 0xFFFF);
-        int x0 = __builtin_ctz(cols), x1 = 31 - __builtin_clz(cols), y0 = bb_first(s->occ) >> 4, y1 = 0;
-        for (int i = 3; i >= 0; i--)
-            if (s->occ.w[i]) {
-                y1 = (i * 64 + 63 - __builtin_clzll(s->occ.w[i])) >> 4;
-                break;
-            }
+        unsigned cols = bb_cols(&s->occ);
+        int x0 = __builtin_ctz(cols), x1 = 31 - __builtin_clz(cols);
+        int y0 = bb_y(bb_cell_of(s->cfg, bb_first(s->occ))), y1 = bb_y(bb_cell_of(s->cfg, bb_last(&s->occ)));
         if (x0 < s->minx) s->minx = (uint8_t)x0;
         if (x1 > s->maxx) s->maxx = (uint8_t)x1;
         if (y0 < s->miny) s->miny = (uint8_t)y0;
@@ -161,45 +154,13 @@ static int would_enclose(const kontor_state *s, int cell, int id, int as_water) 
     return 0; /* placing scores nothing (place_as), so no area was added */
 }
 
-/* Column x (0..15) and row y (0..15) of the grid as bitboards. */
-static inline bb_t bb_column(int x) {
-    uint64_t c = BB_COL0 << x;
-    bb_t r = {{c, c, c, c}};
-    return r;
-}
-static inline bb_t bb_line(int y) {
-    bb_t r = bb_empty();
-    r.w[y >> 2] = 0xFFFFULL << ((y & 3) * 16);
-    return r;
-}
-
-/* Row y (0..15) of b as 16 bits: its two bytes (bb_row on a big-endian
- * machine). */
-static inline uint64_t row16(const bb_t *b, int y) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint16_t v;
-    memcpy(&v, (const char *)b->w + 2 * y, 2);
-    return v;
-#else
-    return bb_row(b, y);
-#endif
-}
-
 /* customs_cells' window: G (the cells that keep an area open: neither
  * closing nor open dock) in rows r..r+7 (r <= 8), for the mask given and
- * em all ones when the edges do not close; and the window's sets moved a
- * column: win_west's cell x holds a's cell x - 1, win_east's a's x + 1. */
+ * em all ones when the edges do not close. */
 static inline bb_w gap_win(const kontor_state *s, const bb_t *mask, bb_w em, int r) {
     bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
     return bbw_andnot(bbw_or(bbw_load(mask, r), em), bbw_or(bbw_load(&s->water, r), open));
 }
-#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-static inline bb_w win_west(bb_w a) { return _mm_slli_epi16(a, 1); }
-static inline bb_w win_east(bb_w a) { return _mm_srli_epi16(a, 1); }
-#else
-static inline bb_w win_west(bb_w a) { return bbw_make((a.w[0] << 1) & ~BB_COL0, (a.w[1] << 1) & ~BB_COL0); }
-static inline bb_w win_east(bb_w a) { return bbw_make((a.w[0] >> 1) & ~BB_COL15, (a.w[1] >> 1) & ~BB_COL15); }
-#endif
 
 /* Where a customs house may go, for every cell of in at once: free cells in
  * the mask whose card gives the board the extent minx..maxy (so the same mask
@@ -263,19 +224,20 @@ __attribute__((always_inline)) static inline void customs_cells(const kontor_sta
         wtodo = bbw_and(wtodo, wopen);
         /* an open dock card with two cells of G beside it is in an area
          * that is neither sole nor closed: no fill from it */
-        bb_w gw = win_west(wg), ge = win_east(wg);
+        bb_w gw = bbw_west(wg), ge = bbw_east(wg);
         wtodo = bbw_andnot(wtodo, bbw_or(bbw_or(bbw_and(gw, ge), bbw_and(bbw_or(gw, ge), bbw_or(gn, gs))),
                                          bbw_and(gn, gs)));
         /* the cells of G above the window's first row and below its last:
          * row 0 of gn, row 7 of gs */
-        bb_w ext = bbw_or(bbw_and(gn, bbw_make(0xFFFF, 0)), bbw_and(gs, bbw_make(0, 0xFFFFULL << 48)));
+        bb_w ext = bbw_or(bbw_and(gn, bbw_first_row()), bbw_and(gs, bbw_last_row()));
         while (bbw_any(wtodo)) {
             uint64_t lo = bbw_lo(wtodo), hi = bbw_hi(wtodo);
             bb_w area = lo ? bbw_make(lo & -lo, 0) : bbw_make(0, hi & -hi); /* the lowest cell */
             int k;
             for (;;) {
                 bb_w n = bbw_nb(area), t = bbw_and(n, wg), u = bbw_and(area, ext);
-                /* u: bits 0..15 of its low word, 48..63 of its high one */
+                /* u: the window's first row and its last, one word each
+                 * and not at one bit of both */
                 k = __builtin_popcountll(bbw_lo(t)) + __builtin_popcountll(bbw_hi(t)) +
                     __builtin_popcountll(bbw_lo(u) | bbw_hi(u));
                 if (k >= 2) break;
@@ -337,14 +299,13 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
          * lines around it; without edge=both the mask that a side's card
          * gives loses at most the line w (h) cells beyond the far side. */
         bb_t open = bb_andnot(s->dock, s->enclosed), in = cand;
-        uint64_t colsc = cand.w[0] | cand.w[1] | cand.w[2] | cand.w[3];
-        uint64_t colso = open.w[0] | open.w[1] | open.w[2] | open.w[3];
+        uint64_t colsc = bb_fold(&cand), colso = bb_fold(&open);
         for (int d = 0; d < 4; d++) {
             int at = d == 0 ? x0 - 1 : d == 1 ? x1 + 1 : d == 2 ? y0 - 1 : y1 + 1;
-            if (at < 0 || at > 15) continue;
-            /* whether the side holds a cell: a column of the four words
-             * folded into one (colsc), a row's two bytes (row16) */
-            if (d < 2 ? !(colsc & (BB_COL0 << at)) : !row16(&cand, at)) continue;
+            if (at < 0 || at > (d < 2 ? BB_XMAX : BB_YMAX)) continue;
+            /* whether the side holds a cell: a column of the words folded
+             * into one (bb_fold), a row's two bytes (bb_row16) */
+            if (d < 2 ? !bb_fold_has_col(colsc, at) : !bb_row16(&cand, at)) continue;
             int a0 = d == 0 ? at : x0, a1 = d == 1 ? at : x1, b0 = d == 2 ? at : y0, b1 = d == 3 ? at : y1;
             int join;
             if (s->cfg->fixed_board) {
@@ -357,7 +318,8 @@ static void customs_house_cells(const kontor_state *s, int seat, int id, bb_t *w
                  * the mask's rows (columns): those next to a cell of lost */
                 int lost = d == 0 ? x0 + w - 1 : d == 1 ? x1 - (w - 1) : d == 2 ? y0 + h - 1 : y1 - (h - 1);
                 int next = d == 0 || d == 2 ? lost - 1 : lost + 1;
-                join = lost < 0 || lost > 15 || !(d < 2 ? colso & (BB_COL0 << next) : row16(&open, next));
+                join = lost < 0 || lost > (d < 2 ? BB_XMAX : BB_YMAX) ||
+                       !(d < 2 ? bb_fold_has_col(colso, next) : bb_row16(&open, next) != 0);
             } else {
                 bb_t mask = bb_rect(a1 - (w - 1), a0 + (w - 1), b1 - (h - 1), b0 + (h - 1));
                 int e = a1 - a0 + 1 >= w && b1 - b0 + 1 >= h;
@@ -390,16 +352,16 @@ bb_t special_cells(const kontor_state *s, int seat, int id, int as_water) {
     if (k->kind == KONTOR_KIND_FLOOD) {
         /* word by word, each open dock card's bit set without a branch */
         const kontor_card *cards = s->cfg->cards->card;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < BB_WORDS; i++) {
             uint64_t rw = 0;
-            for (uint64_t t = s->dock.w[i] & ~s->enclosed.w[i]; t; t &= t - 1) {
+            for (uint64_t t = BB_WORD(s->dock, i) & ~BB_WORD(s->enclosed, i); t; t &= t - 1) {
                 int b = __builtin_ctzll(t);
-                const kontor_card *u = &cards[s->cell_card[i * 64 + b]];
+                const kontor_card *u = &cards[s->cell_card[bb_cell_of(s->cfg, BB_BIT_AT(i, b))]];
                 uint64_t one = (uint64_t)(u->kind == KONTOR_KIND_BRIDGE) |
                                (uint64_t)(u->kind == KONTOR_KIND_GOODS && u->goods[0] + u->goods[1] + u->goods[2] == 1);
                 rw |= one << b;
             }
-            r.w[i] = rw;
+            BB_WORD(r, i) = rw;
         }
     } else if (k->kind == KONTOR_KIND_BRIDGE) {
         r = bb_andnot(bb_andnot(s->water, s->customs), bb_neighbours(s->enclosed));

@@ -74,8 +74,8 @@ static unsigned export_goods(const kontor_state *s) {
  * through: an iteration of the basic game's search 22,809 -> 22,460). */
 static inline int cells_as_moves(bb_t t, int kind, kontor_move *moves) {
     int n = 0;
-    for (int i = 0; i < (int)(sizeof t.w / sizeof t.w[0]); i++)
-        for (uint64_t w = t.w[i]; w; w &= w - 1) moves[n++] = KONTOR_MOVE(kind, i * 64 + __builtin_ctzll(w));
+    for (int i = 0; i < BB_WORDS; i++)
+        for (uint64_t w = BB_WORD(t, i); w; w &= w - 1) moves[n++] = KONTOR_MOVE(kind, BB_BIT_AT(i, __builtin_ctzll(w)));
     return n;
 }
 

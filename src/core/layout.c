@@ -99,8 +99,8 @@ kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const ch
             if (is_fixed) {
                 int c = kontor_parse_cell(word[2]);
                 if (c < 0) return fail(err, name, line, "'%s' is not a cell like -5,-1", word[2]);
-                int x0 = c & 15, y0 = c >> 4;
-                if (x0 + w > 16 || y0 + h > 16) return fail(err, name, line, "the board leaves the 16x16 grid");
+                int x0 = bb_x(c), y0 = bb_y(c);
+                if (x0 + w > KONTOR_GRID || y0 + h > KONTOR_GRID) return fail(err, name, line, "the board leaves the 16x16 grid");
                 board = bb_rect(x0, x0 + w - 1, y0, y0 + h - 1);
                 if (!bb_test(&board, KONTOR_CENTRE_CELL)) return fail(err, name, line, "the board does not hold the harbour centre 0,0");
                 fixed = 1, fw = w, fh = h;
@@ -128,13 +128,13 @@ kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const ch
     if (!have_board) return fail(err, name, line ? line : 1, "the layout has no 'size' or 'fixed' line");
     /* every start card must fit one W x H board */
     bb_t all = bb_or(water, inner);
-    int x0 = 15, x1 = 0, y0 = 15, y1 = 0;
+    int x0 = BB_XMAX, x1 = 0, y0 = BB_YMAX, y1 = 0;
     for (bb_t t = all; bb_any(t);) {
         int c = bb_pop(&t);
-        if ((c & 15) < x0) x0 = c & 15;
-        if ((c & 15) > x1) x1 = c & 15;
-        if ((c >> 4) < y0) y0 = c >> 4;
-        if ((c >> 4) > y1) y1 = c >> 4;
+        if (bb_x(c) < x0) x0 = bb_x(c);
+        if (bb_x(c) > x1) x1 = bb_x(c);
+        if (bb_y(c) < y0) y0 = bb_y(c);
+        if (bb_y(c) > y1) y1 = bb_y(c);
     }
     if (x1 - x0 + 1 > w || y1 - y0 + 1 > h)
         return fail(err, name, line, "the start cards span %dx%d, more than the %dx%d board", x1 - x0 + 1, y1 - y0 + 1, w, h);

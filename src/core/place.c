@@ -124,15 +124,9 @@ __attribute__((always_inline)) static inline void playout_grown(kontor_state *s,
         /* the card's cell, or its neighbours (BB_NEAR's three words),
          * added to the lines in place (bb_or of bb_around's four bit
          * sets cost basic 38 instructions a game, advanced 78) */
-        size_t c = (unsigned)value, i = c >> 6;
-        if (water) {
-            const uint64_t *n = BB_NEAR[c].w;
-            lines.w[i] |= n[1];
-            if (i > 0) lines.w[i - 1] |= n[0];
-            if (i < 3) lines.w[i + 1] |= n[2];
-        } else {
-            lines.w[i] |= 1ULL << (c & 63);
-        }
+        size_t b = bb_bit(s->cfg, (unsigned)value);
+        if (water) bb_or_near(&lines, bb_near_of(s->cfg, b), b);
+        else BB_WORD(lines, BB_WORD_OF(b)) |= BB_MASK_OF(b);
         check_enclosures(s, lines, NULL);
     } else if (may_enclose_at(s, value, water, ~0ULL)) {
         enclose_at(s, value, water, NULL);
@@ -203,7 +197,7 @@ __attribute__((always_inline)) static inline void place_in(kontor_state *s, int 
     int water = is_water(k);
     bb_w occ;
     bb_w around = playout_lay(s, seat, c, id, k, water, &occ);
-    size_t r2 = PLACE_WIN[c].r2;
+    size_t r2 = place_win_of(s->cfg, c)->r2;
     /* may_enclose_at with the edges closed (with edge=both before they
      * close, it lets more cards through: fewer gaps, and enclose_at
      * decides), in the same window: the gaps are free cells of the mask */

@@ -272,22 +272,6 @@ __attribute__((noinline)) static kontor_rng playout_step(kontor_state *s, kontor
     return playout_other(s, r, stop);
 }
 
-/* The i-th lowest cell of b (0-based, below its count), given the counts of
- * its first one, two and three words: no word counted again. */
-static inline int pick_nth(const bb_t *b, unsigned i, unsigned c0, unsigned c1, unsigned c2) {
-    unsigned q = 0, below = 0;
-    if (i >= c0) {
-        q = 1, below = c0;
-        if (i >= c1) {
-            q = 2, below = c1;
-            if (i >= c2) q = 3, below = c2;
-        }
-    }
-    uint64_t w = b->w[q];
-    for (unsigned m = i - below; m > 0; m--) w &= w - 1;
-    return (int)q * 64 + __builtin_ctzll(w);
-}
-
 /* The removal drawn as rng_below(r, bb_count(removable(s)) + 1) and
  * bb_nth(removable(s), i - 1) would draw it (0: none), from removable()'s
  * three words (the ship's word and the ones before and after it, lowest
@@ -299,12 +283,11 @@ static inline int remove_pick(const kontor_state *s, kontor_rng *r) {
         (void)rng_below(r, 1);
         return KONTOR_NONE;
     }
-    const uint64_t *nb = BB_NEAR[c].w;
-    unsigned w = c >> 6;
-    /* nb[0] is 0 in the first word, nb[2] in the last (BB_NEAR1) */
-    uint64_t t0 = nb[0] ? nb[0] & s->shipsym.w[w - 1] & ~s->enclosed.w[w - 1] : 0;
-    uint64_t t1 = nb[1] & s->shipsym.w[w] & ~s->enclosed.w[w];
-    uint64_t t2 = nb[2] ? nb[2] & s->shipsym.w[w + 1] & ~s->enclosed.w[w + 1] : 0;
+    unsigned b = bb_bit(s->cfg, c), w = BB_WORD_OF(b);
+    const uint64_t *nb = bb_near_of(s->cfg, b);
+    uint64_t t0 = bb_near_word_andnot(&s->shipsym, &s->enclosed, nb, w, 0);
+    uint64_t t1 = bb_near_word_andnot(&s->shipsym, &s->enclosed, nb, w, 1);
+    uint64_t t2 = bb_near_word_andnot(&s->shipsym, &s->enclosed, nb, w, 2);
     unsigned c0 = (unsigned)__builtin_popcountll(t0), c1 = c0 + (unsigned)__builtin_popcountll(t1);
     unsigned i = rng_below(r, c1 + (unsigned)__builtin_popcountll(t2) + 1);
     if (i == 0) return KONTOR_NONE;
@@ -316,7 +299,7 @@ static inline int remove_pick(const kontor_state *s, kontor_rng *r) {
         if (i >= c1 - c0) x = t2, q = w + 1, i -= c1 - c0;
     }
     for (; i > 0; i--) x &= x - 1;
-    return (int)(q * 64 + (unsigned)__builtin_ctzll(x));
+    return (int)bb_cell_of(s->cfg, BB_BIT_AT(q, (unsigned)__builtin_ctzll(x)));
 }
 
 /* Whether no seat of ns has declared yet this round (every choice open). */
@@ -344,10 +327,8 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
             /* (unsigned: the count goes to the multiply without a sign extension) */
-            unsigned c0 = (unsigned)__builtin_popcountll(s->cells.w[0]);
-            unsigned c1 = c0 + (unsigned)__builtin_popcountll(s->cells.w[1]);
-            unsigned c2 = c1 + (unsigned)__builtin_popcountll(s->cells.w[2]);
-            unsigned a = c2 + (unsigned)__builtin_popcountll(s->cells.w[3]);
+            bb_counts_t cc = bb_counts(&s->cells);
+            unsigned a = cc.all, c0 = cc.c0, c1 = cc.c1, c2 = cc.c2;
             /* (cells_water is empty unless the card is a customs house,
              * test_cells_as_water_only_for_a_customs_house: the card's
              * kind tested, not the four words; four 37,794 -> 37,622) */
@@ -365,7 +346,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 /* a cell, never KONTOR_NONE; without cfg.specials no
                  * special card: playout_place's tests of the two go
                  * (basic 16,321 -> 16,120, the iteration 15,563 -> 15,374) */
-                int v = pick_nth(&s->cells, i, c0, c1, c2);
+                int v = bb_cell_of(s->cfg, bb_nth_counted(&s->cells, i, c0, c1, c2));
                 if (hook) playout_place(s, v, 0);
                 else if (specials) playout_place_cell(s, v);
                 else playout_place_usual(s, v);

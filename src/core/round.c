@@ -149,8 +149,7 @@ __attribute__((noinline)) static void start_turn_all(kontor_state *s, kontor_log
 /* The ship surely has a target (start_turn_all tests exactly): water in two
  * places of the words is two cells (no copy of ship_targets on the stack). */
 static inline int ship_has_target(const kontor_state *s) {
-    uint64_t x = s->water.w[0] | s->water.w[1] | s->water.w[2] | s->water.w[3];
-    return (x & (x - 1)) != 0;
+    return bb_fold_two(&s->water);
 }
 
 __attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {

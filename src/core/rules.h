@@ -228,8 +228,8 @@ static inline int board_full(const kontor_state *s) { return s->ncards_board >= 
 /* kontor_team, inlined for the hot path */
 static inline int team_of(const kontor_state *s, int seat) { return s->cfg->nseats == 4 ? seat >> 1 : seat; }
 
-static inline int gx(int cell) { return cell & 15; }
-static inline int gy(int cell) { return cell >> 4; }
+static inline int gx(int cell) { return bb_x(cell); }
+static inline int gy(int cell) { return bb_y(cell); }
 
 static const int8_t cross_end[4][2] = {{0, -2}, {2, 0}, {0, 2}, {-2, 0}};
 
@@ -395,32 +395,26 @@ __attribute__((always_inline)) static inline int place_card(kontor_state *s, int
 __attribute__((always_inline)) static inline void lay_bits(kontor_state *s, int cell, int id, int as_water, int pub) {
     const kontor_card *k = card_of(s, id);
     int kind = k->kind, colour = k->colour, ship = k->ship;
-    int i = cell >> 6;
-    uint64_t bit = 1ULL << (cell & 63);
-    const uint64_t *near = BB_NEAR[cell].w;
-    uint64_t occ = s->occ.w[i] | bit;
-    s->occ.w[i] = occ;
-    if (kind == KONTOR_KIND_CUSTOMS) s->customs.w[i] |= bit;
+    int b = bb_bit(s->cfg, cell), i = BB_WORD_OF(b);
+    uint64_t bit = BB_MASK_OF(b);
+    const uint64_t *near = bb_near_of(s->cfg, (size_t)b);
+    BB_WORD(s->occ, i) |= bit;
+    if (kind == KONTOR_KIND_CUSTOMS) BB_WORD(s->customs, i) |= bit;
     if (as_water) {
-        s->water.w[i] |= bit;
+        BB_WORD(s->water, i) |= bit;
     } else {
-        s->dock.w[i] |= bit;
+        BB_WORD(s->dock, i) |= bit;
         if (colour < 2) {
-            s->team_dock[colour].w[i] |= bit;
+            BB_WORD(s->team_dock[colour], i) |= bit;
             if (kind == KONTOR_KIND_CRANE) {
-                s->crane[colour].w[i] |= bit;
-                bb_t *cn = &s->crane_near[colour];
-                cn->w[i] |= near[1];
-                if (near[0]) cn->w[i - 1] |= near[0];
-                if (near[2]) cn->w[i + 1] |= near[2];
+                BB_WORD(s->crane[colour], i) |= bit;
+                bb_or_near(&s->crane_near[colour], near, (size_t)b);
             }
         }
-        if (ship) s->shipsym.w[i] |= bit;
+        if (ship) BB_WORD(s->shipsym, i) |= bit;
     }
     /* the frontier: the cell leaves it, its free neighbours join it */
-    s->front.w[i] = (s->front.w[i] | (near[1] & ~occ)) & ~bit;
-    if (near[0]) s->front.w[i - 1] |= near[0] & ~s->occ.w[i - 1];
-    if (near[2]) s->front.w[i + 1] |= near[2] & ~s->occ.w[i + 1];
+    bb_front_lay(&s->front, &s->occ, near, (size_t)b);
     if (pub) pub_set(s, id);
     s->cell_card[cell] = (uint8_t)id;
     s->ncards_board++;
@@ -451,20 +445,20 @@ __attribute__((always_inline)) static inline int grow_mask(kontor_state *s, int 
     grow_extent(s, cell);
     int x0 = s->maxx - w, x1 = s->minx + w, y0 = s->maxy - h, y1 = s->miny + h;
     x0 = x0 < 0 ? 0 : x0;
-    x1 = x1 > 15 ? 15 : x1;
+    x1 = x1 > BB_XMAX ? BB_XMAX : x1;
     y0 = y0 < 0 ? 0 : y0;
-    y1 = y1 > 15 ? 15 : y1;
+    y1 = y1 > BB_YMAX ? BB_YMAX : y1;
     ox0 = ox0 < 0 ? 0 : ox0;
-    ox1 = ox1 > 15 ? 15 : ox1;
+    ox1 = ox1 > BB_XMAX ? BB_XMAX : ox1;
     oy0 = oy0 < 0 ? 0 : oy0;
-    oy1 = oy1 > 15 ? 15 : oy1;
+    oy1 = oy1 > BB_YMAX ? BB_YMAX : oy1;
     if (x0 == ox0 && x1 == ox1 && y0 == oy0 && y1 == oy1) return 0;
     bb_t m = bb_rect(x0, x1, y0, y1); /* update_mask's */
     s->mask = m;
     uint64_t cols = (x0 != ox0 ? 1ULL << x0 : 0) | (x1 != ox1 ? 1ULL << x1 : 0);
-    for (int i = 0; i < 4; i++) lines->w[i] = cols * 0x0001000100010001ULL;
-    if (y0 != oy0) lines->w[y0 >> 2] |= 0xFFFFULL << 16 * (y0 & 3);
-    if (y1 != oy1) lines->w[y1 >> 2] |= 0xFFFFULL << 16 * (y1 & 3);
+    *lines = bb_columns(cols);
+    if (y0 != oy0) bb_or_line(lines, y0);
+    if (y1 != oy1) bb_or_line(lines, y1);
     *lines = bb_and(*lines, m);
     return 1;
 }
@@ -477,7 +471,6 @@ __attribute__((always_inline)) static inline int grow_mask(kontor_state *s, int 
 __attribute__((always_inline)) static inline int grow_mask_step(kontor_state *s, int cell, bb_t *lines) {
     int x = gx(cell), y = gy(cell);
     int xin = x >= s->minx && x <= s->maxx, yin = y >= s->miny && y <= s->maxy;
-    uint64_t col, row;
     int lost, line;
     if (yin && x == s->minx - 1) {
         s->minx = (uint8_t)x;
@@ -494,20 +487,9 @@ __attribute__((always_inline)) static inline int grow_mask_step(kontor_state *s,
     } else {
         return grow_mask(s, cell, lines);
     }
-    if (lost < 0 || lost > 15) return 0; /* that side lay beyond the grid: the mask is the same */
-    if (xin) { /* a row */
-        row = 0xFFFFULL << 16 * (lost & 3);
-        s->mask.w[lost >> 2] &= ~row;
-        for (int i = 0; i < 4; i++) lines->w[i] = 0;
-        lines->w[line >> 2] = s->mask.w[line >> 2] & 0xFFFFULL << 16 * (line & 3);
-    } else { /* a column */
-        col = 0x0001000100010001ULL << lost;
-        for (int i = 0; i < 4; i++) {
-            uint64_t m = s->mask.w[i] & ~col;
-            s->mask.w[i] = m;
-            lines->w[i] = m & 0x0001000100010001ULL << line;
-        }
-    }
+    if (lost < 0 || lost > (xin ? BB_YMAX : BB_XMAX)) return 0; /* that side lay beyond the grid: the mask is the same */
+    if (xin) *lines = bb_drop_line(&s->mask, lost, line); /* a row */
+    else *lines = bb_drop_column(&s->mask, lost, line);   /* a column */
     return 1;
 }
 /* Would cell grow the extent (grow_extent's answer, nothing written)? */
@@ -527,20 +509,13 @@ static inline int place_as(kontor_state *s, int cell, int id, int as_water) {
 
 static inline int place_raw(kontor_state *s, int cell, int id) { return place_as(s, cell, id, is_water(card_of(s, id))); }
 
-/* The free cells that keep areas open (closing.h's gap_cells) in word j:
- * free, and inside the mask once the edges close (edges: all ones then). */
-static inline uint64_t gap_word(const kontor_state *s, int j, uint64_t edges) {
-    return ~s->occ.w[j] & (s->mask.w[j] | ~edges);
-}
-/* Does cell c have a gap next to it (then a dock card there is open)? By
- * the three words of its neighbours (BB_NEAR). */
+/* Does cell c have a gap next to it (then a dock card there is open)? A
+ * gap (closing.h's gap_cells) is free, and inside the mask once the edges
+ * close (edges: all ones then). By the three words of its neighbours
+ * (bb_near_of). */
 static inline int touches_gap(const kontor_state *s, int c, uint64_t edges) {
-    const uint64_t *n = BB_NEAR[c].w;
-    int i = c >> 6;
-    uint64_t r = n[1] & gap_word(s, i, edges);
-    if (n[0]) r |= n[0] & gap_word(s, i - 1, edges);
-    if (n[2]) r |= n[2] & gap_word(s, i + 1, edges);
-    return r != 0;
+    size_t b = (size_t)bb_bit(s->cfg, c);
+    return bb_near_any_gap(&s->occ, &s->mask, edges, bb_near_of(s->cfg, b), b);
 }
 /* After a card on cell whose placement did not move the board's edge: can
  * it have closed an area? Only if the card (dock) or an open dock card next
@@ -561,13 +536,10 @@ __attribute__((always_inline)) static inline int may_enclose_at(const kontor_sta
      * twelve). The cells next to a gap are worked out inside the window,
      * right for every row but its first and last, and those are not its
      * neighbours' rows unless they are the grid's first or last row. */
-    /* r for row y, y - 2 inside 0..8, from a table (two compares before:
-     * basic -20 instructions a game, advanced -30; session thirteen) */
-    static const uint8_t FROM_ROW[16] = {0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, 8, 8, 8};
-    int r = FROM_ROW[cell >> 4];
+    int r = bbw_rows_around(cell);
     bb_w open = bbw_andnot(bbw_load(&s->dock, r), bbw_load(&s->enclosed, r));
     bb_w g = bbw_andnot(bbw_or(bbw_load(&s->mask, r), bbw_make(~edges, ~edges)), bbw_load(&s->occ, r));
-    return bbw_any(bbw_andnot(bbw_and(bbw_around(cell - 16 * r), open), bbw_nb(g)));
+    return bbw_any(bbw_andnot(bbw_and(bbw_around(bbw_index(cell, r)), open), bbw_nb(g)));
 }
 /* edges: all ones when the unplayable cells close areas (without edge=both,
  * always: the playout's placement passes that) */
@@ -577,24 +549,6 @@ static inline int may_enclose(const kontor_state *s, int cell, int water) {
     return may_enclose_at(s, cell, water, edges_close ? ~0ULL : 0);
 }
 
-/* The playout's placement works in the eight rows from two above the card
- * (inside the grid), which hold its neighbours and theirs: PLACE_WIN[c].r2
- * is twice that first row (the window's byte in a bitboard, bbw_load's 2 *
- * r0), .around where bbw_around finds the card's neighbours in BBW_AROUND
- * (a table: working both out cost ~25 instructions a card). */
-typedef struct place_win {
-    uint16_t r2, around;
-    uint32_t ext; /* outside_win's: the cell's x, 15 - x, y, 15 - y in bytes 0..3, each | 0x80 */
-} place_win;
-#define PLACE_R(c) ((c) >> 4 < 2 ? 0 : (c) >> 4 > 10 ? 8 : ((c) >> 4) - 2)
-#define PLACE_EXT(c)                                                                                                   \
-    (0x80808080u | (uint32_t)((c) & 15) | (uint32_t)(15 - ((c) & 15)) << 8 | (uint32_t)((c) >> 4) << 16 |           \
-     (uint32_t)(15 - ((c) >> 4)) << 24)
-#define PLACE_WIN1(c) {2 * PLACE_R(c), ((c) & 15) * 48 + 16 - 2 * (((c) >> 4) - PLACE_R(c)), PLACE_EXT(c)}
-#define PLACE_WIN4(c) PLACE_WIN1(c), PLACE_WIN1((c) + 1), PLACE_WIN1((c) + 2), PLACE_WIN1((c) + 3)
-#define PLACE_WIN16(c) PLACE_WIN4(c), PLACE_WIN4((c) + 4), PLACE_WIN4((c) + 8), PLACE_WIN4((c) + 12)
-#define PLACE_WIN64(c) PLACE_WIN16(c), PLACE_WIN16((c) + 16), PLACE_WIN16((c) + 32), PLACE_WIN16((c) + 48)
-static const place_win PLACE_WIN[256] = {PLACE_WIN64(0), PLACE_WIN64(64), PLACE_WIN64(128), PLACE_WIN64(192)};
 /* outside_extent(s, cell) from the cell's PLACE_WIN: the four bounds
  * (minx, maxx, miny, maxy: four bytes in a row) read as one word, maxx and
  * maxy as 15 - maxx and 15 - maxy (an xor: they are 0..15), taken from the
@@ -607,43 +561,11 @@ static inline int outside_win(const kontor_state *s, size_t cell) {
     _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the bounds are four bytes in a row");
     uint32_t e;
     memcpy(&e, &s->minx, 4);
-    return ((PLACE_WIN[cell].ext - (e ^ 0x0F000F00u)) & 0x80808080u) != 0x80808080u;
+    return ((place_win_of(s->cfg, cell)->ext - (e ^ 0x0F000F00u)) & 0x80808080u) != 0x80808080u;
 #else
     return outside_extent(s, (int)cell);
 #endif
 }
-/* b's window at byte r2 (bbw_load(b, r2 / 2)) */
-static inline bb_w bbw_at(const bb_t *b, size_t r2) {
-#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-    return _mm_loadu_si128((const __m128i *)(const void *)((const char *)b->w + r2));
-#else
-    return bbw_load(b, (int)(r2 / 2));
-#endif
-}
-/* b's rows r0..r0+7 = a, the window at byte r2 (bbw_at's inverse): the
- * placement writes a bitboard's window back whole, the rows it did not
- * change as it read them. */
-static inline void bbw_put(bb_t *b, size_t r2, bb_w a) {
-#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-    _mm_storeu_si128((__m128i *)(void *)((char *)b->w + r2), a);
-#else
-    int r0 = (int)(r2 / 2);
-    bb_t rows = bb_andnot(BB_ROWS_BELOW[r0 + 8], BB_ROWS_BELOW[r0]);
-    *b = bb_or(bb_andnot(*b, rows), bb_unwindow(a, r0));
-#endif
-}
-/* b's window at byte r2 |= a */
-static inline void bbw_or_at(bb_t *b, size_t r2, bb_w a) { bbw_put(b, r2, bbw_or(bbw_at(b, r2), a)); }
-/* The card's neighbours in its window (bbw_around(c - 8 * w.r2)). */
-static inline bb_w place_around(size_t c, place_win w) {
-#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-    (void)c;
-    return _mm_loadu_si128((const __m128i *)(const void *)(&BBW_AROUND[0][0] + w.around));
-#else
-    return bbw_around((int)c - 8 * w.r2);
-#endif
-}
-
 /* The card's bits in the words, its neighbours in its window (PLACE_WIN),
  * which may_enclose_at reads too, and the frontier: lay_bits' work for the
  * playout's placement (place.c), the card's byte stores first. *occ: the occupied cells' window
@@ -653,30 +575,30 @@ __attribute__((always_inline)) static inline bb_w playout_lay(kontor_state *s, s
     s->last_layer = (uint8_t)seat; /* (again after playout_place's: the same bytes) */
     s->cell_card[c] = (uint8_t)id;
     s->ncards_board++;
-    place_win pw = PLACE_WIN[c];
+    place_win pw = *place_win_of(s->cfg, c);
     size_t r2 = pw.r2;
     bb_w around = place_around(c, pw);
-    size_t i = c >> 6;
-    uint64_t bit = 1ULL << (c & 63);
-    s->occ.w[i] |= bit;
+    size_t b = bb_bit(s->cfg, c), i = BB_WORD_OF(b);
+    uint64_t bit = BB_MASK_OF(b);
+    BB_WORD(s->occ, i) |= bit;
     if (water) {
-        s->water.w[i] |= bit;
+        BB_WORD(s->water, i) |= bit;
     } else {
-        s->dock.w[i] |= bit;
+        BB_WORD(s->dock, i) |= bit;
         int colour = k->colour;
         if (colour < 2) {
-            s->team_dock[colour].w[i] |= bit;
+            BB_WORD(s->team_dock[colour], i) |= bit;
             if (k->kind == KONTOR_KIND_CRANE) {
-                s->crane[colour].w[i] |= bit;
+                BB_WORD(s->crane[colour], i) |= bit;
                 bbw_or_at(&s->crane_near[colour], r2, around);
             }
         }
-        if (k->ship) s->shipsym.w[i] |= bit;
+        if (k->ship) BB_WORD(s->shipsym, i) |= bit;
     }
     /* the frontier: its free neighbours join it, the cell leaves it */
     *occ = bbw_at(&s->occ, r2);
     bbw_put(&s->front, r2, bbw_or(bbw_at(&s->front, r2), bbw_andnot(around, *occ)));
-    s->front.w[i] &= ~bit;
+    BB_WORD(s->front, i) &= ~bit;
     return around;
 }
 /* Where the ship may sail: every water card but the one it is on. Inline:
@@ -692,16 +614,10 @@ static inline bb_t ship_targets(const kontor_state *s) {
  * (bb_near), not a set of the whole grid built bit by bit. Inline, as
  * ship_targets. */
 static inline bb_t removable(const kontor_state *s) {
-    bb_t r = bb_empty();
     int c = s->ship_cell;
-    if (c == KONTOR_NONE) return r;
-    uint64_t near[3];
-    bb_near(c, near);
-    int i = c >> 6;
-    r.w[i] = near[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
-    if (near[0]) r.w[i - 1] = near[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
-    if (near[2]) r.w[i + 1] = near[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
-    return r;
+    if (c == KONTOR_NONE) return bb_empty();
+    size_t b = (size_t)bb_bit(s->cfg, c);
+    return bb_near_andnot(&s->shipsym, &s->enclosed, bb_near_of(s->cfg, b), b);
 }
 
 /* In rules.h, not cells.c, because the placement's hot path inlines it in
@@ -736,15 +652,14 @@ __attribute__((always_inline)) static inline bb_t legal_cells(const kontor_state
  * four words apiece and a not for each of the crane's. */
 __attribute__((always_inline)) static inline int put_usual_cells(kontor_state *s, int seat, const kontor_card *k) {
 #if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
-    bb_w lo = bbw_and(bbw_load(&s->front, 0), bbw_load(&s->mask, 0));
-    bb_w hi = bbw_and(bbw_load(&s->front, 8), bbw_load(&s->mask, 8));
+    bb_w lo = bbw_and(bbw_load(&s->front, BBW_LO_ROW), bbw_load(&s->mask, BBW_LO_ROW));
+    bb_w hi = bbw_and(bbw_load(&s->front, BBW_HI_ROW), bbw_load(&s->mask, BBW_HI_ROW));
     if (is_dock(k)) {
         const bb_t *cn = &s->crane_near[(unsigned)team_of(s, seat) ^ 1u];
-        lo = bbw_andnot(lo, bbw_load(cn, 0));
-        hi = bbw_andnot(hi, bbw_load(cn, 8));
+        lo = bbw_andnot(lo, bbw_load(cn, BBW_LO_ROW));
+        hi = bbw_andnot(hi, bbw_load(cn, BBW_HI_ROW));
     }
-    _mm_storeu_si128((__m128i *)(void *)&s->cells.w[0], lo);
-    _mm_storeu_si128((__m128i *)(void *)&s->cells.w[2], hi);
+    bbw_store2(&s->cells, lo, hi);
     s->cells_water = bb_empty();
     return bbw_any(bbw_or(lo, hi));
 #else

@@ -19,18 +19,14 @@ static __attribute__((noinline)) void enter_place_quiet(kontor_state *s);
  * the set: a dock card with a ship symbol next to it, not in an enclosed
  * area. */
 static inline int any_removable(const kontor_state *s) {
-    int c = s->ship_cell, i = c >> 6;
-    const uint64_t *n = BB_NEAR[c].w;
-    uint64_t r = n[1] & s->shipsym.w[i] & ~s->enclosed.w[i];
-    if (n[0]) r |= n[0] & s->shipsym.w[i - 1] & ~s->enclosed.w[i - 1];
-    if (n[2]) r |= n[2] & s->shipsym.w[i + 1] & ~s->enclosed.w[i + 1];
-    return r != 0;
+    size_t b = (size_t)bb_bit(s->cfg, s->ship_cell);
+    return bb_near_any_andnot(&s->shipsym, &s->enclosed, bb_near_of(s->cfg, b), b);
 }
 /* any_removable in the cell's window (PLACE_WIN, the placement's): its
  * neighbours one load from a table, the two sets' rows around it one load
  * each, no test of the words before and after (the playout's ship) */
 static inline int any_removable_win(const kontor_state *s, size_t c) {
-    place_win pw = PLACE_WIN[c];
+    place_win pw = *place_win_of(s->cfg, c);
     size_t r2 = pw.r2;
     return bbw_any(bbw_andnot(bbw_and(place_around(c, pw), bbw_at(&s->shipsym, r2)), bbw_at(&s->enclosed, r2)));
 }
@@ -85,23 +81,24 @@ static void export_on_remove(kontor_state *s, int cell);
  * compute_cells (issue 17, session fourteen). */
 void playout_remove(kontor_state *s, int value) {
     if (value != KONTOR_NONE) {
-        size_t c = (unsigned)value, i = c >> 6; /* the indices: no sign to extend */
+        size_t c = (unsigned)value; /* the indices: no sign to extend */
+        size_t b = bb_bit(s->cfg, c), i = BB_WORD_OF(b);
         int id = s->cell_card[c];
         int team = card_of(s, id)->colour;
         /* before_remove, its tests inline */
         if (export_mark(s, id)) export_on_remove(s, value);
         if (s->cfg->tiles) tile_bonus_moves(s, value);
         /* remove_raw inline: the card's word and bit once, the byte stores last */
-        uint64_t keep = ~(1ULL << (c & 63));
-        s->occ.w[i] &= keep;
-        s->dock.w[i] &= keep;
-        s->water.w[i] &= keep;
-        s->customs.w[i] &= keep;
-        s->shipsym.w[i] &= keep;
+        uint64_t keep = ~BB_MASK_OF(b);
+        BB_WORD(s->occ, i) &= keep;
+        BB_WORD(s->dock, i) &= keep;
+        BB_WORD(s->water, i) &= keep;
+        BB_WORD(s->customs, i) &= keep;
+        BB_WORD(s->shipsym, i) &= keep;
         if (team < 2) {
-            s->team_dock[team].w[i] &= keep;
-            if (s->crane[team].w[i] & ~keep) { /* the cells next to the cranes change only with a crane */
-                s->crane[team].w[i] &= keep;
+            BB_WORD(s->team_dock[team], i) &= keep;
+            if (BB_WORD(s->crane[team], i) & ~keep) { /* the cells next to the cranes change only with a crane */
+                BB_WORD(s->crane[team], i) &= keep;
                 s->crane_near[team] = bb_neighbours(s->crane[team]);
             }
         }
@@ -110,12 +107,12 @@ void playout_remove(kontor_state *s, int value) {
          * window (PLACE_WIN, as the placement's): the free neighbours stay
          * in it when next to a card still, the cell joins it when next to
          * one (remove_raw works the whole out again) */
-        place_win pw = PLACE_WIN[c];
+        place_win pw = *place_win_of(s->cfg, c);
         size_t r2 = pw.r2;
         bb_w around = place_around(c, pw), occ = bbw_at(&s->occ, r2), free_nb = bbw_andnot(around, occ);
         bb_w front = bbw_at(&s->front, r2);
         bbw_put(&s->front, r2, bbw_or(bbw_andnot(front, free_nb), bbw_and(free_nb, bbw_nb(occ))));
-        if (bbw_any(bbw_and(around, occ))) s->front.w[i] |= ~keep;
+        if (bbw_any(bbw_and(around, occ))) BB_WORD(s->front, i) |= ~keep;
         s->ncards_board--;
         s->cell_card[c] = KONTOR_NONE;
         pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */

@@ -128,7 +128,7 @@ void check_bankrupt(kontor_state *s, kontor_log *log) {
  * 2x2 cells between canals one cell wide (data/layouts/tictactoe.txt). */
 static int island_of(const kontor_state *s, int cell) {
     int first = bb_first(s->cfg->board_mask);
-    int x = (cell & 15) - (first & 15), y = (cell >> 4) - (first >> 4);
+    int x = bb_x(cell) - bb_x(first), y = bb_y(cell) - bb_y(first);
     if (x < 0 || y < 0 || x % 3 == 2 || y % 3 == 2 || x > 7 || y > 7) return -1;
     return (y / 3) * 3 + x / 3;
 }
