@@ -8,6 +8,13 @@
  * decisions. start_env() can set one environment variable for the server,
  * start_bin() start another build of it (the leak oracle's test build),
  * start_opts() give it more options (test_serve_limits.c: the limits).
+ *
+ * The tests that call the API's handlers directly instead (test_api_body.c,
+ * test_server_configs.c: server_http, as the fuzz target does, no socket
+ * and no second process) take the same temporary directory and database
+ * from setup_in_process()/teardown_in_process() and ask with
+ * http_in_process(), at the end of this file: one place creates and
+ * removes a test server's files, whichever way it runs.
  */
 #ifndef KONTOR_TESTS_SRVUTIL_H
 #define KONTOR_TESTS_SRVUTIL_H
@@ -21,6 +28,7 @@
 #include <jansson.h>
 
 #include "kontor/record.h"
+#include "server/server.h"
 #include "server/wsclient.h"
 #include "testutil.h"
 
@@ -323,5 +331,30 @@ static inline int play_both(cl *a, cl *b, kontor_rng *rng, int limit) {
     return moves;
 }
 
-/* ---- tests ------------------------------------------------------------------- */
+/* ---- a server in process (link $(SERVER_OBJ), server.o included) ------------ */
+
+/* setup(), then a server in this process on its database (one thread). */
+static inline int setup_in_process(void **state) {
+    if (setup(state) != 0) return -1;
+    kontor_error err;
+    return server_init(dbpath, 1, &err) == 0 ? 0 : -1;
+}
+
+/* The server in process shut down, then teardown(). */
+static inline int teardown_in_process(void **state) {
+    server_shutdown();
+    return teardown(state);
+}
+
+/* Ask the server in process (server_http) method path with the len bytes of
+ * body; returns the status, and in *out (if out) the answer's JSON (NULL if
+ * it has none; the caller frees it). */
+static inline int http_in_process(const char *method, const char *path, const char *body, size_t len, json_t **out) {
+    server_http_req rq = {method, path, NULL, body, len, 0, NULL};
+    server_http_resp rs;
+    int st = server_http(&rq, &rs);
+    if (out) *out = rs.body ? json_loadb(rs.body, rs.len, 0, NULL) : NULL;
+    free(rs.body);
+    return st;
+}
 #endif
