@@ -63,6 +63,19 @@ static char *err_text(void) {
     return kt_slurp(errp);
 }
 
+/* Expected failures: "kontor play ARGS --script SCRIPT --dump DUMP" exits
+ * with status want (any but 0 if want is ANY_FAILURE) and its standard error
+ * says says (quiet is the caller's: it does not print the failure). */
+#define ANY_FAILURE (-1)
+static void play_fails_saying(const char *args, const char *script, const char *dump, int want, const char *says) {
+    int rc = run_play(args, script, dump);
+    if (want == ANY_FAILURE) assert_int_not_equal(rc, 0);
+    else assert_int_equal(rc, want);
+    char *e = err_text();
+    assert_non_null(strstr(e, says));
+    free(e);
+}
+
 /* Compare the dump with tests/play/NAME.screens line by line. */
 static void check_screens(const char *name, const char *dump) {
     char golden[256];
@@ -103,22 +116,10 @@ static void test_help_and_bad_options(void **state) {
     path_in_tmp(dump, sizeof dump, "dump");
     quiet = 1;
     /* an unknown computer player, a bad size, a missing script: errors, no crash */
-    assert_int_not_equal(run_play("--red nobody", "/dev/null", dump), 0);
-    char *e = err_text();
-    assert_non_null(strstr(e, "--red 'nobody'"));
-    free(e);
-    assert_int_equal(run_play("--size 10", "/dev/null", dump), 2);
-    e = err_text();
-    assert_non_null(strstr(e, "--size wants COLSxROWS"));
-    free(e);
-    assert_int_equal(run_play("--seed 1", "/nonexistent/script", dump), 1);
-    e = err_text();
-    assert_non_null(strstr(e, "cannot read script '/nonexistent/script'"));
-    free(e);
-    assert_int_not_equal(run_play("--load /nonexistent.kgn", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "cannot read '/nonexistent.kgn'"));
-    free(e);
+    play_fails_saying("--red nobody", "/dev/null", dump, ANY_FAILURE, "--red 'nobody'");
+    play_fails_saying("--size 10", "/dev/null", dump, 2, "--size wants COLSxROWS");
+    play_fails_saying("--seed 1", "/nonexistent/script", dump, 1, "cannot read script '/nonexistent/script'");
+    play_fails_saying("--load /nonexistent.kgn", "/dev/null", dump, ANY_FAILURE, "cannot read '/nonexistent.kgn'");
     quiet = 0;
 }
 
@@ -129,22 +130,16 @@ static void test_script_failures_are_reported(void **state) {
     path_in_tmp(dump, sizeof dump, "dump");
     quiet = 1;
     spit(script, "expect your hand (red)\nexpect no such text on the screen\n");
-    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
+    play_fails_saying("--seed 1 --black greedy", script, dump, 3,
+                      "line 2: expected 'no such text on the screen' on the screen");
     char *e = err_text();
-    assert_non_null(strstr(e, "line 2: expected 'no such text on the screen' on the screen"));
     assert_non_null(strstr(e, "--- screen at the failure 80x24 ---"));
     free(e);
     spit(script, "keys 1\n");
-    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
-    e = err_text();
-    assert_non_null(strstr(e, "the script ended while the game waits for a key"));
-    free(e);
+    play_fails_saying("--seed 1 --black greedy", script, dump, 3, "the script ended while the game waits for a key");
     /* Enter on an illegal cell again and again does not play: reported, not a hang */
     spit(script, "keys 1<enter><enter>+3,+3<enter>\nuntil-over <enter>\n");
-    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
-    e = err_text();
-    assert_non_null(strstr(e, "until-over: 50 repetitions without a decision"));
-    free(e);
+    play_fails_saying("--seed 1 --black greedy", script, dump, 3, "until-over: 50 repetitions without a decision");
     quiet = 0;
 }
 
@@ -655,22 +650,12 @@ static void test_seat_options(void **state) {
     char dump[128];
     path_in_tmp(dump, sizeof dump, "dump");
     quiet = 1;
-    assert_int_not_equal(run_play("--red1 greedy", "/dev/null", dump), 0);
-    char *e = err_text();
-    assert_non_null(strstr(e, "variant 'basic' is for two: name its seats with --red and --black"));
-    free(e);
-    assert_int_not_equal(run_play("--variant four --black greedy", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "variant 'four' is for four: name its seats with --red1 --red2 --black1 --black2"));
-    free(e);
-    assert_int_not_equal(run_play("--seat3 greedy", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "--seat3: variant 'basic' has only 2 seats"));
-    free(e);
-    assert_int_not_equal(run_play("--variant four --black2 nobody", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "--black2 'nobody'"));
-    free(e);
+    play_fails_saying("--red1 greedy", "/dev/null", dump, ANY_FAILURE,
+                      "variant 'basic' is for two: name its seats with --red and --black");
+    play_fails_saying("--variant four --black greedy", "/dev/null", dump, ANY_FAILURE,
+                      "variant 'four' is for four: name its seats with --red1 --red2 --black1 --black2");
+    play_fails_saying("--seat3 greedy", "/dev/null", dump, ANY_FAILURE, "--seat3: variant 'basic' has only 2 seats");
+    play_fails_saying("--variant four --black2 nobody", "/dev/null", dump, ANY_FAILURE, "--black2 'nobody'");
     quiet = 0;
 }
 
