@@ -7,7 +7,9 @@
  * clients that keep their newest state, error and welcome, and players that take
  * decisions. start_env() can set one environment variable for the server,
  * start_bin() start another build of it (the leak oracle's test build),
- * start_opts() give it more options (test_serve_limits.c: the limits).
+ * start_opts() give it more options (test_serve_limits.c: the limits);
+ * get_record() and replay_ends_with_score() read a finished game's record
+ * back and check it against what the players saw.
  *
  * The tests that call the API's handlers directly instead (test_api_body.c,
  * test_server_configs.c: server_http, as the fuzz target does, no socket
@@ -136,6 +138,29 @@ static inline json_t *create(const srv *s, const char *body) {
     assert_int_equal(st, 201);
     assert_non_null(json_string_value(json_object_get(g, "id")));
     return g;
+}
+
+/* The stored record of game id (GET /api/games/ID/record: asserted 200,
+ * and asserted to parse) in *r; the caller releases it. */
+static inline void get_record(const srv *s, const char *id, kontor_record *r) {
+    char path[128], *resp = NULL;
+    kontor_error err;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s->port, "GET", path, NULL, &resp), 200);
+    if (kontor_record_parse(r, resp, strlen(resp), &err) != KONTOR_OK) fail_msg("record of '%s': %s", id, err.msg);
+    free(resp);
+}
+
+/* Record r replayed to its end into *fin (each called after every decision
+ * if not NULL, as kontor_record_replay does): the game is over with score
+ * (a JSON array of the two seats' scores, from the players' last state). */
+static inline void replay_ends_with_score(const kontor_record *r, json_t *score, kontor_state *fin,
+                                          kontor_replay_cb each, void *ctx) {
+    kontor_error err;
+    assert_int_equal(kontor_record_replay(r, -1, fin, each, ctx, &err), KONTOR_OK);
+    assert_true(kontor_over(fin));
+    assert_int_equal(fin->score[0], json_integer_value(json_array_get(score, 0)));
+    assert_int_equal(fin->score[1], json_integer_value(json_array_get(score, 1)));
 }
 
 typedef struct cl {

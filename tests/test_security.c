@@ -85,12 +85,9 @@ static void test_the_computer_is_not_seeded_from_the_published_seed(void **state
     json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
     const char *id = game_id(g);
     play_to_the_end(&a, 3, 200);
-    char path[80], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     kontor_record r;
     kontor_error err;
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(&s, id, &r);
     assert_true(r.has_seed);
     ai_ctx c = {kontor_agent_new("random", r.seed ^ (0x5EA7ull << 1), &err), &r, 1, 0, 0};
     assert_non_null(c.a);
@@ -103,7 +100,6 @@ static void test_the_computer_is_not_seeded_from_the_published_seed(void **state
     if (c.same == c.decisions) fail_msg("all %d decisions of the computer follow from the published seed", c.same);
     kontor_agent_free(c.a);
     kontor_record_release(&r);
-    free(resp);
     finish(&s, &a, g);
 }
 

@@ -287,22 +287,15 @@ static void test_two_humans_play_to_the_end_and_the_record_replays(void **state)
     json_t *score = json_object_get(a.state, "score");
     assert_true(json_is_array(score));
 
-    char path[64], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     kontor_record r;
-    kontor_error err;
     kontor_state fin;
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(&s, id, &r);
     assert_int_equal(r.nply, ply_of(&a));
     assert_true(r.nply >= moves);
-    assert_int_equal(kontor_record_replay(&r, -1, &fin, NULL, NULL, &err), KONTOR_OK);
-    assert_true(kontor_over(&fin));
-    assert_int_equal(fin.score[0], json_integer_value(json_array_get(score, 0)));
-    assert_int_equal(fin.score[1], json_integer_value(json_array_get(score, 1)));
+    replay_ends_with_score(&r, score, &fin, NULL, NULL);
     kontor_record_release(&r);
-    free(resp);
     /* the replay view of the end shows every hand */
+    char path[64];
     int st;
     snprintf(path, sizeof path, "/api/games/%s/view?ply=3", id);
     json_t *v = http_json(&s, "GET", path, NULL, &st);
@@ -630,20 +623,12 @@ static void test_sigkill_mid_game_loses_nothing(void **state) {
      * game stored one row per decision; the end folds them into the record) */
     stop(&s, SIGKILL);
     s = start();
-    char path[64], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     kontor_record r;
-    kontor_error err;
     kontor_state fin;
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(&s, id, &r);
     assert_int_equal(r.nply, last);
-    assert_int_equal(kontor_record_replay(&r, -1, &fin, NULL, NULL, &err), KONTOR_OK);
-    assert_true(kontor_over(&fin));
-    assert_int_equal(fin.score[0], json_integer_value(json_array_get(score, 0)));
-    assert_int_equal(fin.score[1], json_integer_value(json_array_get(score, 1)));
+    replay_ends_with_score(&r, score, &fin, NULL, NULL);
     kontor_record_release(&r);
-    free(resp);
     json_decref(score);
     json_decref(g);
     stop(&s, SIGTERM);
