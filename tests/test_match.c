@@ -268,17 +268,30 @@ static void count_done_and_decisions(void *ctx, const kontor_arena_game *g, cons
     }
 }
 
+/* An arena of the n agents specs, games games of variant (cfg, which must
+ * outlive o); every other option zero. */
+static void arena_of(kontor_arena_opts *o, kontor_config *cfg, const char *variant, const char *const *specs, int n,
+                     int games) {
+    config(cfg, variant);
+    memset(o, 0, sizeof *o);
+    o->cfg = cfg;
+    o->specs = specs;
+    o->n = n;
+    o->games = games;
+}
+
+/* kontor_arena_run(o, t), which must succeed. */
+static void arena_run_ok(const kontor_arena_opts *o, kontor_arena_table *t) {
+    kontor_error err;
+    if (kontor_arena_run(o, t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+}
+
 /* The short tournament of these tests: three agents, two paired deals of the
  * basic game (cfg must outlive o). */
 static const char *const three_specs[] = {"random", "greedy", "ismcts:iters=60"};
 
 static void three_agents(kontor_arena_opts *o, kontor_config *cfg, int jobs) {
-    config(cfg, "basic");
-    memset(o, 0, sizeof *o);
-    o->cfg = cfg;
-    o->specs = three_specs;
-    o->n = 3;
-    o->games = 3; /* rounded up to 4: two paired deals */
+    arena_of(o, cfg, "basic", three_specs, 3, 3); /* 3 games, rounded up to 4: two paired deals */
     o->seed = 7;
     o->jobs = jobs;
     o->records = 1;
@@ -290,8 +303,7 @@ static void run_arena(int jobs, kontor_arena_table *t, progress *p) {
     three_agents(&o, &cfg, jobs);
     o.done = count_done;
     o.done_ctx = p;
-    kontor_error err;
-    if (kontor_arena_run(&o, t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, t);
 }
 
 static void test_arena_totals_add_up(void **st) {
@@ -305,8 +317,7 @@ static void test_arena_totals_add_up(void **st) {
         three_agents(&o, &cfg, 1);
         o.done = count_done_and_decisions;
         o.done_ctx = &c;
-        kontor_error err;
-        if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+        arena_run_ok(&o, &t);
     }
     const progress p = c.p;
     assert_int_equal(p.calls, 12);
@@ -381,20 +392,19 @@ static void test_arena_resume_counts_known_games(void **st) {
     kontor_arena_opts o;
     three_agents(&o, &cfg, 1);
     o.done = keep_results;
-    kontor_error err;
     kontor_arena_table full, resumed;
     resume_ctx first, second;
     memset(&first, 0, sizeof first);
     memset(&second, 0, sizeof second);
     o.done_ctx = &first;
-    if (kontor_arena_run(&o, &full, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, &full);
     assert_int_equal(first.played, 12);
     assert_int_equal(first.known, 0);
     o.done_ctx = &second;
     o.known = even_games_known;
     o.known_ctx = &first;
     o.jobs = 2;
-    if (kontor_arena_run(&o, &resumed, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, &resumed);
     assert_int_equal(second.played, 6);
     assert_int_equal(second.known, 6);
     assert_memory_equal(full.p, resumed.p, sizeof full.p);
@@ -461,14 +471,9 @@ static void test_arena_command_resumes_from_records(void **st) {
 static void test_arena_plays_team_matches_for_four(void **st) {
     (void)st;
     kontor_config cfg;
-    config(&cfg, "four");
     const char *specs[] = {"random", "greedy"};
     kontor_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.cfg = &cfg;
-    o.specs = specs;
-    o.n = 2;
-    o.games = 6;
+    arena_of(&o, &cfg, "four", specs, 2, 6);
     o.seed = 3;
     o.records = 1;
     census c;
@@ -476,8 +481,7 @@ static void test_arena_plays_team_matches_for_four(void **st) {
     o.done = count_done_and_decisions;
     o.done_ctx = &c;
     kontor_arena_table t;
-    kontor_error err;
-    if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, &t);
     assert_int_equal(c.p.calls, 6);
     const kontor_arena_pair *x = &t.p[1][0];
     assert_int_equal(x->games, 6);
@@ -493,14 +497,9 @@ static void test_arena_plays_team_matches_for_four(void **st) {
 static void test_arena_bad_spec_is_an_error(void **st) {
     (void)st;
     kontor_config cfg;
-    config(&cfg, "basic");
     const char *specs[] = {"random", "ismcts:iters=-1"};
     kontor_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.cfg = &cfg;
-    o.specs = specs;
-    o.n = 2;
-    o.games = 2;
+    arena_of(&o, &cfg, "basic", specs, 2, 2);
     kontor_arena_table t;
     kontor_error err;
     assert_int_not_equal(kontor_arena_run(&o, &t, &err), KONTOR_OK);
