@@ -151,6 +151,18 @@ static inline void get_record(const srv *s, const char *id, kontor_record *r) {
     free(resp);
 }
 
+/* The replay view of game id (GET /api/games/ID/view, of ply if ply >= 0,
+ * else of now: asserted 200); the caller frees it. */
+static inline json_t *get_view(const srv *s, const char *id, int ply) {
+    char path[128];
+    int st;
+    if (ply >= 0) snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", id, ply);
+    else snprintf(path, sizeof path, "/api/games/%s/view", id);
+    json_t *v = http_json(s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    return v;
+}
+
 /* Record r replayed to its end into *fin (each called after every decision
  * if not NULL, as kontor_record_replay does): the game is over with score
  * (a JSON array of the two seats' scores, from the players' last state). */

@@ -111,11 +111,7 @@ static void test_view_last_never_names_a_hidden_choice(void **state) {
     json_t *g = create_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &a, 0);
     const char *id = game_id(g);
     assert_int_equal(play_one(&a, NULL), 1); /* red chooses a card: hidden until black has chosen */
-    char path[80];
-    snprintf(path, sizeof path, "/api/games/%s/view", id);
-    int st;
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, -1);
     json_t *last = json_object_get(v, "last");
     assert_non_null(last);
     assert_int_equal(json_integer_value(json_object_get(last, "seat")), 0);

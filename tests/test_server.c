@@ -295,11 +295,7 @@ static void test_two_humans_play_to_the_end_and_the_record_replays(void **state)
     replay_ends_with_score(&r, score, &fin, NULL, NULL);
     kontor_record_release(&r);
     /* the replay view of the end shows every hand */
-    char path[64];
-    int st;
-    snprintf(path, sizeof path, "/api/games/%s/view?ply=3", id);
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, 3);
     assert_int_equal(json_integer_value(json_object_get(v, "ply")), 3);
     assert_non_null(json_object_get(json_array_get(json_object_get(v, "seats"), 1), "hand"));
     json_decref(v);
@@ -650,11 +646,7 @@ static void test_sigkill_keeps_each_decision_in_the_record(void **state) {
     s = start();
     /* the record of a running game is not served; its replay view counts
      * the stored decisions, and the game replays on to the end */
-    char path[64];
-    int st;
-    snprintf(path, sizeof path, "/api/games/%s/view", id);
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, -1);
     assert_int_equal(json_integer_value(json_object_get(v, "plies")), ply);
     assert_false(json_is_true(json_object_get(v, "over")));
     json_decref(v);

@@ -229,11 +229,7 @@ static void test_four_humans_play_to_the_end_each_seeing_only_its_hand(void **st
     assert_true(json_equal(json_object_get(c[0].state, "score"), json_object_get(c[4].state, "score")));
     record_replays_to(&s, id, json_object_get(c[0].state, "score"));
     /* the replay viewer of the finished game: four players, every hand shown */
-    int st;
-    char path[80];
-    snprintf(path, sizeof path, "/api/games/%s/view?ply=9", id);
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, 9);
     assert_int_equal(json_array_size(json_object_get(v, "players")), 4);
     for (int i = 0; i < 4; i++) assert_non_null(json_object_get(json_array_get(json_object_get(v, "seats"), (size_t)i), "hand"));
     json_decref(v);
