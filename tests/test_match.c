@@ -68,32 +68,54 @@ static void make_test_agent(kontor_agent *a, test_impl *t, int bad_round, int qu
     a->newgame = test_newgame;
 }
 
+/* The two test agents of a match, red's and black's (ag: as
+ * kontor_match_play takes them), each as make_test_agent makes it. */
+typedef struct test_pair {
+    kontor_agent agent[2];
+    test_impl impl[2];
+    kontor_agent *ag[2];
+} test_pair;
+
+static void make_test_pair(test_pair *p, int red_bad_round, int red_quit, int black_bad_round, int black_quit) {
+    make_test_agent(&p->agent[0], &p->impl[0], red_bad_round, red_quit);
+    make_test_agent(&p->agent[1], &p->impl[1], black_bad_round, black_quit);
+    p->ag[0] = &p->agent[0];
+    p->ag[1] = &p->agent[1];
+}
+
+/* s dealt from seed under cfg, and rec the record of that deal (the caller
+ * releases it). */
+static void deal_recorded(kontor_state *s, kontor_record *rec, const kontor_config *cfg, uint64_t seed) {
+    kontor_deal d;
+    kontor_deal_shuffle(&d, cfg, seed);
+    kontor_new_from_deal(s, cfg, &d, NULL);
+    kontor_record_init(rec, cfg, &d);
+}
+
 /* ---- the driver ---------------------------------------------------------------- */
 
 static void test_driver_plays_to_the_end_and_tells_everyone(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "basic");
-    kontor_agent a, b;
-    test_impl ta, tb;
-    make_test_agent(&a, &ta, -1, 0);
-    make_test_agent(&b, &tb, -1, 0);
-    kontor_agent *ag[2] = {&a, &b};
+    test_pair p;
+    make_test_pair(&p, -1, 0, -1, 0);
+    test_impl *ta = &p.impl[0], *tb = &p.impl[1];
     kontor_state s;
     kontor_new(&s, &cfg, 4, NULL);
     kontor_match_result r;
-    assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+    assert_int_equal(kontor_match_play(&s, p.ag, NULL, NULL, NULL, &r), KONTOR_OK);
     assert_true(kontor_over(&s));
     assert_int_equal(r.forfeit, -1);
     assert_int_equal(r.winner, s.winner);
     assert_int_equal(r.score[0], s.score[0]);
     assert_int_equal(r.decisions, r.seat_decisions[0] + r.seat_decisions[1]);
-    assert_int_equal(ta.decides, (int)r.seat_decisions[0]);
-    assert_int_equal(tb.decides, (int)r.seat_decisions[1]);
+    assert_int_equal(ta->decides, (int)r.seat_decisions[0]);
+    assert_int_equal(tb->decides, (int)r.seat_decisions[1]);
     /* every agent hears of every decision, its own and the other's */
-    assert_int_equal(ta.observes, (int)r.decisions);
-    assert_int_equal(tb.observes, (int)r.decisions);
-    assert_int_equal(ta.newgames, 1);
+    assert_int_equal(ta->observes, (int)r.decisions);
+    assert_int_equal(tb->observes, (int)r.decisions);
+    assert_int_equal(ta->newgames, 1);
     assert_string_equal(r.reason, "");
 }
 
@@ -101,19 +123,13 @@ static void test_driver_illegal_move_loses(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "basic");
-    kontor_agent a, b;
-    test_impl ta, tb;
-    make_test_agent(&a, &ta, -1, 0);
-    make_test_agent(&b, &tb, 3, 0); /* black cheats in round 3 */
-    kontor_agent *ag[2] = {&a, &b};
+    test_pair p;
+    make_test_pair(&p, -1, 0, 3, 0); /* black cheats in round 3 */
     kontor_state s;
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, 6);
-    kontor_new_from_deal(&s, &cfg, &d, NULL);
     kontor_record rec;
-    kontor_record_init(&rec, &cfg, &d);
+    deal_recorded(&s, &rec, &cfg, 6);
     kontor_match_result r;
-    assert_int_equal(kontor_match_play(&s, ag, &rec, NULL, NULL, &r), KONTOR_OK);
+    assert_int_equal(kontor_match_play(&s, p.ag, &rec, NULL, NULL, &r), KONTOR_OK);
     assert_int_equal(r.forfeit, 1);
     assert_int_equal(r.winner, 0);
     assert_false(kontor_over(&s));
@@ -130,15 +146,12 @@ static void test_driver_forfeit_keeps_the_agents_reason(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "advanced");
-    kontor_agent a, b;
-    test_impl ta, tb;
-    make_test_agent(&a, &ta, 2, 1); /* red gives up in round 2 */
-    make_test_agent(&b, &tb, -1, 0);
-    kontor_agent *ag[2] = {&a, &b};
+    test_pair p;
+    make_test_pair(&p, 2, 1, -1, 0); /* red gives up in round 2 */
     kontor_state s;
     kontor_new(&s, &cfg, 6, NULL);
     kontor_match_result r;
-    kontor_match_play(&s, ag, NULL, NULL, NULL, &r);
+    kontor_match_play(&s, p.ag, NULL, NULL, NULL, &r);
     assert_int_equal(r.forfeit, 0);
     assert_int_equal(r.winner, 1);
     assert_string_equal(r.reason, "red forfeits in round 2: the engine crashed");
@@ -148,12 +161,9 @@ static void test_driver_record_replays_to_the_same_end(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "advanced");
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, 12);
     kontor_state s, again;
-    kontor_new_from_deal(&s, &cfg, &d, NULL);
     kontor_record rec;
-    kontor_record_init(&rec, &cfg, &d);
+    deal_recorded(&s, &rec, &cfg, 12);
     kontor_agent *ag[2] = {kt_agent("greedy", 1), kt_agent("random", 2)};
     kontor_match_result r;
     assert_int_equal(kontor_match_play(&s, ag, &rec, NULL, NULL, &r), KONTOR_OK);
