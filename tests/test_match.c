@@ -83,15 +83,6 @@ static void make_test_pair(test_pair *p, int red_bad_round, int red_quit, int bl
     p->ag[1] = &p->agent[1];
 }
 
-/* s dealt from seed under cfg, and rec the record of that deal (the caller
- * releases it). */
-static void deal_recorded(kontor_state *s, kontor_record *rec, const kontor_config *cfg, uint64_t seed) {
-    kontor_deal d;
-    kontor_deal_shuffle(&d, cfg, seed);
-    kontor_new_from_deal(s, cfg, &d, NULL);
-    kontor_record_init(rec, cfg, &d);
-}
-
 /* ---- the driver ---------------------------------------------------------------- */
 
 static void test_driver_plays_to_the_end_and_tells_everyone(void **st) {
@@ -127,7 +118,7 @@ static void test_driver_illegal_move_loses(void **st) {
     make_test_pair(&p, -1, 0, 3, 0); /* black cheats in round 3 */
     kontor_state s;
     kontor_record rec;
-    deal_recorded(&s, &rec, &cfg, 6);
+    kt_deal_recorded(&s, &rec, &cfg, 6);
     kontor_match_result r;
     assert_int_equal(kontor_match_play(&s, p.ag, &rec, NULL, NULL, &r), KONTOR_OK);
     assert_int_equal(r.forfeit, 1);
@@ -163,7 +154,7 @@ static void test_driver_record_replays_to_the_same_end(void **st) {
     config(&cfg, "advanced");
     kontor_state s, again;
     kontor_record rec;
-    deal_recorded(&s, &rec, &cfg, 12);
+    kt_deal_recorded(&s, &rec, &cfg, 12);
     kontor_agent *ag[2] = {kt_agent("greedy", 1), kt_agent("random", 2)};
     kontor_match_result r;
     assert_int_equal(kontor_match_play(&s, ag, &rec, NULL, NULL, &r), KONTOR_OK);

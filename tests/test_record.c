@@ -27,10 +27,7 @@ static void play_random(kontor_record *r, kontor_state *s, const char *variant, 
     kontor_error err;
     assert_int_equal(kontor_config_init(&cfg, variant, &err), KONTOR_OK);
     if (opts) assert_int_equal(kontor_config_options(&cfg, opts, &err), KONTOR_OK);
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, seed);
-    assert_int_equal(kontor_new_from_deal(s, &cfg, &d, &err), KONTOR_OK);
-    kontor_record_init(r, &cfg, &d);
+    kt_deal_recorded(s, r, &cfg, seed);
     r->seed = seed;
     r->has_seed = 1;
     snprintf(r->players[0], sizeof r->players[0], "random");
@@ -658,10 +655,7 @@ static void another_card_set_is_read_with_its_numbers(void **state) {
     kontor_config cfg;
     kontor_config_init(&cfg, "basic", NULL);
     cfg.cards = &cs;
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, 5);
-    kontor_new_from_deal(&s, &cfg, &d, NULL);
-    kontor_record_init(&r, &cfg, &d);
+    kt_deal_recorded(&s, &r, &cfg, 5);
     kontor_rng rng;
     kontor_rng_seed(&rng, 5);
     kontor_playout(&s, &rng); /* only to have a state; the record holds no decisions */

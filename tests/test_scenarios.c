@@ -605,12 +605,9 @@ static void records_of_every_scenario_replay(void **st) {
         kontor_config cfg;
         kontor_config_init(&cfg, kontor_variant_name(v), NULL);
         for (int g = 0; g < 5; g++) {
-            kontor_deal d;
-            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
             kontor_state s;
-            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
             kontor_record r;
-            kontor_record_init(&r, &cfg, &d);
+            kt_deal_recorded(&s, &r, &cfg, (uint64_t)g);
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)g + 99);
             while (!kontor_over(&s)) {
