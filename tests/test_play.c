@@ -76,6 +76,15 @@ static void play_fails_saying(const char *args, const char *script, const char *
     free(e);
 }
 
+/* Plays "kontor play ARGS" with the committed script tests/play/NAME.txt to
+ * a clean exit; its dump goes to tmpdir/NAME.out, whose path is left in dump. */
+static void play_committed(const char *name, const char *args, char *dump, size_t cap) {
+    char script[128];
+    snprintf(script, sizeof script, "tests/play/%s.txt", name);
+    snprintf(dump, cap, "%s/%s.out", tmpdir, name);
+    assert_int_equal(run_play(args, script, dump), 0);
+}
+
 /* Writes text as the script tmpdir/NAME.txt and plays "kontor play ARGS"
  * with it to a clean exit; returns its dump, tmpdir/NAME.out (NULL if there
  * is none; the caller frees it). */
@@ -158,8 +167,7 @@ static void test_script_failures_are_reported(void **state) {
 static void test_hotseat_round(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "hotseat.out");
-    assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/hotseat.txt", dump), 0);
+    play_committed("hotseat", "--seed 4 --red human --black human", dump, sizeof dump);
     check_screens("hotseat", dump);
     /* the hand-over screens show no card of either hand */
     char *s = kt_slurp(dump);
@@ -182,8 +190,7 @@ static void test_hotseat_round(void **state) {
 static void test_german_screens_under_lang_de(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "german.out");
-    assert_int_equal(run_play("--lang de --seed 4 --red human --black human", "tests/play/german.txt", dump), 0);
+    play_committed("german", "--lang de --seed 4 --red human --black human", dump, sizeof dump);
     check_screens("german", dump);
     char *s = kt_slurp(dump);
     static const char *const english[] = {"your hand", "round ", "keepers", "treasury", "give the keyboard",
@@ -198,8 +205,7 @@ static void test_german_screens_under_lang_de(void **state) {
 static void test_german_game_to_the_end(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "german_end.out");
-    assert_int_equal(run_play("--lang de --seed 7 --black easy --hint greedy", "tests/play/german_end.txt", dump), 0);
+    play_committed("german_end", "--lang de --seed 7 --black easy --hint greedy", dump, sizeof dump);
 }
 
 /* The event cards' texts and the action tiles' names in German: the
@@ -209,11 +215,10 @@ static void test_german_game_to_the_end(void **state) {
 static void test_german_event_cards_and_tiles(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "german_events.out");
-    assert_int_equal(run_play("--lang de --variant advanced --options events=1,tiles=1 --seed 3 --black easy "
-                              "--hint greedy --size 200x40",
-                              "tests/play/german_events.txt", dump),
-                     0);
+    play_committed("german_events",
+                   "--lang de --variant advanced --options events=1,tiles=1 --seed 3 --black easy --hint greedy "
+                   "--size 200x40",
+                   dump, sizeof dump);
     char *s = kt_slurp(dump);
     assert_non_null(s);
     assert_non_null(strstr(s, "Tafel 2: ein Tee-Lagerhaus"));
@@ -229,24 +234,20 @@ static void test_german_event_cards_and_tiles(void **state) {
 static void test_illegal_placements_explained(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "illegal.out");
-    assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/illegal.txt", dump), 0);
+    play_committed("illegal", "--seed 4 --red human --black human", dump, sizeof dump);
     check_screens("illegal", dump);
 }
 
 static void test_full_basic_game_against_the_computer(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "full_basic.out");
-    assert_int_equal(run_play("--seed 7 --black easy --hint greedy", "tests/play/full_basic.txt", dump), 0);
+    play_committed("full_basic", "--seed 7 --black easy --hint greedy", dump, sizeof dump);
 }
 
 static void test_full_advanced_game_against_the_computer(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "full_advanced.out");
-    assert_int_equal(run_play("--variant advanced --seed 5 --black easy --hint greedy", "tests/play/full_advanced.txt",
-                              dump), 0);
+    play_committed("full_advanced", "--variant advanced --seed 5 --black easy --hint greedy", dump, sizeof dump);
 }
 
 /* Every screen of a dump has exactly rows lines of at most cols characters. */
@@ -268,8 +269,7 @@ static void check_dump_sizes(const char *text, const char *label, int cols, int 
 static void test_resize_and_80x24(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "resize.out");
-    assert_int_equal(run_play("--seed 3 --black greedy --hint greedy", "tests/play/resize.txt", dump), 0);
+    play_committed("resize", "--seed 3 --black greedy --hint greedy", dump, sizeof dump);
     char *s = kt_slurp(dump);
     check_dump_sizes(s, "80x24", 80, 24);
     check_dump_sizes(s, "120x40", 120, 40);
@@ -455,9 +455,8 @@ static void test_real_terminal_in_german_from_a_fresh_environment(void **state) 
 static void test_four_full_game_with_three_computers(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "four.out");
-    assert_int_equal(run_play("--variant four --seed 2 --red2 greedy --black1 greedy --black2 greedy --hint greedy",
-                              "tests/play/four.txt", dump), 0);
+    play_committed("four", "--variant four --seed 2 --red2 greedy --black1 greedy --black2 greedy --hint greedy", dump,
+                   sizeof dump);
     char *s = kt_slurp(dump);
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "pile", 80, 24);
@@ -499,11 +498,9 @@ static void test_scenarios_through_the_menu(void **state) {
     static const char *const v[][2] = {
         {"bakschisch", "3"}, {"justizia", "3"}, {"seilschaften", "4"}, {"specials", "3"}};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-        char args[256], script[128], dump[128];
+        char args[256], dump[128];
         snprintf(args, sizeof args, "--variant %s --seed %s --black greedy --hint greedy", v[i][0], v[i][1]);
-        snprintf(script, sizeof script, "tests/play/%s.txt", v[i][0]);
-        path_in_tmp(dump, sizeof dump, "scenario.out");
-        assert_int_equal(run_play(args, script, dump), 0);
+        play_committed(v[i][0], args, dump, sizeof dump);
         char *s = kt_slurp(dump);
         assert_non_null(s);
         /* the script's expect lines checked the menu; its dumps fit 80x24 */
