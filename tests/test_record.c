@@ -732,15 +732,10 @@ static void the_committed_arena_records_still_replay(void **state) {
     assert_int_equal(glob("docs/arena/*/*.kgn", 0, NULL, &g), 0);
     assert_true(g.gl_pathc >= 800);
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        FILE *f = fopen(g.gl_pathv[i], "rb");
-        assert_non_null(f);
-        static char text[1 << 16];
-        size_t n = fread(text, 1, sizeof text, f);
-        fclose(f);
         kontor_record r;
         kontor_state s;
         kontor_error err;
-        if (kontor_record_parse(&r, text, n, &err)) fail_msg("%s: %s", g.gl_pathv[i], err.msg);
+        kt_read_record(g.gl_pathv[i], &r);
         if (kontor_record_replay(&r, -1, &s, NULL, NULL, &err)) fail_msg("%s: %s", g.gl_pathv[i], err.msg);
         assert_true(kontor_over(&s));
         const char *res = s.winner == 0 ? "1-0" : s.winner == 1 ? "0-1" : "1/2-1/2";

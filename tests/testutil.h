@@ -82,4 +82,14 @@ static inline void kt_deal_recorded(kontor_state *s, kontor_record *rec, const k
     assert_int_equal(kontor_new_from_deal(s, cfg, &d, NULL), KONTOR_OK);
     kontor_record_init(rec, cfg, &d);
 }
+
+/* The committed record at path (relative to the repository's root, where
+ * the tests run) read and parsed into r (both asserted; the caller releases r). */
+static inline void kt_read_record(const char *path, kontor_record *r) {
+    char *text = kt_slurp(path);
+    if (!text) fail_msg("cannot read '%s' (run the tests from the repository root)", path);
+    kontor_error err;
+    if (kontor_record_parse(r, text, strlen(text), &err)) fail_msg("%s: %s", path, err.msg);
+    free(text);
+}
 #endif
