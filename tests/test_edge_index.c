@@ -163,15 +163,10 @@ static void find_round(void *ctx, const kontor_state *s, int ply, const kontor_l
  * equals, checked by hand). */
 static void test_place_ties_go_to_the_smaller_cell_as_in_the_walk(void **st) {
     (void)st;
-    FILE *f = fopen("docs/arena/basic-1s/game-0001.kgn", "rb");
-    if (!f) fail_msg("cannot open docs/arena/basic-1s/game-0001.kgn (run the tests from the repository root)");
-    static char text[1 << 16];
-    size_t len = fread(text, 1, sizeof text, f);
-    fclose(f);
     kontor_record r;
     kontor_state s;
     kontor_error err;
-    if (kontor_record_parse(&r, text, len, &err)) fail_msg("%s", err.msg);
+    kt_read_record("docs/arena/basic-1s/game-0001.kgn", &r);
     round_at at = {6, -1};
     if (kontor_record_replay(&r, -1, &s, find_round, &at, &err)) fail_msg("%s", err.msg);
     assert_true(at.ply > 0);

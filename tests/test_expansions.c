@@ -211,12 +211,9 @@ static void expansion_records_replay(void **st) {
         assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
         int taken[3] = {0, 0, 0};
         for (int g = 0; g < 5; g++) {
-            kontor_deal d;
-            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
             kontor_state s;
-            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
             kontor_record r;
-            kontor_record_init(&r, &cfg, &d);
+            kt_deal_recorded(&s, &r, &cfg, (uint64_t)g);
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)g);
             int made[3] = {0, 0, 0};

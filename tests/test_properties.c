@@ -1357,40 +1357,36 @@ static void det_config(const char *spec, kontor_config *cfg) {
     if (opt && kontor_config_options(cfg, opt, &err)) fail_msg("%s: %s", spec, err.msg);
 }
 
-/* A seat's own decisions do not depend on what it cannot see: its legal
- * decisions in its view are its legal decisions, in the same order, in
- * every determinization of that view (ismcts lists the root's decisions of
- * the searching seat once a search, from the view, and ranks them so). At
- * every decision of random games in the determinization variants, for each
- * seat that decides there, in four determinizations. */
-static void property_own_decisions_are_the_same_in_every_determinization(void **state) {
-    (void)state;
+/* What a walk below checks at one decision: seat q of s (game g of variant,
+ * which the message names) decides there and view is its view; the check
+ * draws its determinizations from rng, fails with fail_msg and returns how
+ * many it checked. */
+typedef int (*det_check_fn)(const char *variant, uint64_t g, const kontor_state *s, int q, const kontor_view *view,
+                            kontor_rng *rng);
+
+/* The walk of the properties below: eight random games in each
+ * determinization variant (game g's generator seeded with seed + g, which
+ * both deals the determinizations and picks the random decisions), check
+ * called at every decision for each seat that decides there; returns the
+ * sum of what check returned. */
+static int walk_determinization_decisions(uint64_t seed, det_check_fn check) {
     int checked = 0;
     for (size_t v = 0; v < NDET_VARIANTS; v++) {
         kontor_config cfg;
         kontor_error err;
         det_config(det_variants[v], &cfg);
         for (uint64_t g = 0; g < 8; g++) {
-            static kontor_state s, d;
+            static kontor_state s;
             static kontor_view view;
             kontor_rng rng;
-            kontor_rng_seed(&rng, 77 + g);
+            kontor_rng_seed(&rng, seed + g);
             if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
             while (!kontor_over(&s)) {
                 unsigned act = kontor_actors(&s);
                 for (int q = 0; q < cfg.nseats; q++) {
                     if (!((act >> q) & 1)) continue;
                     kontor_view_of(&s, q, &view);
-                    kontor_move a[KONTOR_MAX_MOVES], b[KONTOR_MAX_MOVES];
-                    int na = kontor_legal(&view.s, q, a);
-                    for (int k = 0; k < 4; k++) {
-                        kontor_determinize(&view, &rng, &d);
-                        int nb = kontor_legal(&d, q, b);
-                        if (na != nb || memcmp(a, b, (size_t)na * sizeof *a) != 0)
-                            fail_msg("%s seed %llu round %d phase %d seat %d: %d decisions in the view, %d dealt",
-                                     det_variants[v], (unsigned long long)g, s.round, s.phase, q, na, nb);
-                        checked++;
-                    }
+                    checked += check(det_variants[v], g, &s, q, &view, &rng);
                 }
                 int seat = __builtin_ctz(act);
                 kontor_move m[KONTOR_MAX_MOVES];
@@ -1399,7 +1395,50 @@ static void property_own_decisions_are_the_same_in_every_determinization(void **
             }
         }
     }
-    assert_true(checked > 10000);
+    return checked;
+}
+
+/* In four determinizations of view: seat q's legal decisions, in the view's order. */
+static int own_decisions_check(const char *variant, uint64_t g, const kontor_state *s, int q, const kontor_view *view,
+                               kontor_rng *rng) {
+    static kontor_state d;
+    kontor_move a[KONTOR_MAX_MOVES], b[KONTOR_MAX_MOVES];
+    int na = kontor_legal(&view->s, q, a);
+    for (int k = 0; k < 4; k++) {
+        kontor_determinize(view, rng, &d);
+        int nb = kontor_legal(&d, q, b);
+        if (na != nb || memcmp(a, b, (size_t)na * sizeof *a) != 0)
+            fail_msg("%s seed %llu round %d phase %d seat %d: %d decisions in the view, %d dealt", variant,
+                     (unsigned long long)g, s->round, s->phase, q, na, nb);
+    }
+    return 4;
+}
+
+/* A seat's own decisions do not depend on what it cannot see: its legal
+ * decisions in its view are its legal decisions, in the same order, in
+ * every determinization of that view (ismcts lists the root's decisions of
+ * the searching seat once a search, from the view, and ranks them so). At
+ * every decision of random games in the determinization variants, for each
+ * seat that decides there, in four determinizations. */
+static void property_own_decisions_are_the_same_in_every_determinization(void **state) {
+    (void)state;
+    assert_true(walk_determinization_decisions(77, own_decisions_check) > 10000);
+}
+
+/* In four determinizations of view: the actors of its prepared state. */
+static int actors_check(const char *variant, uint64_t g, const kontor_state *s, int q, const kontor_view *view,
+                        kontor_rng *rng) {
+    static kontor_state d;
+    static kontor_determinizer det;
+    kontor_determinizer_prepare(view, &det);
+    unsigned want = kontor_actors(&det.s);
+    for (int k = 0; k < 4; k++) {
+        kontor_determinize_with(&det, rng, &d);
+        if (kontor_actors(&d) != want)
+            fail_msg("%s seed %llu round %d phase %d seat %d: actors %x prepared, %x dealt", variant,
+                     (unsigned long long)g, s->round, s->phase, q, want, kontor_actors(&d));
+    }
+    return 4;
 }
 
 /* Who decides does not depend on what a seat cannot see: every
@@ -1410,42 +1449,7 @@ static void property_own_decisions_are_the_same_in_every_determinization(void **
  * in four determinizations. */
 static void property_actors_are_the_same_in_every_determinization(void **state) {
     (void)state;
-    int checked = 0;
-    for (size_t v = 0; v < NDET_VARIANTS; v++) {
-        kontor_config cfg;
-        kontor_error err;
-        det_config(det_variants[v], &cfg);
-        for (uint64_t g = 0; g < 8; g++) {
-            static kontor_state s, d;
-            static kontor_view view;
-            static kontor_determinizer det;
-            kontor_rng rng;
-            kontor_rng_seed(&rng, 91 + g);
-            if (kontor_new(&s, &cfg, g, &err)) fail_msg("%s: %s", det_variants[v], err.msg);
-            while (!kontor_over(&s)) {
-                unsigned act = kontor_actors(&s);
-                for (int q = 0; q < cfg.nseats; q++) {
-                    if (!((act >> q) & 1)) continue;
-                    kontor_view_of(&s, q, &view);
-                    kontor_determinizer_prepare(&view, &det);
-                    unsigned want = kontor_actors(&det.s);
-                    for (int k = 0; k < 4; k++) {
-                        kontor_determinize_with(&det, &rng, &d);
-                        if (kontor_actors(&d) != want)
-                            fail_msg("%s seed %llu round %d phase %d seat %d: actors %x prepared, %x dealt",
-                                     det_variants[v], (unsigned long long)g, s.round, s.phase, q, want,
-                                     kontor_actors(&d));
-                        checked++;
-                    }
-                }
-                int seat = __builtin_ctz(act);
-                kontor_move m[KONTOR_MAX_MOVES];
-                int n = kontor_legal(&s, seat, m);
-                assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&rng, (uint32_t)n)], NULL), KONTOR_OK);
-            }
-        }
-    }
-    assert_true(checked > 10000);
+    assert_true(walk_determinization_decisions(91, actors_check) > 10000);
 }
 
 /* Search results depend on which cards kontor_determinize deals and on the

@@ -16,6 +16,16 @@
 #include "kontor/draw.h"
 #include "kontor/record.h"
 
+/* The placement of cell by seat is illegal in s, and kontor_why_illegal
+ * says exactly why. */
+static void placing_is_illegal_because(const kontor_state *s, int seat, int cell, const char *why_want) {
+    char why[160];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, cell);
+    assert_false(kontor_is_legal(s, seat, m));
+    kontor_why_illegal(s, seat, m, why, sizeof why);
+    assert_string_equal(why, why_want);
+}
+
 /* ---- the machinery: variants, layouts, fixed boards, cards out of the game ---- */
 
 static void variants_every_name_makes_a_config(void **st) {
@@ -97,10 +107,7 @@ static void fixed_board_is_the_mask_from_the_start(void **st) {
                 kt_in(&s, KONTOR_SET_WATER, C(0, 0)));
     /* two rows north of the centre is off the 4x12 board, though a 7x7 board would allow it */
     choose(&s, 38, PASS);
-    char why[128];
-    assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2))));
-    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2)), why, sizeof why);
-    assert_string_equal(why, "cell 0,-2 is outside the 12x4 board");
+    placing_is_illegal_because(&s, 0, C(0, -2), "cell 0,-2 is outside the 12x4 board");
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1))));
 }
 
@@ -231,11 +238,7 @@ static void wasserspiele_a_dock_card_away_from_water_is_illegal(void **st) {
     place(&s, 0, C(0, -1));
     choose(&s, 9, PASS);
     /* 0,-2 touches only the dock card on 0,-1 (the fountains are diagonal) */
-    char why[128];
-    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
-    assert_false(kontor_is_legal(&s, 0, m));
-    kontor_why_illegal(&s, 0, m, why, sizeof why);
-    assert_string_equal(why, "cell 0,-2 does not touch water: every dock card must");
+    placing_is_illegal_because(&s, 0, C(0, -2), "cell 0,-2 does not touch water: every dock card must");
 }
 
 static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
@@ -322,11 +325,8 @@ static void tictactoe_water_may_not_split_an_island(void **st) {
     /* the north-west island: -2..-1 x -2..-1; water on its corner -2,-2 */
     kontor__put(&s, C(-2, -2), id(&s, 85));
     choose(&s, 38, PASS);
-    char why[128];
-    kontor_move split = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, -1));
-    assert_false(kontor_is_legal(&s, 0, split)); /* would cut -1,-2 from -2,-1 */
-    kontor_why_illegal(&s, 0, split, why, sizeof why);
-    assert_string_equal(why, "a water card on -1,-1 would split an island in two");
+    /* -1,-1 would cut -1,-2 from -2,-1 */
+    placing_is_illegal_because(&s, 0, C(-1, -1), "a water card on -1,-1 would split an island in two");
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, -2))));
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-2, -1))));
 }
@@ -485,11 +485,7 @@ static void insel_no_water_on_the_island(void **st) {
     assert_true(kontor_card_removed(s.cfg, id(&s, 43)));
     assert_false(kontor_card_removed(s.cfg, id(&s, 7)));
     choose(&s, 38, PASS);
-    char why[128];
-    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1));
-    assert_false(kontor_is_legal(&s, 0, m));
-    kontor_why_illegal(&s, 0, m, why, sizeof why);
-    assert_string_equal(why, "cell 0,-1 is on the island: no water may go there");
+    placing_is_illegal_because(&s, 0, C(0, -1), "cell 0,-1 is on the island: no water may go there");
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1))));
 }
 
@@ -584,11 +580,7 @@ static void insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane(void **st
     kontor_bb dead;
     kontor_dead_cells(&s, &dead);
     assert_true(bbt(&dead, C(0, -2)));
-    char why[160];
-    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
-    assert_false(kontor_is_legal(&s, 0, m));
-    kontor_why_illegal(&s, 0, m, why, sizeof why);
-    assert_string_equal(why, "cell 0,-2 is next to an enclosed area: it is taboo");
+    placing_is_illegal_because(&s, 0, C(0, -2), "cell 0,-2 is next to an enclosed area: it is taboo");
     place(&s, 0, C(1, -2)); /* the freed cell is fine */
 }
 
@@ -611,12 +603,9 @@ static void records_of_every_scenario_replay(void **st) {
         kontor_config cfg;
         kontor_config_init(&cfg, kontor_variant_name(v), NULL);
         for (int g = 0; g < 5; g++) {
-            kontor_deal d;
-            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
             kontor_state s;
-            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
             kontor_record r;
-            kontor_record_init(&r, &cfg, &d);
+            kt_deal_recorded(&s, &r, &cfg, (uint64_t)g);
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)g + 99);
             while (!kontor_over(&s)) {
