@@ -80,6 +80,27 @@ __attribute__((always_inline)) static inline void reveal_two(kontor_state *s, un
     playout_start_turn(s);
 }
 
+/* Both pass and the treasury pays both: pay_all and reveal_two's nobody,
+ * then new_round's next round at once (round + 1, begin_round's
+ * declarations) when the round is not past the safety rule's, a seat holds
+ * a card and no scenario's cell rule or round hook is in the game; else 0
+ * with nothing changed. The choices (each KONTOR_PASS) open again, the
+ * phase is the declarations'. */
+__attribute__((always_inline)) static inline int double_pass_quick(kontor_state *s) {
+    unsigned round = s->round;
+    if (s->treasury < 2 || round >= s->cfg->max_rounds || (s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_ROUND)) ||
+        !(s->hand_n[0] | s->hand_n[1]))
+        return 0;
+    pay_all(s, 3, 2);
+    s->no_pass = s->cfg->pass_rest != 0; /* R2 */
+    s->norder = 0, s->turn = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    s->round = (uint16_t)(round + 1);
+    s->event_due = 0;
+    s->phase = KONTOR_PHASE_DECLARE;
+    return 1;
+}
+
 /* the treasury cannot pay every passer and is not empty (rare): R12's
  * shortage is pay_out's */
 __attribute__((noinline, cold)) static void round_two_short(kontor_state *s, unsigned passers) {
@@ -91,8 +112,10 @@ __attribute__((noinline, cold)) static void round_two_short(kontor_state *s, uns
 /* The passers' coins and the reveal of a round of two (four) seats, for the
  * copies of the loop without Armut, whose bankruptcy test reads the coins
  * before the choices (the choices read none): an empty treasury pays
- * nobody (often). */
-void playout_round_two(kontor_state *s, unsigned passers) {
+ * nobody (often). The round the loop's declarations drew (not the hidden
+ * choice's, whose games have a round hook) tries double_pass_quick first. */
+__attribute__((always_inline)) static inline void round_two_in(kontor_state *s, unsigned passers, int declared) {
+    if (declared && passers == 3 && double_pass_quick(s)) return;
     if (passers) {
         int n = __builtin_popcount(passers);
         if (n <= s->treasury) {
@@ -104,6 +127,8 @@ void playout_round_two(kontor_state *s, unsigned passers) {
     }
     reveal_two(s, passers);
 }
+void playout_round_two(kontor_state *s, unsigned passers) { round_two_in(s, passers, 0); }
+void playout_round_declared(kontor_state *s, unsigned passers) { round_two_in(s, passers, 1); }
 
 /* The reveal of four for one set of players (playing, a constant in each
  * copy: the tests of who plays fold away), resolve_n's without its loops:

@@ -292,6 +292,7 @@ void do_choose(kontor_state *s, int seat, int value, kontor_log *log);
 void playout_reveal_two(kontor_state *s, unsigned passers);
 void playout_reveal_four(kontor_state *s, unsigned passers);
 void playout_round_two(kontor_state *s, unsigned passers);
+void playout_round_declared(kontor_state *s, unsigned passers); /* the same, for declared passes */
 void playout_round_four(kontor_state *s, unsigned passers);
 void playout_start_turn(kontor_state *s);
 void playout_new_round(kontor_state *s);
