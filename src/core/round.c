@@ -81,8 +81,11 @@ __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, 
         end_game(s, KONTOR_END_MAX_ROUNDS, log);
         return;
     }
-    /* does any seat hold a card? (for two or four seats, without a loop) */
-    int any = s->hand_n[0] | s->hand_n[1] | (s->cfg->nseats == 4 ? s->hand_n[2] | s->hand_n[3] : 0);
+    /* does any seat hold a card? The four counts as one word: a game for
+     * two holds no card for seats 2 and 3 (their counts stay 0 from the
+     * deal on: check_hands_past_the_seats_are_empty in test_properties) */
+    uint32_t any;
+    memcpy(&any, s->hand_n, 4);
     if (!any || ((s->hooks & KONTOR__HOOK_CELLS) && !any_placeable(s))) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
