@@ -80,18 +80,19 @@ __attribute__((always_inline)) static inline void reveal_two(kontor_state *s, un
     playout_start_turn(s);
 }
 
-/* Both pass and the treasury pays both: pay_all and reveal_two's nobody,
- * then new_round's next round at once (round + 1, begin_round's
+/* Both pass and the treasury pays both or is empty (then it pays nobody:
+ * most double passes come late in a game): pay_all or nothing and
+ * reveal_two's nobody, then new_round's next round at once (round + 1, begin_round's
  * declarations) when the round is not past the safety rule's, a seat holds
  * a card and no scenario's cell rule or round hook is in the game; else 0
  * with nothing changed. The choices (each KONTOR_PASS) open again, the
  * phase is the declarations'. */
 __attribute__((always_inline)) static inline int double_pass_quick(kontor_state *s) {
-    unsigned round = s->round;
-    if (s->treasury < 2 || round >= s->cfg->max_rounds || (s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_ROUND)) ||
+    unsigned round = s->round, t = s->treasury;
+    if (t == 1 || round >= s->cfg->max_rounds || (s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_ROUND)) ||
         !(s->hand_n[0] | s->hand_n[1]))
         return 0;
-    pay_all(s, 3, 2);
+    if (t) pay_all(s, 3, 2);
     s->no_pass = s->cfg->pass_rest != 0; /* R2 */
     s->norder = 0, s->turn = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
