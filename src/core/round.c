@@ -25,6 +25,7 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
 /* A round opens with an event card (Ereigniskarten) after a round in which an
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
+__attribute__((always_inline)) static inline void begin_round_hooks_in(kontor_state *s, kontor_log *log);
 __attribute__((noinline)) static void begin_round_hooks(kontor_state *s, kontor_log *log);
 void begin_round(kontor_state *s, kontor_log *log) {
     if (!(s->hooks & KONTOR__HOOK_ROUND)) { /* no events, bribes or special cards to buy, declarations: the basic and advanced game */
@@ -34,7 +35,8 @@ void begin_round(kontor_state *s, kontor_log *log) {
     }
     begin_round_hooks(s, log); /* out of line: no frame for the turn's end, which inlines this */
 }
-static void begin_round_hooks(kontor_state *s, kontor_log *log) {
+static void begin_round_hooks(kontor_state *s, kontor_log *log) { begin_round_hooks_in(s, log); }
+static inline void begin_round_hooks_in(kontor_state *s, kontor_log *log) {
     const kontor_config *c = s->cfg;
     if (!(c->events | c->bribe) && c->specials != 2) {
         /* declare=hidden alone (the search's records): no event, no
@@ -70,9 +72,35 @@ __attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) 
     return 0;
 }
 
+/* new_round's rest in a game with a scenario's cell rule or a round hook
+ * (new_round_in tests the two at once): out of line, begin_round_hooks'
+ * body in it */
+__attribute__((always_inline)) static inline void new_round_hooks_in(kontor_state *s, kontor_log *log) {
+    if (s->hooks & KONTOR__HOOK_CELLS) {
+        if (!any_placeable(s)) {
+            end_game(s, KONTOR_END_STUCK, log);
+            return;
+        }
+        if (!(s->hooks & KONTOR__HOOK_ROUND)) {
+            log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+            s->event_due = 0; /* begin_round's, its phase in new_round_in */
+            return;
+        }
+    }
+    log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+    begin_round_hooks_in(s, log);
+}
+/* (a copy without a log: the playouts' declare=hidden tests no log) */
+__attribute__((noinline)) static void new_round_hooks_quiet(kontor_state *s) { new_round_hooks_in(s, NULL); }
+__attribute__((noinline)) static void new_round_hooks(kontor_state *s, kontor_log *log) { new_round_hooks_in(s, log); }
+
 __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, kontor_log *log) {
     s->round++;
-    s->phase = KONTOR_PHASE_CHOOSE;
+    /* begin_round's phase for the usual game, stored with the choices; the
+     * end (end_game reads no phase before or beside the placement's) and
+     * new_round_hooks (begin_round sets its own) are the same from it as
+     * from the choice phase */
+    s->phase = KONTOR_PHASE_DECLARE;
     s->norder = 0;
     s->turn = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
@@ -86,12 +114,17 @@ __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, 
      * deal on: check_hands_past_the_seats_are_empty in test_properties) */
     uint32_t any;
     memcpy(&any, s->hand_n, 4);
-    if (!any || ((s->hooks & KONTOR__HOOK_CELLS) && !any_placeable(s))) {
+    if (!any) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
     }
+    if (s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_ROUND)) {
+        if (log) new_round_hooks(s, log);
+        else new_round_hooks_quiet(s);
+        return;
+    }
     log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
-    begin_round(s, log);
+    s->event_due = 0; /* begin_round's, its phase above */
 }
 
 static void new_round(kontor_state *s, kontor_log *log) { new_round_in(s, log); }
