@@ -117,6 +117,20 @@ __attribute__((noinline, cold)) static void round_two_short(kontor_state *s, uns
  * choice's, whose games have a round hook) tries double_pass_quick first. */
 __attribute__((always_inline)) static inline void round_two_in(kontor_state *s, unsigned passers, int declared) {
     if (declared && passers == 3 && double_pass_quick(s)) return;
+    if (passers == 1 || passers == 2) {
+        /* one passes: the treasury pays its coin unless empty (pay_out's
+         * shortage needs two in want), the other plays (reveal_two's) */
+        unsigned q = passers >> 1, p = q ^ 1, id = s->choice[p];
+        if (s->treasury) s->treasury--, s->coins[q]++;
+        s->no_pass = 0;
+        s->pub[id >> 6] |= 1ULL << (id & 63);
+        s->order[0] = (uint8_t)p;
+        s->norder = 1;
+        s->choice[q] = KONTOR_NONE;
+        s->turn = 0;
+        playout_start_turn(s);
+        return;
+    }
     if (passers) {
         int n = __builtin_popcount(passers);
         if (n <= s->treasury) {
