@@ -83,7 +83,9 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     for (int i = 0; i < KONTOR_MAX_AREAS; i++) counted[i] = (uint8_t)((m >> i) & 1);
 }
 
-void kontor_points(const kontor_state *s, int points[2]) {
+/* kontor_points, inline in finish_game (the end of every game: no call,
+ * the two sums in registers) */
+__attribute__((always_inline)) static inline void points_in(const kontor_state *s, int points[2]) {
     const kontor_config *c = s->cfg;
     if (c->largest == 0 && c->scoring != KONTOR_SCORE_SIZE) {
         /* every area counts (the basic game): counted_mask's first loop
@@ -113,6 +115,7 @@ void kontor_points(const kontor_state *s, int points[2]) {
     points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
     points[1] += s->bonus_points[1];
 }
+void kontor_points(const kontor_state *s, int points[2]) { points_in(s, points); }
 
 /* Alte Seilschaften: the next enclosed area from index `from` with exactly
  * one tavern in it (two taverns: it scores, no decision); -1 when none. */
@@ -172,7 +175,7 @@ void end_game(kontor_state *s, int reason, kontor_log *log) { end_game_won(s, re
 void finish_game(kontor_state *s, int forced, kontor_log *log) {
     int reason = s->end_reason;
     int pts[2];
-    kontor_points(s, pts);
+    points_in(s, pts);
     s->score[0] = (uint8_t)pts[0];
     s->score[1] = (uint8_t)pts[1];
     int coins[2] = {0, 0};
