@@ -187,18 +187,25 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    if (s->cfg->ship && k->ship) {
+    if (k->ship && s->cfg->ship) {
         /* the ship first (start_turn_all's test, without tile 7's owner) */
         if (s->ship_owner == KONTOR_NONE && ship_has_target(s)) {
             s->ship_moved = 0;
             s->phase = KONTOR_PHASE_SHIP;
             return;
         }
-    } else if (!is_special(k) && !(s->hooks & KONTOR__HOOK_CELLS)) {
-        s->ship_moved = 0;
-        s->phase = KONTOR_PHASE_PLACE;
-        if (put_usual_cells(s, seat, k)) return; /* compute_cells */
+        goto all;
     }
+    /* a special card (none is dealt without cfg.specials:
+     * test_no_special_card_is_dealt_without_specials) or the cell rules:
+     * start_turn_all; one test of the state's byte when neither is in the
+     * game */
+    if ((s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_SPECIAL)) && (is_special(k) || (s->hooks & KONTOR__HOOK_CELLS)))
+        goto all;
+    s->ship_moved = 0;
+    s->phase = KONTOR_PHASE_PLACE;
+    if (put_usual_cells(s, seat, k)) return; /* compute_cells */
+all:
     start_turn_all(s, log);
 }
 

@@ -55,13 +55,16 @@ enum {
     KONTOR__HOOK_PLACE = 4, /* a placement has more to do than lay the card and score what it closed:
                                Exportlager, Die grosse Insel, Aktionstafeln, Tic Tac Toe (the
                                playout's placement takes its general path then) */
+    KONTOR__HOOK_SPECIAL = 8, /* special cards are in the game: a turn's card may be one (start_turn
+                                 tests it with the cell rules, one byte) */
 };
 static inline uint8_t hooks_of(const kontor_config *cfg) {
     return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
                      ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0) |
                      ((cfg->export_store | cfg->inner_value | cfg->tiles | cfg->tictactoe)
                           ? KONTOR__HOOK_PLACE
-                          : 0));
+                          : 0) |
+                     (cfg->specials ? KONTOR__HOOK_SPECIAL : 0));
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->card[id]; }
