@@ -209,6 +209,35 @@ static void check_coins_and_supply(const kontor_state *s) {
     for (int g = 0; g < 3; g++) assert_true(used[g] <= 16);
 }
 
+/* A game for two holds no card for seats 2 and 3: their hand counts stay 0
+ * from the deal on (round.c's new round reads the four counts as one word
+ * to ask whether any seat holds a card). */
+static void check_hands_past_the_seats_are_empty(const kontor_state *s) {
+    for (int p = s->cfg->nseats; p < KONTOR_MAX_SEATS; p++)
+        if (s->hand_n[p] != 0)
+            fail_msg("%s: seat %d of %d holds %d cards (round %d)", kontor_variant_name(s->cfg->variant), p,
+                     s->cfg->nseats, s->hand_n[p], s->round);
+}
+
+/* kontor_points is the sum of the counted areas' values (kontor_counted_areas)
+ * that have a keeper, to the keeper's team, with Exportlager's majorities and
+ * the tiles' points: score.c sums the areas in one pass when every area
+ * counts, without the mask of the counted ones. */
+static void check_points_are_the_counted_areas(const kontor_state *s) {
+    uint8_t counted[KONTOR_MAX_AREAS];
+    kontor_counted_areas(s, counted);
+    int want[2] = {s->bonus_points[0], s->bonus_points[1]}, got[2];
+    for (int i = 0; i < s->nareas; i++)
+        if (counted[i] && s->area[i].keeper) want[s->area[i].winner] += s->area[i].value;
+    if (s->cfg->export_store)
+        for (int g = 0; g < 3; g++)
+            if (s->export_n[0][g] != s->export_n[1][g]) want[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
+    kontor_points(s, got);
+    if (got[0] != want[0] || got[1] != want[1])
+        fail_msg("%s: points %d:%d, the counted areas give %d:%d", kontor_variant_name(s->cfg->variant), got[0], got[1],
+                 want[0], want[1]);
+}
+
 static int bit(const kontor_bb *b, int c) { return kontor_bb_has(b, c); }
 
 /* The areas scored by the last decision (from index from on) have the
@@ -432,6 +461,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             check_kept_bitboards(&s);
             check_every_dock_card_lies_inside_its_mask(&s);
             check_areas_keep_their_cards(&s, area_card);
+            check_hands_past_the_seats_are_empty(&s);
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }
@@ -445,6 +475,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
                     cfg.water_touch || s.end_reason == KONTOR_END_STUCK);
         if (s.end_reason == KONTOR_END_STUCK) assert_true(cfg.variant >= KONTOR_VARIANT_CANALE);
         assert_true(s.winner >= -1 && s.winner <= 1);
+        check_points_are_the_counted_areas(&s);
         int pts[2];
         kontor_points(&s, pts);
         assert_int_equal(pts[0], s.score[0]);

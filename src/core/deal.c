@@ -404,7 +404,13 @@ static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
 /* The state after the deal's cards: coins, the first round. */
 static inline void deal_end(kontor_state *s, const kontor_config *cfg, const kontor_deal *d) {
     int ns = cfg->nseats;
-    for (int p = 0; p < ns; p++) s->coins[p] = cfg->start_coins;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (ns == 2 || ns == 4) { /* the four coins as one word, the seats past ns 0 (a loop of byte stores) */
+        uint32_t v = cfg->start_coins * (ns == 4 ? 0x01010101u : 0x0101u);
+        memcpy(s->coins, &v, 4);
+    } else
+#endif
+        for (int p = 0; p < ns; p++) s->coins[p] = cfg->start_coins;
     if (pile_top(s, &s->water_pile) != KONTOR_NONE) pub_set(s, pile_top(s, &s->water_pile));
     s->treasury = (uint8_t)(cfg->total_coins - cfg->start_coins * ns);
     if (cfg->ship) s->ship_cell = KONTOR_CENTRE_CELL;
@@ -519,7 +525,8 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     }
     /* the three classes' shuffles (the water, each colour) in one call */
     uint8_t team[2][KONTOR_MAX_CARDS];
-    split_job job[3] = {{w, s->pile_card + s->water_pile.head, nw, wi}};
+    split_job job[3]; /* each written whole below (an initializer zeroed the three first) */
+    job[0] = (split_job){w, s->pile_card + s->water_pile.head, nw, wi};
     for (int t = 0; t < 2; t++) {
         int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
         copy_list(team[t], cs->class_list[t], n);

@@ -387,7 +387,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
             /* (without Armut, the reveal pays the passers; its every path sets the phase) */
             if (bankrupt) playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
-            else playout_round_two(s, pass2);
+            else playout_round_declared(s, pass2);
         } else if (hidden && phase == KONTOR_PHASE_CHOOSE && ns == 2 && s->choice[0] == KONTOR_NONE &&
                    s->choice[1] == KONTOR_NONE) {
             /* the hidden choice of two (declare=hidden: the search's

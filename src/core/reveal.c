@@ -80,6 +80,31 @@ __attribute__((always_inline)) static inline void reveal_two(kontor_state *s, un
     playout_start_turn(s);
 }
 
+/* Every seat of ns passes and the treasury pays them all or is empty (then
+ * it pays nobody: most such rounds come late in a game): pay_all or nothing
+ * and the reveal of nobody (reveal_two's, resolve_n's), then new_round's
+ * next round at once (round + 1, begin_round's declarations) when the round
+ * is not past the safety rule's, a seat holds a card and no scenario's cell
+ * rule or round hook is in the game; else 0 with nothing changed. The
+ * choices (each KONTOR_PASS) open again, the phase is the declarations'
+ * (four 37,211 -> 37,077 a game). */
+__attribute__((always_inline)) static inline int all_pass_quick(kontor_state *s, int ns) {
+    unsigned round = s->round, t = s->treasury;
+    uint32_t hands; /* (seats past ns hold no card: check_hands_past_the_seats_are_empty) */
+    memcpy(&hands, s->hand_n, 4);
+    if ((t && t < (unsigned)ns) || round >= s->cfg->max_rounds ||
+        (s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_ROUND | KONTOR__HOOK_HIDDEN)) || !hands)
+        return 0;
+    if (t) pay_all(s, (1u << ns) - 1, ns);
+    s->no_pass = s->cfg->pass_rest != 0; /* R2 */
+    s->norder = 0, s->turn = 0;
+    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    s->round = (uint16_t)(round + 1);
+    s->event_due = 0;
+    s->phase = KONTOR_PHASE_DECLARE;
+    return 1;
+}
+
 /* the treasury cannot pay every passer and is not empty (rare): R12's
  * shortage is pay_out's */
 __attribute__((noinline, cold)) static void round_two_short(kontor_state *s, unsigned passers) {
@@ -91,8 +116,24 @@ __attribute__((noinline, cold)) static void round_two_short(kontor_state *s, uns
 /* The passers' coins and the reveal of a round of two (four) seats, for the
  * copies of the loop without Armut, whose bankruptcy test reads the coins
  * before the choices (the choices read none): an empty treasury pays
- * nobody (often). */
-void playout_round_two(kontor_state *s, unsigned passers) {
+ * nobody (often). The round the loop's declarations drew (not the hidden
+ * choice's, whose games have a round hook) tries all_pass_quick first. */
+__attribute__((always_inline)) static inline void round_two_in(kontor_state *s, unsigned passers, int declared) {
+    if (declared && passers == 3 && all_pass_quick(s, 2)) return;
+    if (passers == 1 || passers == 2) {
+        /* one passes: the treasury pays its coin unless empty (pay_out's
+         * shortage needs two in want), the other plays (reveal_two's) */
+        unsigned q = passers >> 1, p = q ^ 1, id = s->choice[p];
+        if (s->treasury) s->treasury--, s->coins[q]++;
+        s->no_pass = 0;
+        s->pub[id >> 6] |= 1ULL << (id & 63);
+        s->order[0] = (uint8_t)p;
+        s->norder = 1;
+        s->choice[q] = KONTOR_NONE;
+        s->turn = 0;
+        playout_start_turn(s);
+        return;
+    }
     if (passers) {
         int n = __builtin_popcount(passers);
         if (n <= s->treasury) {
@@ -104,6 +145,8 @@ void playout_round_two(kontor_state *s, unsigned passers) {
     }
     reveal_two(s, passers);
 }
+void playout_round_two(kontor_state *s, unsigned passers) { round_two_in(s, passers, 0); }
+void playout_round_declared(kontor_state *s, unsigned passers) { round_two_in(s, passers, 1); }
 
 /* The reveal of four for one set of players (playing, a constant in each
  * copy: the tests of who plays fold away), resolve_n's without its loops:
@@ -196,6 +239,7 @@ __attribute__((noinline, cold)) static void round_four_short(kontor_state *s, un
 }
 
 void playout_round_four(kontor_state *s, unsigned passers) {
+    if (passers == 15u && all_pass_quick(s, 4)) return;
     if (passers) {
         int n = __builtin_popcount(passers);
         if (n <= s->treasury) {

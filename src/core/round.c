@@ -25,6 +25,7 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
 /* A round opens with an event card (Ereigniskarten) after a round in which an
  * area was scored, then the bribe phase (Bakschisch) when somebody can bribe,
  * then the buy phase when special cards are for sale, then the choice. */
+__attribute__((always_inline)) static inline void begin_round_hooks_in(kontor_state *s, kontor_log *log);
 __attribute__((noinline)) static void begin_round_hooks(kontor_state *s, kontor_log *log);
 void begin_round(kontor_state *s, kontor_log *log) {
     if (!(s->hooks & (KONTOR__HOOK_ROUND | KONTOR__HOOK_HIDDEN))) {
@@ -43,7 +44,17 @@ void begin_round(kontor_state *s, kontor_log *log) {
     }
     begin_round_hooks(s, log); /* out of line: no frame for the turn's end, which inlines this */
 }
-static void begin_round_hooks(kontor_state *s, kontor_log *log) {
+static void begin_round_hooks(kontor_state *s, kontor_log *log) { begin_round_hooks_in(s, log); }
+static inline void begin_round_hooks_in(kontor_state *s, kontor_log *log) {
+    const kontor_config *c = s->cfg;
+    if (!(c->events | c->bribe) && c->specials != 2) {
+        /* declare=hidden alone (the search's records): no event, no
+         * bribe, nothing to buy; begin_bribe's and begin_buy's choice
+         * without their calls */
+        s->event_due = 0;
+        s->phase = c->pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
+        return;
+    }
     s->phase = KONTOR_PHASE_CHOOSE;
     int due = s->event_due;
     s->event_due = 0;
@@ -70,9 +81,35 @@ __attribute__((noinline, cold)) static int any_placeable(const kontor_state *s) 
     return 0;
 }
 
+/* new_round's rest in a game with a scenario's cell rule or a round hook
+ * (new_round_in tests the two at once): out of line, begin_round_hooks'
+ * body in it */
+__attribute__((always_inline)) static inline void new_round_hooks_in(kontor_state *s, kontor_log *log) {
+    if (s->hooks & KONTOR__HOOK_CELLS) {
+        if (!any_placeable(s)) {
+            end_game(s, KONTOR_END_STUCK, log);
+            return;
+        }
+        if (!(s->hooks & KONTOR__HOOK_ROUND)) {
+            log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+            s->event_due = 0; /* begin_round's, its phase in new_round_in */
+            return;
+        }
+    }
+    log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
+    begin_round_hooks_in(s, log);
+}
+/* (a copy without a log: the playouts' declare=hidden tests no log) */
+__attribute__((noinline)) static void new_round_hooks_quiet(kontor_state *s) { new_round_hooks_in(s, NULL); }
+__attribute__((noinline)) static void new_round_hooks(kontor_state *s, kontor_log *log) { new_round_hooks_in(s, log); }
+
 __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, kontor_log *log) {
     s->round++;
-    s->phase = KONTOR_PHASE_CHOOSE;
+    /* begin_round's phase for the usual game, stored with the choices; the
+     * end (end_game reads no phase before or beside the placement's) and
+     * new_round_hooks (begin_round sets its own) are the same from it as
+     * from the choice phase */
+    s->phase = (s->hooks & KONTOR__HOOK_HIDDEN) ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
     s->norder = 0;
     s->turn = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
@@ -81,20 +118,22 @@ __attribute__((always_inline)) static inline void new_round_in(kontor_state *s, 
         end_game(s, KONTOR_END_MAX_ROUNDS, log);
         return;
     }
-    /* does any seat hold a card? The four counts in one load: a game of
-     * two never deals to seats 2 and 3, whose counts stay 0
-     * (test_the_unused_seats_hold_no_card), so no test of the seats (basic
-     * 16,092 -> 15,987, advanced 24,910 -> 24,748, four 37,626 -> 37,396 a
-     * game, the iteration 15,032 -> 14,971) */
-    uint32_t held;
-    memcpy(&held, s->hand_n, sizeof held);
-    int any = held != 0;
-    if (!any || ((s->hooks & KONTOR__HOOK_CELLS) && !any_placeable(s))) {
+    /* does any seat hold a card? The four counts as one word: a game for
+     * two holds no card for seats 2 and 3 (their counts stay 0 from the
+     * deal on: check_hands_past_the_seats_are_empty in test_properties) */
+    uint32_t any;
+    memcpy(&any, s->hand_n, 4);
+    if (!any) {
         end_game(s, KONTOR_END_STUCK, log);
         return;
     }
+    if (s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_ROUND)) {
+        if (log) new_round_hooks(s, log);
+        else new_round_hooks_quiet(s);
+        return;
+    }
     log_ev(log, KONTOR_EV_ROUND, KONTOR_NONE, KONTOR_NONE, KONTOR_NONE, s->round);
-    begin_round(s, log);
+    s->event_due = 0; /* begin_round's, its phase above */
 }
 
 static void new_round(kontor_state *s, kontor_log *log) { new_round_in(s, log); }
@@ -156,18 +195,25 @@ __attribute__((always_inline)) static inline void start_turn(kontor_state *s, ko
     int seat = s->order[s->turn];
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
-    if (s->cfg->ship && k->ship) {
+    if (k->ship && s->cfg->ship) {
         /* the ship first (start_turn_all's test, without tile 7's owner) */
         if (s->ship_owner == KONTOR_NONE && ship_has_target(s)) {
             s->ship_moved = 0;
             s->phase = KONTOR_PHASE_SHIP;
             return;
         }
-    } else if (!is_special(k) && !(s->hooks & KONTOR__HOOK_CELLS)) {
-        s->ship_moved = 0;
-        s->phase = KONTOR_PHASE_PLACE;
-        if (put_usual_cells(s, seat, k)) return; /* compute_cells */
+        goto all;
     }
+    /* a special card (none is dealt without cfg.specials:
+     * test_no_special_card_is_dealt_without_specials) or the cell rules:
+     * start_turn_all; one test of the state's byte when neither is in the
+     * game */
+    if ((s->hooks & (KONTOR__HOOK_CELLS | KONTOR__HOOK_SPECIAL)) && (is_special(k) || (s->hooks & KONTOR__HOOK_CELLS)))
+        goto all;
+    s->ship_moved = 0;
+    s->phase = KONTOR_PHASE_PLACE;
+    if (put_usual_cells(s, seat, k)) return; /* compute_cells */
+all:
     start_turn_all(s, log);
 }
 

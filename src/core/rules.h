@@ -57,6 +57,8 @@ enum {
                                playout's placement takes its general path then) */
     KONTOR__HOOK_HIDDEN = 8, /* no declarations (declare=hidden): a round opens with the choice (the
                                 search's records; begin_round without a call, session fifteen) */
+    KONTOR__HOOK_SPECIAL = 16, /* special cards are in the game: a turn's card may be one (start_turn
+                                 tests it with the cell rules, one byte) */
 };
 static inline uint8_t hooks_of(const kontor_config *cfg) {
     return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
@@ -64,7 +66,8 @@ static inline uint8_t hooks_of(const kontor_config *cfg) {
                      (cfg->pass_hidden ? KONTOR__HOOK_HIDDEN : 0) |
                      ((cfg->export_store | cfg->inner_value | cfg->tiles | cfg->tictactoe)
                           ? KONTOR__HOOK_PLACE
-                          : 0));
+                          : 0) |
+                     (cfg->specials ? KONTOR__HOOK_SPECIAL : 0));
 }
 
 static inline const kontor_card *card_of(const kontor_state *s, int id) { return &s->card[id]; }
@@ -295,6 +298,7 @@ void do_choose(kontor_state *s, int seat, int value, kontor_log *log);
 void playout_reveal_two(kontor_state *s, unsigned passers);
 void playout_reveal_four(kontor_state *s, unsigned passers);
 void playout_round_two(kontor_state *s, unsigned passers);
+void playout_round_declared(kontor_state *s, unsigned passers); /* the same, for declared passes */
 void playout_round_four(kontor_state *s, unsigned passers);
 void playout_start_turn(kontor_state *s);
 void playout_new_round(kontor_state *s);

@@ -83,11 +83,29 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
     for (int i = 0; i < KONTOR_MAX_AREAS; i++) counted[i] = (uint8_t)((m >> i) & 1);
 }
 
-void kontor_points(const kontor_state *s, int points[2]) {
-    points[0] = points[1] = 0;
-    for (uint64_t m = counted_mask(s); m; m &= m - 1) {
-        const kontor_area *a = &s->area[__builtin_ctzll(m)];
-        if (a->keeper) points[a->winner] += a->value;
+/* kontor_points, inline in finish_game (the end of every game: no call,
+ * the two sums in registers) */
+__attribute__((always_inline)) static inline void points_in(const kontor_state *s, int points[2]) {
+    const kontor_config *c = s->cfg;
+    if (c->largest == 0 && c->scoring != KONTOR_SCORE_SIZE) {
+        /* every area counts (the basic game): counted_mask's first loop
+         * and the sum in one pass, without the mask; an area without a
+         * keeper adds nothing, so the keepers' rule (largest_keepers)
+         * changes no sum here (a random basic game's end ~330 -> ~130) */
+        int p0 = 0, p1 = 0, min = c->min_area_cards;
+        for (int i = 0, n = s->nareas; i < n; i++) {
+            const kontor_area *a = &s->area[i];
+            if (!a->keeper || a->out || a->size < min) continue;
+            if (a->winner) p1 += a->value;
+            else p0 += a->value;
+        }
+        points[0] = p0, points[1] = p1;
+    } else {
+        points[0] = points[1] = 0;
+        for (uint64_t m = counted_mask(s); m; m &= m - 1) {
+            const kontor_area *a = &s->area[__builtin_ctzll(m)];
+            if (a->keeper) points[a->winner] += a->value;
+        }
     }
     /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
      * Spieler einen Siegpunkt" */
@@ -97,6 +115,7 @@ void kontor_points(const kontor_state *s, int points[2]) {
     points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
     points[1] += s->bonus_points[1];
 }
+void kontor_points(const kontor_state *s, int points[2]) { points_in(s, points); }
 
 /* Alte Seilschaften: the next enclosed area from index `from` with exactly
  * one tavern in it (two taverns: it scores, no decision); -1 when none. */
@@ -156,11 +175,15 @@ void end_game(kontor_state *s, int reason, kontor_log *log) { end_game_won(s, re
 void finish_game(kontor_state *s, int forced, kontor_log *log) {
     int reason = s->end_reason;
     int pts[2];
-    kontor_points(s, pts);
+    points_in(s, pts);
     s->score[0] = (uint8_t)pts[0];
     s->score[1] = (uint8_t)pts[1];
     int coins[2] = {0, 0};
-    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
+    /* kontor_team's teams without its calls: seat p of two, seats 2t and 2t + 1 of four */
+    if (s->cfg->nseats == 2) coins[0] = s->coins[0], coins[1] = s->coins[1];
+    else if (s->cfg->nseats == 4) coins[0] = s->coins[0] + s->coins[1], coins[1] = s->coins[2] + s->coins[3];
+    else
+        for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
     if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
     else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
     else s->winner = -1;
