@@ -160,7 +160,8 @@ void finish_game(kontor_state *s, int forced, kontor_log *log) {
     s->score[0] = (uint8_t)pts[0];
     s->score[1] = (uint8_t)pts[1];
     int coins[2] = {0, 0};
-    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) coins[kontor_team(s, p)] += s->coins[p];
+    /* (team_of inline, not kontor_team's call a seat) */
+    for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) coins[team_of(s, p)] += s->coins[p];
     if (pts[0] != pts[1]) s->winner = pts[0] > pts[1] ? 0 : 1;
     else if (coins[0] != coins[1]) s->winner = coins[0] > coins[1] ? 0 : 1;
     else s->winner = -1;
