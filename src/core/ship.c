@@ -83,14 +83,14 @@ void playout_ship(kontor_state *s, int value) {
 
 static void export_on_remove(kontor_state *s, int cell);
 
-/* do_remove in the playout's loop (decide.c) for two seats (no pile phase):
- * without a log, the place phase by playout_enter_place and not
- * compute_cells (issue 17, session fourteen). */
-void playout_remove(kontor_state *s, int value) {
-    if (value != KONTOR_NONE) {
+/* before_remove and remove_raw in the playout (playout_remove's and
+ * playout_remove_pile's): the dock card on cell value leaves the board,
+ * without a log; its number, its colour in *colour. */
+__attribute__((always_inline)) static inline int take_off_quiet(kontor_state *s, int value, int *colour) {
+    {
         size_t c = (unsigned)value, i = c >> 6; /* the indices: no sign to extend */
         int id = s->cell_card[c];
-        int team = card_of(s, id)->colour;
+        int team = *colour = card_of(s, id)->colour;
         /* before_remove, its tests inline */
         if (export_mark(s, id)) export_on_remove(s, value);
         if (s->cfg->tiles) tile_bonus_moves(s, value);
@@ -121,8 +121,31 @@ void playout_remove(kontor_state *s, int value) {
         if (bbw_any(bbw_and(around, occ))) s->front.w[i] |= ~keep;
         s->ncards_board--;
         s->cell_card[c] = KONTOR_NONE;
+        return id;
+    }
+}
+
+/* do_remove in the playout's loop (playout.c) for two seats (no pile phase):
+ * without a log, the place phase by playout_enter_place and not
+ * compute_cells (issue 17, session fourteen). Four seats with no card
+ * removed too (do_remove's enter_place). */
+void playout_remove(kontor_state *s, int value) {
+    if (value != KONTOR_NONE) {
+        int team, id = take_off_quiet(s, value, &team);
         pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
     }
+    playout_enter_place(s);
+}
+
+/* do_remove of a card and the pile phase after it (do_pile) in the playout's
+ * loop for four seats (R21): the card goes under the pile of its team's
+ * first seat (second 0) or second (1), the pile phase's draw (rng_below(r,
+ * 2): pile_seats' order); without the phase's step through the loop,
+ * without a log, the place phase by playout_enter_place (four: do_remove
+ * and do_pile's enter_place, ~660 instructions a game). */
+void playout_remove_pile(kontor_state *s, int value, unsigned second) {
+    int team, id = take_off_quiet(s, value, &team);
+    pile_put_under(s, &s->dock_pile[2 * team + second], id); /* owner_seat of four */
     playout_enter_place(s);
 }
 
