@@ -129,10 +129,17 @@ __attribute__((always_inline)) static inline int take_off_quiet(kontor_state *s,
  * without a log, the place phase by playout_enter_place and not
  * compute_cells (issue 17, session fourteen). Four seats with no card
  * removed too (do_remove's enter_place). */
+static __attribute__((noinline)) void remove_two_quiet(kontor_state *s, int value) {
+    int team, id = take_off_quiet(s, value, &team);
+    pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
+    playout_enter_place(s);
+}
+/* (half the removal phases remove nothing: their place phase without the
+ * removal's frame, the card's removal a jump) */
 void playout_remove(kontor_state *s, int value) {
     if (value != KONTOR_NONE) {
-        int team, id = take_off_quiet(s, value, &team);
-        pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
+        remove_two_quiet(s, value);
+        return;
     }
     playout_enter_place(s);
 }
