@@ -453,7 +453,9 @@ static kontor_state playout_against_legal_picks(const kontor_state *start, uint6
  * and the placement's: the rules for which the playout's
  * placement leaves its short path (KONTOR__HOOK_PLACE: Exportlager, Die
  * grosse Insel, Aktionstafeln, Tic Tac Toe), and edge=both, which takes
- * that path with the edges' test left to enclose_at. */
+ * that path with the edges' test left to enclose_at; and Wasserspiele, whose
+ * cell rule (KONTOR__HOOK_CELLS) the ship's and the removal's place phase
+ * test for. */
 static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void **st) {
     (void)st;
     const char *variants[][2] = {{"basic", ""},          {"advanced", ""},      {"four", ""},
@@ -464,7 +466,10 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
                                  {"basic", "declare=hidden,pass=rest"},
                                  /* the placement's general path (KONTOR__HOOK_PLACE) */
                                  {"insel", ""},          {"insel4", ""},        {"advanced", "tiles=1"},
-                                 {"advanced", "export=1"}, {"basic", "edge=both"}, {"four", "edge=both"}};
+                                 {"advanced", "export=1"}, {"basic", "edge=both"}, {"four", "edge=both"},
+                                 /* a scenario's cell rule alone (KONTOR__HOOK_CELLS): the place
+                                  * phase after the ship and the removal leaves its usual cells */
+                                 {"wasserspiele", ""}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         kontor_config cfg;
         config(&cfg, variants[v][0]);

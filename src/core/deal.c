@@ -246,9 +246,7 @@ static int deal_take(const uint8_t *ids, int n, const uint64_t in[2], const uint
  * is held to it here. */
 static inline int board_fits(const kontor_config *cfg) {
     if (!cfg->fixed_board) return cfg->width * cfg->height <= 2 * KONTOR_MAX_AREAS;
-    int n = 0;
-    for (int w = 0; w < 4; w++) n += __builtin_popcountll(cfg->board_mask.w[w]);
-    return n <= 2 * KONTOR_MAX_AREAS;
+    return kontor_bb_count(&cfg->board_mask) <= 2 * KONTOR_MAX_AREAS; /* (the config's public 16x16 form) */
 }
 
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,

@@ -306,6 +306,7 @@ void do_declare(kontor_state *s, int seat, int value, kontor_log *log);
 void do_ship(kontor_state *s, int value, kontor_log *log);
 void playout_ship(kontor_state *s, int value);
 void playout_remove(kontor_state *s, int value);
+void playout_remove_pile(kontor_state *s, int value, unsigned second);
 void before_remove(kontor_state *s, int cell);
 void do_remove(kontor_state *s, int value, kontor_log *log);
 void do_pile(kontor_state *s, int value, kontor_log *log);

