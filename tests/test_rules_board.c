@@ -299,7 +299,7 @@ static void start_cache_gives_what_place_start_works_out(void **st) {
         {"basic", "width=12,height=4"}, {"four", "width=6,height=12"}, {"advanced", "width=3,height=3"}};
     static kontor_state miss, hit, other;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        setup(&other, "basic", "width=11,height=9"); /* no variant's board: the next deal misses */
+        setup(&other, "basic", "width=7,height=6"); /* no variant's board: the next deal misses */
         setup(&miss, variants[v][0], variants[v][1]);
         setup(&hit, variants[v][0], variants[v][1]);
         if (memcmp(&miss, &hit, sizeof miss) != 0) fail_msg("%s %s: the start from the cache differs", variants[v][0],

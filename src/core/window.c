@@ -1,0 +1,88 @@
+/* window.c: the part of the 16x16 grid that a config's cards can ever reach
+ * (issue 17's narrow board).
+ *
+ * The cells keep their public numbers (y * 16 + x: moves, events, records,
+ * the protocol), but a board never covers the grid: its extent is at most
+ * width x height (R5) around its start, so a card can lie only within
+ * width - 1 columns and height - 1 rows of every start card, or on a fixed
+ * board's cells. That window is 7x7 for the basic game (6 wide from the
+ * water cross), 9x9 for the advanced (7), 11x11 for the game for four,
+ * Gigant and Kleinen (8 from the cross, 6 from the centre alone), 9x9 for
+ * Gulliver (5 from the centre) and 12x4 for Canale's fixed board: at most
+ * 128 cells, two 64-bit words, where the grid's sets are four. The window is
+ * worked out here once, when a config is interned, with the tables that map
+ * a cell to its bit and back and the column masks that neighbours by shifts
+ * need; a config whose window would exceed 128 cells is refused. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/bb.h"
+#include "core/internal.h"
+#include "kontor/kontor.h"
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+kontor_status kontor__window(kontor_config *cfg, kontor_error *err) {
+    int x0, x1, y0, y1;
+    if (cfg->fixed_board) {
+        /* the fixed board's bounding box */
+        x0 = y0 = KONTOR_GRID, x1 = y1 = -1;
+        for (bb_t t = cfg->board_mask; bb_any(t);) {
+            int c = bb_pop(&t);
+            if (bb_x(c) < x0) x0 = bb_x(c);
+            if (bb_x(c) > x1) x1 = bb_x(c);
+            if (bb_y(c) < y0) y0 = bb_y(c);
+            if (bb_y(c) > y1) y1 = bb_y(c);
+        }
+        if (x1 < 0) x0 = x1 = y0 = y1 = bb_x(KONTOR_CENTRE_CELL);
+    } else {
+        /* the start's extent (the centre and the start layout's cells), then
+         * every cell within width - 1 (height - 1) of its far side */
+        int sx0 = bb_x(KONTOR_CENTRE_CELL), sx1 = sx0, sy0 = bb_y(KONTOR_CENTRE_CELL), sy1 = sy0;
+        for (int i = 0; i < cfg->layout_n && i < KONTOR_LAYOUT_MAX; i++) {
+            int c = cfg->layout[i];
+            if (bb_x(c) < sx0) sx0 = bb_x(c);
+            if (bb_x(c) > sx1) sx1 = bb_x(c);
+            if (bb_y(c) < sy0) sy0 = bb_y(c);
+            if (bb_y(c) > sy1) sy1 = bb_y(c);
+        }
+        int w = cfg->width ? cfg->width : 1, h = cfg->height ? cfg->height : 1;
+        x0 = clampi(sx1 - (w - 1), 0, BB_XMAX), x1 = clampi(sx0 + (w - 1), 0, BB_XMAX);
+        y0 = clampi(sy1 - (h - 1), 0, BB_YMAX), y1 = clampi(sy0 + (h - 1), 0, BB_YMAX);
+        if (x0 > sx0) x0 = sx0; /* a start wider than the board: its cards still lie in the window */
+        if (x1 < sx1) x1 = sx1;
+        if (y0 > sy0) y0 = sy0;
+        if (y1 < sy1) y1 = sy1;
+    }
+    int stride = x1 - x0 + 1, rows = y1 - y0 + 1;
+    if (stride * rows > KONTOR_WINDOW_MAX) {
+        if (err) {
+            memset(err, 0, sizeof *err);
+            err->code = KONTOR_E_RANGE;
+            snprintf(err->msg, sizeof err->msg,
+                     "a %dx%d board %s reaches %dx%d cells, more than the %d a game's board holds; make width or "
+                     "height smaller",
+                     cfg->width, cfg->height, cfg->fixed_board ? "(fixed)" : cfg->layout_n ? "from its start" : "from the centre alone",
+                     stride, rows, KONTOR_WINDOW_MAX);
+        }
+        return KONTOR_E_RANGE;
+    }
+    cfg->win_x0 = (uint8_t)x0, cfg->win_y0 = (uint8_t)y0;
+    cfg->win_stride = (uint8_t)stride, cfg->win_rows = (uint8_t)rows;
+    memset(cfg->win_pad, 0, sizeof cfg->win_pad);
+    memset(cfg->bit_of, KONTOR_NONE, sizeof cfg->bit_of);
+    memset(cfg->cell_of, KONTOR_NONE, sizeof cfg->cell_of);
+    memset(cfg->win_col0, 0, sizeof cfg->win_col0);
+    memset(cfg->win_collast, 0, sizeof cfg->win_collast);
+    memset(cfg->win_all, 0, sizeof cfg->win_all);
+    for (int r = 0; r < rows; r++)
+        for (int x = 0; x < stride; x++) {
+            int b = r * stride + x, c = bb_xy(x0 + x, y0 + r);
+            cfg->bit_of[c] = (uint8_t)b;
+            cfg->cell_of[b] = (uint8_t)c;
+            cfg->win_all[b >> 6] |= 1ULL << (b & 63);
+            if (x == 0) cfg->win_col0[b >> 6] |= 1ULL << (b & 63);
+            if (x == stride - 1) cfg->win_collast[b >> 6] |= 1ULL << (b & 63);
+        }
+    return KONTOR_OK;
+}
