@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/nb.h"
+#include "core/window.h"
 #include "core/rules.h"
 #include "testutil.h"
 
@@ -31,8 +32,8 @@ static void each_variant_has_the_window_of_its_reach(void **st) {
         kontor_error err;
         const kontor_config *c = interned(want[i].variant, NULL, &err);
         assert_non_null(c);
-        if (c->win_stride != want[i].w || c->win_rows != want[i].h)
-            fail_msg("%s: window %dx%d, want %dx%d", want[i].variant, c->win_stride, c->win_rows, want[i].w, want[i].h);
+        if (c->win->stride != want[i].w || c->win->rows != want[i].h)
+            fail_msg("%s: window %dx%d, want %dx%d", want[i].variant, c->win->stride, c->win->rows, want[i].w, want[i].h);
     }
 }
 
@@ -46,24 +47,24 @@ static void the_tables_map_cells_and_bits_both_ways(void **st) {
         kontor_error err;
         const kontor_config *c = interned(name, NULL, &err);
         if (!c) fail_msg("%s: %s", name, err.msg);
-        int n = c->win_stride * c->win_rows;
+        int n = c->win->stride * c->win->rows;
         assert_true(n <= KONTOR_WINDOW_MAX);
         int inside = 0;
         for (int cell = 0; cell < KONTOR_CELLS; cell++) {
-            int b = c->bit_of[cell];
+            int b = c->win->bit_of[cell];
             if (b == KONTOR_NONE) continue;
             inside++;
-            assert_int_equal(c->cell_of[b], cell);
-            int x = b % c->win_stride;
-            assert_int_equal((int)(c->win_col0[b >> 6] >> (b & 63) & 1), x == 0);
-            assert_int_equal((int)(c->win_collast[b >> 6] >> (b & 63) & 1), x == c->win_stride - 1);
-            assert_int_equal((int)(c->win_all[b >> 6] >> (b & 63) & 1), 1);
+            assert_int_equal(c->win->cell_of[b], cell);
+            int x = b % c->win->stride;
+            assert_int_equal((int)(c->win->col0[b >> 6] >> (b & 63) & 1), x == 0);
+            assert_int_equal((int)(c->win->collast[b >> 6] >> (b & 63) & 1), x == c->win->stride - 1);
+            assert_int_equal((int)(c->win->all[b >> 6] >> (b & 63) & 1), 1);
         }
         assert_int_equal(inside, n);
-        assert_true(c->bit_of[KONTOR_CENTRE_CELL] != KONTOR_NONE);
-        for (int i = 0; i < c->layout_n; i++) assert_true(c->bit_of[c->layout[i]] != KONTOR_NONE);
+        assert_true(c->win->bit_of[KONTOR_CENTRE_CELL] != KONTOR_NONE);
+        for (int i = 0; i < c->layout_n; i++) assert_true(c->win->bit_of[c->layout[i]] != KONTOR_NONE);
         if (c->fixed_board)
-            for (bb_t t = c->board_mask; bb_any(t);) assert_true(c->bit_of[bb_pop(&t)] != KONTOR_NONE);
+            for (bb_t t = c->board_mask; bb_any(t);) assert_true(c->win->bit_of[bb_pop(&t)] != KONTOR_NONE);
     }
 }
 
@@ -84,7 +85,7 @@ static void cards_never_leave_the_window(void **st) {
             kontor_rng_seed(&r, seed * 7 + 1);
             while (s.phase != KONTOR_PHASE_OVER) {
                 for (int cell = 0; cell < KONTOR_CELLS; cell++)
-                    if (s.cfg->bit_of[cell] == KONTOR_NONE) {
+                    if (s.cfg->win->bit_of[cell] == KONTOR_NONE) {
                         if (bb_test(&s.occ, cell) || bb_test(&s.cells, cell) || bb_test(&s.cells_water, cell) ||
                             bb_test(&s.mask, cell))
                             fail_msg("%s seed %d: cell %d outside the window", variants[v], (int)seed, cell);
@@ -141,7 +142,7 @@ static void property_narrow_sets_agree_with_the_grid(void **st) {
         const kontor_config *c = interned(variants[v], NULL, &err);
         assert_non_null(c);
         kontor_bb win = bb_of_nb(nb_all(c), c);
-        assert_int_equal(bb_count(win), c->win_stride * c->win_rows);
+        assert_int_equal(bb_count(win), c->win->stride * c->win->rows);
         for (int n = 0; n < 2000; n++) {
             kontor_bb a, b;
             for (int i = 0; i < 4; i++) {

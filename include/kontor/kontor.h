@@ -262,21 +262,13 @@ typedef struct kontor_config {
      * a caller that points it at its own set keeps that set unchanged and
      * alive as long as any config, state, view or record refers to it. */
     const kontor_cardset *cards;
-    /* Not settings (issue 17's narrow board): the window of the grid that
-     * holds every cell a card of this config can ever reach, worked out by
-     * kontor_config_intern in the interned copy (src/core/window.c) and left
-     * out of the configs' comparison there; 0 or anything in a caller's own
-     * config. A window is at most KONTOR_WINDOW_MAX cells: win_stride cells
-     * a row (its width), win_rows rows, its cell (win_x0, win_y0) at bit 0;
-     * bit_of[cell] is a grid cell's bit (KONTOR_NONE outside the window),
-     * cell_of[bit] a bit's cell; win_col0 and win_collast are the window's
-     * first and last column as bits (the masks of the east and west
-     * shifts), win_all its cells. */
-    uint8_t win_x0, win_y0, win_stride, win_rows;
-    uint8_t win_pad[4];
-    uint64_t win_col0[2], win_collast[2], win_all[2];
-    uint8_t bit_of[KONTOR_CELLS];
-    uint8_t cell_of[128];
+    /* Not a setting (issue 17's narrow board): the window of the grid that
+     * holds every cell a card of this config can ever reach (its tables:
+     * src/core/window.h), worked out by kontor_config_intern for the
+     * interned copy and kept beside it (the config stays small: records and
+     * the server copy configs), left out of the configs' comparison; NULL
+     * or anything in a caller's own config. */
+    const struct kontor_window *win;
 } kontor_config;
 
 /* The most cells a config's window may hold: a state's sets are 128 bits. */

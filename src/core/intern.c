@@ -55,13 +55,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "core/window.h"
 #include "kontor/kontor.h"
 
-/* The bytes that make a config: its settings, up to the window that
- * kontor__window works out from them (issue 17's narrow board), which is
- * neither hashed nor compared nor copied from a caller's config. */
-#define KEY_BYTES offsetof(kontor_config, win_x0)
+/* The bytes that make a config: its settings, up to the pointer to the
+ * window that kontor__window works out from them (issue 17's narrow
+ * board), which is neither hashed nor compared nor taken from a caller's
+ * config. */
+#define KEY_BYTES offsetof(kontor_config, win)
 _Static_assert(KEY_BYTES % 8 == 0, "a config's key is whole words");
 
 #define NBUCKETS KONTOR_CONFIGS_MAX /* a power of two: one chain an entry on average when full */
@@ -80,6 +81,7 @@ typedef struct slot {
 } slot;
 
 static kontor_config table[KONTOR_CONFIGS_MAX];
+static kontor_window windows[KONTOR_CONFIGS_MAX]; /* table[i].win is &windows[i] */
 static slot meta[KONTOR_CONFIGS_MAX];
 static uint32_t bucket[NBUCKETS];
 static uint32_t fresh;                /* table[fresh ..) never used */
@@ -197,18 +199,23 @@ static void full_error(kontor_error *err) {
 }
 
 /* c canonical; hold: 1 for kontor_config_retain, 0 for kontor_config_intern */
-static const kontor_config *lookup(kontor_config *c, int hold, kontor_error *err) {
+static const kontor_config *lookup(const kontor_config *c, int hold, kontor_error *err) {
     uint32_t h = hash_of(c);
     pthread_mutex_lock(&lock);
     uint32_t i = find(c, h);
     if (!i) {
         /* a new config: its window, or its refusal (a board too large for
          * a state's sets) */
-        if (kontor__window(c, err) != KONTOR_OK) {
+        kontor_window w;
+        if (kontor__window(c, &w, err) != KONTOR_OK) {
             pthread_mutex_unlock(&lock);
             return NULL;
         }
         i = insert(c, h);
+        if (i) {
+            windows[i - 1] = w;
+            table[i - 1].win = &windows[i - 1];
+        }
     }
     if (i) {
         slot *m = &meta[i - 1];

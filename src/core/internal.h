@@ -17,11 +17,6 @@ void kontor__score_enclosed(kontor_state *s, kontor_log *log);
  * fields by passes over the grid), appending it to s->area; for tests that
  * compare the placement's faster scoring with it. */
 void kontor__score_area_plain(kontor_state *s, kontor_bb cells);
-/* Work out cfg's window (kontor_config's win_* fields, bit_of, cell_of:
- * src/core/window.c); KONTOR_E_RANGE, with err filled, when it would hold
- * more than KONTOR_WINDOW_MAX cells. kontor_config_intern calls it for
- * every config it keeps. */
-kontor_status kontor__window(kontor_config *cfg, kontor_error *err);
 /* The id of the card with a printed number, or -1. */
 int kontor__card_id(const kontor_state *s, int number);
 

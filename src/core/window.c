@@ -17,12 +17,12 @@
 #include <string.h>
 
 #include "core/bb.h"
-#include "core/internal.h"
+#include "core/window.h"
 #include "kontor/kontor.h"
 
 static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-kontor_status kontor__window(kontor_config *cfg, kontor_error *err) {
+kontor_status kontor__window(const kontor_config *cfg, kontor_window *out, kontor_error *err) {
     int x0, x1, y0, y1;
     if (cfg->fixed_board) {
         /* the fixed board's bounding box */
@@ -67,22 +67,19 @@ kontor_status kontor__window(kontor_config *cfg, kontor_error *err) {
         }
         return KONTOR_E_RANGE;
     }
-    cfg->win_x0 = (uint8_t)x0, cfg->win_y0 = (uint8_t)y0;
-    cfg->win_stride = (uint8_t)stride, cfg->win_rows = (uint8_t)rows;
-    memset(cfg->win_pad, 0, sizeof cfg->win_pad);
-    memset(cfg->bit_of, KONTOR_NONE, sizeof cfg->bit_of);
-    memset(cfg->cell_of, KONTOR_NONE, sizeof cfg->cell_of);
-    memset(cfg->win_col0, 0, sizeof cfg->win_col0);
-    memset(cfg->win_collast, 0, sizeof cfg->win_collast);
-    memset(cfg->win_all, 0, sizeof cfg->win_all);
+    memset(out, 0, sizeof *out);
+    out->x0 = (uint8_t)x0, out->y0 = (uint8_t)y0;
+    out->stride = (uint8_t)stride, out->rows = (uint8_t)rows;
+    memset(out->bit_of, KONTOR_NONE, sizeof out->bit_of);
+    memset(out->cell_of, KONTOR_NONE, sizeof out->cell_of);
     for (int r = 0; r < rows; r++)
         for (int x = 0; x < stride; x++) {
             int b = r * stride + x, c = bb_xy(x0 + x, y0 + r);
-            cfg->bit_of[c] = (uint8_t)b;
-            cfg->cell_of[b] = (uint8_t)c;
-            cfg->win_all[b >> 6] |= 1ULL << (b & 63);
-            if (x == 0) cfg->win_col0[b >> 6] |= 1ULL << (b & 63);
-            if (x == stride - 1) cfg->win_collast[b >> 6] |= 1ULL << (b & 63);
+            out->bit_of[c] = (uint8_t)b;
+            out->cell_of[b] = (uint8_t)c;
+            out->all[b >> 6] |= 1ULL << (b & 63);
+            if (x == 0) out->col0[b >> 6] |= 1ULL << (b & 63);
+            if (x == stride - 1) out->collast[b >> 6] |= 1ULL << (b & 63);
         }
     return KONTOR_OK;
 }
