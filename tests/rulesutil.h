@@ -17,7 +17,7 @@
 
 #define PASS (-1)
 
-static inline int bb_test_cell(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
+static inline int bb_test_cell(const kontor_bb *b, int c) { return kontor_bb_has(b, c); }
 
 static inline void setup(kontor_state *s, const char *variant, const char *opts) {
     kontor_config cfg;

@@ -17,11 +17,8 @@
 
 #define PASS (-1)
 
-static inline int bbt(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
-static inline int bbn(const kontor_bb *b) {
-    return __builtin_popcountll(b->w[0]) + __builtin_popcountll(b->w[1]) + __builtin_popcountll(b->w[2]) +
-           __builtin_popcountll(b->w[3]);
-}
+static inline int bbt(const kontor_bb *b, int c) { return kontor_bb_has(b, c); }
+static inline int bbn(const kontor_bb *b) { return kontor_bb_count(b); }
 static inline int C(int dx, int dy) { return kontor_cell(dx, dy); }
 
 static inline void setup(kontor_state *s, const char *variant, const char *opts, uint64_t seed) {

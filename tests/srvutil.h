@@ -7,7 +7,16 @@
  * clients that keep their newest state, error and welcome, and players that take
  * decisions. start_env() can set one environment variable for the server,
  * start_bin() start another build of it (the leak oracle's test build),
- * start_opts() give it more options (test_serve_limits.c: the limits).
+ * start_opts() give it more options (test_serve_limits.c: the limits);
+ * get_record() and replay_ends_with_score() read a finished game's record
+ * back and check it against what the players saw.
+ *
+ * The tests that call the API's handlers directly instead (test_api_body.c,
+ * test_server_configs.c: server_http, as the fuzz target does, no socket
+ * and no second process) take the same temporary directory and database
+ * from setup_in_process()/teardown_in_process() and ask with
+ * http_in_process(), at the end of this file: one place creates and
+ * removes a test server's files, whichever way it runs.
  */
 #ifndef KONTOR_TESTS_SRVUTIL_H
 #define KONTOR_TESTS_SRVUTIL_H
@@ -21,6 +30,7 @@
 #include <jansson.h>
 
 #include "kontor/record.h"
+#include "server/server.h"
 #include "server/wsclient.h"
 #include "testutil.h"
 
@@ -128,6 +138,41 @@ static inline json_t *create(const srv *s, const char *body) {
     assert_int_equal(st, 201);
     assert_non_null(json_string_value(json_object_get(g, "id")));
     return g;
+}
+
+/* The stored record of game id (GET /api/games/ID/record: asserted 200,
+ * and asserted to parse) in *r; the caller releases it. */
+static inline void get_record(const srv *s, const char *id, kontor_record *r) {
+    char path[128], *resp = NULL;
+    kontor_error err;
+    snprintf(path, sizeof path, "/api/games/%s/record", id);
+    assert_int_equal(http_request("127.0.0.1", s->port, "GET", path, NULL, &resp), 200);
+    if (kontor_record_parse(r, resp, strlen(resp), &err) != KONTOR_OK) fail_msg("record of '%s': %s", id, err.msg);
+    free(resp);
+}
+
+/* The replay view of game id (GET /api/games/ID/view, of ply if ply >= 0,
+ * else of now: asserted 200); the caller frees it. */
+static inline json_t *get_view(const srv *s, const char *id, int ply) {
+    char path[128];
+    int st;
+    if (ply >= 0) snprintf(path, sizeof path, "/api/games/%s/view?ply=%d", id, ply);
+    else snprintf(path, sizeof path, "/api/games/%s/view", id);
+    json_t *v = http_json(s, "GET", path, NULL, &st);
+    assert_int_equal(st, 200);
+    return v;
+}
+
+/* Record r replayed to its end into *fin (each called after every decision
+ * if not NULL, as kontor_record_replay does): the game is over with score
+ * (a JSON array of the two seats' scores, from the players' last state). */
+static inline void replay_ends_with_score(const kontor_record *r, json_t *score, kontor_state *fin,
+                                          kontor_replay_cb each, void *ctx) {
+    kontor_error err;
+    assert_int_equal(kontor_record_replay(r, -1, fin, each, ctx, &err), KONTOR_OK);
+    assert_true(kontor_over(fin));
+    assert_int_equal(fin->score[0], json_integer_value(json_array_get(score, 0)));
+    assert_int_equal(fin->score[1], json_integer_value(json_array_get(score, 1)));
 }
 
 typedef struct cl {
@@ -323,5 +368,30 @@ static inline int play_both(cl *a, cl *b, kontor_rng *rng, int limit) {
     return moves;
 }
 
-/* ---- tests ------------------------------------------------------------------- */
+/* ---- a server in process (link $(SERVER_OBJ), server.o included) ------------ */
+
+/* setup(), then a server in this process on its database (one thread). */
+static inline int setup_in_process(void **state) {
+    if (setup(state) != 0) return -1;
+    kontor_error err;
+    return server_init(dbpath, 1, &err) == 0 ? 0 : -1;
+}
+
+/* The server in process shut down, then teardown(). */
+static inline int teardown_in_process(void **state) {
+    server_shutdown();
+    return teardown(state);
+}
+
+/* Ask the server in process (server_http) method path with the len bytes of
+ * body; returns the status, and in *out (if out) the answer's JSON (NULL if
+ * it has none; the caller frees it). */
+static inline int http_in_process(const char *method, const char *path, const char *body, size_t len, json_t **out) {
+    server_http_req rq = {method, path, NULL, body, len, 0, NULL};
+    server_http_resp rs;
+    int st = server_http(&rq, &rs);
+    if (out) *out = rs.body ? json_loadb(rs.body, rs.len, 0, NULL) : NULL;
+    free(rs.body);
+    return st;
+}
 #endif

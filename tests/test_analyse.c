@@ -89,11 +89,8 @@ static int blunder_game_by(uint64_t seed, kontor_record *rec, int (*blunder_at)(
     kontor_config cfg;
     kontor_error err;
     assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, seed);
     kontor_state s;
-    assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, &err), KONTOR_OK);
-    kontor_record_init(rec, &cfg, &d);
+    kt_deal_recorded(&s, rec, &cfg, seed);
     kontor_agent *g[2] = {kontor_agent_new("greedy", seed, &err), kontor_agent_new("greedy", seed + 1, &err)};
     assert_non_null(g[0]);
     assert_non_null(g[1]);

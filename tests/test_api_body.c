@@ -15,48 +15,16 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
-#include "server/server.h"
-#include "testutil.h"
-
-static char dir[64], db[128];
-
-static int http(const char *method, const char *path, const char *body, size_t len, json_t **out) {
-    server_http_req rq = {method, path, NULL, body, len, 0, NULL};
-    server_http_resp rs;
-    int st = server_http(&rq, &rs);
-    *out = rs.body ? json_loadb(rs.body, rs.len, 0, NULL) : NULL;
-    free(rs.body);
-    return st;
-}
-
-/* Each test has a server of its own, in process, on a database in a new
- * directory (removed after). */
-static int setup(void **state) {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/kontor-body-XXXXXX");
-    if (!mkdtemp(dir)) return -1;
-    snprintf(db, sizeof db, "%s/games.db", dir);
-    kontor_error err;
-    return server_init(db, 1, &err) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state) {
-    (void)state;
-    server_shutdown();
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
-}
+#include "srvutil.h" /* each test: a server of its own, in process, on a database in a new directory */
 
 static void test_bodies_over_msg_max_are_413_too_large_in_the_handlers(void **state) {
     (void)state;
     json_t *g;
     const char *create = "{\"seats\":[\"human\",\"human\"]}";
-    assert_int_equal(http("POST", "/api/games", create, strlen(create), &g), 201);
+    assert_int_equal(http_in_process("POST", "/api/games", create, strlen(create), &g), 201);
     char rematch[64], takeback[64];
     snprintf(rematch, sizeof rematch, "/api/games/%s/rematch", json_string_value(json_object_get(g, "id")));
     snprintf(takeback, sizeof takeback, "/api/games/%s/takeback", json_string_value(json_object_get(g, "id")));
@@ -71,11 +39,11 @@ static void test_bodies_over_msg_max_are_413_too_large_in_the_handlers(void **st
     const char *paths[] = {"/api/games", rematch, takeback};
     for (int i = 0; i < 3; i++) {
         json_t *e;
-        assert_int_equal(http("POST", paths[i], body, n, &e), 413);
+        assert_int_equal(http_in_process("POST", paths[i], body, n, &e), 413);
         assert_string_equal(json_string_value(json_object_get(e, "code")), "too_large");
         json_decref(e);
         /* one byte less is read (a body of spaces: 400 or 403/409, never 413) */
-        assert_int_not_equal(http("POST", paths[i], body + 1, n - 1, &e), 413);
+        assert_int_not_equal(http_in_process("POST", paths[i], body + 1, n - 1, &e), 413);
         json_decref(e);
     }
     free(body);
@@ -85,7 +53,7 @@ static void test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii(void *
     (void)state;
     const char body[] = "{\"seats\":\"a\\u000\xc9\x9d\xdd\x8a\"}";
     json_t *e;
-    assert_int_equal(http("POST", "/api/games", body, sizeof body - 1, &e), 400);
+    assert_int_equal(http_in_process("POST", "/api/games", body, sizeof body - 1, &e), 400);
     assert_non_null(e);
     const char *msg = json_string_value(json_object_get(e, "error"));
     assert_non_null(msg);
@@ -96,8 +64,10 @@ static void test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii(void *
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_bodies_over_msg_max_are_413_too_large_in_the_handlers, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bodies_over_msg_max_are_413_too_large_in_the_handlers, setup_in_process,
+                                        teardown_in_process),
+        cmocka_unit_test_setup_teardown(test_a_body_not_json_with_bytes_not_utf8_is_answered_in_ascii, setup_in_process,
+                                        teardown_in_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

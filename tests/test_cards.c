@@ -113,6 +113,16 @@ static void expect_error(const cardfile *f, kontor_status code, int line, const 
     assert_int_equal(err.line, line);
 }
 
+/* The default set with the line of the card numbered number replaced by
+ * text is refused with code, at line, saying msg. */
+static void card_refused(int number, const char *text, kontor_status code, int line, const char *msg)
+{
+    cardfile f;
+    cardfile_default(&f);
+    set_card(&f, number, text);
+    expect_error(&f, code, line, msg);
+}
+
 static kontor_status parse_str(const char *text, kontor_cardset *cs, kontor_error *err)
 {
     return kontor_cards_parse(cs, text, strlen(text), err);
@@ -549,84 +559,58 @@ static void a_nul_byte_is_an_error(void **state)
 static void a_control_byte_is_an_error(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 5, "5 red\x01 goods W -");
-    expect_error(&f, KONTOR_E_PARSE, 6,
+    card_refused(5, "5 red\x01 goods W -", KONTOR_E_PARSE, 6,
                  "line 6: unexpected byte 0x01 (only printable ascii outside comments)");
 }
 
 static void a_card_line_has_five_fields(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 5, "5 red goods W");
-    expect_error(&f, KONTOR_E_PARSE, 6,
+    card_refused(5, "5 red goods W", KONTOR_E_PARSE, 6,
                  "line 6: expected 5 fields (number colour kind goods symbol), found 4");
-    set_card(&f, 5, "5 red goods W - extra more");
-    expect_error(&f, KONTOR_E_PARSE, 6,
+    card_refused(5, "5 red goods W - extra more", KONTOR_E_PARSE, 6,
                  "line 6: expected 5 fields (number colour kind goods symbol), found more than 5");
 }
 
 static void the_number_is_a_whole_number(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 12, "12x black goods WS ship");
-    expect_error(&f, KONTOR_E_PARSE, 13, "line 13: the number '12x' is not a whole number");
-    set_card(&f, 12, "-12 black goods WS ship");
-    expect_error(&f, KONTOR_E_PARSE, 13, "line 13: the number '-12' is not a whole number");
+    card_refused(12, "12x black goods WS ship", KONTOR_E_PARSE, 13,
+                 "line 13: the number '12x' is not a whole number");
+    card_refused(12, "-12 black goods WS ship", KONTOR_E_PARSE, 13,
+                 "line 13: the number '-12' is not a whole number");
 }
 
 static void numbers_above_255_are_out_of_range(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 12, "256 black goods WS ship");
-    expect_error(&f, KONTOR_E_RANGE, 13, "line 13: the number '256' is above 255");
-    set_card(&f, 12, "99999999999999999999 black goods WS ship");
-    expect_error(&f, KONTOR_E_RANGE, 13, "line 13: the number '99999999999999999999' is above 255");
+    card_refused(12, "256 black goods WS ship", KONTOR_E_RANGE, 13, "line 13: the number '256' is above 255");
+    card_refused(12, "99999999999999999999 black goods WS ship", KONTOR_E_RANGE, 13,
+                 "line 13: the number '99999999999999999999' is above 255");
 }
 
 static void unknown_colour_kind_goods_symbol(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 20, "20 blue goods ST ship");
-    expect_error(&f, KONTOR_E_PARSE, 21,
+    card_refused(20, "20 blue goods ST ship", KONTOR_E_PARSE, 21,
                  "line 21: unknown colour 'blue' (expected red, black or neutral)");
-    cardfile_default(&f);
-    set_card(&f, 20, "20 black cargo ST ship");
-    expect_error(&f, KONTOR_E_PARSE, 21,
+    card_refused(20, "20 black cargo ST ship", KONTOR_E_PARSE, 21,
                  "line 21: unknown kind 'cargo' (expected goods, crane, tavern, water, centre, "
                  "flood, bridge or customs)");
-    cardfile_default(&f);
-    set_card(&f, 20, "20 black goods SX ship");
-    expect_error(&f, KONTOR_E_PARSE, 21, "line 21: goods 'SX' must be '-' or letters T, W, S");
-    cardfile_default(&f);
-    set_card(&f, 20, "20 black goods st ship");
-    expect_error(&f, KONTOR_E_PARSE, 21, "line 21: goods 'st' must be '-' or letters T, W, S");
-    cardfile_default(&f);
-    set_card(&f, 20, "20 black goods ST boat");
-    expect_error(&f, KONTOR_E_PARSE, 21,
+    card_refused(20, "20 black goods SX ship", KONTOR_E_PARSE, 21,
+                 "line 21: goods 'SX' must be '-' or letters T, W, S");
+    card_refused(20, "20 black goods st ship", KONTOR_E_PARSE, 21,
+                 "line 21: goods 'st' must be '-' or letters T, W, S");
+    card_refused(20, "20 black goods ST boat", KONTOR_E_PARSE, 21,
                  "line 21: unknown symbol 'boat' (expected -, coin, ship or coin+ship)");
-    cardfile_default(&f);
-    set_card(&f, 20, "20 black goods ST ship+coin");
-    expect_error(&f, KONTOR_E_PARSE, 21,
+    card_refused(20, "20 black goods ST ship+coin", KONTOR_E_PARSE, 21,
                  "line 21: unknown symbol 'ship+coin' (expected -, coin, ship or coin+ship)");
 }
 
 static void long_fields_are_cut_short_in_messages(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 20, "20 abcdefghijklmnopqrstuvwxyz goods ST ship");
-    expect_error(&f, KONTOR_E_PARSE, 21,
+    card_refused(20, "20 abcdefghijklmnopqrstuvwxyz goods ST ship", KONTOR_E_PARSE, 21,
                  "line 21: unknown colour 'abcdefghijklmnopqrstuvwx...' (expected red, black or "
                  "neutral)");
 }
@@ -660,10 +644,8 @@ static void name_must_come_first_once_and_be_short(void **state)
 static void each_number_is_used_once(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 11, "17 red goods WS ship");
-    expect_error(&f, KONTOR_E_INVALID, 18, "line 18: number 17 is used twice (first on line 12)");
+    card_refused(11, "17 red goods WS ship", KONTOR_E_INVALID, 18,
+                 "line 18: number 17 is used twice (first on line 12)");
 }
 
 static void there_is_one_centre_card(void **state)
@@ -673,77 +655,57 @@ static void there_is_one_centre_card(void **state)
     cardfile_default(&f);
     add_line(&f, "0 neutral centre - -");
     expect_error(&f, KONTOR_E_INVALID, 95, "line 95: a second centre card (first on line 1)");
-    cardfile_default(&f);
-    set_card(&f, 0, "# no centre");
-    expect_error(&f, KONTOR_E_INVALID, 0, "card set: there is no centre card (0 neutral centre - -)");
+    card_refused(0, "# no centre", KONTOR_E_INVALID, 0,
+                 "card set: there is no centre card (0 neutral centre - -)");
 }
 
 static void the_centre_is_number_0_and_only_it(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 0, "94 neutral centre - -");
-    expect_error(&f, KONTOR_E_INVALID, 1, "line 1: the centre card has no number: write 0, not 94");
-    cardfile_default(&f);
-    set_card(&f, 50, "0 neutral water - -");
-    expect_error(&f, KONTOR_E_INVALID, 51,
+    card_refused(0, "94 neutral centre - -", KONTOR_E_INVALID, 1,
+                 "line 1: the centre card has no number: write 0, not 94");
+    card_refused(50, "0 neutral water - -", KONTOR_E_INVALID, 51,
                  "line 51: number 0 is the centre's; a water card needs a number from 1 to 255");
 }
 
 static void the_centre_shows_no_symbol(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 0, "0 neutral centre - coin");
-    expect_error(&f, KONTOR_E_INVALID, 1, "line 1: the centre card shows an anchor, not a symbol");
+    card_refused(0, "0 neutral centre - coin", KONTOR_E_INVALID, 1,
+                 "line 1: the centre card shows an anchor, not a symbol");
 }
 
 static void dock_cards_are_red_or_black(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 7, "7 neutral crane - ship");
-    expect_error(&f, KONTOR_E_INVALID, 8,
+    card_refused(7, "7 neutral crane - ship", KONTOR_E_INVALID, 8,
                  "line 8: a crane card is a dock card and must be red or black");
 }
 
 static void water_and_special_cards_are_neutral(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 48, "48 red water - ship");
-    expect_error(&f, KONTOR_E_INVALID, 49, "line 49: a water card must be neutral, not red");
-    cardfile_default(&f);
-    set_card(&f, 89, "89 black bridge - -");
-    expect_error(&f, KONTOR_E_INVALID, 90, "line 90: a bridge card must be neutral, not black");
+    card_refused(48, "48 red water - ship", KONTOR_E_INVALID, 49,
+                 "line 49: a water card must be neutral, not red");
+    card_refused(89, "89 black bridge - -", KONTOR_E_INVALID, 90,
+                 "line 90: a bridge card must be neutral, not black");
 }
 
 static void only_goods_cards_show_goods(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 29, "29 neutral water W coin");
-    expect_error(&f, KONTOR_E_INVALID, 30, "line 30: a water card cannot show goods");
-    cardfile_default(&f);
-    set_card(&f, 43, "43 red crane T -");
-    expect_error(&f, KONTOR_E_INVALID, 44, "line 44: a crane card cannot show goods");
+    card_refused(29, "29 neutral water W coin", KONTOR_E_INVALID, 30,
+                 "line 30: a water card cannot show goods");
+    card_refused(43, "43 red crane T -", KONTOR_E_INVALID, 44, "line 44: a crane card cannot show goods");
 }
 
 static void a_goods_card_shows_1_to_3_goods(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 9, "9 red goods - coin");
-    expect_error(&f, KONTOR_E_INVALID, 10, "line 10: a goods card must show 1 to 3 goods, it shows none");
-    cardfile_default(&f);
-    set_card(&f, 4, "4 black goods TWST -");
-    expect_error(&f, KONTOR_E_INVALID, 5, "line 5: a goods card shows at most 3 goods, not 4");
+    card_refused(9, "9 red goods - coin", KONTOR_E_INVALID, 10,
+                 "line 10: a goods card must show 1 to 3 goods, it shows none");
+    card_refused(4, "4 black goods TWST -", KONTOR_E_INVALID, 5,
+                 "line 5: a goods card shows at most 3 goods, not 4");
 }
 
 static void at_most_96_cards(void **state)
@@ -770,9 +732,7 @@ static void each_colour_has_22_dock_cards(void **state)
 {
     (void)state;
     cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 17, "# 17 gone");
-    expect_error(&f, KONTOR_E_INVALID, 0, "card set: red has 21 dock cards, 22 are needed");
+    card_refused(17, "# 17 gone", KONTOR_E_INVALID, 0, "card set: red has 21 dock cards, 22 are needed");
     cardfile_default(&f);
     add_line(&f, "94 black goods T -");
     expect_error(&f, KONTOR_E_INVALID, 0, "card set: black has 23 dock cards, 22 are needed");
@@ -781,19 +741,13 @@ static void each_colour_has_22_dock_cards(void **state)
 static void each_colour_has_2_cranes(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 44, "44 black goods T -");
-    expect_error(&f, KONTOR_E_INVALID, 0, "card set: black has 1 cranes, 2 are needed");
+    card_refused(44, "44 black goods T -", KONTOR_E_INVALID, 0, "card set: black has 1 cranes, 2 are needed");
 }
 
 static void each_colour_has_1_tavern(void **state)
 {
     (void)state;
-    cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 87, "87 red goods T -");
-    expect_error(&f, KONTOR_E_INVALID, 0, "card set: red has 0 taverns, 1 is needed");
+    card_refused(87, "87 red goods T -", KONTOR_E_INVALID, 0, "card set: red has 0 taverns, 1 is needed");
 }
 
 static void at_least_12_numbered_water_cards(void **state)
@@ -834,9 +788,7 @@ static void taverns_carry_the_highest_numbers_of_the_basic_game(void **state)
     kontor_error err;
     assert_int_equal(parse_file(&f, &cs, &err), KONTOR_OK);
 
-    cardfile_default(&f);
-    set_card(&f, 88, "95 neutral water - -");
-    expect_error(&f, KONTOR_E_INVALID, 87,
+    card_refused(88, "95 neutral water - -", KONTOR_E_INVALID, 87,
                  "line 87: the black tavern has number 86, lower than number 95 on line 89 "
                  "(the taverns carry the highest numbers of the basic game)");
     /* special cards may be higher: they are not in the basic game (88..93 are) */
@@ -846,9 +798,7 @@ static void at_most_16_of_each_good_as_the_box_has_16_warehouses(void **state)
 {
     (void)state;
     cardfile f;
-    cardfile_default(&f);
-    set_card(&f, 5, "5 red goods WW -");
-    expect_error(&f, KONTOR_E_INVALID, 0,
+    card_refused(5, "5 red goods WW -", KONTOR_E_INVALID, 0,
                  "card set: the dock cards show 17 wine, the box has only 16 wine warehouses");
     cardfile_default(&f);
     set_card(&f, 9, "9 red goods S coin");   /* was T: 7 tea, 9 spice for red */

@@ -150,7 +150,7 @@ static void export_every_exported_warehouse_lies_on_a_card_on_the_board(void **s
             while (!kontor_over(&s)) {
                 int on_board[KONTOR_MAX_CARDS] = {0}, sum[2][3] = {{0}};
                 for (int c = 0; c < KONTOR_CELLS; c++)
-                    if (s.cell_card[c] < KONTOR_MAX_CARDS) on_board[s.cell_card[c]] = 1;
+                    if (kontor_state_card_at(&s, c) < KONTOR_MAX_CARDS) on_board[kontor_state_card_at(&s, c)] = 1;
                 for (uint64_t b = s.export_bits; b; b &= b - 1) {
                     unsigned bit = (unsigned)__builtin_ctzll(b);
                     int owner = -1;
@@ -211,12 +211,9 @@ static void expansion_records_replay(void **st) {
         assert_int_equal(kontor_config_options(&cfg, on[v].options, NULL), KONTOR_OK);
         int taken[3] = {0, 0, 0};
         for (int g = 0; g < 5; g++) {
-            kontor_deal d;
-            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
             kontor_state s;
-            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
             kontor_record r;
-            kontor_record_init(&r, &cfg, &d);
+            kt_deal_recorded(&s, &r, &cfg, (uint64_t)g);
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)g);
             int made[3] = {0, 0, 0};
@@ -388,7 +385,7 @@ static void event_water_card_that_completes_a_tic_tac_toe_row_ends_the_game(void
     play(&s, 0, KONTOR_MOVE_EVENT, C(5, -1)); /* spring tide: the top water card */
     assert_int_equal(s.nareas, 5);
     assert_true(kontor_over(&s));
-    assert_int_equal(s.cell_card[C(5, 5)], KONTOR_NONE); /* black's water card never came */
+    assert_int_equal(kontor_state_card_at(&s, C(5, 5)), KONTOR_NONE); /* black's water card never came */
     assert_int_equal(s.end_reason, KONTOR_END_ROW);
     assert_int_equal(s.winner, 0);
     assert_int_equal(s.event_cur, KONTOR_NONE);
@@ -538,8 +535,8 @@ static void tile_moves_the_harbour_centre_and_the_ship(void **st) {
     int centre = s.cfg->cards->centre;
     assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_TILE, C(0, 0))));
     play(&s, 0, KONTOR_MOVE_TILE, C(-1, 1));
-    assert_int_equal(s.cell_card[C(-1, 1)], centre);
-    assert_int_equal(s.cell_card[C(0, 0)], KONTOR_NONE);
+    assert_int_equal(kontor_state_card_at(&s, C(-1, 1)), centre);
+    assert_int_equal(kontor_state_card_at(&s, C(0, 0)), KONTOR_NONE);
     assert_int_equal(s.ship_cell, C(-1, 1)); /* the ship lay on the centre and sails with it */
 }
 

@@ -11,7 +11,6 @@
 #define PASS (-1)
 
 static int C(int dx, int dy) { return kontor_cell(dx, dy); }
-static int bbt(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
 
 static void setup(kontor_state *s, const char *variant, const char *opts) {
     kontor_config cfg;
@@ -201,8 +200,8 @@ static void special_flood_covers_a_bridge_or_a_one_good_dock_card_and_is_water(v
     assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, 0)))); /* free cell */
     int coins = s.coins[0], hand = s.hand_n[0];
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 0)));
-    assert_true(bbt(&s.water, C(1, 0)));
-    assert_false(bbt(&s.dock, C(1, 0)));
+    assert_true(kt_in(&s, KONTOR_SET_WATER, C(1, 0)));
+    assert_false(kt_in(&s, KONTOR_SET_DOCK, C(1, 0)));
     assert_int_equal(s.nunder, 1);
     assert_int_equal(s.under_card[0], id(&s, 5));
     assert_int_equal(s.coins[0], coins); /* no coin */
@@ -213,9 +212,9 @@ static void special_flood_covers_a_bridge_or_a_one_good_dock_card_and_is_water(v
     int bridge[4] = {PASS, 89 /* bridge */, PASS, PASS};
     choose4(&s, bridge);
     act(&s, 1, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1)));
-    assert_int_equal(s.cell_card[C(0, 1)], id(&s, 89));
-    assert_true(bbt(&s.dock, C(0, 1)));
-    assert_false(bbt(&s.water, C(0, 1)));
+    assert_int_equal(kontor_state_card_at(&s, C(0, 1)), id(&s, 89));
+    assert_true(kt_in(&s, KONTOR_SET_DOCK, C(0, 1)));
+    assert_false(kt_in(&s, KONTOR_SET_WATER, C(0, 1)));
     assert_int_equal(s.nunder, 2);
     assert_int_equal(s.under_card[1], id(&s, 47));
     /* the round after, black 1's flood may cover the bridge, which stays
@@ -226,9 +225,9 @@ static void special_flood_covers_a_bridge_or_a_one_good_dock_card_and_is_water(v
     assert_true(kontor_is_legal(&s, 2, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1))));
     assert_false(kontor_is_legal(&s, 2, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(2, 0)))); /* still two goods */
     act(&s, 2, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1)));
-    assert_int_equal(s.cell_card[C(0, 1)], id(&s, 91));
-    assert_true(bbt(&s.water, C(0, 1)));
-    assert_false(bbt(&s.dock, C(0, 1)));
+    assert_int_equal(kontor_state_card_at(&s, C(0, 1)), id(&s, 91));
+    assert_true(kt_in(&s, KONTOR_SET_WATER, C(0, 1)));
+    assert_false(kt_in(&s, KONTOR_SET_DOCK, C(0, 1)));
     assert_int_equal(s.nunder, 3);
     assert_int_equal(s.under_card[2], id(&s, 89));
 }
@@ -286,8 +285,8 @@ static void special_customs_house_as_water_or_dock_never_encloses_and_adds_a_poi
     /* as a dock card there it joins the area and leaves it open */
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 2))));
     act(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(1, 2)));
-    assert_true(bbt(&s.customs, C(1, 2)));
-    assert_true(bbt(&s.dock, C(1, 2)));
+    assert_true(kt_in(&s, KONTOR_SET_CUSTOMS, C(1, 2)));
+    assert_true(kt_in(&s, KONTOR_SET_DOCK, C(1, 2)));
     /* close the area with water: it is worth two points */
     int nums2[4] = {PASS, 38, PASS, PASS};
     choose4(&s, nums2);

@@ -730,14 +730,8 @@ static void play_and_check(const srv *s, const char *variant, const char *option
     }
 
     /* the record, public now: every position of the game */
-    char path[128];
-    snprintf(path, sizeof path, "/api/games/%s/record", r->id);
-    resp = NULL;
-    assert_int_equal(http_request("127.0.0.1", s->port, "GET", path, NULL, &resp), 200);
     kontor_record rec;
-    kontor_error err;
-    if (kontor_record_parse(&rec, resp, strlen(resp), &err) != KONTOR_OK) fail_msg("record: %s", err.msg);
-    free(resp);
+    get_record(s, r->id, &rec);
     assert_int_equal(rec.nply, now);
     assert_true(rec.has_seed);
     assert_true(rec.nply <= MAXPLY);

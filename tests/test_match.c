@@ -68,32 +68,45 @@ static void make_test_agent(kontor_agent *a, test_impl *t, int bad_round, int qu
     a->newgame = test_newgame;
 }
 
+/* The two test agents of a match, red's and black's (ag: as
+ * kontor_match_play takes them), each as make_test_agent makes it. */
+typedef struct test_pair {
+    kontor_agent agent[2];
+    test_impl impl[2];
+    kontor_agent *ag[2];
+} test_pair;
+
+static void make_test_pair(test_pair *p, int red_bad_round, int red_quit, int black_bad_round, int black_quit) {
+    make_test_agent(&p->agent[0], &p->impl[0], red_bad_round, red_quit);
+    make_test_agent(&p->agent[1], &p->impl[1], black_bad_round, black_quit);
+    p->ag[0] = &p->agent[0];
+    p->ag[1] = &p->agent[1];
+}
+
 /* ---- the driver ---------------------------------------------------------------- */
 
 static void test_driver_plays_to_the_end_and_tells_everyone(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "basic");
-    kontor_agent a, b;
-    test_impl ta, tb;
-    make_test_agent(&a, &ta, -1, 0);
-    make_test_agent(&b, &tb, -1, 0);
-    kontor_agent *ag[2] = {&a, &b};
+    test_pair p;
+    make_test_pair(&p, -1, 0, -1, 0);
+    test_impl *ta = &p.impl[0], *tb = &p.impl[1];
     kontor_state s;
     kontor_new(&s, &cfg, 4, NULL);
     kontor_match_result r;
-    assert_int_equal(kontor_match_play(&s, ag, NULL, NULL, NULL, &r), KONTOR_OK);
+    assert_int_equal(kontor_match_play(&s, p.ag, NULL, NULL, NULL, &r), KONTOR_OK);
     assert_true(kontor_over(&s));
     assert_int_equal(r.forfeit, -1);
     assert_int_equal(r.winner, s.winner);
     assert_int_equal(r.score[0], s.score[0]);
     assert_int_equal(r.decisions, r.seat_decisions[0] + r.seat_decisions[1]);
-    assert_int_equal(ta.decides, (int)r.seat_decisions[0]);
-    assert_int_equal(tb.decides, (int)r.seat_decisions[1]);
+    assert_int_equal(ta->decides, (int)r.seat_decisions[0]);
+    assert_int_equal(tb->decides, (int)r.seat_decisions[1]);
     /* every agent hears of every decision, its own and the other's */
-    assert_int_equal(ta.observes, (int)r.decisions);
-    assert_int_equal(tb.observes, (int)r.decisions);
-    assert_int_equal(ta.newgames, 1);
+    assert_int_equal(ta->observes, (int)r.decisions);
+    assert_int_equal(tb->observes, (int)r.decisions);
+    assert_int_equal(ta->newgames, 1);
     assert_string_equal(r.reason, "");
 }
 
@@ -101,19 +114,13 @@ static void test_driver_illegal_move_loses(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "basic");
-    kontor_agent a, b;
-    test_impl ta, tb;
-    make_test_agent(&a, &ta, -1, 0);
-    make_test_agent(&b, &tb, 3, 0); /* black cheats in round 3 */
-    kontor_agent *ag[2] = {&a, &b};
+    test_pair p;
+    make_test_pair(&p, -1, 0, 3, 0); /* black cheats in round 3 */
     kontor_state s;
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, 6);
-    kontor_new_from_deal(&s, &cfg, &d, NULL);
     kontor_record rec;
-    kontor_record_init(&rec, &cfg, &d);
+    kt_deal_recorded(&s, &rec, &cfg, 6);
     kontor_match_result r;
-    assert_int_equal(kontor_match_play(&s, ag, &rec, NULL, NULL, &r), KONTOR_OK);
+    assert_int_equal(kontor_match_play(&s, p.ag, &rec, NULL, NULL, &r), KONTOR_OK);
     assert_int_equal(r.forfeit, 1);
     assert_int_equal(r.winner, 0);
     assert_false(kontor_over(&s));
@@ -130,15 +137,12 @@ static void test_driver_forfeit_keeps_the_agents_reason(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "advanced");
-    kontor_agent a, b;
-    test_impl ta, tb;
-    make_test_agent(&a, &ta, 2, 1); /* red gives up in round 2 */
-    make_test_agent(&b, &tb, -1, 0);
-    kontor_agent *ag[2] = {&a, &b};
+    test_pair p;
+    make_test_pair(&p, 2, 1, -1, 0); /* red gives up in round 2 */
     kontor_state s;
     kontor_new(&s, &cfg, 6, NULL);
     kontor_match_result r;
-    kontor_match_play(&s, ag, NULL, NULL, NULL, &r);
+    kontor_match_play(&s, p.ag, NULL, NULL, NULL, &r);
     assert_int_equal(r.forfeit, 0);
     assert_int_equal(r.winner, 1);
     assert_string_equal(r.reason, "red forfeits in round 2: the engine crashed");
@@ -148,12 +152,9 @@ static void test_driver_record_replays_to_the_same_end(void **st) {
     (void)st;
     kontor_config cfg;
     config(&cfg, "advanced");
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, 12);
     kontor_state s, again;
-    kontor_new_from_deal(&s, &cfg, &d, NULL);
     kontor_record rec;
-    kontor_record_init(&rec, &cfg, &d);
+    kt_deal_recorded(&s, &rec, &cfg, 12);
     kontor_agent *ag[2] = {kt_agent("greedy", 1), kt_agent("random", 2)};
     kontor_match_result r;
     assert_int_equal(kontor_match_play(&s, ag, &rec, NULL, NULL, &r), KONTOR_OK);
@@ -268,17 +269,30 @@ static void count_done_and_decisions(void *ctx, const kontor_arena_game *g, cons
     }
 }
 
+/* An arena of the n agents specs, games games of variant (cfg, which must
+ * outlive o); every other option zero. */
+static void arena_of(kontor_arena_opts *o, kontor_config *cfg, const char *variant, const char *const *specs, int n,
+                     int games) {
+    config(cfg, variant);
+    memset(o, 0, sizeof *o);
+    o->cfg = cfg;
+    o->specs = specs;
+    o->n = n;
+    o->games = games;
+}
+
+/* kontor_arena_run(o, t), which must succeed. */
+static void arena_run_ok(const kontor_arena_opts *o, kontor_arena_table *t) {
+    kontor_error err;
+    if (kontor_arena_run(o, t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+}
+
 /* The short tournament of these tests: three agents, two paired deals of the
  * basic game (cfg must outlive o). */
 static const char *const three_specs[] = {"random", "greedy", "ismcts:iters=60"};
 
 static void three_agents(kontor_arena_opts *o, kontor_config *cfg, int jobs) {
-    config(cfg, "basic");
-    memset(o, 0, sizeof *o);
-    o->cfg = cfg;
-    o->specs = three_specs;
-    o->n = 3;
-    o->games = 3; /* rounded up to 4: two paired deals */
+    arena_of(o, cfg, "basic", three_specs, 3, 3); /* 3 games, rounded up to 4: two paired deals */
     o->seed = 7;
     o->jobs = jobs;
     o->records = 1;
@@ -290,8 +304,7 @@ static void run_arena(int jobs, kontor_arena_table *t, progress *p) {
     three_agents(&o, &cfg, jobs);
     o.done = count_done;
     o.done_ctx = p;
-    kontor_error err;
-    if (kontor_arena_run(&o, t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, t);
 }
 
 static void test_arena_totals_add_up(void **st) {
@@ -305,8 +318,7 @@ static void test_arena_totals_add_up(void **st) {
         three_agents(&o, &cfg, 1);
         o.done = count_done_and_decisions;
         o.done_ctx = &c;
-        kontor_error err;
-        if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+        arena_run_ok(&o, &t);
     }
     const progress p = c.p;
     assert_int_equal(p.calls, 12);
@@ -381,20 +393,19 @@ static void test_arena_resume_counts_known_games(void **st) {
     kontor_arena_opts o;
     three_agents(&o, &cfg, 1);
     o.done = keep_results;
-    kontor_error err;
     kontor_arena_table full, resumed;
     resume_ctx first, second;
     memset(&first, 0, sizeof first);
     memset(&second, 0, sizeof second);
     o.done_ctx = &first;
-    if (kontor_arena_run(&o, &full, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, &full);
     assert_int_equal(first.played, 12);
     assert_int_equal(first.known, 0);
     o.done_ctx = &second;
     o.known = even_games_known;
     o.known_ctx = &first;
     o.jobs = 2;
-    if (kontor_arena_run(&o, &resumed, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, &resumed);
     assert_int_equal(second.played, 6);
     assert_int_equal(second.known, 6);
     assert_memory_equal(full.p, resumed.p, sizeof full.p);
@@ -461,14 +472,9 @@ static void test_arena_command_resumes_from_records(void **st) {
 static void test_arena_plays_team_matches_for_four(void **st) {
     (void)st;
     kontor_config cfg;
-    config(&cfg, "four");
     const char *specs[] = {"random", "greedy"};
     kontor_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.cfg = &cfg;
-    o.specs = specs;
-    o.n = 2;
-    o.games = 6;
+    arena_of(&o, &cfg, "four", specs, 2, 6);
     o.seed = 3;
     o.records = 1;
     census c;
@@ -476,8 +482,7 @@ static void test_arena_plays_team_matches_for_four(void **st) {
     o.done = count_done_and_decisions;
     o.done_ctx = &c;
     kontor_arena_table t;
-    kontor_error err;
-    if (kontor_arena_run(&o, &t, &err) != KONTOR_OK) fail_msg("arena: %s", err.msg);
+    arena_run_ok(&o, &t);
     assert_int_equal(c.p.calls, 6);
     const kontor_arena_pair *x = &t.p[1][0];
     assert_int_equal(x->games, 6);
@@ -493,14 +498,9 @@ static void test_arena_plays_team_matches_for_four(void **st) {
 static void test_arena_bad_spec_is_an_error(void **st) {
     (void)st;
     kontor_config cfg;
-    config(&cfg, "basic");
     const char *specs[] = {"random", "ismcts:iters=-1"};
     kontor_arena_opts o;
-    memset(&o, 0, sizeof o);
-    o.cfg = &cfg;
-    o.specs = specs;
-    o.n = 2;
-    o.games = 2;
+    arena_of(&o, &cfg, "basic", specs, 2, 2);
     kontor_arena_table t;
     kontor_error err;
     assert_int_not_equal(kontor_arena_run(&o, &t, &err), KONTOR_OK);

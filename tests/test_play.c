@@ -63,6 +63,40 @@ static char *err_text(void) {
     return kt_slurp(errp);
 }
 
+/* Expected failures: "kontor play ARGS --script SCRIPT --dump DUMP" exits
+ * with status want (any but 0 if want is ANY_FAILURE) and its standard error
+ * says says (quiet is the caller's: it does not print the failure). */
+#define ANY_FAILURE (-1)
+static void play_fails_saying(const char *args, const char *script, const char *dump, int want, const char *says) {
+    int rc = run_play(args, script, dump);
+    if (want == ANY_FAILURE) assert_int_not_equal(rc, 0);
+    else assert_int_equal(rc, want);
+    char *e = err_text();
+    if (!e || !strstr(e, says)) fail_msg("kontor play %s: its error does not say '%s': %s", args, says, e ? e : "");
+    free(e);
+}
+
+/* Plays "kontor play ARGS" with the committed script tests/play/NAME.txt to
+ * a clean exit; its dump goes to tmpdir/NAME.out, whose path is left in dump. */
+static void play_committed(const char *name, const char *args, char *dump, size_t cap) {
+    char script[128];
+    snprintf(script, sizeof script, "tests/play/%s.txt", name);
+    snprintf(dump, cap, "%s/%s.out", tmpdir, name);
+    assert_int_equal(run_play(args, script, dump), 0);
+}
+
+/* Writes text as the script tmpdir/NAME.txt and plays "kontor play ARGS"
+ * with it to a clean exit; returns its dump, tmpdir/NAME.out (NULL if there
+ * is none; the caller frees it). */
+static char *play_script(const char *name, const char *text, const char *args) {
+    char script[128], dump[128];
+    snprintf(script, sizeof script, "%s/%s.txt", tmpdir, name);
+    snprintf(dump, sizeof dump, "%s/%s.out", tmpdir, name);
+    spit(script, text);
+    assert_int_equal(run_play(args, script, dump), 0);
+    return kt_slurp(dump);
+}
+
 /* Compare the dump with tests/play/NAME.screens line by line. */
 static void check_screens(const char *name, const char *dump) {
     char golden[256];
@@ -103,22 +137,10 @@ static void test_help_and_bad_options(void **state) {
     path_in_tmp(dump, sizeof dump, "dump");
     quiet = 1;
     /* an unknown computer player, a bad size, a missing script: errors, no crash */
-    assert_int_not_equal(run_play("--red nobody", "/dev/null", dump), 0);
-    char *e = err_text();
-    assert_non_null(strstr(e, "--red 'nobody'"));
-    free(e);
-    assert_int_equal(run_play("--size 10", "/dev/null", dump), 2);
-    e = err_text();
-    assert_non_null(strstr(e, "--size wants COLSxROWS"));
-    free(e);
-    assert_int_equal(run_play("--seed 1", "/nonexistent/script", dump), 1);
-    e = err_text();
-    assert_non_null(strstr(e, "cannot read script '/nonexistent/script'"));
-    free(e);
-    assert_int_not_equal(run_play("--load /nonexistent.kgn", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "cannot read '/nonexistent.kgn'"));
-    free(e);
+    play_fails_saying("--red nobody", "/dev/null", dump, ANY_FAILURE, "--red 'nobody'");
+    play_fails_saying("--size 10", "/dev/null", dump, 2, "--size wants COLSxROWS");
+    play_fails_saying("--seed 1", "/nonexistent/script", dump, 1, "cannot read script '/nonexistent/script'");
+    play_fails_saying("--load /nonexistent.kgn", "/dev/null", dump, ANY_FAILURE, "cannot read '/nonexistent.kgn'");
     quiet = 0;
 }
 
@@ -129,30 +151,23 @@ static void test_script_failures_are_reported(void **state) {
     path_in_tmp(dump, sizeof dump, "dump");
     quiet = 1;
     spit(script, "expect your hand (red)\nexpect no such text on the screen\n");
-    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
+    play_fails_saying("--seed 1 --black greedy", script, dump, 3,
+                      "line 2: expected 'no such text on the screen' on the screen");
     char *e = err_text();
-    assert_non_null(strstr(e, "line 2: expected 'no such text on the screen' on the screen"));
     assert_non_null(strstr(e, "--- screen at the failure 80x24 ---"));
     free(e);
     spit(script, "keys 1\n");
-    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
-    e = err_text();
-    assert_non_null(strstr(e, "the script ended while the game waits for a key"));
-    free(e);
+    play_fails_saying("--seed 1 --black greedy", script, dump, 3, "the script ended while the game waits for a key");
     /* Enter on an illegal cell again and again does not play: reported, not a hang */
     spit(script, "keys 1<enter><enter>+3,+3<enter>\nuntil-over <enter>\n");
-    assert_int_equal(run_play("--seed 1 --black greedy", script, dump), 3);
-    e = err_text();
-    assert_non_null(strstr(e, "until-over: 50 repetitions without a decision"));
-    free(e);
+    play_fails_saying("--seed 1 --black greedy", script, dump, 3, "until-over: 50 repetitions without a decision");
     quiet = 0;
 }
 
 static void test_hotseat_round(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "hotseat.out");
-    assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/hotseat.txt", dump), 0);
+    play_committed("hotseat", "--seed 4 --red human --black human", dump, sizeof dump);
     check_screens("hotseat", dump);
     /* the hand-over screens show no card of either hand */
     char *s = kt_slurp(dump);
@@ -175,8 +190,7 @@ static void test_hotseat_round(void **state) {
 static void test_german_screens_under_lang_de(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "german.out");
-    assert_int_equal(run_play("--lang de --seed 4 --red human --black human", "tests/play/german.txt", dump), 0);
+    play_committed("german", "--lang de --seed 4 --red human --black human", dump, sizeof dump);
     check_screens("german", dump);
     char *s = kt_slurp(dump);
     static const char *const english[] = {"your hand", "round ", "keepers", "treasury", "give the keyboard",
@@ -191,8 +205,7 @@ static void test_german_screens_under_lang_de(void **state) {
 static void test_german_game_to_the_end(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "german_end.out");
-    assert_int_equal(run_play("--lang de --seed 7 --black easy --hint greedy", "tests/play/german_end.txt", dump), 0);
+    play_committed("german_end", "--lang de --seed 7 --black easy --hint greedy", dump, sizeof dump);
 }
 
 /* The event cards' texts and the action tiles' names in German: the
@@ -202,11 +215,10 @@ static void test_german_game_to_the_end(void **state) {
 static void test_german_event_cards_and_tiles(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "german_events.out");
-    assert_int_equal(run_play("--lang de --variant advanced --options events=1,tiles=1 --seed 3 --black easy "
-                              "--hint greedy --size 200x40",
-                              "tests/play/german_events.txt", dump),
-                     0);
+    play_committed("german_events",
+                   "--lang de --variant advanced --options events=1,tiles=1 --seed 3 --black easy --hint greedy "
+                   "--size 200x40",
+                   dump, sizeof dump);
     char *s = kt_slurp(dump);
     assert_non_null(s);
     assert_non_null(strstr(s, "Tafel 2: ein Tee-Lagerhaus"));
@@ -222,24 +234,20 @@ static void test_german_event_cards_and_tiles(void **state) {
 static void test_illegal_placements_explained(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "illegal.out");
-    assert_int_equal(run_play("--seed 4 --red human --black human", "tests/play/illegal.txt", dump), 0);
+    play_committed("illegal", "--seed 4 --red human --black human", dump, sizeof dump);
     check_screens("illegal", dump);
 }
 
 static void test_full_basic_game_against_the_computer(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "full_basic.out");
-    assert_int_equal(run_play("--seed 7 --black easy --hint greedy", "tests/play/full_basic.txt", dump), 0);
+    play_committed("full_basic", "--seed 7 --black easy --hint greedy", dump, sizeof dump);
 }
 
 static void test_full_advanced_game_against_the_computer(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "full_advanced.out");
-    assert_int_equal(run_play("--variant advanced --seed 5 --black easy --hint greedy", "tests/play/full_advanced.txt",
-                              dump), 0);
+    play_committed("full_advanced", "--variant advanced --seed 5 --black easy --hint greedy", dump, sizeof dump);
 }
 
 /* Every screen of a dump has exactly rows lines of at most cols characters. */
@@ -261,8 +269,7 @@ static void check_dump_sizes(const char *text, const char *label, int cols, int 
 static void test_resize_and_80x24(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "resize.out");
-    assert_int_equal(run_play("--seed 3 --black greedy --hint greedy", "tests/play/resize.txt", dump), 0);
+    play_committed("resize", "--seed 3 --black greedy --hint greedy", dump, sizeof dump);
     char *s = kt_slurp(dump);
     check_dump_sizes(s, "80x24", 80, 24);
     check_dump_sizes(s, "120x40", 120, 40);
@@ -272,13 +279,9 @@ static void test_resize_and_80x24(void **state) {
 
 static void test_advanced_board_fits_80x24(void **state) {
     (void)state;
-    char script[128], dump[128];
-    path_in_tmp(script, sizeof script, "adv.txt");
-    path_in_tmp(dump, sizeof dump, "adv.out");
     /* the widest board (9x9 cells) with the longest hand line */
-    spit(script, "dump start\nkeys 1<enter>\ndump placing\nkeys qy\n");
-    assert_int_equal(run_play("--variant advanced --seed 2 --black greedy", script, dump), 0);
-    char *s = kt_slurp(dump);
+    char *s = play_script("adv", "dump start\nkeys 1<enter>\ndump placing\nkeys qy\n",
+                          "--variant advanced --seed 2 --black greedy");
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "placing", 80, 24);
     assert_non_null(strstr(s, "SHIP"));
@@ -349,23 +352,20 @@ static void test_save_load_round_trip(void **state) {
 
 static void test_undo_against_the_computer(void **state) {
     (void)state;
-    char script[128], dump[128];
-    path_in_tmp(script, sizeof script, "undo.txt");
-    path_in_tmp(dump, sizeof dump, "undo.out");
-    spit(script,
-         "keys u\n"
-         "expect nothing to undo\n"
-         "keys 1<enter><enter>\n"
-         "expect round 1: >\n"
-         "keys u\n"
-         "expect undone: back to round 1\n"
-         "expect your hand (red)\n"
-         "expect round 1, to choose: red\n"
-         "keys qy\n");
-    assert_int_equal(run_play("--seed 3 --black greedy", script, dump), 0);
+    free(play_script("undo",
+                     "keys u\n"
+                     "expect nothing to undo\n"
+                     "keys 1<enter><enter>\n"
+                     "expect round 1: >\n"
+                     "keys u\n"
+                     "expect undone: back to round 1\n"
+                     "expect your hand (red)\n"
+                     "expect round 1, to choose: red\n"
+                     "keys qy\n",
+                     "--seed 3 --black greedy"));
     /* two people: no undo */
-    spit(script, "keys <enter>u\nexpect undo is for games against the computer\nkeys qy\n");
-    assert_int_equal(run_play("--seed 3 --red human --black human", script, dump), 0);
+    free(play_script("undo", "keys <enter>u\nexpect undo is for games against the computer\nkeys qy\n",
+                     "--seed 3 --red human --black human"));
 }
 
 /* Run "ENV kontor play ARGS" in a real terminal (tmux, 80x24) and walk
@@ -455,9 +455,8 @@ static void test_real_terminal_in_german_from_a_fresh_environment(void **state) 
 static void test_four_full_game_with_three_computers(void **state) {
     (void)state;
     char dump[128];
-    path_in_tmp(dump, sizeof dump, "four.out");
-    assert_int_equal(run_play("--variant four --seed 2 --red2 greedy --black1 greedy --black2 greedy --hint greedy",
-                              "tests/play/four.txt", dump), 0);
+    play_committed("four", "--variant four --seed 2 --red2 greedy --black1 greedy --black2 greedy --hint greedy", dump,
+                   sizeof dump);
     char *s = kt_slurp(dump);
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "pile", 80, 24);
@@ -474,26 +473,22 @@ static void test_four_full_game_with_three_computers(void **state) {
  * no hand on the hand-over screen. */
 static void test_four_hot_seat_hands_over(void **state) {
     (void)state;
-    char script[128], dump[128];
-    path_in_tmp(script, sizeof script, "four_hot.txt");
-    path_in_tmp(dump, sizeof dump, "four_hot.out");
-    spit(script,
-         "expect give the keyboard to RED 1 for the secret declaration of round 1\n"
-         "expect Everybody else, please look away: red 1's hand comes next.\n"
-         "expect-not your hand\n"
-         "keys <enter>\n"
-         "expect your hand (red 1)\n"
-         "keys 1<enter>\n"
-         "expect give the keyboard to RED 2\n"
-         "expect-not your hand\n"
-         "keys <enter>\n"
-         "expect your hand (red 2)\n"
-         "expect-not your hand (red 1)\n"
-         "keys 1<enter>\n"
-         "expect (hands are hidden)\n"
-         "keys qy\n");
-    assert_int_equal(run_play("--variant four --seed 2 --red1 human --red2 human --black1 greedy --black2 greedy",
-                              script, dump), 0);
+    free(play_script("four_hot",
+                     "expect give the keyboard to RED 1 for the secret declaration of round 1\n"
+                     "expect Everybody else, please look away: red 1's hand comes next.\n"
+                     "expect-not your hand\n"
+                     "keys <enter>\n"
+                     "expect your hand (red 1)\n"
+                     "keys 1<enter>\n"
+                     "expect give the keyboard to RED 2\n"
+                     "expect-not your hand\n"
+                     "keys <enter>\n"
+                     "expect your hand (red 2)\n"
+                     "expect-not your hand (red 1)\n"
+                     "keys 1<enter>\n"
+                     "expect (hands are hidden)\n"
+                     "keys qy\n",
+                     "--variant four --seed 2 --red1 human --red2 human --black1 greedy --black2 greedy"));
 }
 
 /* The scenarios' own decisions, by a person against the computer through
@@ -503,11 +498,9 @@ static void test_scenarios_through_the_menu(void **state) {
     static const char *const v[][2] = {
         {"bakschisch", "3"}, {"justizia", "3"}, {"seilschaften", "4"}, {"specials", "3"}};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-        char args[256], script[128], dump[128];
+        char args[256], dump[128];
         snprintf(args, sizeof args, "--variant %s --seed %s --black greedy --hint greedy", v[i][0], v[i][1]);
-        snprintf(script, sizeof script, "tests/play/%s.txt", v[i][0]);
-        path_in_tmp(dump, sizeof dump, "scenario.out");
-        assert_int_equal(run_play(args, script, dump), 0);
+        play_committed(v[i][0], args, dump, sizeof dump);
         char *s = kt_slurp(dump);
         assert_non_null(s);
         /* the script's expect lines checked the menu; its dumps fit 80x24 */
@@ -526,28 +519,23 @@ static void test_scenarios_through_the_menu(void **state) {
  * person, to the end of the game. */
 static void test_expansions_to_the_end(void **state) {
     (void)state;
-    char script[128], dump[128];
-    path_in_tmp(script, sizeof script, "exp.txt");
-    path_in_tmp(dump, sizeof dump, "exp.out");
-    spit(script,
-         "repeat h<enter>\n"
-         "until red: the tile:\n"
-         "expect 1) forgo the tile\n"
-         "expect tile 3: a\n"
-         "dump tile\n"
-         "until red: the event:\n"
-         "expect 1) pass on the event\n"
-         "expect event spring_tide:\n"
-         "dump event\n"
-         "until-over h<enter>\n"
-         "expect Game over after\n"
-         "expect export T/W/S\n"
-         "keys q\n");
     /* seed 6: red wins a tile and decides an event (with kontor_determinize's
      * draws since issue 17 the greedy opponent of seed 1 leaves red no event) */
-    assert_int_equal(run_play("--variant advanced --options export=1,events=1,tiles=1 --seed 6 --black greedy "
-                              "--hint greedy", script, dump), 0);
-    char *s = kt_slurp(dump);
+    char *s = play_script("exp",
+                          "repeat h<enter>\n"
+                          "until red: the tile:\n"
+                          "expect 1) forgo the tile\n"
+                          "expect tile 3: a\n"
+                          "dump tile\n"
+                          "until red: the event:\n"
+                          "expect 1) pass on the event\n"
+                          "expect event spring_tide:\n"
+                          "dump event\n"
+                          "until-over h<enter>\n"
+                          "expect Game over after\n"
+                          "expect export T/W/S\n"
+                          "keys q\n",
+                          "--variant advanced --options export=1,events=1,tiles=1 --seed 6 --black greedy --hint greedy");
     check_dump_sizes(s, "tile", 80, 24);
     check_dump_sizes(s, "event", 80, 24);
     free(s);
@@ -556,12 +544,8 @@ static void test_expansions_to_the_end(void **state) {
 /* Canale Grande's fixed 12x4 board fits 80x24 in cells of four characters. */
 static void test_canale_fits_80x24(void **state) {
     (void)state;
-    char script[128], dump[128];
-    path_in_tmp(script, sizeof script, "canale.txt");
-    path_in_tmp(dump, sizeof dump, "canale.out");
-    spit(script, "dump start\nkeys h<enter>h<enter>\ndump placing\nexpect cursor\nkeys qy\n");
-    assert_int_equal(run_play("--variant canale --seed 3 --black greedy --hint greedy", script, dump), 0);
-    char *s = kt_slurp(dump);
+    char *s = play_script("canale", "dump start\nkeys h<enter>h<enter>\ndump placing\nexpect cursor\nkeys qy\n",
+                          "--variant canale --seed 3 --black greedy --hint greedy");
     check_dump_sizes(s, "start", 80, 24);
     check_dump_sizes(s, "placing", 80, 24);
     assert_non_null(strstr(s, "    -5  -4  -3  -2  -1  +0  +1  +2  +3  +4  +5  +6"));
@@ -626,21 +610,17 @@ static void test_four_save_and_load(void **state) {
  * water; the board then shows it over water. */
 static void test_customs_house_as_water(void **state) {
     (void)state;
-    char script[128], dump[128];
-    path_in_tmp(script, sizeof script, "customs.txt");
-    path_in_tmp(dump, sizeof dump, "customs.out");
-    spit(script,
-         "expect 6) 93 customs\n"
-         "keys 6<enter><enter>\n"
-         "expect cursor 0,-3: legal, as a dock card (Enter) or as water (w)\n"
-         "expect w as water\n"
-         "keys w\n"
-         "dump placed\n"
-         "keys L\n"
-         "expect red 1 places 93 customs on 0,-3\n"
-         "keys <esc>qy\n");
-    assert_int_equal(run_play("--variant four --seed 5 --red2 greedy --black1 greedy --black2 greedy", script, dump), 0);
-    char *s = kt_slurp(dump);
+    char *s = play_script("customs",
+                          "expect 6) 93 customs\n"
+                          "keys 6<enter><enter>\n"
+                          "expect cursor 0,-3: legal, as a dock card (Enter) or as water (w)\n"
+                          "expect w as water\n"
+                          "keys w\n"
+                          "dump placed\n"
+                          "keys L\n"
+                          "expect red 1 places 93 customs on 0,-3\n"
+                          "keys <esc>qy\n",
+                          "--variant four --seed 5 --red2 greedy --black1 greedy --black2 greedy");
     const char *c = strstr(s, "C93");
     assert_non_null(c);
     const char *bol = c;
@@ -655,22 +635,12 @@ static void test_seat_options(void **state) {
     char dump[128];
     path_in_tmp(dump, sizeof dump, "dump");
     quiet = 1;
-    assert_int_not_equal(run_play("--red1 greedy", "/dev/null", dump), 0);
-    char *e = err_text();
-    assert_non_null(strstr(e, "variant 'basic' is for two: name its seats with --red and --black"));
-    free(e);
-    assert_int_not_equal(run_play("--variant four --black greedy", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "variant 'four' is for four: name its seats with --red1 --red2 --black1 --black2"));
-    free(e);
-    assert_int_not_equal(run_play("--seat3 greedy", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "--seat3: variant 'basic' has only 2 seats"));
-    free(e);
-    assert_int_not_equal(run_play("--variant four --black2 nobody", "/dev/null", dump), 0);
-    e = err_text();
-    assert_non_null(strstr(e, "--black2 'nobody'"));
-    free(e);
+    play_fails_saying("--red1 greedy", "/dev/null", dump, ANY_FAILURE,
+                      "variant 'basic' is for two: name its seats with --red and --black");
+    play_fails_saying("--variant four --black greedy", "/dev/null", dump, ANY_FAILURE,
+                      "variant 'four' is for four: name its seats with --red1 --red2 --black1 --black2");
+    play_fails_saying("--seat3 greedy", "/dev/null", dump, ANY_FAILURE, "--seat3: variant 'basic' has only 2 seats");
+    play_fails_saying("--variant four --black2 nobody", "/dev/null", dump, ANY_FAILURE, "--black2 'nobody'");
     quiet = 0;
 }
 

@@ -373,7 +373,7 @@ static void test_options_are_checked(void **st) {
 static void assert_cards_in_one_place(const kontor_state *s) {
     uint8_t seen[KONTOR_MAX_CARDS] = {0};
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] != KONTOR_NONE) seen[s->cell_card[c]]++;
+        if (kontor_state_card_at(s, c) != KONTOR_NONE) seen[kontor_state_card_at(s, c)]++;
     for (int p = 0; p < s->cfg->nseats; p++) {
         for (int i = 0; i < s->hand_n[p]; i++) seen[s->hand[p][i]]++;
         const kontor_pile *pl = &s->dock_pile[p];
@@ -636,6 +636,51 @@ static void test_no_special_card_is_dealt_without_specials(void **st) {
     assert_true(checked > 1000);
 }
 
+/* A game of two never deals to seats 2 and 3: their hands' counts stay 0
+ * at every decision and after every playout, so that the new round's test
+ * of a card in some hand reads the four counts in one load (round.c,
+ * new_round_in). Random games of every variant for two, with
+ * declare=first and declare=hidden (the search's records), and a playout
+ * from each state of the first games. */
+static void test_the_unused_seats_hold_no_card(void **st) {
+    (void)st;
+    const char *variants[] = {"basic",        "advanced", "specials", "canale",     "kleinen", "wasserspiele",
+                              "tictactoe",    "bakschisch", "david",  "gigant",     "gulliver", "justizia",
+                              "insel",        "armut",    "seilschaften"};
+    int checked = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
+        for (int hidden = 0; hidden < 2; hidden++) {
+            kontor_config cfg;
+            config(&cfg, variants[v]);
+            if (cfg.nseats != 2) continue;
+            cfg.pass_hidden = (uint8_t)hidden;
+            for (uint64_t seed = 1; seed <= 8; seed++) {
+                kontor_state s;
+                assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+                kontor_rng r;
+                kontor_rng_seed(&r, seed * 17);
+                for (;;) {
+                    if (s.hand_n[2] | s.hand_n[3])
+                        fail_msg("%s seed %d: seat 2 or 3 holds a card", variants[v], (int)seed);
+                    checked++;
+                    if (seed <= 2) {
+                        kontor_state e = s;
+                        kontor_rng pr = r;
+                        kontor_playout(&e, &pr);
+                        if (e.hand_n[2] | e.hand_n[3])
+                            fail_msg("%s seed %d: seat 2 or 3 holds a card after a playout", variants[v], (int)seed);
+                    }
+                    if (!kontor_actors(&s)) break;
+                    int p = __builtin_ctz(kontor_actors(&s));
+                    kontor_move m[KONTOR_MAX_MOVES];
+                    int n = kontor_legal(&s, p, m);
+                    assert_int_equal(kontor_apply(&s, p, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
+                }
+            }
+        }
+    assert_true(checked > 5000);
+}
+
 /* In the place phase the cells as water (s->cells_water) are empty unless
  * the card laid is a customs house: the playout's loop counts them only
  * then (src/core/playout.c, four -172 instructions a game). */
@@ -654,7 +699,7 @@ static void test_cells_as_water_only_for_a_customs_house(void **st) {
             while (kontor_actors(&s)) {
                 if (s.phase == KONTOR_PHASE_PLACE) {
                     int id = s.choice[s.order[s.turn]];
-                    uint64_t any = s.cells_water.w[0] | s.cells_water.w[1] | s.cells_water.w[2] | s.cells_water.w[3];
+                    int any = kt_count(&s, KONTOR_SET_CELLS_WATER);
                     if (s.card[id].kind == KONTOR_KIND_CUSTOMS) customs++;
                     else if (any) fail_msg("%s seed %d: cells as water for card %d", variants[v], (int)seed, id);
                 }
@@ -901,6 +946,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_result_by_table_is_ai_result_of),
         cmocka_unit_test(test_no_special_card_is_dealt_without_specials),
+        cmocka_unit_test(test_the_unused_seats_hold_no_card),
         cmocka_unit_test(test_cells_as_water_only_for_a_customs_house),
         cmocka_unit_test(test_legal_count_and_nth_are_kontor_legals),
         cmocka_unit_test(test_unchecked_apply_is_the_checked_apply),

@@ -106,14 +106,29 @@ static void start_game(kontor_engine *e, const kontor_state *s, int seat, int to
     deal_events_to(e, s, seat, tops, emit_ok, e);
 }
 
-/* Play one game between two in-process engines; returns the rounds. */
-static int play_in_process(const char *variant, const char *options, uint64_t seed) {
+/* The game of variant (with options, if any) dealt from seed. */
+static kontor_state deal(const char *variant, const char *options, uint64_t seed) {
     kontor_config cfg;
     kontor_error err;
+    kontor_state s;
     assert_int_equal(kontor_config_init(&cfg, variant, &err), KONTOR_OK);
     if (options) assert_int_equal(kontor_config_options(&cfg, options, &err), KONTOR_OK);
-    kontor_state s;
     assert_int_equal(kontor_new(&s, &cfg, seed, &err), KONTOR_OK);
+    return s;
+}
+
+/* An in-process engine of factory's "random" player, seeded 1 (the caller frees it). */
+static kontor_engine *random_engine(kontor_engine_factory factory) {
+    kontor_error err;
+    kontor_engine *e = kontor_engine_new(factory, "random", 1, &err);
+    assert_non_null(e);
+    return e;
+}
+
+/* Play one game between two in-process engines; returns the rounds. */
+static int play_in_process(const char *variant, const char *options, uint64_t seed) {
+    kontor_error err;
+    kontor_state s = deal(variant, options, seed);
     kontor_engine *e[2];
     int tops[2][3];
     for (int q = 0; q < 2; q++) {
@@ -177,8 +192,7 @@ static void test_engine_views_match_truth(void **state) {
 static void test_engine_deals_any_number_of_newgames_of_distinct_options(void **state) {
     (void)state;
     kontor_error err;
-    kontor_engine *e = kontor_engine_new(test_factory, "random", 1, &err);
-    assert_non_null(e);
+    kontor_engine *e = random_engine(test_factory);
     size_t base = kontor_configs_interned();
     g_views_checked = 0;
     for (int i = 0; i < 5000; i++) {
@@ -259,9 +273,7 @@ static kontor_agent *spy_factory(const char *spec, uint64_t seed, kontor_error *
 
 static void test_engine_runs_no_program_named_in_the_stream(void **state) {
     (void)state;
-    kontor_error err;
-    kontor_engine *e = kontor_engine_new(spy_factory, "random", 1, &err);
-    assert_non_null(e);
+    kontor_engine *e = random_engine(spy_factory);
     asked_for_a_program = 0;
     const char *r = say(e, "5 setoption level cmd:/bin/sh");
     assert_true(strncmp(r, "?5 bad option: level 'cmd:...' is refused", 41) == 0);
@@ -298,13 +310,8 @@ static int emit_bad_hand(void *ctx, const char *ev) {
 
 static void test_protocol_a_hand_of_the_wrong_colour_is_refused_by_seat_name_before_the_deal(void **state) {
     (void)state;
-    kontor_error err;
-    kontor_engine *e = kontor_engine_new(test_factory, "random", 1, &err);
-    assert_non_null(e);
-    kontor_state s;
-    kontor_config cfg;
-    kontor_config_init(&cfg, "basic", &err);
-    kontor_new(&s, &cfg, 3, &err);
+    kontor_engine *e = random_engine(test_factory);
+    kontor_state s = deal("basic", NULL, 3);
     bad_hand_ctx c = {e, -1, 0};
     const kontor_cardset *cs = s.cfg->cards;
     for (int id = 0; id < cs->ncards && c.wrong < 0; id++)
@@ -320,13 +327,8 @@ static void test_protocol_a_hand_of_the_wrong_colour_is_refused_by_seat_name_bef
 
 static void test_engine_failure_token(void **state) {
     (void)state;
-    kontor_error err;
-    kontor_engine *e = kontor_engine_new(test_factory, "random", 1, &err);
-    assert_non_null(e);
-    kontor_state s;
-    kontor_config cfg;
-    kontor_config_init(&cfg, "basic", &err);
-    kontor_new(&s, &cfg, 3, &err);
+    kontor_engine *e = random_engine(test_factory);
+    kontor_state s = deal("basic", NULL, 3);
     int tops[3];
     start_game(e, &s, 0, tops);
     /* the level changes the player; a player that fails is an engine failure */
@@ -400,16 +402,6 @@ static void test_golden_transcripts(void **state) {
 }
 
 /* ---- external engines over pipes ---------------------------------------------- */
-
-static kontor_state deal(const char *variant, const char *options, uint64_t seed) {
-    kontor_config cfg;
-    kontor_error err;
-    kontor_state s;
-    assert_int_equal(kontor_config_init(&cfg, variant, &err), KONTOR_OK);
-    if (options) assert_int_equal(kontor_config_options(&cfg, options, &err), KONTOR_OK);
-    assert_int_equal(kontor_new(&s, &cfg, seed, &err), KONTOR_OK);
-    return s;
-}
 
 static int reaped(long pid) {
     /* our child is gone for good: waitpid knows it no more */

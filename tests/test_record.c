@@ -27,10 +27,7 @@ static void play_random(kontor_record *r, kontor_state *s, const char *variant, 
     kontor_error err;
     assert_int_equal(kontor_config_init(&cfg, variant, &err), KONTOR_OK);
     if (opts) assert_int_equal(kontor_config_options(&cfg, opts, &err), KONTOR_OK);
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, seed);
-    assert_int_equal(kontor_new_from_deal(s, &cfg, &d, &err), KONTOR_OK);
-    kontor_record_init(r, &cfg, &d);
+    kt_deal_recorded(s, r, &cfg, seed);
     r->seed = seed;
     r->has_seed = 1;
     snprintf(r->players[0], sizeof r->players[0], "random");
@@ -658,10 +655,7 @@ static void another_card_set_is_read_with_its_numbers(void **state) {
     kontor_config cfg;
     kontor_config_init(&cfg, "basic", NULL);
     cfg.cards = &cs;
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, 5);
-    kontor_new_from_deal(&s, &cfg, &d, NULL);
-    kontor_record_init(&r, &cfg, &d);
+    kt_deal_recorded(&s, &r, &cfg, 5);
     kontor_rng rng;
     kontor_rng_seed(&rng, 5);
     kontor_playout(&s, &rng); /* only to have a state; the record holds no decisions */
@@ -738,15 +732,10 @@ static void the_committed_arena_records_still_replay(void **state) {
     assert_int_equal(glob("docs/arena/*/*.kgn", 0, NULL, &g), 0);
     assert_true(g.gl_pathc >= 800);
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        FILE *f = fopen(g.gl_pathv[i], "rb");
-        assert_non_null(f);
-        static char text[1 << 16];
-        size_t n = fread(text, 1, sizeof text, f);
-        fclose(f);
         kontor_record r;
         kontor_state s;
         kontor_error err;
-        if (kontor_record_parse(&r, text, n, &err)) fail_msg("%s: %s", g.gl_pathv[i], err.msg);
+        kt_read_record(g.gl_pathv[i], &r);
         if (kontor_record_replay(&r, -1, &s, NULL, NULL, &err)) fail_msg("%s: %s", g.gl_pathv[i], err.msg);
         assert_true(kontor_over(&s));
         const char *res = s.winner == 0 ? "1-0" : s.winner == 1 ? "0-1" : "1/2-1/2";
@@ -805,7 +794,7 @@ static void the_drawing_shows_cards_ship_and_table(void **state) {
     assert_non_null(strstr(buf, "(@)"));
     assert_non_null(strstr(buf, "ship")); /* the ship starts on the centre */
     char top[16];
-    snprintf(top, sizeof top, "~%d", cfg.cards->card[s.cell_card[kontor_cell(0, -1)]].number);
+    snprintf(top, sizeof top, "~%d", cfg.cards->card[kontor_state_card_at(&s, kontor_cell(0, -1))].number);
     assert_non_null(strstr(buf, top));
     assert_non_null(strstr(buf, "round 1: declaring who passes"));
     assert_non_null(strstr(buf, "black   coins 4, keepers 0 (0 points), hand of 5 cards"));
@@ -838,7 +827,7 @@ static void the_drawing_marks_enclosed_areas_with_their_keeper(void **state) {
             if (s.area[i].keeper) {
                 static char buf[8192];
                 kontor_draw_board(&s, buf, sizeof buf, KONTOR_DRAW_ALL_HANDS);
-                const kontor_card *c = &s.cfg->cards->card[s.cell_card[s.area[i].cell]];
+                const kontor_card *c = &s.cfg->cards->card[kontor_state_card_at(&s, s.area[i].cell)];
                 char want[16];
                 snprintf(want, sizeof want, "%c%d[%c]", c->colour ? 'b' : 'r', c->number, s.area[i].winner ? 'B' : 'R');
                 if (!strstr(buf, want)) fail_msg("'%s' not in\n%s", want, buf);

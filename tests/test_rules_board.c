@@ -69,6 +69,70 @@ static void advanced_board_is_seven_by_seven(void **st) {
     expect_why(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-3, 0)), "outside the 7x7 board");
 }
 
+/* The board's size (R5's W x H, docs/rules.md): the width and height
+ * options are 3..8, the rulebook's largest board being 8x8 (the game for
+ * four, Gigant); 9 and 12 (kontor's own extension until issue 17) are refused
+ * with the range and the reason. A layout's growing board ('size') stops at
+ * 8x8 too, a fixed one ('fixed') at 12 a side but no more cells than hold
+ * KONTOR_MAX_AREAS areas (Canale's 12x4: 48), and a config made by hand
+ * with a larger board is refused by the deal (a fixed board by its own
+ * cells). */
+static void ruling_R5_a_board_is_at_most_eight_by_eight_width_9_and_12_refused(void **st) {
+    (void)st;
+    static const char *const refused[] = {"width=9", "width=12", "height=9", "height=12", "width=2"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        kontor_config cfg;
+        kontor_error err;
+        assert_int_equal(kontor_config_init(&cfg, "four", NULL), KONTOR_OK);
+        assert_int_equal(kontor_config_options(&cfg, refused[i], &err), KONTOR_E_RANGE);
+        char want[96];
+        snprintf(want, sizeof want, "option '%s' is out of range (3..8: the rulebook's largest board is 8x8)",
+                 refused[i]);
+        assert_string_equal(err.msg, want);
+        assert_int_equal(cfg.width * cfg.height, 64); /* unchanged */
+    }
+    kontor_state s;
+    setup(&s, "basic", "width=8,height=8");
+    assert_int_equal(s.cfg->width * s.cfg->height, 64);
+    /* the layouts */
+    static const struct {
+        const char *text, *why;
+    } layouts[] = {{"size 9x8\n", "a board that grows is at most 8x8, not 9x8"},
+                   {"size 12x12\n", "a board that grows is at most 8x8, not 12x12"},
+                   {"fixed 12x6 -5,-2\n", "a 12x6 board could hold 36 areas, more than the 32 a game keeps"},
+                   {"fixed 12x4 -5,-1\n", NULL},
+                   {"size 8x8\n", NULL}};
+    for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
+        kontor_config cfg;
+        kontor_error err;
+        assert_int_equal(kontor_config_init(&cfg, "advanced", NULL), KONTOR_OK);
+        kontor_status st_ = kontor_layout_parse(&cfg, "t", layouts[i].text, strlen(layouts[i].text), &err);
+        if (!layouts[i].why) {
+            assert_int_equal(st_, KONTOR_OK);
+            continue;
+        }
+        assert_int_equal(st_, KONTOR_E_PARSE);
+        char want[128];
+        snprintf(want, sizeof want, "layout 't' line 1: %s", layouts[i].why);
+        assert_string_equal(err.msg, want);
+    }
+    /* a config made by hand */
+    kontor_config cfg;
+    kontor_error err;
+    assert_int_equal(kontor_config_init(&cfg, "basic", NULL), KONTOR_OK);
+    cfg.width = 12, cfg.height = 6;
+    assert_int_not_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    assert_non_null(strstr(err.msg, "could hold more areas than a game keeps"));
+    /* a fixed board is its own cells (Canale's 48), whatever the options say;
+     * one of more than 64 cells made by hand is refused */
+    assert_int_equal(kontor_config_init(&cfg, "canale", NULL), KONTOR_OK);
+    assert_int_equal(kontor_config_options(&cfg, "height=8", NULL), KONTOR_OK);
+    assert_int_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    cfg.board_mask.w[3] = ~0ULL;
+    assert_int_not_equal(kontor_new(&s, &cfg, 1, &err), KONTOR_OK);
+    assert_non_null(strstr(err.msg, "could hold more areas than a game keeps"));
+}
+
 static void crane_keeps_the_free_cells_next_to_it_clear_of_opposing_dock_cards(void **st) {
     (void)st;
     kontor_state s;
@@ -231,7 +295,7 @@ static void ship_example_black_removes_the_3_and_the_area_splits(void **st) {
     assert_int_equal(s.phase, KONTOR_PHASE_REMOVE);
     assert_int_equal(legal_count(&s, 1), 2); /* none, or the 3 */
     assert_int_equal(kontor_apply(&s, 1, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(2, 1)), &log), KONTOR_OK);
-    assert_int_equal(s.cell_card[C(2, 1)], KONTOR_NONE);
+    assert_int_equal(kontor_state_card_at(&s, C(2, 1)), KONTOR_NONE);
     assert_int_equal(s.dock_pile[0].n, under + 1);
     assert_int_equal(kontor_pile_card(&s, &s.dock_pile[0], under), id(&s, 3));
     assert_int_equal(kontor_area_at(&s, C(1, 1), NULL, g), 1);
@@ -258,7 +322,7 @@ static void ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too(voi
     kontor__put(&s, C(2, -1), id(&s, 51));
     kontor__put(&s, C(1, -2), id(&s, 52));
     kontor__score_enclosed(&s, NULL);
-    assert_true(bb_test_cell(&s.enclosed, C(1, -1)));
+    assert_true(kt_in(&s, KONTOR_SET_ENCLOSED, C(1, -1)));
     choose(&s, 39 /* water ship */, PASS, NULL);
     assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(1, 0)), NULL), KONTOR_OK);
     assert_int_equal(s.phase, KONTOR_PHASE_REMOVE);
@@ -296,20 +360,18 @@ static void start_cache_gives_what_place_start_works_out(void **st) {
         {"kleinen", NULL}, {"wasserspiele", NULL}, {"tictactoe", NULL}, {"bakschisch", NULL}, {"david", NULL},
         {"gigant", NULL}, {"gulliver", NULL}, {"justizia", NULL}, {"insel", NULL}, {"insel4", NULL},
         {"armut", NULL}, {"armut4", NULL}, {"seilschaften", NULL}, {"seilschaften4", NULL},
-        {"basic", "width=12,height=4"}, {"four", "width=6,height=12"}, {"advanced", "width=3,height=3"}};
+        {"basic", "width=8,height=4"}, {"four", "width=5,height=8"}, {"advanced", "width=3,height=3"}};
     static kontor_state miss, hit, other;
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        setup(&other, "basic", "width=7,height=6"); /* no variant's board: the next deal misses */
+        setup(&other, "basic", "width=7,height=3"); /* no variant's board: the next deal misses */
         setup(&miss, variants[v][0], variants[v][1]);
         setup(&hit, variants[v][0], variants[v][1]);
         if (memcmp(&miss, &hit, sizeof miss) != 0) fail_msg("%s %s: the start from the cache differs", variants[v][0],
                                                             variants[v][1] ? variants[v][1] : "");
-        uint64_t front = 0;
-        for (int w = 0; w < 4; w++) {
-            assert_true((hit.front.w[w] & hit.occ.w[w]) == 0);
-            front |= hit.front.w[w];
-        }
-        assert_true(front != 0 && hit.minx <= hit.maxx && hit.maxy < 16);
+        kontor_bb front = kontor_state_set(&hit, KONTOR_SET_FRONT);
+        for (int c = kontor_bb_next(&front, 0); c >= 0; c = kontor_bb_next(&front, c + 1))
+            assert_false(kt_in(&hit, KONTOR_SET_OCC, c));
+        assert_true(kontor_bb_count(&front) != 0 && hit.minx <= hit.maxx && hit.maxy < 16);
     }
 }
 
@@ -341,6 +403,7 @@ int main(void) {
         cmocka_unit_test(placement_must_touch_a_card_orthogonally_and_never_stack),
         cmocka_unit_test(board_extent_is_fixed_once_a_direction_reaches_six),
         cmocka_unit_test(advanced_board_is_seven_by_seven),
+        cmocka_unit_test(ruling_R5_a_board_is_at_most_eight_by_eight_width_9_and_12_refused),
         cmocka_unit_test(crane_keeps_the_free_cells_next_to_it_clear_of_opposing_dock_cards),
         cmocka_unit_test(crane_two_opposing_cranes_leave_only_water),
         cmocka_unit_test(ruling_R3_a_card_with_no_legal_cell_goes_back_to_the_hand),

@@ -54,7 +54,7 @@ static void an_area_enclosed_by_water_is_scored_at_once(void **st) {
     assert_int_equal(goods[0][KONTOR_WINE], 1);
     assert_int_equal(s.keepers[0], 1);
     assert_true(has_event(&log, KONTOR_EV_SCORE, 0));
-    assert_true(bb_test_cell(&s.enclosed, C(1, 1)));
+    assert_true(kt_in(&s, KONTOR_SET_ENCLOSED, C(1, 1)));
 }
 
 /* The card that closes an area may be the dock card itself, laid in a pocket
@@ -76,7 +76,7 @@ static void a_dock_card_laid_into_a_pocket_of_water_is_scored_at_once(void **st)
     assert_int_equal(s.area[0].size, 1);
     assert_int_equal(s.area[0].winner, 0);
     assert_true(has_event(&log, KONTOR_EV_SCORE, 0));
-    assert_true(bb_test_cell(&s.enclosed, C(1, 1)));
+    assert_true(kt_in(&s, KONTOR_SET_ENCLOSED, C(1, 1)));
 }
 
 static void an_area_without_warehouses_is_not_scored(void **st) {

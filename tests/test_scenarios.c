@@ -16,6 +16,16 @@
 #include "kontor/draw.h"
 #include "kontor/record.h"
 
+/* The placement of cell by seat is illegal in s, and kontor_why_illegal
+ * says exactly why. */
+static void placing_is_illegal_because(const kontor_state *s, int seat, int cell, const char *why_want) {
+    char why[160];
+    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, cell);
+    assert_false(kontor_is_legal(s, seat, m));
+    kontor_why_illegal(s, seat, m, why, sizeof why);
+    assert_string_equal(why, why_want);
+}
+
 /* ---- the machinery: variants, layouts, fixed boards, cards out of the game ---- */
 
 static void variants_every_name_makes_a_config(void **st) {
@@ -89,16 +99,15 @@ static void fixed_board_is_the_mask_from_the_start(void **st) {
     (void)st;
     kontor_state s;
     setup(&s, "canale", NULL, 1);
-    assert_memory_equal(&s.mask, &s.cfg->board_mask, sizeof s.mask);
-    assert_int_equal(bbn(&s.mask), 48);
+    kontor_bb mask = kontor_state_set(&s, KONTOR_SET_MASK);
+    assert_memory_equal(&mask, &s.cfg->board_mask, sizeof mask);
+    assert_int_equal(bbn(&mask), 48);
     /* the canal: from the west edge to the east edge */
-    assert_true(bbt(&s.water, C(-5, 1)) && bbt(&s.water, C(6, 1)) && bbt(&s.water, C(0, 0)));
+    assert_true(kt_in(&s, KONTOR_SET_WATER, C(-5, 1)) && kt_in(&s, KONTOR_SET_WATER, C(6, 1)) &&
+                kt_in(&s, KONTOR_SET_WATER, C(0, 0)));
     /* two rows north of the centre is off the 4x12 board, though a 7x7 board would allow it */
     choose(&s, 38, PASS);
-    char why[128];
-    assert_false(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2))));
-    kontor_why_illegal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2)), why, sizeof why);
-    assert_string_equal(why, "cell 0,-2 is outside the 12x4 board");
+    placing_is_illegal_because(&s, 0, C(0, -2), "cell 0,-2 is outside the 12x4 board");
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1))));
 }
 
@@ -179,11 +188,13 @@ static void kleinen_areas_under_four_score_their_size(void **st) {
     for (int y = -2; y <= 3; y++)
         for (int x = -2; x <= 3; x++) {
             int c = C(x, y);
-            if (s.cell_card[c] != KONTOR_NONE) continue;
+            if (kontor_state_card_at(&s, c) != KONTOR_NONE) continue;
             int next = 0;
             for (int k = 0; k < 4; k++) {
                 int n = c + (k == 0 ? 1 : k == 1 ? -1 : k == 2 ? 16 : -16);
-                if (s.cell_card[n] != KONTOR_NONE && !kontor_card_is_water(&s.cfg->cards->card[s.cell_card[n]])) next = 1;
+                if (kontor_state_card_at(&s, n) != KONTOR_NONE &&
+                    !kontor_card_is_water(&s.cfg->cards->card[kontor_state_card_at(&s, n)]))
+                    next = 1;
             }
             while (water <= 85 && s.cfg->cards->card[id(&s, water)].kind != KONTOR_KIND_WATER) water++;
             if (next && water <= 85) kontor__put(&s, c, id(&s, water++));
@@ -205,7 +216,7 @@ static void wasserspiele_dock_cards_must_touch_water(void **st) {
     assert_int_equal(s.ncards_board, 5);
     choose(&s, 5, PASS);
     assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
-    kontor_bb wet = s.water;
+    kontor_bb wet = kontor_state_set(&s, KONTOR_SET_WATER);
     /* every legal cell touches a water card */
     kontor_move m[KONTOR_MAX_MOVES];
     int n = kontor_legal(&s, 0, m);
@@ -227,11 +238,7 @@ static void wasserspiele_a_dock_card_away_from_water_is_illegal(void **st) {
     place(&s, 0, C(0, -1));
     choose(&s, 9, PASS);
     /* 0,-2 touches only the dock card on 0,-1 (the fountains are diagonal) */
-    char why[128];
-    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
-    assert_false(kontor_is_legal(&s, 0, m));
-    kontor_why_illegal(&s, 0, m, why, sizeof why);
-    assert_string_equal(why, "cell 0,-2 does not touch water: every dock card must");
+    placing_is_illegal_because(&s, 0, C(0, -2), "cell 0,-2 does not touch water: every dock card must");
 }
 
 static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
@@ -244,8 +251,9 @@ static void wasserspiele_no_cell_by_water_takes_the_card_back(void **st) {
     for (int y = -3; y <= 3; y++)
         for (int x = -3; x <= 3; x++) {
             int c = C(x, y);
-            if (s.cell_card[c] != KONTOR_NONE || !bbt(&s.mask, c)) continue;
-            int wet = bbt(&s.water, c + 1) || bbt(&s.water, c - 1) || bbt(&s.water, c + 16) || bbt(&s.water, c - 16);
+            if (kontor_state_card_at(&s, c) != KONTOR_NONE || !kt_in(&s, KONTOR_SET_MASK, c)) continue;
+            kontor_bb water = kontor_state_set(&s, KONTOR_SET_WATER);
+            int wet = bbt(&water, c + 1) || bbt(&water, c - 1) || bbt(&water, c + 16) || bbt(&water, c - 16);
             if (wet && dock < 19) kontor__put(&s, c, id(&s, red[dock++]));
         }
     give(&s, 1, 6);
@@ -272,8 +280,9 @@ static void ring_the_water(kontor_state *s) {
     for (int y = -3; y <= 3; y++)
         for (int x = -3; x <= 3; x++) {
             int c = C(x, y);
-            if (s->cell_card[c] != KONTOR_NONE || !bbt(&s->mask, c)) continue;
-            int wet = bbt(&s->water, c + 1) || bbt(&s->water, c - 1) || bbt(&s->water, c + 16) || bbt(&s->water, c - 16);
+            if (kontor_state_card_at(s, c) != KONTOR_NONE || !kt_in(s, KONTOR_SET_MASK, c)) continue;
+            kontor_bb water = kontor_state_set(s, KONTOR_SET_WATER);
+            int wet = bbt(&water, c + 1) || bbt(&water, c - 1) || bbt(&water, c + 16) || bbt(&water, c - 16);
             if (wet && dock < 19) kontor__put(s, c, id(s, red[dock++]));
         }
     /* one dock card a hand, none of them on the board */
@@ -316,11 +325,8 @@ static void tictactoe_water_may_not_split_an_island(void **st) {
     /* the north-west island: -2..-1 x -2..-1; water on its corner -2,-2 */
     kontor__put(&s, C(-2, -2), id(&s, 85));
     choose(&s, 38, PASS);
-    char why[128];
-    kontor_move split = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, -1));
-    assert_false(kontor_is_legal(&s, 0, split)); /* would cut -1,-2 from -2,-1 */
-    kontor_why_illegal(&s, 0, split, why, sizeof why);
-    assert_string_equal(why, "a water card on -1,-1 would split an island in two");
+    /* -1,-1 would cut -1,-2 from -2,-1 */
+    placing_is_illegal_because(&s, 0, C(-1, -1), "a water card on -1,-1 would split an island in two");
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-1, -2))));
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(-2, -1))));
 }
@@ -479,11 +485,7 @@ static void insel_no_water_on_the_island(void **st) {
     assert_true(kontor_card_removed(s.cfg, id(&s, 43)));
     assert_false(kontor_card_removed(s.cfg, id(&s, 7)));
     choose(&s, 38, PASS);
-    char why[128];
-    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -1));
-    assert_false(kontor_is_legal(&s, 0, m));
-    kontor_why_illegal(&s, 0, m, why, sizeof why);
-    assert_string_equal(why, "cell 0,-1 is on the island: no water may go there");
+    placing_is_illegal_because(&s, 0, C(0, -1), "cell 0,-1 is on the island: no water may go there");
     assert_true(kontor_is_legal(&s, 0, KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, 1))));
 }
 
@@ -574,15 +576,11 @@ static void insel_a_dead_cell_stays_closed_when_the_ship_takes_a_crane(void **st
     assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_SHIP, C(2, -2)), NULL), KONTOR_OK);
     assert_int_equal(kontor_apply(&s, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, C(1, -2)), NULL), KONTOR_OK);
     assert_int_equal(s.phase, KONTOR_PHASE_PLACE);
-    assert_false(bbn(&s.crane[1]));
+    assert_false(kt_count(&s, KONTOR_SET_CRANE1));
     kontor_bb dead;
     kontor_dead_cells(&s, &dead);
     assert_true(bbt(&dead, C(0, -2)));
-    char why[160];
-    kontor_move m = KONTOR_MOVE(KONTOR_MOVE_PLACE, C(0, -2));
-    assert_false(kontor_is_legal(&s, 0, m));
-    kontor_why_illegal(&s, 0, m, why, sizeof why);
-    assert_string_equal(why, "cell 0,-2 is next to an enclosed area: it is taboo");
+    placing_is_illegal_because(&s, 0, C(0, -2), "cell 0,-2 is next to an enclosed area: it is taboo");
     place(&s, 0, C(1, -2)); /* the freed cell is fine */
 }
 
@@ -605,12 +603,9 @@ static void records_of_every_scenario_replay(void **st) {
         kontor_config cfg;
         kontor_config_init(&cfg, kontor_variant_name(v), NULL);
         for (int g = 0; g < 5; g++) {
-            kontor_deal d;
-            kontor_deal_shuffle(&d, &cfg, (uint64_t)g);
             kontor_state s;
-            assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, NULL), KONTOR_OK);
             kontor_record r;
-            kontor_record_init(&r, &cfg, &d);
+            kt_deal_recorded(&s, &r, &cfg, (uint64_t)g);
             kontor_rng rng;
             kontor_rng_seed(&rng, (uint64_t)g + 99);
             while (!kontor_over(&s)) {

@@ -54,8 +54,8 @@ static void bakschisch_both_buy_out_a_card_at_once(void **st) {
     assert_int_equal(s.coins[0], 4 - 3);
     assert_int_equal(s.coins[1], 4 - 1);
     assert_int_equal(s.treasury, treasury + 4);
-    assert_int_equal(s.cell_card[C(1, -1)], KONTOR_NONE);
-    assert_int_equal(s.cell_card[C(-1, -1)], KONTOR_NONE);
+    assert_int_equal(kontor_state_card_at(&s, C(1, -1)), KONTOR_NONE);
+    assert_int_equal(kontor_state_card_at(&s, C(-1, -1)), KONTOR_NONE);
     /* each card goes under its owner's pile */
     const kontor_pile *b = &s.dock_pile[1], *r = &s.dock_pile[0];
     assert_int_equal(kontor_pile_card(&s, b, b->n - 1), id(&s, 4));
@@ -204,7 +204,7 @@ static int water_off_board(const kontor_state *s, int coin, int nth) {
         const kontor_card *k = &s->cfg->cards->card[c];
         if (k->kind != KONTOR_KIND_WATER || k->coin != coin) continue;
         int on = 0;
-        for (int cell = 0; cell < KONTOR_CELLS; cell++) on |= s->cell_card[cell] == c;
+        for (int cell = 0; cell < KONTOR_CELLS; cell++) on |= kontor_state_card_at(s, cell) == c;
         if (!on && nth-- == 0) return n;
     }
     fail_msg("no such water card");

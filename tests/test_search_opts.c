@@ -82,6 +82,18 @@ static void rank_all(const char *spec, uint64_t seed, const kontor_view *v, int 
     kontor_agent_free(a);
 }
 
+/* The search of "ismcts:iters=n+2,OPTION=100" at the placement v of n cells
+ * (seed), its ranking in c: the two visits after the first n go to best. */
+static void extra_visits_go_to(kontor_move best, const char *option, uint64_t seed, const kontor_view *v, int n,
+                               ai_choice *c) {
+    char spec[64];
+    snprintf(spec, sizeof spec, "ismcts:iters=%d,%s=100", n + 2, option);
+    rank_all(spec, seed, v, n, c);
+    assert_int_equal(c[0].move, best);
+    assert_int_equal(c[0].visits, 3);
+    assert_int_equal(c[1].visits, 1);
+}
+
 /* prior=W: after every cell has had its one visit, the bias W x g / (visits
  * + 1) dominates UCB (W = 100 against results in [0, 1]), so the next two
  * iterations go to the cell of the best evaluation (g = 1), as long as the
@@ -96,13 +108,8 @@ static void test_prior_follows_the_evaluation(void **st) {
     kontor_view v;
     kontor_move m[KONTOR_MAX_MOVES];
     for (uint64_t seed = 1; checked < 3 && (seed = clear_best_placement(seed, 5.0, &s, &v, m, &n, &bi)); seed++) {
-        char spec[64];
-        snprintf(spec, sizeof spec, "ismcts:iters=%d,prior=100", n + 2);
         ai_choice c[KONTOR_MAX_MOVES];
-        rank_all(spec, seed, &v, n, c);
-        assert_int_equal(c[0].move, m[bi]);
-        assert_int_equal(c[0].visits, 3);
-        assert_int_equal(c[1].visits, 1);
+        extra_visits_go_to(m[bi], "prior", seed, &v, n, c);
         checked++;
     }
     assert_int_equal(checked, 3);
@@ -192,12 +199,7 @@ static void test_ebias_follows_the_evaluation(void **st) {
         assert_int_equal(c[0].move, m[bi]);
         assert_int_equal(c[0].visits, 1);
         assert_int_equal(c[1].visits, 0);
-        char spec[64];
-        snprintf(spec, sizeof spec, "ismcts:iters=%d,ebias=100", n + 2);
-        rank_all(spec, seed, &v, n, c);
-        assert_int_equal(c[0].move, m[bi]);
-        assert_int_equal(c[0].visits, 3);
-        assert_int_equal(c[1].visits, 1);
+        extra_visits_go_to(m[bi], "ebias", seed, &v, n, c);
         assert_int_equal(c[n - 1].visits, 1);
         checked++;
     }

@@ -244,12 +244,12 @@ static int winner_without(const kontor_state *s, int c) {
     assert_int_equal(kontor_apply(&t, 0, KONTOR_MOVE(KONTOR_MOVE_REMOVE, c), NULL), KONTOR_OK);
     uint8_t done[KONTOR_CELLS] = {0};
     for (int x = 0; x < KONTOR_CELLS; x++) {
-        if (x == c || !(cells.w[x >> 6] >> (x & 63) & 1) || done[x]) continue;
+        if (x == c || !kontor_bb_has(&cells, x) || done[x]) continue;
         kontor_bb part;
         uint8_t h[2][3];
         kontor_area_at(&t, x, &part, h);
         for (int y = 0; y < KONTOR_CELLS; y++)
-            if (part.w[y >> 6] >> (y & 63) & 1) done[y] = 1;
+            if (kontor_bb_has(&part, y)) done[y] = 1;
         for (int i = 0; i < 2; i++)
             for (int k = 0; k < 3; k++) sum[i][k] = (uint8_t)(sum[i][k] + h[i][k]);
     }
@@ -273,7 +273,7 @@ static void test_remove_takes_the_card_that_hurts(void **st) {
         for (int i = 0; i < n; i++) {
             int c = KONTOR_MOVE_VALUE(m[i]);
             if (c == KONTOR_NONE) continue;
-            const kontor_card *k = &s.cfg->cards->card[s.cell_card[c]];
+            const kontor_card *k = &s.cfg->cards->card[kontor_state_card_at(&s, c)];
             if (k->colour != 1) continue; /* the policy takes the opponent's cards only */
             kontor_bb cells;
             uint8_t g[2][3];

@@ -85,12 +85,9 @@ static void test_the_computer_is_not_seeded_from_the_published_seed(void **state
     json_t *g = create_joined(&s, BASIC_VS_COMPUTER, &a, 0);
     const char *id = game_id(g);
     play_to_the_end(&a, 3, 200);
-    char path[80], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     kontor_record r;
     kontor_error err;
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(&s, id, &r);
     assert_true(r.has_seed);
     ai_ctx c = {kontor_agent_new("random", r.seed ^ (0x5EA7ull << 1), &err), &r, 1, 0, 0};
     assert_non_null(c.a);
@@ -103,7 +100,6 @@ static void test_the_computer_is_not_seeded_from_the_published_seed(void **state
     if (c.same == c.decisions) fail_msg("all %d decisions of the computer follow from the published seed", c.same);
     kontor_agent_free(c.a);
     kontor_record_release(&r);
-    free(resp);
     finish(&s, &a, g);
 }
 
@@ -115,11 +111,7 @@ static void test_view_last_never_names_a_hidden_choice(void **state) {
     json_t *g = create_joined(&s, "{\"variant\":\"basic\",\"seats\":[\"human\",\"human\"]}", &a, 0);
     const char *id = game_id(g);
     assert_int_equal(play_one(&a, NULL), 1); /* red chooses a card: hidden until black has chosen */
-    char path[80];
-    snprintf(path, sizeof path, "/api/games/%s/view", id);
-    int st;
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, -1);
     json_t *last = json_object_get(v, "last");
     assert_non_null(last);
     assert_int_equal(json_integer_value(json_object_get(last, "seat")), 0);

@@ -287,26 +287,15 @@ static void test_two_humans_play_to_the_end_and_the_record_replays(void **state)
     json_t *score = json_object_get(a.state, "score");
     assert_true(json_is_array(score));
 
-    char path[64], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     kontor_record r;
-    kontor_error err;
     kontor_state fin;
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(&s, id, &r);
     assert_int_equal(r.nply, ply_of(&a));
     assert_true(r.nply >= moves);
-    assert_int_equal(kontor_record_replay(&r, -1, &fin, NULL, NULL, &err), KONTOR_OK);
-    assert_true(kontor_over(&fin));
-    assert_int_equal(fin.score[0], json_integer_value(json_array_get(score, 0)));
-    assert_int_equal(fin.score[1], json_integer_value(json_array_get(score, 1)));
+    replay_ends_with_score(&r, score, &fin, NULL, NULL);
     kontor_record_release(&r);
-    free(resp);
     /* the replay view of the end shows every hand */
-    int st;
-    snprintf(path, sizeof path, "/api/games/%s/view?ply=3", id);
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, 3);
     assert_int_equal(json_integer_value(json_object_get(v, "ply")), 3);
     assert_non_null(json_object_get(json_array_get(json_object_get(v, "seats"), 1), "hand"));
     json_decref(v);
@@ -630,20 +619,12 @@ static void test_sigkill_mid_game_loses_nothing(void **state) {
      * game stored one row per decision; the end folds them into the record) */
     stop(&s, SIGKILL);
     s = start();
-    char path[64], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s.port, "GET", path, NULL, &resp), 200);
     kontor_record r;
-    kontor_error err;
     kontor_state fin;
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(&s, id, &r);
     assert_int_equal(r.nply, last);
-    assert_int_equal(kontor_record_replay(&r, -1, &fin, NULL, NULL, &err), KONTOR_OK);
-    assert_true(kontor_over(&fin));
-    assert_int_equal(fin.score[0], json_integer_value(json_array_get(score, 0)));
-    assert_int_equal(fin.score[1], json_integer_value(json_array_get(score, 1)));
+    replay_ends_with_score(&r, score, &fin, NULL, NULL);
     kontor_record_release(&r);
-    free(resp);
     json_decref(score);
     json_decref(g);
     stop(&s, SIGTERM);
@@ -665,11 +646,7 @@ static void test_sigkill_keeps_each_decision_in_the_record(void **state) {
     s = start();
     /* the record of a running game is not served; its replay view counts
      * the stored decisions, and the game replays on to the end */
-    char path[64];
-    int st;
-    snprintf(path, sizeof path, "/api/games/%s/view", id);
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, -1);
     assert_int_equal(json_integer_value(json_object_get(v, "plies")), ply);
     assert_false(json_is_true(json_object_get(v, "over")));
     json_decref(v);

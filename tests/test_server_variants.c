@@ -147,18 +147,11 @@ static void count_events(void *ctx, const kontor_state *s, int ply, const kontor
 /* The record of game id, replayed: its final score must equal score; what it
  * holds goes into *c if c is not NULL. */
 static void record_census(const srv *s, const char *id, json_t *score, census *c) {
-    char path[64], *resp = NULL;
-    snprintf(path, sizeof path, "/api/games/%s/record", id);
-    assert_int_equal(http_request("127.0.0.1", s->port, "GET", path, NULL, &resp), 200);
     kontor_record r;
-    kontor_error err;
     kontor_state *fin = malloc(sizeof *fin);
-    assert_int_equal(kontor_record_parse(&r, resp, strlen(resp), &err), KONTOR_OK);
+    get_record(s, id, &r);
     if (c) memset(c, 0, sizeof *c);
-    assert_int_equal(kontor_record_replay(&r, -1, fin, c ? count_events : NULL, c, &err), KONTOR_OK);
-    assert_true(kontor_over(fin));
-    assert_int_equal(fin->score[0], json_integer_value(json_array_get(score, 0)));
-    assert_int_equal(fin->score[1], json_integer_value(json_array_get(score, 1)));
+    replay_ends_with_score(&r, score, fin, c ? count_events : NULL, c);
     for (int i = 0; c && i < r.nply; i++) {
         int kind = KONTOR_MOVE_KIND(r.ply[i].move) & 15, v = KONTOR_MOVE_VALUE(r.ply[i].move);
         c->made[kind]++;
@@ -171,7 +164,6 @@ static void record_census(const srv *s, const char *id, json_t *score, census *c
     }
     free(fin);
     kontor_record_release(&r);
-    free(resp);
 }
 
 static void record_replays_to(const srv *s, const char *id, json_t *score) { record_census(s, id, score, NULL); }
@@ -237,11 +229,7 @@ static void test_four_humans_play_to_the_end_each_seeing_only_its_hand(void **st
     assert_true(json_equal(json_object_get(c[0].state, "score"), json_object_get(c[4].state, "score")));
     record_replays_to(&s, id, json_object_get(c[0].state, "score"));
     /* the replay viewer of the finished game: four players, every hand shown */
-    int st;
-    char path[80];
-    snprintf(path, sizeof path, "/api/games/%s/view?ply=9", id);
-    json_t *v = http_json(&s, "GET", path, NULL, &st);
-    assert_int_equal(st, 200);
+    json_t *v = get_view(&s, id, 9);
     assert_int_equal(json_array_size(json_object_get(v, "players")), 4);
     for (int i = 0; i < 4; i++) assert_non_null(json_object_get(json_array_get(json_object_get(v, "seats"), (size_t)i), "hand"));
     json_decref(v);

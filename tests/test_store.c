@@ -50,11 +50,8 @@ static void make_game(game *g, uint64_t seed) {
     kontor_config cfg;
     kontor_error err;
     assert_int_equal(kontor_config_init(&cfg, "basic", &err), KONTOR_OK);
-    kontor_deal d;
-    kontor_deal_shuffle(&d, &cfg, seed);
     kontor_state s;
-    assert_int_equal(kontor_new_from_deal(&s, &cfg, &d, &err), KONTOR_OK);
-    kontor_record_init(&g->rec, &cfg, &d);
+    kt_deal_recorded(&s, &g->rec, &cfg, seed);
     size_t len;
     assert_int_equal(kontor_record_write(&g->rec, &g->empty, &len), KONTOR_OK);
     kontor_rng rng;

@@ -119,6 +119,27 @@ static void test_tree_par_time_budget(void **st) {
     }
 }
 
+/* Whether the agents of specs sa and sb, both seeded with seed, rank v
+ * differently (a move or its visits at some rank); asserts that they rank
+ * as many decisions, and writes the first difference into what. */
+static int rankings_differ(const char *sa, const char *sb, uint64_t seed, const kontor_view *v, char *what,
+                           size_t cap) {
+    ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
+    kontor_agent *a = kt_agent(sa, seed), *b = kt_agent(sb, seed);
+    int n1 = kontor_agent_rank(a, v, c1, KONTOR_MAX_MOVES), n2 = kontor_agent_rank(b, v, c2, KONTOR_MAX_MOVES);
+    assert_int_equal(n1, n2);
+    kontor_agent_free(a);
+    kontor_agent_free(b);
+    for (int i = 0; i < n1; i++)
+        if (c1[i].move != c2[i].move || c1[i].visits != c2[i].visits) {
+            snprintf(what, cap, "rank %d, move %d with %u visits, not %d with %u", i, c1[i].move, c1[i].visits,
+                     c2[i].move, c2[i].visits);
+            return 1;
+        }
+    snprintf(what, cap, "the same rankings");
+    return 0;
+}
+
 /* par=root keeps today's reproducible search: the same seed, the same
  * ranking and visits, two threads or not. */
 static void test_par_root_reproducible(void **st) {
@@ -126,16 +147,10 @@ static void test_par_root_reproducible(void **st) {
     kontor_state s;
     kontor_view v;
     assert_true(kt_red_places_view(5, 2, &s, &v));
-    ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-    kontor_agent *a = kt_agent("ismcts:iters=700,threads=2,par=root", 4), *b = kt_agent("ismcts:iters=700,threads=2,par=root", 4);
-    int n1 = kontor_agent_rank(a, &v, c1, KONTOR_MAX_MOVES), n2 = kontor_agent_rank(b, &v, c2, KONTOR_MAX_MOVES);
-    assert_int_equal(n1, n2);
-    for (int i = 0; i < n1; i++) {
-        assert_int_equal(c1[i].move, c2[i].move);
-        assert_int_equal(c1[i].visits, c2[i].visits);
-    }
-    kontor_agent_free(a);
-    kontor_agent_free(b);
+    char what[128];
+    if (rankings_differ("ismcts:iters=700,threads=2,par=root", "ismcts:iters=700,threads=2,par=root", 4, &v, what,
+                        sizeof what))
+        fail_msg("%s", what);
 }
 
 /* The counts of node i's subtree add up: for each group of edges (kind,
@@ -517,30 +532,14 @@ static void test_par_sync_steers_reproducibly(void **st) {
     };
     for (int w = 0; w < 2; w++) {
         for (int k = 0; k < 4; k++) {
-            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-            kontor_agent *a = kt_agent(pairs[k][0], 5), *b = kt_agent(pairs[k][1], 5);
-            int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
-            int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
-            assert_int_equal(n1, n2);
-            for (int i = 0; i < n1; i++)
-                if (c1[i].move != c2[i].move || c1[i].visits != c2[i].visits)
-                    fail_msg("view %d, '%s' against '%s': rank %d, move %d with %u visits, not %d with %u", w,
-                             pairs[k][0], pairs[k][1], i, c1[i].move, c1[i].visits, c2[i].move, c2[i].visits);
-            kontor_agent_free(a);
-            kontor_agent_free(b);
+            char what[128];
+            if (rankings_differ(pairs[k][0], pairs[k][1], 5, views[w], what, sizeof what))
+                fail_msg("view %d, '%s' against '%s': %s", w, pairs[k][0], pairs[k][1], what);
         }
         /* the merges change the search */
-        ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-        kontor_agent *a = kt_agent("ismcts:iters=4000,threads=2,par=sync,merge=32", 5),
-                     *b = kt_agent("ismcts:iters=4000,threads=2,par=root", 5);
-        int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
-        int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
-        assert_int_equal(n1, n2);
-        int differ = 0;
-        for (int i = 0; i < n1; i++) differ += c1[i].move != c2[i].move || c1[i].visits != c2[i].visits;
-        assert_true(differ > 0);
-        kontor_agent_free(a);
-        kontor_agent_free(b);
+        char what[128];
+        assert_true(rankings_differ("ismcts:iters=4000,threads=2,par=sync,merge=32", "ismcts:iters=4000,threads=2,par=root",
+                                    5, views[w], what, sizeof what));
     }
 }
 
@@ -607,19 +606,12 @@ static void test_par_sync_merges_the_opponents_root(void **st) {
     const kontor_view *views[] = {&choose, &place};
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < 3; k++) {
-            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-            kontor_agent *a = kt_agent(pairs[k][0], 5), *b = kt_agent(pairs[k][1], 5);
-            int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
-            int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
-            assert_int_equal(n1, n2);
-            int differ = 0;
-            for (int i = 0; i < n1; i++) differ += c1[i].move != c2[i].move || c1[i].visits != c2[i].visits;
+            char what[128];
+            int differ = rankings_differ(pairs[k][0], pairs[k][1], 5, views[w], what, sizeof what);
             /* the same but for mopp=1 against mopp=0 at the card choice */
-            if (k == 2 && w == 0) assert_true(differ > 0);
+            if (k == 2 && w == 0) assert_true(differ);
             else if (differ)
-                fail_msg("view %d, '%s' against '%s': the rankings differ", w, pairs[k][0], pairs[k][1]);
-            kontor_agent_free(a);
-            kontor_agent_free(b);
+                fail_msg("view %d, '%s' against '%s': the rankings differ (%s)", w, pairs[k][0], pairs[k][1], what);
         }
 }
 
@@ -727,20 +719,13 @@ static void test_par_sync_depth2_table_sums_the_trees(void **st) {
     };
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < 4; k++) {
-            ai_choice c1[KONTOR_MAX_MOVES], c2[KONTOR_MAX_MOVES];
-            kontor_agent *a = kt_agent(pairs[k][0], 5), *b = kt_agent(pairs[k][1], 5);
-            int n1 = kontor_agent_rank(a, views[w], c1, KONTOR_MAX_MOVES);
-            int n2 = kontor_agent_rank(b, views[w], c2, KONTOR_MAX_MOVES);
-            assert_int_equal(n1, n2);
-            int differ = 0;
-            for (int i = 0; i < n1; i++) differ += c1[i].move != c2[i].move || c1[i].visits != c2[i].visits;
+            char what[128];
+            int differ = rankings_differ(pairs[k][0], pairs[k][1], 5, views[w], what, sizeof what);
             /* depth=2 against depth=1: the merge below the root changes the search */
             if (k == 3) {
                 if (!differ) fail_msg("view %d, '%s' against '%s': the rankings are equal", w, pairs[k][0], pairs[k][1]);
             } else if (differ)
-                fail_msg("view %d, '%s' against '%s': the rankings differ", w, pairs[k][0], pairs[k][1]);
-            kontor_agent_free(a);
-            kontor_agent_free(b);
+                fail_msg("view %d, '%s' against '%s': the rankings differ (%s)", w, pairs[k][0], pairs[k][1], what);
         }
 }
 

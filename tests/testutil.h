@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "kontor/kontor.h"
+#include "kontor/record.h"
 
 /* Every seat's choice of a round as the tests write it: pick[p] is a card id
  * or KONTOR_PASS for seat p, or KONTOR_NONE for a seat that has already
@@ -59,6 +60,18 @@ static inline char *kt_slurp(const char *path) {
     return b;
 }
 
+/* Whether cell is in the state's set which, and how many cells that set
+ * holds: the state's sets as the public API gives them (kontor_state_set),
+ * never its fields, whose form is the core's own (issue 17). */
+static inline int kt_in(const kontor_state *s, kontor_set which, int cell) {
+    kontor_bb b = kontor_state_set(s, which);
+    return kontor_bb_has(&b, cell);
+}
+static inline int kt_count(const kontor_state *s, kontor_set which) {
+    kontor_bb b = kontor_state_set(s, which);
+    return kontor_bb_count(&b);
+}
+
 /* One random legal decision of the lowest seat that has one to make,
  * applied (and asserted legal); log may be NULL. Returns the seat. */
 static inline int kt_random_step(kontor_state *s, kontor_rng *rng, kontor_log *log) {
@@ -71,5 +84,24 @@ static inline int kt_random_step(kontor_state *s, kontor_rng *rng, kontor_log *l
     if (log) log->n = 0;
     assert_int_equal(kontor_apply(s, seat, mv[kontor_rng_below(rng, (uint32_t)n)], log), KONTOR_OK);
     return seat;
+}
+
+/* A game to record: s dealt under cfg from seed (asserted), and rec the
+ * record of that deal with no decision yet (the caller releases it). */
+static inline void kt_deal_recorded(kontor_state *s, kontor_record *rec, const kontor_config *cfg, uint64_t seed) {
+    kontor_deal d;
+    kontor_deal_shuffle(&d, cfg, seed);
+    assert_int_equal(kontor_new_from_deal(s, cfg, &d, NULL), KONTOR_OK);
+    kontor_record_init(rec, cfg, &d);
+}
+
+/* The committed record at path (relative to the repository's root, where
+ * the tests run) read and parsed into r (both asserted; the caller releases r). */
+static inline void kt_read_record(const char *path, kontor_record *r) {
+    char *text = kt_slurp(path);
+    if (!text) fail_msg("cannot read '%s' (run the tests from the repository root)", path);
+    kontor_error err;
+    if (kontor_record_parse(r, text, strlen(text), &err)) fail_msg("%s: %s", path, err.msg);
+    free(text);
 }
 #endif

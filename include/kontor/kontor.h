@@ -364,16 +364,24 @@ typedef enum kontor_phase {
  * one pool (kontor_state.pile_card): the bound is what a determinization's
  * run of places and a view's masking assume a pile to hold at most. */
 #define KONTOR_PILE_MAX 48
-/* Enclosed areas a game can hold. Each area holds at least one card laid as a
- * dock card, and no card of an enclosed area ever leaves the board (the ship,
- * a buy-out, a flood or a bridge never take one; the moved centre is water),
- * so there are never more areas than cards that can lie as dock cards: the
- * 44 dock cards of every card set (22 a colour) and its at most 6 special
- * cards (bridges and customs houses). The board does not bound it more
- * tightly: the options allow a 12x12 board. (It was 64 until issue 17: the
- * state of a game for two shrank by 196 bytes; src/core/cards.c checks the
- * bound against the card set's limits.) */
-#define KONTOR_MAX_AREAS 50
+/* Enclosed areas a game can hold. Two enclosed areas never share an edge
+ * (an area is a whole group of dock cards with nothing beside it but water
+ * and cells that close; none of its cards ever leaves, none joins), so one
+ * cell of each is a set of cells no two of which are neighbours, and a W x H
+ * board, whose cells pair into dominoes but for one at most, holds at most
+ * ceil(W * H / 2) areas (docs/engine-speed.md, session fourteen, areas14).
+ * Every board a game can reach has at most 64 cells: the width and height
+ * options are 3..8 (the rulebook's largest board is 8x8: the game for four,
+ * Gigant; docs/rules.md), a layout's 'size' too, and a fixed layout's board
+ * (Canale Grande's 12x4) is refused when its cells could hold more areas
+ * (src/core/layout.c; kontor_new refuses a config made by hand the same
+ * way). So 32. (It was 64 until issue 17, then 50, the cards that can lie
+ * as dock cards, while the options allowed a 12x12 board: the state of a
+ * game for two shrank by 196 and then 180 bytes.) */
+#define KONTOR_MAX_AREAS 32
+/* The width and height options' largest value (and a layout's 'size'). */
+#define KONTOR_MAX_SIDE 8
+_Static_assert((KONTOR_MAX_SIDE * KONTOR_MAX_SIDE + 1) / 2 <= KONTOR_MAX_AREAS, "the largest board's areas fit the state");
 
 /* A pile: its cards are the n bytes of the state's pile_card[] from head on,
  * the top first. The seven piles (dock_pile[0..3], water_pile, aside,
@@ -548,6 +556,67 @@ static inline int kontor_known(const kontor_state *s, int seat, int id) {
 static inline int kontor_pile_card(const kontor_state *s, const kontor_pile *p, int i) {
     return s->pile_card[kontor_pile_at(p, i)];
 }
+
+/* ---- the state's sets of cells, read from outside the core ----------------
+ * The board's sets above (occ ... crane_near, customs, cells, cells_water) and
+ * cell_card are the core's own working form: issue 17 narrows them to a window
+ * of the config's board (src/core/sets.c says more), so their layout is no
+ * longer the public 16x16 grid of kontor_cell. Code outside src/core (the
+ * clients, the server's JSON, records, the protocol, the tests) reads them
+ * only through kontor_state_set and kontor_state_card_at, which give them in
+ * the public form: a kontor_bb of the 16x16 grid and a card per grid cell. A
+ * public kontor_bb (these, the config's board_mask and inner, what
+ * kontor_area_at, kontor_dead_cells and kontor_gap_cells fill) is read with
+ * kontor_bb_has, kontor_bb_count and kontor_bb_next rather than by its words. */
+typedef enum kontor_set {
+    KONTOR_SET_OCC = 0,       /* occ: cells with a card */
+    KONTOR_SET_WATER,         /* water: water cards (centre included) */
+    KONTOR_SET_DOCK,          /* dock: dock cards */
+    KONTOR_SET_TEAM_DOCK0,    /* team_dock[0]; team t is KONTOR_SET_TEAM_DOCK0 + t */
+    KONTOR_SET_TEAM_DOCK1,    /* team_dock[1] */
+    KONTOR_SET_CRANE0,        /* crane[0]; team t is KONTOR_SET_CRANE0 + t */
+    KONTOR_SET_CRANE1,        /* crane[1] */
+    KONTOR_SET_SHIPSYM,       /* shipsym: dock cards with a ship symbol */
+    KONTOR_SET_ENCLOSED,      /* enclosed: cells of enclosed areas */
+    KONTOR_SET_MASK,          /* mask: cells where a card can still ever lie */
+    KONTOR_SET_FRONT,         /* front: the free cells next to a card */
+    KONTOR_SET_CRANE_NEAR0,   /* crane_near[0]; team t is KONTOR_SET_CRANE_NEAR0 + t */
+    KONTOR_SET_CRANE_NEAR1,   /* crane_near[1] */
+    KONTOR_SET_CUSTOMS,       /* customs: cells with a customs house */
+    KONTOR_SET_CELLS,         /* cells: in the place phase, where its card may go */
+    KONTOR_SET_CELLS_WATER,   /* cells_water: ... and a customs house as water */
+    KONTOR_SET_COUNT
+} kontor_set;
+
+/* The set which of a dealt state s, as cells of the public 16x16 grid; an
+ * empty set for a which out of range. */
+kontor_bb kontor_state_set(const kontor_state *s, kontor_set which);
+/* The card at public cell (0..KONTOR_CELLS-1) of a dealt state s, or
+ * KONTOR_NONE for a free cell or a cell out of range. */
+int kontor_state_card_at(const kontor_state *s, int cell);
+
+/* Whether cell (0..KONTOR_CELLS-1) is in the public set b. */
+static inline int kontor_bb_has(const kontor_bb *b, int cell) {
+    return (int)((b->w[cell >> 6] >> (cell & 63)) & 1);
+}
+/* The number of cells in b. */
+static inline int kontor_bb_count(const kontor_bb *b) {
+    return __builtin_popcountll(b->w[0]) + __builtin_popcountll(b->w[1]) + __builtin_popcountll(b->w[2]) +
+           __builtin_popcountll(b->w[3]);
+}
+/* The lowest cell of b at or after from (0..KONTOR_CELLS), or -1 if none:
+ * for (int c = kontor_bb_next(&b, 0); c >= 0; c = kontor_bb_next(&b, c + 1)). */
+static inline int kontor_bb_next(const kontor_bb *b, int from) {
+    if (from < 0) from = 0;
+    for (int i = from >> 6; i < 4; i++) {
+        uint64_t m = i == from >> 6 ? b->w[i] >> (from & 63) << (from & 63) : b->w[i];
+        if (m) return i * 64 + __builtin_ctzll(m);
+    }
+    return -1;
+}
+/* Put cell (0..KONTOR_CELLS-1) into b (for a caller's own set, such as the
+ * cells a client has seen). */
+static inline void kontor_bb_add(kontor_bb *b, int cell) { b->w[cell >> 6] |= 1ULL << (cell & 63); }
 
 typedef enum kontor_end {
     KONTOR_END_NONE = 0,

@@ -2,45 +2,21 @@
  * determinization, walks down the tree by (decoupled) UCB with availability
  * counts, expands one node, plays out and carries the result back; threads
  * share one tree under striped spin locks with a virtual loss (par=tree) or
- * grow one each (par=root); the subtree under the decisions since the last
- * search can be kept (reuse=1). The why of each choice is in ismcts.c's
- * opening comment and docs/ai.md. */
+ * grow one each (par=root). The iteration's hot path is all in this file,
+ * so that the selections inline into it; the loop over the iterations is
+ * ismcts_run.c's, the subtree kept between searches (reuse=1)
+ * ismcts_keep.c's, a placement's move ordering ismcts_order.c's. The why of
+ * each choice is in ismcts.c's opening comment and docs/ai.md. */
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ai/ismcts_tree.h"
 #include "core/apply.h"
-
-/* The lock of node i under par=tree (nothing with one thread or par=root):
- * test and test-and-set, so that a waiter spins on its own copy of the
- * line instead of taking it from the holder again and again. A waiter
- * yields after a while (1024 plain loads, a few microseconds: longer than
- * a selection holds a lock, since a yield is a system call): on a loaded
- * machine the holder may be off its core. */
-static void lock_wait(atomic_int *f) {
-    int spins = 0;
-    while (atomic_exchange_explicit(f, 1, memory_order_acquire))
-        while (atomic_load_explicit(f, memory_order_relaxed))
-            if (++spins == 1024) {
-                spins = 0;
-                sched_yield();
-            }
-}
-
-static inline void lock_node(shared *sh, uint32_t i) {
-    if (sh) lock_wait(&sh->lock[i & (NLOCKS - 1)].f);
-}
-
-static inline void unlock_node(shared *sh, uint32_t i) {
-    if (sh) atomic_store_explicit(&sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
-}
 
 /* A new node under parent, whose lock the caller holds (par=tree: from this
  * thread's chunk, a new chunk of NCHUNK from the shared counter when it is
@@ -133,54 +109,6 @@ static void update_sampled(tree *T, uint32_t parent, uint32_t e, float p, float 
             if (pool[f].kind == N_STAT && pool[f].seat == pool[e].seat && pool[f].seen == it) pool[f].acc -= x;
     }
     pool[e].acc += gain;
-}
-
-/* order=1, move ordering at a placement: of the untried moves the one MAST
- * likes best (its average result over this search's playouts so far) is
- * expanded first, ties at random. With a few thousand iterations a node
- * with thirty cells sees each of them a handful of times at best, so which
- * cells it tries first matters. */
-int ai_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, const ai_mast *mast,
-                     kontor_rng *rng) {
-    float bestv = -1.0f;
-    int best = 0, nbest = 0;
-    for (int i = 0; i < n; i++) {
-        float v = ai_mast_value(s, seat, untried[i], mast);
-        if (v > bestv) bestv = v, best = i, nbest = 1;
-        else if (v == bestv && kontor_rng_below(rng, (uint32_t)++nbest) == 0) best = i;
-    }
-    return best;
-}
-
-/* eorder=K, move ordering by the evaluation at a placement: of K untried
- * cells drawn at random (all when K >= n) the one after which greedy's
- * evaluation (eval.c) of the position is best for seat is expanded first,
- * ties to the first drawn. MAST (order=1) learns which cells pay off only
- * where the playouts use it (the basic game); the evaluation knows from the
- * first iteration which cell closes an area or gives one away, in either
- * game. It reads public facts only, so the determinization does not matter.
- * Costs one apply and one evaluation per cell looked at, paid from the
- * search's own budget. Returns the index into untried. */
-int ai_eval_order_untried(const kontor_state *s, int seat, const kontor_move *untried, int n, int k, kontor_rng *rng) {
-    int idx[KONTOR_MAX_MOVES];
-    if (n <= 1) return 0;
-    for (int i = 0; i < n; i++) idx[i] = i;
-    if (k > n) k = n;
-    int best = 0;
-    double bestv = -1e300;
-    for (int i = 0; i < k; i++) {
-        if (k < n) { /* a partial shuffle: the first k are a uniform sample */
-            int j = i + (int)kontor_rng_below(rng, (uint32_t)(n - i));
-            int t = idx[i];
-            idx[i] = idx[j];
-            idx[j] = t;
-        }
-        kontor_state c = *s;
-        if (kontor_apply(&c, seat, untried[idx[i]], NULL) != KONTOR_OK) continue;
-        double v = ai_eval(&c, seat);
-        if (v > bestv) bestv = v, best = idx[i];
-    }
-    return best;
 }
 
 /* ebias=W: the first time the search passes a placement node (or meets a
@@ -635,6 +563,55 @@ static inline __attribute__((always_inline)) uint32_t select_stat(tree *T, uint3
     return passed_by(T, parent, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, best, 1);
 }
 
+/* select_stat for another seat than the searching one at a root in the
+ * choice phase (root_hand): its legal list is its hand in order, then the
+ * pass when it may pass (kontor__legal_of_actor's), and its edges are found
+ * by root_by as stat_edges finds them; here in one pass over the hand's
+ * bytes, without the list (which only a full pool needs, and builds then:
+ * iterate). The same edges, new edges, choice and pass as select_stat's. */
+static inline __attribute__((always_inline)) uint32_t select_stat_hand(tree *T, const kontor_state *s, int seat) {
+    uint32_t st = ++T->stamp;
+    if (st == 0) { /* wrapped: as in select_edge */
+        memset(T->mark, 0, NKEYS * sizeof *T->mark);
+        memset(T->hit, 0, NKEYS * sizeof *T->hit);
+        st = T->stamp = 1;
+    }
+    node *pool = T->pool;
+    uint32_t head0 = pool[1].child, cand[KONTOR_MAX_MOVES];
+    kontor_move untried[KONTOR_MAX_MOVES];
+    uint32_t pc = T->root_pc[seat];
+    if (!pc) pc = T->root_pc[seat] = ix_find(&T->eix, 1, N_PASS, seat, N_STAT);
+    int nk = pc ? (int)pool[pc].nedges : 0, nc = 0, nu = 0;
+    uint32_t *by = T->root_by[seat];
+    int n = s->hand_n[seat];
+    const uint8_t *h = s->hand[seat];
+    for (int i = 0; i <= n; i++) {
+        unsigned v;
+        if (i < n) v = h[i];
+        else if (kontor__may_pass_in_choice(s, seat)) v = KONTOR_PASS;
+        else break;
+        kontor_move m = KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v);
+        uint32_t e = by[v];
+        if (!e || pool[e].move != m) {
+            e = ix_find(&T->eix, 1, N_STAT, seat, m);
+            if (e) by[v] = e;
+        }
+        if (e) cand[nc++] = e;
+        else untried[nu++] = m;
+    }
+    uint32_t pass = (pc ? pool[pc].visits : 0) + 1;
+    int misses = pc && pool[pc].key, nm = nc;
+    if (misses && nc < nk)
+        for (int i = 0; i < nc; i++) T->hit[(uint32_t)seat * KEYS_PER_SEAT + pool[cand[i]].move] = st;
+    for (int i = 0; i < nu; i++) {
+        uint32_t e = alloc_node(T, 1, N_STAT, seat, untried[i], pass - 1);
+        if (!e) return 0;
+        cand[nc++] = e;
+    }
+    uint32_t best = ucb_counted(T, cand, nc, misses, pass);
+    return passed_by(T, 1, N_STAT, seat, pc, head0, cand, nc, 0, nk, nm, best, 1);
+}
+
 /* Whether a board's bit set has a cell. */
 static inline int bb_some(const kontor_bb *b) {
     uint64_t a = 0;
@@ -745,7 +722,7 @@ int ist_simultaneous(const kontor_state *s) {
  * The one found moves to the front of its list: the search returns to a few
  * pairs of picks most of the time, and a node has up to 13 x 13 of them.
  * (The list's order decides nothing else: a key is on it once.) */
-static uint32_t find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
+uint32_t ist_find_joint(tree *T, uint32_t parent, int phase, uint32_t key) {
     if (T->eix.on) return ix_find(&T->eix, parent, N_JOINT, phase, key);
     node *pool = T->pool;
     for (uint32_t e = pool[parent].joint, prev = 0; e; prev = e, e = pool[e].sibling)
@@ -783,7 +760,7 @@ void ai_result_margin(const kontor_state *s, float x, float r[2]) {
  * the path before its result is in, so this is the same search as counting
  * the visit at the end. Under par=tree every touch of a node's children
  * holds the node's lock. */
-static void iterate(tree *T) {
+void ist_iterate(tree *T) {
     const kontor_view *v = T->v;
     shared *const sh = T->sh; /* par=tree's locks, or NULL (read once: the pool's bytes may alias the tree) */
     kontor_state st;
@@ -812,10 +789,14 @@ static void iterate(tree *T) {
              * after releasing it: the lock is held for the tree only */
             int nlegal[KONTOR_MAX_SEATS];
             const kontor_move *lm[KONTOR_MAX_SEATS]; /* each seat's legal list (the root's own: T->root_moves) */
+            /* the other seats at a root in the choice phase: their edges
+             * from their hands (select_stat_hand), no list (nlegal -1) */
+            int hand = cur == 1 && T->root_hand && T->eix.on; /* (off once the pool is full) */
             for (unsigned a = actors; a; a &= a - 1) { /* the acting seats, ascending */
                 int q = __builtin_ctz(a);
                 if (!(k >= 0 && cur == 1 && q != v->seat)) {
                     if (cur == 1 && q == v->seat && T->root_n >= 0) lm[q] = T->root_moves, nlegal[q] = T->root_n;
+                    else if (hand) lm[q] = smoves[q], nlegal[q] = -1;
                     else lm[q] = smoves[q], nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                 }
             }
@@ -829,10 +810,12 @@ static void iterate(tree *T) {
                 }
                 int n = nlegal[q];
                 float p = 0;
-                uint32_t e = T->stat_plain && T->eix.on ? select_stat(T, cur, q, lm[q], n)
-                                                        : select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
+                uint32_t e = n < 0                         ? select_stat_hand(T, &st, q)
+                             : T->stat_plain && T->eix.on ? select_stat(T, cur, q, lm[q], n)
+                                                          : select_edge(T, &st, cur, N_STAT, q, lm[q], n, &expanded, &p);
                 if (!e) {
                     full = 1;
+                    if (n < 0) n = nlegal[q] = kontor__legal_of_actor(&st, q, smoves[q]);
                     pick[q] = lm[q][kontor_rng_below(&T->rng, (uint32_t)n)];
                 } else {
                     pick[q] = T->pool[e].move;
@@ -844,7 +827,7 @@ static void iterate(tree *T) {
                 }
                 key |= (uint32_t)KONTOR_MOVE_VALUE(pick[q]) << (8 * q);
             }
-            uint32_t j = full ? 0 : find_joint(T, cur, phase, key);
+            uint32_t j = full ? 0 : ist_find_joint(T, cur, phase, key);
             if (!full && !j) {
                 j = alloc_node(T, cur, N_JOINT, phase, 0, key);
                 if (j) expanded = 1;
@@ -878,10 +861,12 @@ static void iterate(tree *T) {
             int q = 0;
             while (q < KONTOR_MAX_SEATS - 1 && !((actors >> q) & 1)) q++;
             uint32_t e;
+            int cell = 0; /* select_place's: a cell, laid by playout_place_usual when the game's placement is usual */
             if (T->place_plain && st.phase == KONTOR_PHASE_PLACE && !st.cfg->optional_place && !bb_some(&st.cells_water)) {
                 if (!bb_some(&st.cells)) break;
                 lock_node(sh, cur);
                 e = select_place(T, &st, cur, q, &expanded);
+                cell = T->place_usual;
             } else {
                 const kontor_move *lq = moves;
                 int n;
@@ -895,7 +880,11 @@ static void iterate(tree *T) {
             unlock_node(sh, cur);
             if (!e) break;
             pkey[np] = T->rave > 0 && st.phase == KONTOR_PHASE_PLACE ? ai_rave_key(&st, q, T->pool[e].move) : UINT32_MAX;
-            kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
+#ifdef KONTOR_CHECK_UNCHECKED
+            if (cell && !kontor_is_legal(&st, q, T->pool[e].move)) abort(); /* as kontor__apply_unchecked checks */
+#endif
+            if (cell) playout_place_usual(&st, KONTOR_MOVE_VALUE(T->pool[e].move));
+            else kontor__apply_unchecked(&st, q, T->pool[e].move, NULL); /* one of lq[] */
             from[np] = cur;
             prob[np] = 0;
             path[np++] = e;
@@ -950,50 +939,6 @@ static void iterate(tree *T) {
     T->iters++;
 }
 
-/* Early stop under a time budget: the decision is the most visited root
- * action, so once its lead over the runner-up is larger than the number of
- * iterations the rest of the time could still run, more search cannot change
- * it (Huang, Coulom and Lin 2010, "Time management for Monte-Carlo tree
- * search in Go"). The remaining iterations are estimated from this search's
- * own rate, with a margin of a half. With one thread or par=tree (one
- * tree, the first thread checks it for all, counting every thread's
- * iterations). Under par=root the decision is the sum of several trees'
- * root visits: each thread checks its own tree by its own rate and
- * publishes the move it settled on, and the search stops when all settled
- * on the same move (ai_settled_all). ai_settled is the test itself, apart
- * for the tests. */
-int ai_settled(uint32_t first, uint32_t second, uint64_t iters, double spent, double left) {
-    if (spent <= 0 || iters < 64 || first <= second) return 0;
-    double more = (double)iters / spent * (left > 0 ? left : 0) * 1.5 + 16;
-    return (double)(first - second) > more;
-}
-
-int ai_settled_all(const int *lead, int n) {
-    if (n <= 0 || lead[0] <= 0) return 0;
-    for (int i = 1; i < n; i++)
-        if (lead[i] != lead[0]) return 0;
-    return lead[0];
-}
-
-/* The root move this tree has settled on, + 1, or 0. */
-static int settled(tree *T, double t0, double now) {
-    const kontor_view *v = T->v;
-    shared *sh = T->sh;
-    int kind = ist_simultaneous(&v->s) ? N_STAT : N_SEQ;
-    uint32_t first = 0, second = 0; /* an untried move counts 0 visits */
-    int lead = 0;
-    lock_node(sh, 1);
-    for (uint32_t e = T->pool[1].child; e; e = T->pool[e].sibling) {
-        const node *x = &T->pool[e];
-        if (x->kind != kind || x->seat != v->seat) continue;
-        if (x->visits > first) second = first, first = x->visits, lead = x->move + 1;
-        else if (x->visits > second) second = x->visits;
-    }
-    unlock_node(sh, 1);
-    uint64_t iters = T->sh ? atomic_load_explicit(&T->sh->next, memory_order_relaxed) : T->iters;
-    return ai_settled(first, second, iters, now - t0, T->deadline - now) ? lead : 0;
-}
-
 /* prior=W: at a root placement every legal cell gets its edge before the
  * search, with g = exp((e - best e) / 10) in acc (e: the evaluation, eval.c,
  * of the position after it; 10 = one area), so g is 1 for the cell greedy
@@ -1023,17 +968,6 @@ static void root_prior(tree *T) {
     }
 }
 
-/* The clock of a time budget: wall time, or under clock=cpu the CPU time of
- * the calling thread, so that a search on a loaded machine gets the same
- * work done per decision as on an idle one (what equal-time comparisons on
- * a shared machine need; docs/ai.md). */
-double ist_clock_of(int cpu) {
-    if (!cpu) return ai_now();
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A fresh root (under par=tree once, by the calling thread, before the
  * threads start). */
 void ist_new_root(tree *T) {
@@ -1045,231 +979,4 @@ void ist_new_root(tree *T) {
     root_prior(T);
 }
 
-/* par=tree: the next iteration of the budget, or 0 when it is spent (with
- * a deadline: just its number). The shared counter hands out batches of
- * NBATCH (a batch past the budget is cut to it), so the threads touch its
- * cache line once in NBATCH iterations. */
-static uint32_t claim(tree *T) {
-    if (T->bnext >= T->bend) {
-        uint64_t i = atomic_fetch_add_explicit(&T->sh->next, NBATCH, memory_order_relaxed);
-        if (T->budget && i >= T->budget) return 0;
-        T->bnext = i;
-        T->bend = T->budget && T->budget - i < NBATCH ? T->budget : i + NBATCH;
-    }
-    uint64_t i = T->bnext++;
-    return (uint32_t)i + 1 ? (uint32_t)i + 1 : 1;
-}
 
-/* The edge index of the whole tree anew (after keep_subtree renumbered
- * it), and every PASS node's count of its group's edges with it. */
-static void reindex(tree *T) {
-    node *pool = T->pool;
-    ix_reset(&T->eix);
-    for (uint32_t i = 1; i < T->n; i++) {
-        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) {
-            if (pool[c].kind == N_SEQ) continue;
-            ix_add(&T->eix, i, pool[c].kind, pool[c].seat, pool[c].move, c);
-            if (pool[c].kind != N_PASS) continue;
-            uint32_t k = 0;
-            for (uint32_t f = pool[i].child; f; f = pool[f].sibling)
-                k += pool[f].kind == pool[c].move && pool[f].seat == pool[c].seat;
-            pool[c].nedges = k;
-        }
-        if (pool[i].kind != N_STAT && pool[i].kind != N_PASS)
-            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling)
-                ix_add(&T->eix, i, N_JOINT, pool[c].seat, pool[c].key, c);
-    }
-}
-
-/* reuse=1: make node x the root, keeping its subtree and dropping the rest
- * of the tree, in place. A walk from x marks the subtree (under par=tree a
- * child may have a smaller index than its parent, even than x: the threads
- * allocate from chunks of their own), a pass numbers it in the order of the
- * old indices with x first (so every new index is at most the old one) and
- * a third moves each node down with its links renumbered. STAT nodes'
- * iteration stamps (sim=rm|exp3) restart. */
-static void keep_subtree(tree *T, uint32_t x) {
-    node *pool = T->pool;
-    uint32_t *map = T->map, *stack = T->stack, n = T->n, top = 0;
-    memset(map, 0, (size_t)n * sizeof *map);
-    stack[top++] = x;
-    while (top) { /* a tree: every node is pushed once, so n entries are enough */
-        uint32_t i = stack[--top];
-        map[i] = 1;
-        for (uint32_t c = pool[i].child; c; c = pool[c].sibling) stack[top++] = c;
-        if (pool[i].kind != N_STAT && pool[i].kind != N_PASS)
-            for (uint32_t c = pool[i].joint; c; c = pool[c].sibling) stack[top++] = c;
-    }
-    uint32_t next = 2;
-    for (uint32_t i = 2; i < n; i++)
-        if (map[i]) map[i] = i == x ? 1 : next++;
-    for (uint32_t i = 2; i < n; i++) {
-        if (!map[i]) continue;
-        node y = pool[i];
-        y.child = y.child ? map[y.child] : 0;
-        y.sibling = i == x || !y.sibling ? 0 : map[y.sibling];
-        if (y.kind == N_STAT) y.seen = 0;
-        else if (y.kind != N_PASS) y.joint = y.joint ? map[y.joint] : 0;
-        pool[map[i]] = y;
-        if (T->an) T->an[map[i]] = T->an[i], T->ar[map[i]] = T->ar[i];
-    }
-    T->n = next;
-    if (T->eix.e) reindex(T);
-}
-
-/* reuse=1: the node of the last tree at the address p (reuse.c) for seat;
- * its subtree becomes the tree (returns 1), or 0 when the last search never
- * went there. */
-int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat) {
-    if (!T->map || T->n <= 2) return 0;
-    uint32_t cur = 1;
-    if (p->joint) cur = find_joint(T, 1, p->phase, p->key);
-    for (int i = 0; cur && i < p->nseq; i++) {
-        uint32_t e = T->pool[cur].child;
-        while (e && !(T->pool[e].kind == N_SEQ && T->pool[e].seat == seat && T->pool[e].move == p->seq[i]))
-            e = T->pool[e].sibling;
-        cur = e;
-    }
-    if (cur <= 1) return 0;
-    keep_subtree(T, cur);
-    return 1;
-}
-
-
-void *ist_run_tree(void *arg) {
-    tree *T = arg;
-    if (T->cpu) T->deadline = ist_clock_of(1) + T->span;
-    if (!T->sh && !T->reused) ist_new_root(T);
-    /* the searching seat's decisions at the root, once a search: they are
-     * its decisions in every determinization of its view, in the same order
-     * (property_own_decisions_are_the_same_in_every_determinization); not
-     * with fixed states, which the caller may make as it likes (-1) */
-    T->root_n = T->nfixed ? -1 : kontor_legal(&T->v->s, T->v->seat, T->root_moves);
-    /* the root's actors, once a search: the same in every determinization
-     * of the view, which copies the prepared state's decisions and deals
-     * only cards (property_actors_are_the_same_in_every_determinization);
-     * not with fixed states or a belief's worlds */
-    T->root_actors = T->nfixed || T->bel || !T->det ? -1 : (int)kontor_actors(&T->det->s);
-    /* the root's own edges not found yet (select_edge) */
-    memset(T->root_pc, 0, sizeof T->root_pc);
-    memset(T->root_edge, 0, sizeof T->root_edge);
-    T->root_full = 0;
-    memset(T->root_by, 0, sizeof T->root_by);
-    /* no option that reads a placement's move list or biases its edges:
-     * select_place serves the placement nodes */
-    T->place_plain = !T->ss && T->ebias <= 0 && T->rave <= 0 && !T->order && T->eorder <= 0 && T->pb <= 0 &&
-                     T->prior <= 0 && !T->walk;
-    /* the playout is the core's alone (ai_playout_plain), for the view's
-     * config (fixed states are the caller's: asked at every playout) */
-    T->plain_po = !T->nfixed && T->rave <= 0 && ai_playout_plain(&T->po, T->v->s.cfg, T->mast);
-    ai_result_table(&T->results);
-    /* the backup without locks, virtual loss, sampled updates or RAVE, the
-     * seats' teams looked up once a search (the view's config) */
-    T->stat_plain = T->sim == SIM_UCT && !T->ss;
-    T->plain_back = !T->nfixed && !T->sh && T->vl == 1 && T->sim == SIM_UCT && T->rave <= 0;
-    for (int q = 0; q < KONTOR_MAX_SEATS; q++)
-        T->team[q] = (uint8_t)(q < T->v->s.cfg->nseats ? kontor_team(&T->v->s, q) : 0);
-    T->iters = 0;
-    if (T->mast && T->keep > 0) { /* keep=D: last decision's averages, weighed down */
-        for (int k = 0; k < AI_MAST_KEYS; k++) {
-            uint32_t n = (uint32_t)(T->mast->n[k] * T->keep);
-            T->mast->sum[k] = T->mast->n[k] ? T->mast->sum[k] * (float)n / (float)T->mast->n[k] : 0.0f;
-            T->mast->n[k] = n;
-        }
-    } else if (T->mast) memset(T->mast, 0, sizeof *T->mast);
-    if (T->sh && T->budget) {
-        while ((T->it = claim(T)) != 0) iterate(T);
-    } else if (T->budget) {
-        for (uint64_t i = 0; i < T->budget; i++) {
-            T->it = (uint32_t)T->iters + 1;
-            iterate(T);
-            if (T->ss && T->iters % T->merge == 0 && i + 1 < T->budget) ist_sync_root(T, 0);
-        }
-    } else {
-        double t0 = ist_clock_of(T->cpu), now;
-        for (;;) {
-            for (int i = 0; i < 16; i++) {
-                T->it = T->sh ? claim(T) : (uint32_t)T->iters + 1;
-                iterate(T);
-                if (T->ss && T->iters % T->merge == 0) ist_sync_root(T, 0);
-            }
-            now = ist_clock_of(T->cpu);
-            if (now >= T->deadline) break;
-            if (T->sh && atomic_load_explicit(&T->sh->done, memory_order_relaxed)) break;
-            if (T->stop && T->rs) { /* par=root: every tree settled on one move */
-                atomic_store_explicit(&T->rs->t[T->tid].lead, settled(T, t0, now), memory_order_relaxed);
-                if (T->tid == 0) {
-                    int lead[ROOT_MAX_THREADS];
-                    for (int i = 0; i < T->nthreads; i++)
-                        lead[i] = atomic_load_explicit(&T->rs->t[i].lead, memory_order_relaxed);
-                    if (ai_settled_all(lead, T->nthreads)) atomic_store_explicit(&T->rs->done, 1, memory_order_relaxed);
-                }
-                if (atomic_load_explicit(&T->rs->done, memory_order_relaxed)) break;
-            } else if (T->stop && T->tid == 0 && settled(T, t0, now)) {
-                if (T->sh) atomic_store_explicit(&T->sh->done, 1, memory_order_relaxed);
-                break;
-            }
-        }
-    }
-    if (T->ss) ist_sync_root(T, 1); /* the last gains, and out of the rounds */
-    return NULL;
-}
-
-int ist_ensure_trees(kontor_agent *a) {
-    ismcts_impl *m = a->impl;
-    uint64_t per = m->sh ? m->iters : m->iters / (uint64_t)m->threads; /* iterations in one tree */
-    /* rave=K makes a placement node's edges all at once: more nodes (at
-     * iters=4000 a game's largest tree had 27,507 against 15,316) */
-    uint64_t want = m->ms ? POOL_LIMIT : (m->rave > 0 ? 48 : 24) * (per + 1) * (m->reuse ? 2 : 1) + 4096;
-    if (want > POOL_LIMIT) want = POOL_LIMIT;
-    for (int t = 0; t < m->threads; t++) {
-        tree *T = &m->trees[t];
-        if (!T->mark) {
-            T->mark = calloc(NKEYS, sizeof *T->mark);
-            T->idx = calloc(NKEYS, sizeof *T->idx);
-            T->hit = calloc(NKEYS, sizeof *T->hit);
-            if (!T->mark || !T->idx || !T->hit) return -1;
-        }
-        if (!m->sh && !m->walk && ix_alloc(&T->eix) < 0) return -1;
-        T->walk = m->walk; /* the tests' reference search: select_edge at every placement too */
-        if (!T->logs) {
-            if (!(T->logs = malloc(LOGS_N * sizeof *T->logs))) return -1;
-            T->logs[0] = 0; /* never read: an edge is available before it is visited */
-            for (int i = 1; i < LOGS_N; i++) T->logs[i] = log((double)i);
-        }
-        if ((m->po.mast != 0.0f || m->po.record) && !T->mast) {
-            if (!(T->mast = malloc(sizeof *T->mast))) return -1;
-            memset(T->mast, 0, sizeof *T->mast);
-        }
-        if (m->rave > 0 && !T->apos) {
-            T->apos = calloc((size_t)KONTOR_MAX_SEATS * AI_RAVE_PER_SEAT, sizeof *T->apos);
-            T->aseen = calloc((size_t)KONTOR_MAX_SEATS * AI_RAVE_PER_SEAT, sizeof *T->aseen);
-            if (!T->apos || !T->aseen) return -1;
-        }
-        if (T->memcap < want && (t == 0 || !m->sh)) {
-            node *p = realloc(T->mem, (size_t)want * sizeof *p);
-            if (!p) return -1;
-            T->mem = p;
-            T->memcap = (uint32_t)want;
-            if (m->rave > 0) {
-                float *r = realloc(T->arm, (size_t)want * sizeof *r);
-                if (r) T->arm = r;
-                uint32_t *c = realloc(T->anm, (size_t)want * sizeof *c);
-                if (c) T->anm = c;
-                if (!r || !c) return -1;
-            }
-            if (m->reuse) {
-                free(T->map);
-                free(T->stack);
-                T->stack = NULL;
-                if (!(T->map = malloc((size_t)want * sizeof *T->map))) return -1;
-                if (!(T->stack = malloc((size_t)want * sizeof *T->stack))) return -1;
-            }
-        }
-        T->pool = m->sh ? m->trees[0].mem : T->mem;
-        T->ar = m->sh ? m->trees[0].arm : T->arm;
-        T->an = m->sh ? m->trees[0].anm : T->anm;
-        T->cap = m->sh ? m->trees[0].memcap : T->memcap;
-    }
-    return 0;
-}

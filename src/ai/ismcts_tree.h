@@ -1,11 +1,15 @@
-/* ismcts_tree.h: the search tree of ismcts.c, shared by its two files:
- * ismcts_tree.c grows it (selection, expansion, the playout's result carried
- * back, the threads and their locks, the subtree kept between decisions) and
- * ismcts.c is the agent around it (the budget, the ranking of the root's
- * moves, the decision, the options). Private to src/ai. */
+/* ismcts_tree.h: the search tree of ismcts.c, shared by its files:
+ * ismcts_tree.c grows it (an iteration: selection, expansion, the playout's
+ * result carried back, under the threads' locks), ismcts_run.c runs the
+ * iterations of a search (budget, threads, the trees' memory),
+ * ismcts_keep.c keeps the subtree between decisions, ismcts_order.c orders
+ * a placement's untried moves, and ismcts.c is the agent around it (the
+ * ranking of the root's moves, the decision, the options). Private to
+ * src/ai. */
 #ifndef KONTOR_AI_ISMCTS_TREE_H
 #define KONTOR_AI_ISMCTS_TREE_H
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -277,10 +281,12 @@ typedef struct tree {
     float prior;    /* prior=W: at a root placement, bias W x g / (visits + 1), g from the evaluation */
     int eorder;     /* eorder=K: expand the best by the evaluation of K untried placements */
     int place_plain; /* none of the options select_edge reads at a placement: select_place (ismcts_tree.c) */
+    int place_usual; /* select_place's cell laid by playout_place_usual (kontor__place_usual_of the view's config) */
     int walk;        /* ismcts_impl's walk (tests only): no select_place either */
     int plain_po;    /* the playout is kontor_playout and ai_result_of (ai_playout_plain), called by iterate */
     ai_results results; /* plain_po: ai_result_of's values by table (ai_result_by) */
     int stat_plain;  /* sim=uct, no par=sync: select_stat serves the STAT edges (with the edge index) */
+    int root_hand;   /* stat_plain at a root in the choice phase: the other seats' edges from their hands */
     int plain_back;  /* the backup is a sum along the path (one thread, vl=1, sim=uct, no rave, no fixed states) */
     uint8_t team[KONTOR_MAX_SEATS]; /* plain_back: each seat's team (kontor_team of the view) */
     float margin;   /* margin=X: the result's weight of the point margin (default 0.1, playout.c's) */
@@ -370,6 +376,33 @@ typedef struct ismcts_impl {
  * A waiter yields after a while: on a loaded machine the holder may be off
  * its core. */
 
+/* The lock of node i under par=tree (nothing with one thread or par=root):
+ * test and test-and-set, so that a waiter spins on its own copy of the
+ * line instead of taking it from the holder again and again. A waiter
+ * yields after a while (1024 plain loads, a few microseconds: longer than
+ * a selection holds a lock, since a yield is a system call): on a loaded
+ * machine the holder may be off its core. */
+static inline void lock_wait(atomic_int *f) {
+    int spins = 0;
+    while (atomic_exchange_explicit(f, 1, memory_order_acquire))
+        while (atomic_load_explicit(f, memory_order_relaxed))
+            if (++spins == 1024) {
+                spins = 0;
+                sched_yield();
+            }
+}
+
+static inline void lock_node(shared *sh, uint32_t i) {
+    if (sh) lock_wait(&sh->lock[i & (NLOCKS - 1)].f);
+}
+
+static inline void unlock_node(shared *sh, uint32_t i) {
+    if (sh) atomic_store_explicit(&sh->lock[i & (NLOCKS - 1)].f, 0, memory_order_release);
+}
+
+/* One iteration (ismcts_tree.c), and a joint child by its phase and key. */
+void ist_iterate(tree *T);
+uint32_t ist_find_joint(tree *T, uint32_t parent, int phase, uint32_t key);
 int ist_simultaneous(const kontor_state *s);
 void *ist_run_tree(void *arg);
 int ist_reuse_tree(tree *T, const ai_reuse_path *p, int seat);

@@ -59,7 +59,8 @@ static void say_move(const kontor_state *s, kontor_move m, char *buf, size_t cap
         break;
     case KONTOR_MOVE_REMOVE:
         if (v == KONTOR_NONE) snprintf(buf, cap, "remove nothing");
-        else snprintf(buf, cap, "remove card %d at %s", s->cell_card[v] < cs->ncards ? cs->card[s->cell_card[v]].number : 0,
+        else snprintf(buf, cap, "remove card %d at %s",
+                      kontor_state_card_at(s, v) < cs->ncards ? cs->card[kontor_state_card_at(s, v)].number : 0,
                       kontor_format_cell(v, cell));
         break;
     case KONTOR_MOVE_PLACE:

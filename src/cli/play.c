@@ -283,8 +283,9 @@ static void set_window(tui *t) {
     kontor_state s0;
     if (kontor_new_from_deal(&s0, &t->cfg, &t->deal, NULL)) return;
     int x0 = 99, x1 = -99, y0 = 99, y1 = -99;
+    kontor_bb mask = kontor_state_set(&s0, KONTOR_SET_MASK), occ = kontor_state_set(&s0, KONTOR_SET_OCC);
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (tui_bb_test(&s0.mask, c) || tui_bb_test(&s0.occ, c)) {
+        if (kontor_bb_has(&mask, c) || kontor_bb_has(&occ, c)) {
             int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
             if (x < x0) x0 = x;
             if (x > x1) x1 = x;
@@ -312,8 +313,9 @@ void tui_window(tui *t) {
     if (x1 - x0 + 1 > WINDOW_MAX || y1 - y0 + 1 > WINDOW_MAX) {
         /* where a card can still lie now, and one cell around the cards */
         int bx0 = 99, bx1 = -99, by0 = 99, by1 = -99;
+        kontor_bb mask = kontor_state_set(s, KONTOR_SET_MASK), occ = kontor_state_set(s, KONTOR_SET_OCC);
         for (int c = 0; c < KONTOR_CELLS; c++)
-            if (tui_bb_test(&s->mask, c) || tui_bb_test(&s->occ, c)) {
+            if (kontor_bb_has(&mask, c) || kontor_bb_has(&occ, c)) {
                 int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
                 if (x < bx0) bx0 = x;
                 if (x > bx1) bx1 = x;

@@ -82,7 +82,7 @@ __attribute__((noinline)) static void trace_areas(trace *t, const kontor_state *
                          a->keeper && a->winner < 2 ? w[a->winner] : "none");
         if (n > 0 && (size_t)n < sizeof t->areas - t->nareas) t->nareas += (size_t)n;
         for (int c = 0; c < KONTOR_CELLS; c++)
-            if ((cells.w[c >> 6] >> (c & 63)) & 1) {
+            if (kontor_bb_has(&cells, c)) {
                 char cs[8];
                 n = snprintf(t->areas + t->nareas, sizeof t->areas - t->nareas, " %s", kontor_format_cell(c, cs));
                 if (n > 0 && (size_t)n < sizeof t->areas - t->nareas) t->nareas += (size_t)n;

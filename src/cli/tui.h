@@ -144,7 +144,6 @@ __attribute__((format(printf, 2, 3))) void tui_fatal(tui *t, const char *fmt, ..
 void tui_dump(tui *t, FILE *f, const char *label);
 int tui_screen_has(tui *t, const char *text);
 int tui_too_small(void);
-static inline int tui_bb_test(const kontor_bb *b, int c) { return (int)((b->w[c >> 6] >> (c & 63)) & 1); }
 
 /* tui_input.c */
 int tui_script_open(tui *t, const char *path, const char *dump);

@@ -212,8 +212,6 @@ typedef struct board_marks {
 
 static int pile_top_id(const kontor_state *s, const kontor_pile *p) { return p->n ? s->pile_card[p->head] : KONTOR_NONE; }
 
-static void bb_set(kontor_bb *b, int c) { b->w[c >> 6] |= 1ULL << (c & 63); }
-
 /* Which cells the decision asked of seat now may pick; for a tavern's vote
  * the cells of its area, for an export the card just placed. */
 static void targets(const tui *t, int seat, board_marks *bm) {
@@ -224,14 +222,14 @@ static void targets(const tui *t, int seat, board_marks *bm) {
     int n = kontor_legal(s, seat, mv);
     for (int i = 0; i < n; i++) {
         int c = tui_move_cell(mv[i]);
-        if (c >= 0) bb_set(&bm->target, c);
+        if (c >= 0) kontor_bb_add(&bm->target, c);
     }
     if (s->phase == KONTOR_PHASE_TAVERN && s->tavern_area < s->nareas) {
         kontor_bb cells;
         kontor_area_at(s, s->area[s->tavern_area].cell, &cells, NULL);
-        for (int i = 0; i < 4; i++) bm->target.w[i] |= cells.w[i];
+        for (int c = kontor_bb_next(&cells, 0); c >= 0; c = kontor_bb_next(&cells, c + 1)) kontor_bb_add(&bm->target, c);
     }
-    if (s->phase == KONTOR_PHASE_EXPORT && s->placed_cell != KONTOR_NONE) bb_set(&bm->target, s->placed_cell);
+    if (s->phase == KONTOR_PHASE_EXPORT && s->placed_cell != KONTOR_NONE) kontor_bb_add(&bm->target, s->placed_cell);
 }
 
 /* The cross end where action tile i lies (N, E, S, W: the second water card out). */
@@ -252,13 +250,14 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
         kontor_bb cells;
         kontor_area_at(d, d->area[a].cell, &cells, NULL);
         for (int c = 0; c < KONTOR_CELLS; c++)
-            if (tui_bb_test(&cells, c)) area_of[c] = (int8_t)a;
+            if (kontor_bb_has(&cells, c)) area_of[c] = (int8_t)a;
     }
     int tile_on[KONTOR_CELLS];
     for (int c = 0; c < KONTOR_CELLS; c++) tile_on[c] = -1;
     if (d->cfg->tiles)
         for (int i = 0; i < 4; i++)
             if (d->tile_at[i] < KONTOR_TILES) tile_on[tile_cell(i)] = d->tile_at[i];
+    kontor_bb mask = kontor_state_set(d, KONTOR_SET_MASK), water = kontor_state_set(d, KONTOR_SET_WATER);
     for (int x = t->wx0; x <= t->wx1; x++)
         putf(t, 1, BOARD_X + (x - t->wx0) * cw, xmax, 0, A_DIM, cw == 5 ? "%+3d " : "%+3d", x);
     for (int y = t->wy0; y <= t->wy1; y++) {
@@ -266,14 +265,14 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
         putf(t, sy, 0, BOARD_X, 0, A_DIM, "%+2d ", y);
         for (int x = t->wx0; x <= t->wx1; x++) {
             int c = kontor_cell(x, y), sx = BOARD_X + (x - t->wx0) * cw;
-            int id = d->cell_card[c];
-            int is_target = tui_bb_test(&bm->target, c), is_cursor = c == bm->cursor;
+            int id = kontor_state_card_at(d, c);
+            int is_target = kontor_bb_has(&bm->target, c), is_cursor = c == bm->cursor;
             attr_t cur = is_cursor ? A_REVERSE : 0;
             if (id == KONTOR_NONE || id >= d->cfg->cards->ncards) {
                 if (is_target) {
                     put(t, sy, sx, xmax, P_LEGAL, cur, " ++ ");
                     put(t, sy + 1, sx, xmax, P_LEGAL, cur, "    ");
-                } else if (!tui_bb_test(&d->mask, c)) {
+                } else if (!kontor_bb_has(&mask, c)) {
                     put(t, sy, sx, xmax, 0, cur, "    ");
                     put(t, sy + 1, sx, xmax, 0, cur, "    ");
                 } else {
@@ -290,7 +289,7 @@ static void draw_board(tui *t, const kontor_state *d, const board_marks *bm) {
                 int special = k->kind == KONTOR_KIND_FLOOD || k->kind == KONTOR_KIND_BRIDGE ||
                               k->kind == KONTOR_KIND_CUSTOMS;
                 int as_water = kontor_card_is_water(k) || k->kind == KONTOR_KIND_FLOOD ||
-                               (k->kind == KONTOR_KIND_CUSTOMS && tui_bb_test(&d->water, c));
+                               (k->kind == KONTOR_KIND_CUSTOMS && kontor_bb_has(&water, c));
                 int ship = c == d->ship_cell;
                 if (special) {
                     char l = k->kind == KONTOR_KIND_FLOOD ? 'F' : k->kind == KONTOR_KIND_BRIDGE ? 'B' : 'C';

@@ -28,6 +28,15 @@ int kontor__legal_of_actor(const kontor_state *s, int seat, kontor_move *moves);
  * kontor__apply_unchecked of seat 0's choice and then seat 1's. */
 void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1);
 
+/* The search tree's placement of a card on a cell (not as water, not
+ * declined): whether a game of cfg lays it by the playout's own placement
+ * (no special cards, no KONTOR__HOOK_PLACE, no bankruptcy: the games whose
+ * playout loop calls playout_place_usual), and that placement, the same
+ * state as kontor__apply_unchecked's (test_playout compares the playout's
+ * games with kontor_apply's). */
+int kontor__place_usual_of(const kontor_config *cfg);
+void playout_place_usual(kontor_state *s, int value);
+
 /* R2: passing is always allowed, unless the house rule (pass=rest) or an
  * event forbids it this round; a seat with no card in hand may always pass.
  * Here, not in decide.c alone, so that a playout counting the legal choices

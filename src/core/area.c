@@ -138,9 +138,8 @@ static inline void area_decided(kontor_state *s, kontor_area *a, int w, kontor_l
 }
 
 /* kontor_area's fields hold their ranges (kontor.h): an area's size is at
- * most the cards that lie as dock cards, which KONTOR_MAX_AREAS bounds from
- * above (src/core/cards.c), so six bits hold it while that is below 64. */
-_Static_assert(KONTOR_MAX_AREAS < 64, "kontor_area.size has six bits: at most KONTOR_MAX_AREAS dock cards an area");
+ * most the cards that can lie as dock cards, which src/core/cards.c checks
+ * to be below 64, so six bits hold it. */
 
 /* An area's goods into its record, five bits a count, team t's good g at bit
  * 16t + 5g (kontor_area_goods reads them back). */

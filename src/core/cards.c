@@ -40,10 +40,10 @@ _Static_assert(3 * WAREHOUSES_PER_GOOD <= 64, "a bit a warehouse in a word");
 #define MIN_WATER 12
 /* The game for four uses 2 floods, 2 bridges, 2 customs houses. */
 #define MAX_SPECIAL 6
-/* Every area holds a card laid as a dock card, and an enclosed area's cards
- * stay (kontor.h): the state's area array must hold one area per such card. */
-_Static_assert(KONTOR_MAX_AREAS >= 2 * DOCK_PER_COLOUR + MAX_SPECIAL,
-               "KONTOR_MAX_AREAS must hold an area for every card that can lie as a dock card");
+/* An area's dock cards are at most the cards that can lie as dock cards:
+ * kontor_area.size's six bits (kontor.h, src/core/area.c) hold them. (The
+ * number of areas is bounded by the board, not the cards: KONTOR_MAX_AREAS.) */
+_Static_assert(2 * DOCK_PER_COLOUR + MAX_SPECIAL < 64, "kontor_area.size has six bits: the dock cards of one area");
 /* KONTOR_PILE_MAX's bound (kontor.h): a dock pile holds at most its
  * colour's dock cards, the water pile at most the water cards a card set can
  * have (all but the dock cards and the centre) less the four dealt to two

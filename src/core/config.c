@@ -222,8 +222,10 @@ static const option options[] = {
     OPT(largest_keepers, 0, 1, "1: only areas with a keeper compete for the largest places"),
     OPT(keeper_limit, 0, 1, "1: the 5 keepers a player has are a limit"),
     OPT(max_rounds, 1, 10000, "safety rule: the game ends after this many rounds"),
-    OPT(width, 3, 12, "board width limit"),
-    OPT(height, 3, 12, "board height limit"),
+    /* at most 8: the rulebook's largest board (the game for four, Gigant;
+     * docs/rules.md), and the bound KONTOR_MAX_AREAS counts on (kontor.h) */
+    OPT(width, 3, KONTOR_MAX_SIDE, "board width limit"),
+    OPT(height, 3, KONTOR_MAX_SIDE, "board height limit"),
     OPT(ship, 0, 1, "1: the ship is in play"),
     OPT(largest, 0, 64, "0: every area counts; N: only the N largest"),
     OPT(start_coins, 0, 20, "coins per player at the start"),
@@ -287,7 +289,11 @@ kontor_status kontor_config_option(kontor_config *cfg, const char *opt, kontor_e
             v = strtol(val, &end, 10);
             if (*val == 0 || *end != 0) return fail(err, KONTOR_E_PARSE, "option '%s' wants a number", opt);
         }
-        if (v < o->lo || v > o->hi) return fail(err, KONTOR_E_RANGE, "option '%s' is out of range", opt);
+        if (v < o->lo || v > o->hi) {
+            int side = o->off == offsetof(kontor_config, width) || o->off == offsetof(kontor_config, height);
+            return fail(err, KONTOR_E_RANGE, "option '%s' is out of range (%ld..%ld%s)", opt, o->lo, o->hi,
+                        side ? ": the rulebook's largest board is 8x8" : "");
+        }
         unsigned char *p = (unsigned char *)cfg + o->off;
         if (o->wide) {
             uint16_t w = (uint16_t)v;

@@ -88,7 +88,10 @@ static inline void fill16(void *p, size_t n, uint8_t byte) {
     deal_v16 v = {byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte, byte};
     DEAL_HIDE16(v);
     unsigned char *b = p;
-#pragma GCC unroll 16
+    /* 64: every fill of the deal unrolled whole (the state's tail after the
+     * cells' cards, 744 bytes with 32 areas: under 16 GCC kept a loop for
+     * it, +197 instructions a game; session fifteen) */
+#pragma GCC unroll 64
     for (size_t i = 0; i < n; i += 16) memcpy(b + i, &v, 16);
 }
 static inline void copy16(void *dst, const void *src, size_t n) {
@@ -236,6 +239,18 @@ static int deal_take(const uint8_t *ids, int n, const uint64_t in[2], const uint
     return 1;
 }
 
+/* KONTOR_MAX_AREAS (kontor.h): a board holds at most half its cells' areas,
+ * rounded up, so at most 2 * KONTOR_MAX_AREAS cells: the W x H of a board
+ * that grows, a fixed board's own (its width and height options do not
+ * make it). The options and the layouts keep to it; a config made by hand
+ * is held to it here. */
+static inline int board_fits(const kontor_config *cfg) {
+    if (!cfg->fixed_board) return cfg->width * cfg->height <= 2 * KONTOR_MAX_AREAS;
+    int n = 0;
+    for (int w = 0; w < 4; w++) n += __builtin_popcountll(cfg->board_mask.w[w]);
+    return n <= 2 * KONTOR_MAX_AREAS;
+}
+
 kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, const kontor_deal *d,
                                    kontor_error *err) {
     const kontor_cardset *cs = cfg->cards;
@@ -260,6 +275,7 @@ kontor_status kontor_new_from_deal(kontor_state *s, const kontor_config *cfg, co
             want[cl] += __builtin_popcountll(in[cl][w] & ~gone[w]);
         }
     }
+    if (!board_fits(cfg)) return deal_error(err, "the board's cells could hold more areas than a game keeps");
     if (d->nwater != want[KONTOR_CLASS_WATER]) return deal_error(err, "the water pile does not hold every water card");
     if (!deal_take(d->water, d->nwater, in[KONTOR_CLASS_WATER], gone, seen))
         return deal_error(err, "the water pile is not a permutation of the water cards");
@@ -562,16 +578,17 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
 kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
     /* deal_quick when its config holds what kontor_new_from_deal would
      * check: every class from the card set's lists (no card out of the
-     * game), at least three dock cards a seat (22 a colour, cards.c),
-     * enough water cards for the start and the hands, every special card
-     * dealt, enough coins; and nothing it does not lay out (the
-     * expansions' decks, water set aside, hands picked) */
+     * game), a board within KONTOR_MAX_AREAS, at least three dock cards a
+     * seat (22 a colour, cards.c), enough water cards for the start and the
+     * hands, every special card dealt, enough coins; and nothing it does
+     * not lay out (the expansions' decks, water set aside, hands picked) */
     const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
     int nw = cs->class_n[KONTOR_CLASS_WATER], wi = cfg->layout_n + 2 * ns;
     if ((ns == 2 || ns == 4) && !(cfg->removed[0] | cfg->removed[1]) && !cfg->remove_kinds && !cfg->water_aside &&
         !cfg->select_keep && !cfg->events && !cfg->tiles && (!cfg->export_store || ns == 2) &&
         cfg->total_coins >= cfg->start_coins * ns && nw >= wi && nw - wi <= KONTOR_PILE_MAX &&
+        board_fits(cfg) &&
         cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) && cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
         (!cfg->specials ||
          (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)))) {

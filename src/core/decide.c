@@ -283,31 +283,8 @@ void kontor__apply_unchecked(kontor_state *s, int seat, kontor_move move, kontor
     if (s->cfg->bankrupt) check_bankrupt(s, log);
 }
 
-/* The hidden choices of two seats at once (v0, v1: a card or KONTOR_PASS),
- * for the search's tree, which picks both from the legal lists at a joint
- * node: the same as kontor__apply_unchecked of seat 0's and then seat 1's
- * choice (do_choose, resolve_choices) without a bankruptcy to check (the
- * caller's test: cfg.bankrupt 0), by the playout's reveal: the cards out of
- * the hands, the passers' coins (resolve_n's order: a hidden pass is paid
- * before the reveal), playout_reveal_two. An iteration of the basic game's
- * search 22,113 -> 21,987. */
-void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
-#ifdef KONTOR_CHECK_UNCHECKED
-    if (s->cfg->nseats != 2 || s->cfg->bankrupt || !kontor_is_legal(s, 0, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v0)) ||
-        !kontor_is_legal(s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v1)))
-        abort();
-#endif
-    unsigned pass2 = (unsigned)(v0 == KONTOR_PASS) | (unsigned)(v1 == KONTOR_PASS) << 1;
-    if (!(pass2 & 1)) hand_remove(s, 0, v0);
-    if (!(pass2 & 2)) hand_remove(s, 1, v1);
-    s->choice[0] = (uint8_t)v0;
-    s->choice[1] = (uint8_t)v1;
-    if (pass2) {
-        uint8_t got[KONTOR_MAX_SEATS];
-        pay_out(s, pass2, got);
-    }
-    playout_reveal_two(s, pass2);
-}
+/* kontor__choose_two_unchecked, the search tree's joint choice of two,
+ * lives in playout.c beside hand_take, which it shares. */
 
 /* The other phases' decisions, checked through the legal list's rules. (Not
  * inlined: kontor_is_legal's move list would give the hot path below a large

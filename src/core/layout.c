@@ -6,8 +6,9 @@
  * compiled in by the Makefile) that a person holding the printed rulebook can
  * correct without touching code. The format is one statement a line:
  *
- *   size WxH        the board grows to at most W x H cells (the usual rule)
+ *   size WxH        the board grows to at most W x H cells (the usual rule; W, H 3..8)
  *   fixed WxH X,Y   the board is fixed from the start: W x H cells, top-left X,Y
+ *                   (W, H 3..12, and at most 64 cells: KONTOR_MAX_AREAS, kontor.h)
  *   water X,Y       a start water card from the top of the pile, in this order
  *   inner X,Y       an inner cell (Die grosse Insel): no water, its area scores more
  *
@@ -85,6 +86,16 @@ kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const ch
                 return fail(err, name, line, is_fixed ? "'fixed' wants a size and a corner, like 'fixed 12x4 -5,-1'"
                                                       : "'size' wants a size, like 'size 6x6'");
             if (!parse_size(word[1], &w, &h)) return fail(err, name, line, "'%s' is not a size from 3x3 to 12x12", word[1]);
+            /* a board that grows: at most 8x8, as the width and height
+             * options (the rulebook's largest board); a fixed one: its cells
+             * may hold no more areas than the state keeps (KONTOR_MAX_AREAS:
+             * at most half the cells, rounded up) */
+            if (!is_fixed && (w > KONTOR_MAX_SIDE || h > KONTOR_MAX_SIDE))
+                return fail(err, name, line, "a board that grows is at most %dx%d, not %s", KONTOR_MAX_SIDE,
+                            KONTOR_MAX_SIDE, word[1]);
+            if ((w * h + 1) / 2 > KONTOR_MAX_AREAS)
+                return fail(err, name, line, "a %s board could hold %d areas, more than the %d a game keeps", word[1],
+                            (w * h + 1) / 2, KONTOR_MAX_AREAS);
             if (is_fixed) {
                 int c = kontor_parse_cell(word[2]);
                 if (c < 0) return fail(err, name, line, "'%s' is not a cell like -5,-1", word[2]);

@@ -50,15 +50,18 @@
  * config is set; the config does not change during a game. */
 enum {
     KONTOR__HOOK_CELLS = 1, /* the scenarios' cell rules: water_touch, inner_value, tictactoe */
-    KONTOR__HOOK_ROUND = 2, /* a round opens with more than the declarations: events, bribe, special
-                               cards bought, or no declarations (declare=hidden) */
+    KONTOR__HOOK_ROUND = 2, /* a round opens with more than the declarations or the choice: events,
+                               bribe, special cards bought */
     KONTOR__HOOK_PLACE = 4, /* a placement has more to do than lay the card and score what it closed:
                                Exportlager, Die grosse Insel, Aktionstafeln, Tic Tac Toe (the
                                playout's placement takes its general path then) */
+    KONTOR__HOOK_HIDDEN = 8, /* no declarations (declare=hidden): a round opens with the choice (the
+                                search's records; begin_round without a call, session fifteen) */
 };
 static inline uint8_t hooks_of(const kontor_config *cfg) {
     return (uint8_t)(((cfg->water_touch | cfg->inner_value | cfg->tictactoe) ? KONTOR__HOOK_CELLS : 0) |
-                     ((cfg->events | cfg->bribe | cfg->pass_hidden || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0) |
+                     ((cfg->events | cfg->bribe || cfg->specials == 2) ? KONTOR__HOOK_ROUND : 0) |
+                     (cfg->pass_hidden ? KONTOR__HOOK_HIDDEN : 0) |
                      ((cfg->export_store | cfg->inner_value | cfg->tiles | cfg->tictactoe)
                           ? KONTOR__HOOK_PLACE
                           : 0));

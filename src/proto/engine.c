@@ -161,7 +161,7 @@ static void draw_board(reply *r, const kontor_engine *e) {
     put(r, "\n");
     int x0 = 15, x1 = 0, y0 = 15, y1 = 0;
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] != KONTOR_NONE) {
+        if (kontor_state_card_at(s, c) != KONTOR_NONE) {
             int x = c & 15, y = c >> 4;
             x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1, y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
         }
@@ -172,7 +172,7 @@ static void draw_board(reply *r, const kontor_engine *e) {
     for (int y = y0; y <= y1; y++) {
         put(r, "%+3d ", y - 7);
         for (int x = x0; x <= x1; x++) {
-            int c = y * 16 + x, id = s->cell_card[c];
+            int c = y * 16 + x, id = kontor_state_card_at(s, c);
             char mark = c == s->ship_cell ? '*' : ' ';
             if (id == KONTOR_NONE) put(r, "   .");
             else if (id == cs->centre) put(r, "  %c@", mark);

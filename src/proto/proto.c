@@ -201,9 +201,10 @@ int proto_deal_events(const kontor_view *v, int tops[3], proto_emit_fn emit, voi
         if ((r = emit(ctx, line))) return r;
     }
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (s->cell_card[c] < cs->ncards) {
+        if (kontor_state_card_at(s, c) < cs->ncards) {
             char b[8];
-            snprintf(line, sizeof line, "board %s %d", kontor_format_cell(c, b), cs->card[s->cell_card[c]].number);
+            snprintf(line, sizeof line, "board %s %d", kontor_format_cell(c, b),
+                     cs->card[kontor_state_card_at(s, c)].number);
             if ((r = emit(ctx, line))) return r;
         }
     size_t n = (size_t)snprintf(line, sizeof line, "hand");

@@ -38,7 +38,11 @@ static void put(out *o, const char *fmt, ...) {
     if (o->cap) o->buf[o->n < o->cap ? o->n : o->cap - 1] = 0;
 }
 
-static int bit(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
+/* Whether cell is in set which of s (the state's sets in their public form). */
+static int in_set(const kontor_state *s, kontor_set which, int cell) {
+    kontor_bb b = kontor_state_set(s, which);
+    return kontor_bb_has(&b, cell);
+}
 
 /* A card as people name it: its number, '?' when unseen, "centre". */
 static void card_name(const kontor_state *s, int id, char *buf, size_t cap) {
@@ -53,7 +57,7 @@ static char keeper_at(const kontor_state *s, int cell) {
     for (int i = 0; i < s->nareas; i++) {
         kontor_bb cells;
         kontor_area_at(s, s->area[i].cell, &cells, NULL);
-        if (bit(&cells, cell)) {
+        if (kontor_bb_has(&cells, cell)) {
             if (!s->area[i].keeper || s->area[i].winner > 1) return '-';
             return s->area[i].winner == 0 ? 'R' : 'B';
         }
@@ -64,12 +68,12 @@ static char keeper_at(const kontor_state *s, int cell) {
 /* The two lines of a cell, at most 6 characters each. */
 static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[8]) {
     top[0] = bottom[0] = 0;
-    int id = s->cell_card[cell];
+    int id = kontor_state_card_at(s, cell);
     if (id == KONTOR_NONE || id >= s->cfg->cards->ncards) {
         kontor_bb dead;
         kontor_dead_cells(s, &dead);
-        if (bit(&dead, cell)) snprintf(top, 8, "  x"); /* Die grosse Insel: no card can ever go here */
-        else if (bit(&s->mask, cell)) snprintf(top, 8, "  .");
+        if (kontor_bb_has(&dead, cell)) snprintf(top, 8, "  x"); /* Die grosse Insel: no card can ever go here */
+        else if (in_set(s, KONTOR_SET_MASK, cell)) snprintf(top, 8, "  .");
         return;
     }
     const kontor_card *c = &s->cfg->cards->card[id];
@@ -79,7 +83,7 @@ static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[
         snprintf(bottom, 8, "%s", ship_here ? "ship" : "~~");
         return;
     }
-    if (c->kind == KONTOR_KIND_FLOOD || (c->kind == KONTOR_KIND_CUSTOMS && bit(&s->water, cell))) {
+    if (c->kind == KONTOR_KIND_FLOOD || (c->kind == KONTOR_KIND_CUSTOMS && in_set(s, KONTOR_SET_WATER, cell))) {
         snprintf(top, 8, "~%d%s", c->number, c->kind == KONTOR_KIND_FLOOD ? "F" : "Z");
         snprintf(bottom, 8, "%s", ship_here ? "ship" : "~~");
         return;
@@ -90,7 +94,7 @@ static void cell_text(const kontor_state *s, int cell, char top[8], char bottom[
         return;
     }
     char owner = c->colour == KONTOR_RED ? 'r' : c->colour == KONTOR_BLACK ? 'b' : 'n';
-    if (bit(&s->enclosed, cell)) snprintf(top, 8, "%c%d[%c]", owner, c->number % 1000, keeper_at(s, cell));
+    if (in_set(s, KONTOR_SET_ENCLOSED, cell)) snprintf(top, 8, "%c%d[%c]", owner, c->number % 1000, keeper_at(s, cell));
     else snprintf(top, 8, "%c%d", owner, c->number % 1000);
     int n = 0;
     static const char goods_letter[3] = {'T', 'W', 'S'};
@@ -141,8 +145,9 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
 
     /* the columns and rows to draw: the mask and every card */
     int x0 = 15, x1 = 0, y0 = 15, y1 = 0;
+    kontor_bb mask = kontor_state_set(s, KONTOR_SET_MASK), occ = kontor_state_set(s, KONTOR_SET_OCC);
     for (int c = 0; c < KONTOR_CELLS; c++)
-        if (bit(&s->mask, c) || bit(&s->occ, c)) {
+        if (kontor_bb_has(&mask, c) || kontor_bb_has(&occ, c)) {
             int x = c & 15, y = c >> 4;
             if (x < x0) x0 = x;
             if (x > x1) x1 = x;
@@ -229,7 +234,7 @@ size_t kontor_draw_board(const kontor_state *s, char *buf, size_t cap, unsigned 
     if (!(flags & KONTOR_DRAW_NO_LEGEND) && s->cfg->inner_value) {
         kontor_bb dead;
         kontor_dead_cells(s, &dead);
-        if (dead.w[0] | dead.w[1] | dead.w[2] | dead.w[3])
+        if (kontor_bb_count(&dead))
             put(&o, "     x an island cell no card can ever fill (next to a red and a black crane, or to an enclosed\n"
                     "       area): it closes the areas next to it\n");
     }

@@ -63,26 +63,22 @@ static json_t *ints3(int a, int b, int c) {
 }
 static json_t *xy(int cell) { return ints2(kontor_cell_dx(cell), kontor_cell_dy(cell)); }
 
-static int bb_has(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
-
 static json_t *cell_list(const kontor_bb *b) {
     json_t *a = json_array();
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (bb_has(b, c)) json_array_append_new(a, xy(c));
+    for (int c = kontor_bb_next(b, 0); c >= 0; c = kontor_bb_next(b, c + 1)) json_array_append_new(a, xy(c));
     return a;
 }
 
 /* A fixed board's rectangle [x0, x1, y0, y1] (Canale Grande, Tic Tac Toe). */
 static json_t *mask_box(const kontor_bb *b) {
     int x0 = 99, x1 = -99, y0 = 99, y1 = -99;
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (bb_has(b, c)) {
-            int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
-            if (x < x0) x0 = x;
-            if (x > x1) x1 = x;
-            if (y < y0) y0 = y;
-            if (y > y1) y1 = y;
-        }
+    for (int c = kontor_bb_next(b, 0); c >= 0; c = kontor_bb_next(b, c + 1)) {
+        int x = kontor_cell_dx(c), y = kontor_cell_dy(c);
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+    }
     return x0 > x1 ? json_null() : json_pack("[i,i,i,i]", x0, x1, y0, y1);
 }
 
@@ -110,9 +106,10 @@ static void board_extras(const kontor_state *s, json_t *board) {
     if (cfg->fixed_board) json_object_set_new(board, "fixed", mask_box(&cfg->board_mask));
     /* customs houses: [x, y, 1 if laid as water] */
     json_t *customs = json_array();
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (bb_has(&s->customs, c))
-            json_array_append_new(customs, json_pack("[i,i,b]", kontor_cell_dx(c), kontor_cell_dy(c), bb_has(&s->water, c)));
+    kontor_bb houses = kontor_state_set(s, KONTOR_SET_CUSTOMS), water = kontor_state_set(s, KONTOR_SET_WATER);
+    for (int c = kontor_bb_next(&houses, 0); c >= 0; c = kontor_bb_next(&houses, c + 1))
+        json_array_append_new(customs,
+                              json_pack("[i,i,b]", kontor_cell_dx(c), kontor_cell_dy(c), kontor_bb_has(&water, c)));
     json_object_set_new(board, "customs", customs);
     /* the cards a flood or a bridge lies on */
     json_t *under = json_array();
@@ -222,9 +219,10 @@ static json_t *lead_json(const uint8_t g[2][3]) {
  * what, and how many free cells still border them. Public knowledge: the
  * board and its warehouses. */
 int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *seen, int *cell, sj_open_area *a) {
-    kontor_bb open; /* dock cells not enclosed, and not in an area already listed */
-    for (int k = 0; k < 4; k++) open.w[k] = s->dock.w[k] & ~s->enclosed.w[k] & ~seen->w[k];
-    int c = *cell < KONTOR_CELLS ? sj_next_cell(&open, *cell) : -1;
+    /* the first dock cell not enclosed, and not in an area already listed */
+    kontor_bb dock = kontor_state_set(s, KONTOR_SET_DOCK), enclosed = kontor_state_set(s, KONTOR_SET_ENCLOSED);
+    int c = *cell < KONTOR_CELLS ? kontor_bb_next(&dock, *cell) : -1;
+    while (c >= 0 && (kontor_bb_has(&enclosed, c) || kontor_bb_has(seen, c))) c = kontor_bb_next(&dock, c + 1);
     if (c < 0) {
         *cell = KONTOR_CELLS;
         return 0;
@@ -232,15 +230,15 @@ int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *s
     a->size = kontor_area_at(s, c, &a->cells, a->goods);
     kontor_bb next; /* the cells beside the area */
     memset(&next, 0, sizeof next);
-    for (int d = sj_next_cell(&a->cells, 0); d >= 0; d = sj_next_cell(&a->cells, d + 1)) {
-        seen->w[d >> 6] |= 1ULL << (d & 63);
+    for (int d = kontor_bb_next(&a->cells, 0); d >= 0; d = kontor_bb_next(&a->cells, d + 1)) {
+        kontor_bb_add(seen, d);
         int nb[4] = {(d & 15) > 0 ? d - 1 : -1, (d & 15) < 15 ? d + 1 : -1, d >= 16 ? d - 16 : -1,
                      d < KONTOR_CELLS - 16 ? d + 16 : -1};
         for (int k = 0; k < 4; k++)
-            if (nb[k] >= 0) next.w[nb[k] >> 6] |= 1ULL << (nb[k] & 63);
+            if (nb[k] >= 0) kontor_bb_add(&next, nb[k]);
     }
     a->free = 0; /* the free cells among them */
-    for (int k = 0; k < 4; k++) a->free += __builtin_popcountll(next.w[k] & gaps->w[k]);
+    for (int d = kontor_bb_next(&next, 0); d >= 0; d = kontor_bb_next(&next, d + 1)) a->free += kontor_bb_has(gaps, d);
     *cell = c + 1;
     return 1;
 }
@@ -295,14 +293,11 @@ static json_t *state_json(const kontor_state *s, int viewer) {
     json_object_set_new(board, "extent", json_pack("[i,i,i,i]", kontor_cell_dx(s->minx), kontor_cell_dx(s->maxx),
                                                    kontor_cell_dy(s->miny * 16), kontor_cell_dy(s->maxy * 16)));
     json_t *cells = json_array();
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (bb_has(&s->occ, c))
-            json_array_append_new(cells, ints3(kontor_cell_dx(c), kontor_cell_dy(c), s->cell_card[c]));
+    kontor_bb occ = kontor_state_set(s, KONTOR_SET_OCC), enclosed = kontor_state_set(s, KONTOR_SET_ENCLOSED);
+    for (int c = kontor_bb_next(&occ, 0); c >= 0; c = kontor_bb_next(&occ, c + 1))
+        json_array_append_new(cells, ints3(kontor_cell_dx(c), kontor_cell_dy(c), kontor_state_card_at(s, c)));
     json_object_set_new(board, "cells", cells);
-    json_t *enc = json_array();
-    for (int c = 0; c < KONTOR_CELLS; c++)
-        if (bb_has(&s->enclosed, c)) json_array_append_new(enc, xy(c));
-    json_object_set_new(board, "enclosed", enc);
+    json_object_set_new(board, "enclosed", cell_list(&enclosed));
     json_object_set_new(board, "ship", s->ship_cell == KONTOR_NONE ? json_null() : xy(s->ship_cell));
     board_extras(s, board);
     json_object_set_new(o, "board", board);
@@ -318,9 +313,7 @@ static json_t *state_json(const kontor_state *s, int viewer) {
         memset(&cellsbb, 0, sizeof cellsbb);
         kontor_area_at(s, a->cell, &cellsbb, goods);
         kontor_area_goods(a, goods); /* as it was scored */
-        json_t *ac = json_array();
-        for (int c = 0; c < KONTOR_CELLS; c++)
-            if (bb_has(&cellsbb, c)) json_array_append_new(ac, xy(c));
+        json_t *ac = cell_list(&cellsbb);
         json_array_append_new(
             areas, json_pack("{s:o, s:i, s:i, s:o, s:b, s:i, s:b, s:[[i,i,i],[i,i,i]], s:o}", "at", xy(a->cell), "size",
                              a->size, "dist", a->dist, "winner",

@@ -82,17 +82,6 @@ typedef struct sj_open_area {
 } sj_open_area;
 int sj_open_area_next(const kontor_state *s, const kontor_bb *gaps, kontor_bb *seen, int *cell, sj_open_area *a);
 
-/* The first cell of b at or after c, by number (the order the JSON lists
- * cells in); -1 when none. */
-static inline int sj_next_cell(const kontor_bb *b, int c) {
-    while (c < KONTOR_CELLS) {
-        uint64_t m = b->w[c >> 6] >> (c & 63);
-        if (m) return c + __builtin_ctzll(m);
-        c = (c | 63) + 1;
-    }
-    return -1;
-}
-
 /* Outside JSON is parsed only through here. The shape is checked on the raw
  * bytes first: at most SJ_MAX_BYTES bytes and SJ_MAX_DEPTH nested arrays and
  * objects (jansson parses recursively, and a deep document overflows a

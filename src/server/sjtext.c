@@ -76,9 +76,7 @@ static void goods6(jtext *t, const uint8_t g[2][3]) {
     jt_close(t, ']');
 }
 
-static int bb_has(const kontor_bb *b, int cell) { return (int)((b->w[cell >> 6] >> (cell & 63)) & 1); }
-
-#define next_cell sj_next_cell
+#define next_cell kontor_bb_next
 
 static void cell_list(jtext *t, const kontor_bb *b) {
     jt_open(t, '[');
@@ -131,12 +129,13 @@ static void board_extras(jtext *t, const kontor_state *s) {
     }
     jt_key(t, "customs");
     jt_open(t, '[');
-    for (int c = next_cell(&s->customs, 0); c >= 0; c = next_cell(&s->customs, c + 1)) {
+    kontor_bb houses = kontor_state_set(s, KONTOR_SET_CUSTOMS), water = kontor_state_set(s, KONTOR_SET_WATER);
+    for (int c = next_cell(&houses, 0); c >= 0; c = next_cell(&houses, c + 1)) {
         /* [x, y, true if laid as water] */
         jt_open(t, '[');
         jt_int(t, kontor_cell_dx(c));
         jt_int(t, kontor_cell_dy(c));
-        jt_bool(t, bb_has(&s->water, c));
+        jt_bool(t, kontor_bb_has(&water, c));
         jt_close(t, ']');
     }
     jt_close(t, ']');
@@ -358,11 +357,12 @@ static void state_fields(jtext *t, const kontor_state *s, int viewer) {
          4);
     jt_key(t, "cells");
     jt_open(t, '[');
-    for (int c = next_cell(&s->occ, 0); c >= 0; c = next_cell(&s->occ, c + 1))
-        int3(t, kontor_cell_dx(c), kontor_cell_dy(c), s->cell_card[c]);
+    kontor_bb occ = kontor_state_set(s, KONTOR_SET_OCC), enclosed = kontor_state_set(s, KONTOR_SET_ENCLOSED);
+    for (int c = next_cell(&occ, 0); c >= 0; c = next_cell(&occ, c + 1))
+        int3(t, kontor_cell_dx(c), kontor_cell_dy(c), kontor_state_card_at(s, c));
     jt_close(t, ']');
     jt_key(t, "enclosed");
-    cell_list(t, &s->enclosed);
+    cell_list(t, &enclosed);
     jt_key(t, "ship");
     if (s->ship_cell == KONTOR_NONE) jt_null(t);
     else xy(t, s->ship_cell);
