@@ -79,6 +79,83 @@ static inline nb_t nb_flood(nb_t seed, nb_t within, const kontor_config *cfg) {
     }
 }
 
+/* ---- a narrow set as one register (nbw) ----
+ * The scalar shifts above cross the two words by a variable count (56
+ * instructions for nb_neighbours alone, docs/engine-speed.md, board17). With
+ * SSE2 a narrow set is one register: a row down is the two lanes shifted by
+ * the stride (_mm_sll_epi64) and the low lane's top bits carried into the
+ * high lane (the register moved 8 bytes up, shifted right by 64 - stride),
+ * both counts one load (the window's shift[]); a column east or west the
+ * same by one with the column masked. Without SSE2 (or with KONTOR_NO_SSE2)
+ * an nbw is an nb_t and these are the scalar functions above.
+ * property_narrow_register_agrees_with_the_words (tests/test_window.c)
+ * checks each against them. */
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+typedef __m128i nbw;
+static inline nbw nbw_load(const nb_t *a) { return _mm_loadu_si128((const __m128i *)(const void *)a->w); }
+static inline void nbw_store(nb_t *a, nbw v) { _mm_storeu_si128((__m128i *)(void *)a->w, v); }
+static inline nbw nbw_of(const uint64_t *w) { return _mm_loadu_si128((const __m128i *)(const void *)w); }
+static inline nbw nbw_and(nbw a, nbw b) { return _mm_and_si128(a, b); }
+static inline nbw nbw_or(nbw a, nbw b) { return _mm_or_si128(a, b); }
+static inline nbw nbw_andnot(nbw a, nbw b) { return _mm_andnot_si128(b, a); } /* a & ~b */
+static inline int nbw_any(nbw a) { return _mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) != 0xFFFF; }
+static inline int nbw_eq(nbw a, nbw b) { return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) == 0xFFFF; }
+static inline nbw nbw_south(nbw a, const kontor_config *cfg) {
+    __m128i n = nbw_of(cfg->win->shift), back = _mm_unpackhi_epi64(n, n);
+    __m128i r = _mm_or_si128(_mm_sll_epi64(a, n), _mm_srl_epi64(_mm_slli_si128(a, 8), back));
+    return _mm_and_si128(r, nbw_of(cfg->win->all));
+}
+static inline nbw nbw_north(nbw a, const kontor_config *cfg) {
+    __m128i n = nbw_of(cfg->win->shift), back = _mm_unpackhi_epi64(n, n);
+    return _mm_or_si128(_mm_srl_epi64(a, n), _mm_sll_epi64(_mm_srli_si128(a, 8), back));
+}
+static inline nbw nbw_east(nbw a, const kontor_config *cfg) {
+    a = _mm_andnot_si128(nbw_of(cfg->win->collast), a);
+    return _mm_or_si128(_mm_slli_epi64(a, 1), _mm_srli_epi64(_mm_slli_si128(a, 8), 63));
+}
+static inline nbw nbw_west(nbw a, const kontor_config *cfg) {
+    a = _mm_andnot_si128(nbw_of(cfg->win->col0), a);
+    return _mm_or_si128(_mm_srli_epi64(a, 1), _mm_slli_epi64(_mm_srli_si128(a, 8), 63));
+}
+/* the four together: the south shift's mask by the window's cells once, at
+ * the end (north, east and west stay inside it) */
+static inline nbw nbw_neighbours(nbw a, const kontor_config *cfg) {
+    const kontor_window *w = cfg->win;
+    __m128i n = nbw_of(w->shift), back = _mm_unpackhi_epi64(n, n);
+    __m128i up = _mm_srli_si128(a, 8), down = _mm_slli_si128(a, 8);
+    __m128i ns = _mm_or_si128(_mm_or_si128(_mm_srl_epi64(a, n), _mm_sll_epi64(up, back)),
+                              _mm_or_si128(_mm_sll_epi64(a, n), _mm_srl_epi64(down, back)));
+    __m128i e = _mm_andnot_si128(nbw_of(w->collast), a), x = _mm_andnot_si128(nbw_of(w->col0), a);
+    __m128i ew = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(e, 1), _mm_srli_epi64(_mm_slli_si128(e, 8), 63)),
+                              _mm_or_si128(_mm_srli_epi64(x, 1), _mm_slli_epi64(_mm_srli_si128(x, 8), 63)));
+    return _mm_and_si128(_mm_or_si128(ns, ew), nbw_of(w->all));
+}
+#else
+typedef nb_t nbw;
+static inline nbw nbw_load(const nb_t *a) { return *a; }
+static inline void nbw_store(nb_t *a, nbw v) { *a = v; }
+static inline nbw nbw_of(const uint64_t *w) { return nb_make(w[0], w[1]); }
+static inline nbw nbw_and(nbw a, nbw b) { return nb_and(a, b); }
+static inline nbw nbw_or(nbw a, nbw b) { return nb_or(a, b); }
+static inline nbw nbw_andnot(nbw a, nbw b) { return nb_andnot(a, b); }
+static inline int nbw_any(nbw a) { return nb_any(a); }
+static inline int nbw_eq(nbw a, nbw b) { return nb_eq(a, b); }
+static inline nbw nbw_south(nbw a, const kontor_config *cfg) { return nb_south(a, cfg); }
+static inline nbw nbw_north(nbw a, const kontor_config *cfg) { return nb_north(a, cfg); }
+static inline nbw nbw_east(nbw a, const kontor_config *cfg) { return nb_east(a, cfg); }
+static inline nbw nbw_west(nbw a, const kontor_config *cfg) { return nb_west(a, cfg); }
+static inline nbw nbw_neighbours(nbw a, const kontor_config *cfg) { return nb_neighbours(a, cfg); }
+#endif
+/* The connected component of within that holds seed, in the register. */
+static inline nbw nbw_flood(nbw seed, nbw within, const kontor_config *cfg) {
+    nbw a = nbw_and(seed, within);
+    for (;;) {
+        nbw n = nbw_and(nbw_or(a, nbw_neighbours(a, cfg)), within);
+        if (nbw_eq(n, a)) return a;
+        a = n;
+    }
+}
+
 /* A grid set's cells inside the window, as a narrow set (cells outside
  * are dropped), and a narrow set as the grid's (the public form). */
 static inline nb_t nb_of(const kontor_bb *b, const kontor_config *cfg) {

@@ -70,6 +70,7 @@ kontor_status kontor__window(const kontor_config *cfg, kontor_window *out, konto
     memset(out, 0, sizeof *out);
     out->x0 = (uint8_t)x0, out->y0 = (uint8_t)y0;
     out->stride = (uint8_t)stride, out->rows = (uint8_t)rows;
+    out->shift[0] = (uint64_t)stride, out->shift[1] = (uint64_t)(64 - stride);
     memset(out->bit_of, KONTOR_NONE, sizeof out->bit_of);
     memset(out->cell_of, KONTOR_NONE, sizeof out->cell_of);
     for (int r = 0; r < rows; r++)

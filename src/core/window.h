@@ -15,6 +15,7 @@ typedef struct kontor_window {
     uint8_t x0, y0, stride, rows;
     uint8_t pad[4];
     uint64_t col0[2], collast[2], all[2];
+    uint64_t shift[2]; /* stride and 64 - stride: the counts of nbw_north/nbw_south's shifts (one load) */
     uint8_t bit_of[KONTOR_CELLS];
     uint8_t cell_of[KONTOR_WINDOW_MAX];
 } kontor_window;
