@@ -202,6 +202,12 @@ static void property_narrow_register_agrees_with_the_words(void **st) {
             assert_true(nb_eq(words_of(nbw_flood(ra, nbw_load(&b), c)), nb_flood(a, b, c)));
             assert_int_equal(nbw_any(ra), nb_any(a));
         }
+        /* the window's table of each bit's neighbours (shown to fail with the last row's south neighbour kept) */
+        for (int b = 0; b < KONTOR_WINDOW_MAX; b++) {
+            nb_t one = nb_empty();
+            if (b < c->win->stride * c->win->rows) nb_set(&one, b);
+            assert_true(nb_eq(nb_make(c->win->near[b][0], c->win->near[b][1]), nb_neighbours(one, c)));
+        }
     }
 }
 

@@ -22,6 +22,28 @@
 
 static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* The neighbours of each bit by shape (stride, rows: 1..16 each), built the
+ * first time a config of that shape is interned (intern.c's lock is held)
+ * and never changed after: 256 shapes x 2 KiB of zero pages, touched only
+ * for the shapes in use. */
+static uint64_t near_of_shape[KONTOR_GRID][KONTOR_GRID][KONTOR_WINDOW_MAX][2];
+static uint8_t shape_built[KONTOR_GRID][KONTOR_GRID];
+
+static const uint64_t (*shape_near(int stride, int rows))[2] {
+    uint64_t(*t)[2] = near_of_shape[stride - 1][rows - 1];
+    if (!shape_built[stride - 1][rows - 1]) {
+        for (int b = 0; b < stride * rows; b++) {
+            int x = b % stride, y = b / stride;
+            int nbs[4] = {x > 0 ? b - 1 : -1, x < stride - 1 ? b + 1 : -1, y > 0 ? b - stride : -1,
+                          y < rows - 1 ? b + stride : -1};
+            for (int i = 0; i < 4; i++)
+                if (nbs[i] >= 0) t[b][nbs[i] >> 6] |= 1ULL << (nbs[i] & 63);
+        }
+        shape_built[stride - 1][rows - 1] = 1;
+    }
+    return (const uint64_t(*)[2])t;
+}
+
 kontor_status kontor__window(const kontor_config *cfg, kontor_window *out, kontor_error *err) {
     int x0, x1, y0, y1;
     if (cfg->fixed_board) {
@@ -71,6 +93,7 @@ kontor_status kontor__window(const kontor_config *cfg, kontor_window *out, konto
     out->x0 = (uint8_t)x0, out->y0 = (uint8_t)y0;
     out->stride = (uint8_t)stride, out->rows = (uint8_t)rows;
     out->shift[0] = (uint64_t)stride, out->shift[1] = (uint64_t)(64 - stride);
+    out->near = shape_near(stride, rows);
     memset(out->bit_of, KONTOR_NONE, sizeof out->bit_of);
     memset(out->cell_of, KONTOR_NONE, sizeof out->cell_of);
     for (int r = 0; r < rows; r++)

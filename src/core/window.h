@@ -16,6 +16,11 @@ typedef struct kontor_window {
     uint8_t pad[4];
     uint64_t col0[2], collast[2], all[2];
     uint64_t shift[2]; /* stride and 64 - stride: the counts of nbw_north/nbw_south's shifts (one load) */
+    /* near[b]: bit b's neighbours inside the window (empty past its
+     * cells): one load for a card's neighbours, where nbw_neighbours of the
+     * bit costs 37 instructions. They depend on stride and rows alone, so
+     * the windows of one shape share a table (window.c, 2 KiB a shape). */
+    const uint64_t (*near)[2];
     uint8_t bit_of[KONTOR_CELLS];
     uint8_t cell_of[KONTOR_WINDOW_MAX];
 } kontor_window;
