@@ -1,0 +1,110 @@
+/* narrow_place.c: the playout placement's set work in the two forms, for
+ * callgrind (issue 17's narrow board, stage 2; docs/engine-speed.md,
+ * board17c).
+ *
+ * Why a program: stage 2 turns the state's sets into 128 bits over the
+ * config's window, and the playout's placement (place.c's place_in:
+ * playout_lay's frontier and the may_enclose pre-test) then reads whole sets
+ * where today it reads the eight rows around the card. Before that switch
+ * its cost can be told only on the side: this plays random games of a
+ * variant and, at every place decision, runs both forms on every legal cell
+ * (as a dock card and as a water card), checks they answer the same and
+ * leave the same frontier, and keeps each kernel out of line so that
+ * `callgrind_annotate --inclusive=yes` gives its count over its calls;
+ * nb_window / nb_narrow are a gap set's neighbours alone (bbw_nb against
+ * nbw_neighbours). Not built by the Makefile:
+ *     cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -mpopcnt -O3 -o /tmp/narrow_place \
+ *        tools/narrow_place.c build/libkontor.a -lm -pthread
+ *     valgrind --tool=callgrind --callgrind-out-file=/tmp/np.cg /tmp/narrow_place basic 30
+ * It exits 1 if the two forms ever differ. */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "core/nb.h"
+#include "core/rules.h"
+
+typedef struct { nb_t occ, mask, dock, enclosed, front; } nstate;
+static nb_t ONE[128];
+
+__attribute__((always_inline)) static inline int pre_window(const kontor_state *s, size_t c, int water, bb_t *front) {
+    place_win pw = *place_win_of(s->cfg, c);
+    size_t r2 = pw.r2;
+    bb_w around = place_around(c, pw);
+    bb_w occ = bbw_or(bbw_at(&s->occ, r2), bbw_cell((int)c - 8 * (int)r2));
+    bbw_put(front, r2, bbw_andnot(bbw_or(bbw_at(front, r2), bbw_andnot(around, occ)), bbw_cell((int)c - 8 * (int)r2)));
+    bb_w gap = bbw_andnot(bbw_at(&s->mask, r2), occ);
+    if (water) {
+        bb_w open = bbw_and(around, bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2)));
+        return bbw_any(open) && bbw_any(bbw_andnot(open, bbw_nb(gap)));
+    }
+    return !bbw_any(bbw_and(around, gap));
+}
+__attribute__((always_inline)) static inline int pre_narrow(nstate *n, const kontor_config *cfg, size_t c, int water) {
+    size_t b = cfg->win->bit_of[c];
+    nbw around = nbw_of(cfg->win->near[b]), bit = nbw_load(&ONE[b]);
+    nbw occ = nbw_or(nbw_load(&n->occ), bit);
+    nbw_store(&n->front, nbw_andnot(nbw_or(nbw_load(&n->front), nbw_andnot(around, occ)), bit));
+    nbw gap = nbw_andnot(nbw_load(&n->mask), occ);
+    if (water) {
+        nbw open = nbw_and(around, nbw_andnot(nbw_load(&n->dock), nbw_load(&n->enclosed)));
+        return nbw_any(open) && nbw_any(nbw_andnot(open, nbw_neighbours(gap, cfg)));
+    }
+    return !nbw_any(nbw_and(around, gap));
+}
+__attribute__((noinline)) static int win_dock(const kontor_state *s, size_t c, bb_t *f) { return pre_window(s, c, 0, f); }
+__attribute__((noinline)) static int win_water(const kontor_state *s, size_t c, bb_t *f) { return pre_window(s, c, 1, f); }
+__attribute__((noinline)) static int nar_dock(nstate *n, const kontor_config *cfg, size_t c) { return pre_narrow(n, cfg, c, 0); }
+__attribute__((noinline)) static int nar_water(nstate *n, const kontor_config *cfg, size_t c) { return pre_narrow(n, cfg, c, 1); }
+/* the neighbours alone, of the gap set, in the two forms */
+__attribute__((noinline)) static bb_w nb_window(const kontor_state *s, size_t c) {
+    return bbw_nb(bbw_andnot(bbw_at(&s->mask, place_win_of(s->cfg, c)->r2), bbw_at(&s->occ, place_win_of(s->cfg, c)->r2)));
+}
+__attribute__((noinline)) static nbw nb_narrow(const nstate *n, const kontor_config *cfg) {
+    return nbw_neighbours(nbw_andnot(nbw_load(&n->mask), nbw_load(&n->occ)), cfg);
+}
+
+int main(int argc, char **argv) {
+    const char *variant = argc > 1 ? argv[1] : "basic";
+    int games = argc > 2 ? atoi(argv[2]) : 200;
+    kontor_config cfg0;
+    kontor_config_init(&cfg0, variant, NULL);
+    const kontor_config *cfg = kontor_config_intern(&cfg0, NULL);
+    for (int b = 0; b < 128; b++) {
+        nb_t one = nb_empty();
+        if (b < cfg->win->stride * cfg->win->rows) nb_set(&one, b);
+        ONE[b] = one;
+    }
+    kontor_rng rng;
+    kontor_rng_seed(&rng, 5);
+    long calls = 0, differ = 0, sink = 0;
+    kontor_move moves[KONTOR_MAX_MOVES];
+    for (int g = 0; g < games; g++) {
+        kontor_state s;
+        if (kontor_new(&s, cfg, (uint64_t)g, NULL) != KONTOR_OK) return 1;
+        while (!kontor_over(&s)) {
+            unsigned act = kontor_actors(&s);
+            int seat = __builtin_ctz(act);
+            int n = kontor_legal(&s, seat, moves);
+            if (n <= 0) return 2;
+            nstate ns = {nb_of(&s.occ, cfg), nb_of(&s.mask, cfg), nb_of(&s.dock, cfg), nb_of(&s.enclosed, cfg), nb_of(&s.front, cfg)};
+            for (int i = 0; i < n; i++) {
+                if (KONTOR_MOVE_KIND(moves[i]) != KONTOR_MOVE_PLACE) continue;
+                size_t c = KONTOR_MOVE_VALUE(moves[i]);
+                if (c >= 256 || cfg->win->bit_of[c] == KONTOR_NONE) continue;
+                for (int water = 0; water < 2; water++) {
+                    bb_t front = s.front;
+                    nstate m = ns;
+                    int a = water ? win_water(&s, c, &front) : win_dock(&s, c, &front), z = water ? nar_water(&m, cfg, c) : nar_dock(&m, cfg, c);
+                    calls++;
+                    if (a != z || !nb_eq(nb_of(&front, cfg), m.front)) differ++;
+                }
+                bb_w x = nb_window(&s, c);
+                nbw y = nb_narrow(&ns, cfg);
+                sink += bbw_any(x) + nbw_any(y);
+            }
+            kontor_apply(&s, seat, moves[kontor_rng_next(&rng) % (unsigned)n], NULL);
+        }
+    }
+    printf("%s: %ld kernel calls (both forms), %ld differ, sink %ld\n", variant, calls, differ, sink);
+    return differ != 0;
+}
