@@ -12,7 +12,8 @@
  * leave the same frontier, and keeps each kernel out of line so that
  * `callgrind_annotate --inclusive=yes` gives its count over its calls;
  * nb_window / nb_narrow are a gap set's neighbours alone (bbw_nb against
- * nbw_neighbours). Not built by the Makefile:
+ * nbw_neighbours), flood_window / flood_narrow a flood fill's loop (the
+ * enclosure test's), with its rounds counted. Not built by the Makefile:
  *     cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -mpopcnt -O3 -o /tmp/narrow_place \
  *        tools/narrow_place.c build/libkontor.a -lm -pthread
  *     valgrind --tool=callgrind --callgrind-out-file=/tmp/np.cg /tmp/narrow_place basic 30
@@ -63,6 +64,34 @@ __attribute__((noinline)) static nbw nb_narrow(const nstate *n, const kontor_con
     return nbw_neighbours(nbw_andnot(nbw_load(&n->mask), nbw_load(&n->occ)), cfg);
 }
 
+/* a flood fill through the free cells of the mask from the card's free
+ * neighbours (the enclosure test's loop), each form's own: the window's
+ * stays in the card's eight rows, the narrow one covers the window, so
+ * their answers may differ; *steps counts the loop's rounds */
+__attribute__((noinline)) static int flood_window(const kontor_state *s, size_t c, long *steps) {
+    place_win pw = *place_win_of(s->cfg, c);
+    size_t r2 = pw.r2;
+    bb_w open = bbw_andnot(bbw_at(&s->mask, r2), bbw_or(bbw_at(&s->occ, r2), bbw_cell((int)c - 8 * (int)r2)));
+    bb_w area = bbw_and(place_around(c, pw), open);
+    for (;;) {
+        ++*steps;
+        bb_w grown = bbw_and(bbw_or(area, bbw_nb(area)), open);
+        if (bbw_eq(grown, area)) return bbw_any(area);
+        area = grown;
+    }
+}
+__attribute__((noinline)) static int flood_narrow(const nstate *n, const kontor_config *cfg, size_t c, long *steps) {
+    size_t b = cfg->win->bit_of[c];
+    nbw open = nbw_andnot(nbw_load(&n->mask), nbw_or(nbw_load(&n->occ), nbw_load(&ONE[b])));
+    nbw area = nbw_and(nbw_of(cfg->win->near[b]), open);
+    for (;;) {
+        ++*steps;
+        nbw grown = nbw_and(nbw_or(area, nbw_neighbours(area, cfg)), open);
+        if (nbw_eq(grown, area)) return nbw_any(area);
+        area = grown;
+    }
+}
+
 int main(int argc, char **argv) {
     const char *variant = argc > 1 ? argv[1] : "basic";
     int games = argc > 2 ? atoi(argv[2]) : 200;
@@ -76,7 +105,7 @@ int main(int argc, char **argv) {
     }
     kontor_rng rng;
     kontor_rng_seed(&rng, 5);
-    long calls = 0, differ = 0, sink = 0;
+    long calls = 0, differ = 0, sink = 0, steps_w = 0, steps_n = 0;
     kontor_move moves[KONTOR_MAX_MOVES];
     for (int g = 0; g < games; g++) {
         kontor_state s;
@@ -101,10 +130,12 @@ int main(int argc, char **argv) {
                 bb_w x = nb_window(&s, c);
                 nbw y = nb_narrow(&ns, cfg);
                 sink += bbw_any(x) + nbw_any(y);
+                sink += flood_window(&s, c, &steps_w) + flood_narrow(&ns, cfg, c, &steps_n);
             }
             kontor_apply(&s, seat, moves[kontor_rng_next(&rng) % (unsigned)n], NULL);
         }
     }
-    printf("%s: %ld kernel calls (both forms), %ld differ, sink %ld\n", variant, calls, differ, sink);
+    printf("%s: %ld kernel calls (both forms), %ld differ, sink %ld; flood rounds: window %ld, narrow %ld\n", variant,
+           calls, differ, sink, steps_w, steps_n);
     return differ != 0;
 }
