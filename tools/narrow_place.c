@@ -13,11 +13,13 @@
  * `callgrind_annotate --inclusive=yes` gives its count over its calls;
  * nb_window / nb_narrow are a gap set's neighbours alone (bbw_nb against
  * nbw_neighbours), flood_window / flood_narrow a flood fill's loop (the
- * enclosure test's), with its rounds counted. Not built by the Makefile:
+ * enclosure test's), with its rounds counted, and flood_lanes the same on
+ * a lane copy of the card's eight rows made from the narrow sets. Not built by the Makefile:
  *     cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc -mpopcnt -O3 -o /tmp/narrow_place \
  *        tools/narrow_place.c build/libkontor.a -lm -pthread
  *     valgrind --tool=callgrind --callgrind-out-file=/tmp/np.cg /tmp/narrow_place basic 30
- * It exits 1 if the two forms ever differ. */
+ * It exits 1 if the forms ever differ (build with -DNARROW_CHECK_SPREAD to
+ * compare the lane copy's two spreads too). */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -92,12 +94,85 @@ __attribute__((noinline)) static int flood_narrow(const nstate *n, const kontor_
     }
 }
 
+/* The same flood on a copy of the narrow set's eight rows around the card
+ * as 16-bit lanes (today's window form, its 12-instruction neighbours):
+ * the rows cut out by one 128-bit shift, then spread by three steps (rows
+ * 4-7 up by 4 x (16 - stride), then 2-3 and 6-7 by 2 x, then the odd rows
+ * by 1 x), the masks of the stride worked out once (SPREAD). */
+typedef unsigned __int128 u128;
+static struct { u128 rows8, m[3]; int sh[3]; } SPREAD;
+static void spread_init(int st) {
+    u128 one = 1;
+    SPREAD.rows8 = 8 * st >= 128 ? ~(u128)0 : (one << (8 * st)) - 1;
+    u128 row = (one << st) - 1;
+    SPREAD.m[0] = row << (4 * st) | row << (5 * st) | row << (6 * st) | row << (7 * st);
+    SPREAD.m[1] = row << (2 * st) | row << (3 * st) | row << (64 + 2 * st) | row << (64 + 3 * st);
+    SPREAD.m[2] = row << st | row << (32 + st) | row << (64 + st) | row << (96 + st);
+    SPREAD.sh[0] = 4 * (16 - st), SPREAD.sh[1] = 2 * (16 - st), SPREAD.sh[2] = 16 - st;
+}
+/* the scalar form (two words and a 128-bit integer): lanes_of_scalar; the
+ * register's (SSE2, the shifts of nbw_south/north by counts of a table):
+ * lanes_of */
+static inline bb_w lanes_of_scalar(const nb_t *a, int shift) {
+    u128 x;
+    memcpy(&x, a->w, sizeof x);
+    x = (x >> shift) & SPREAD.rows8;
+    for (int i = 0; i < 3; i++) x = (x & ~SPREAD.m[i]) | ((x & SPREAD.m[i]) << SPREAD.sh[i]);
+    return bbw_make((uint64_t)x, (uint64_t)(x >> 64));
+}
+static struct { uint64_t rows8[2], m[3][2], cnt[3][2]; } SPREADW;
+static void spreadw_init(void) {
+    memcpy(SPREADW.rows8, &SPREAD.rows8, 16);
+    for (int i = 0; i < 3; i++) {
+        memcpy(SPREADW.m[i], &SPREAD.m[i], 16);
+        SPREADW.cnt[i][0] = (uint64_t)SPREAD.sh[i], SPREADW.cnt[i][1] = (uint64_t)(64 - SPREAD.sh[i]);
+    }
+}
+static inline bb_w lanes_of(const nb_t *a, int shift) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)a->w);
+    if (shift >= 64) x = _mm_srli_si128(x, 8), shift -= 64;
+    if (shift) {
+        __m128i n = _mm_cvtsi32_si128(shift), back = _mm_cvtsi32_si128(64 - shift);
+        x = _mm_or_si128(_mm_srl_epi64(x, n), _mm_sll_epi64(_mm_srli_si128(x, 8), back));
+    }
+    x = _mm_and_si128(x, _mm_loadu_si128((const __m128i *)(const void *)SPREADW.rows8));
+    for (int i = 0; i < 3; i++) {
+        __m128i m = _mm_loadu_si128((const __m128i *)(const void *)SPREADW.m[i]);
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)SPREADW.cnt[i]), back = _mm_unpackhi_epi64(c, c);
+        __m128i t = _mm_and_si128(x, m);
+        t = _mm_or_si128(_mm_sll_epi64(t, c), _mm_srl_epi64(_mm_slli_si128(t, 8), back));
+        x = _mm_or_si128(_mm_andnot_si128(m, x), t);
+    }
+    return x;
+}
+__attribute__((noinline)) static int flood_lanes(const nstate *n, const kontor_config *cfg, size_t c, long *steps) {
+    const kontor_window *w = cfg->win;
+    int b = w->bit_of[c], st = w->stride, y = b / st, x = b % st;
+    int r0 = y < 2 ? 0 : y - 2, top = w->rows > 8 ? w->rows - 8 : 0;
+    if (r0 > top) r0 = top;
+    nb_t free = nb_andnot(n->mask, n->occ);
+    nb_clear(&free, b);
+    bb_w open = lanes_of(&free, r0 * st);
+#ifdef NARROW_CHECK_SPREAD /* -DNARROW_CHECK_SPREAD: the two spreads compared (off when counting) */
+    if (!bbw_eq(open, lanes_of_scalar(&free, r0 * st))) return -1;
+#endif
+    bb_w area = bbw_and(bbw_around((y - r0) * 16 + x), open);
+    for (;;) {
+        ++*steps;
+        bb_w grown = bbw_and(bbw_or(area, bbw_nb(area)), open);
+        if (bbw_eq(grown, area)) return bbw_any(area);
+        area = grown;
+    }
+}
+
 int main(int argc, char **argv) {
     const char *variant = argc > 1 ? argv[1] : "basic";
     int games = argc > 2 ? atoi(argv[2]) : 200;
     kontor_config cfg0;
     kontor_config_init(&cfg0, variant, NULL);
     const kontor_config *cfg = kontor_config_intern(&cfg0, NULL);
+    spread_init(cfg->win->stride);
+    spreadw_init();
     for (int b = 0; b < 128; b++) {
         nb_t one = nb_empty();
         if (b < cfg->win->stride * cfg->win->rows) nb_set(&one, b);
@@ -105,7 +180,7 @@ int main(int argc, char **argv) {
     }
     kontor_rng rng;
     kontor_rng_seed(&rng, 5);
-    long calls = 0, differ = 0, sink = 0, steps_w = 0, steps_n = 0;
+    long calls = 0, differ = 0, sink = 0, steps_w = 0, steps_n = 0, steps_l = 0;
     kontor_move moves[KONTOR_MAX_MOVES];
     for (int g = 0; g < games; g++) {
         kontor_state s;
@@ -130,12 +205,15 @@ int main(int argc, char **argv) {
                 bb_w x = nb_window(&s, c);
                 nbw y = nb_narrow(&ns, cfg);
                 sink += bbw_any(x) + nbw_any(y);
-                sink += flood_window(&s, c, &steps_w) + flood_narrow(&ns, cfg, c, &steps_n);
+                int fw = flood_window(&s, c, &steps_w), fn = flood_narrow(&ns, cfg, c, &steps_n);
+                int fl = flood_lanes(&ns, cfg, c, &steps_l);
+                if (fw != fn || fw != fl) differ++;
+                sink += fw;
             }
             kontor_apply(&s, seat, moves[kontor_rng_next(&rng) % (unsigned)n], NULL);
         }
     }
-    printf("%s: %ld kernel calls (both forms), %ld differ, sink %ld; flood rounds: window %ld, narrow %ld\n", variant,
-           calls, differ, sink, steps_w, steps_n);
+    printf("%s: %ld kernel calls (both forms), %ld differ, sink %ld; flood rounds: window %ld, narrow %ld, lanes %ld\n",
+           variant, calls, differ, sink, steps_w, steps_n, steps_l);
     return differ != 0;
 }
