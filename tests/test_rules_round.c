@@ -159,7 +159,9 @@ static void setup_the_start_is_water_cards_only(void **st) {
             kontor_state s;
             assert_int_equal(kontor_config_init(&cfg, kontor_variant_name(v), NULL), KONTOR_OK);
             if (seed & 1) assert_int_equal(kontor_config_options(&cfg, "width=6,height=8", NULL), KONTOR_OK);
-            assert_int_equal(kontor_new(&s, &cfg, seed, NULL), KONTOR_OK);
+            kontor_status st0 = kontor_new(&s, &cfg, seed, NULL);
+            if ((seed & 1) && st0 == KONTOR_E_RANGE) continue; /* from the centre alone: an 11x15 window, over 128 cells */
+            assert_int_equal(st0, KONTOR_OK);
             kontor_bb at = {{0, 0, 0, 0}};
             int n = 0;
             for (int c = 0; c < KONTOR_CELLS; c++) {

@@ -262,7 +262,17 @@ typedef struct kontor_config {
      * a caller that points it at its own set keeps that set unchanged and
      * alive as long as any config, state, view or record refers to it. */
     const kontor_cardset *cards;
+    /* Not a setting (issue 17's narrow board): the window of the grid that
+     * holds every cell a card of this config can ever reach (its tables:
+     * src/core/window.h), worked out by kontor_config_intern for the
+     * interned copy and kept beside it (the config stays small: records and
+     * the server copy configs), left out of the configs' comparison; NULL
+     * or anything in a caller's own config. */
+    const struct kontor_window *win;
 } kontor_config;
+
+/* The most cells a config's window may hold: a state's sets are 128 bits. */
+#define KONTOR_WINDOW_MAX 128
 
 /* Fill cfg with a named variant ("basic", "advanced", "four", "specials", or a
  * scenario: kontor variants lists them) and the default card set and rulings. */

@@ -55,7 +55,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/window.h"
 #include "kontor/kontor.h"
+
+/* The bytes that make a config: its settings, up to the pointer to the
+ * window that kontor__window works out from them (issue 17's narrow
+ * board), which is neither hashed nor compared nor taken from a caller's
+ * config. */
+#define KEY_BYTES offsetof(kontor_config, win)
+_Static_assert(KEY_BYTES % 8 == 0, "a config's key is whole words");
 
 #define NBUCKETS KONTOR_CONFIGS_MAX /* a power of two: one chain an entry on average when full */
 _Static_assert((KONTOR_CONFIGS_MAX & (KONTOR_CONFIGS_MAX - 1)) == 0, "the buckets are masked");
@@ -73,6 +81,7 @@ typedef struct slot {
 } slot;
 
 static kontor_config table[KONTOR_CONFIGS_MAX];
+static kontor_window windows[KONTOR_CONFIGS_MAX]; /* table[i].win is &windows[i] */
 static slot meta[KONTOR_CONFIGS_MAX];
 static uint32_t bucket[NBUCKETS];
 static uint32_t fresh;                /* table[fresh ..) never used */
@@ -90,7 +99,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     memset((char *)(c) + offsetof(kontor_config, a) + sizeof (c)->a, 0,                                     \
            offsetof(kontor_config, b) - offsetof(kontor_config, a) - sizeof (c)->a)
 static void canonical(kontor_config *out, const kontor_config *cfg) {
-    memcpy(out, cfg, sizeof *out);
+    memcpy(out, cfg, KEY_BYTES);
     ZERO_GAP(out, layout, board_mask);
     ZERO_GAP(out, event_arg, cells);
     ZERO_GAP(out, cells, inner);
@@ -101,10 +110,9 @@ static void canonical(kontor_config *out, const kontor_config *cfg) {
  * finalizer): the configs a server sees differ in a byte or two, and a
  * difference in any bit of any word reaches the bucket's bits. */
 static uint32_t hash_of(const kontor_config *c) {
-    _Static_assert(sizeof *c % 8 == 0, "a config is whole words");
     const unsigned char *p = (const unsigned char *)c;
     uint64_t h = 0x9e3779b97f4a7c15u;
-    for (size_t i = 0; i < sizeof *c; i += 8) {
+    for (size_t i = 0; i < KEY_BYTES; i += 8) {
         uint64_t w;
         memcpy(&w, p + i, 8);
         h = (h ^ w) * 0xff51afd7ed558ccdu;
@@ -125,7 +133,7 @@ static long index_of(const kontor_config *cfg) {
 
 static uint32_t find(const kontor_config *c, uint32_t h) {
     for (uint32_t i = bucket[h & (NBUCKETS - 1)]; i; i = meta[i - 1].next)
-        if (meta[i - 1].hash == h && memcmp(&table[i - 1], c, sizeof *c) == 0) return i;
+        if (meta[i - 1].hash == h && memcmp(&table[i - 1], c, KEY_BYTES) == 0) return i;
     return 0;
 }
 
@@ -195,7 +203,20 @@ static const kontor_config *lookup(const kontor_config *c, int hold, kontor_erro
     uint32_t h = hash_of(c);
     pthread_mutex_lock(&lock);
     uint32_t i = find(c, h);
-    if (!i) i = insert(c, h);
+    if (!i) {
+        /* a new config: its window, or its refusal (a board too large for
+         * a state's sets) */
+        kontor_window w;
+        if (kontor__window(c, &w, err) != KONTOR_OK) {
+            pthread_mutex_unlock(&lock);
+            return NULL;
+        }
+        i = insert(c, h);
+        if (i) {
+            windows[i - 1] = w;
+            table[i - 1].win = &windows[i - 1];
+        }
+    }
     if (i) {
         slot *m = &meta[i - 1];
         if (hold) {
@@ -224,7 +245,7 @@ const kontor_config *kontor_config_intern(const kontor_config *cfg, kontor_error
      * never changes (the CLI replaying records, kontor_new from a config of
      * the caller's: one memcmp, as before session fourteen) */
     uint32_t lp = atomic_load_explicit(&last_pinned, memory_order_acquire);
-    if (lp && memcmp(&table[lp - 1], &c, sizeof c) == 0) return &table[lp - 1];
+    if (lp && memcmp(&table[lp - 1], &c, KEY_BYTES) == 0) return &table[lp - 1];
     return lookup(&c, 0, err);
 }
 
