@@ -339,6 +339,12 @@ static void test_engine_failure_token(void **state) {
     /* a bad level keeps the old player */
     assert_true(strncmp(say(e, "9 setoption level nobody"), "?9 bad option: unknown agent 'nobody'", 37) == 0);
     assert_int_equal(say(e, "10 genchoice")[0], '=');
+    /* a board past the narrow board's window is a bad option at newgame
+     * (docs/rules.md R5), not a failure at the deal's events */
+    assert_string_equal(say(e, "11 newgame kleinen red width=8,height=8"),
+                        "?11 bad option: a 8x8 board from the centre alone reaches 15x15 cells, more than the 128 a "
+                        "game's board holds; make width or height smaller\n\n");
+    assert_string_equal(say(e, "12 newgame kleinen red width=6,height=6"), "=12\n\n");
     /* a reply too big for the caller's buffer is cut at a line end and
      * still ends with the blank line */
     char small[64];

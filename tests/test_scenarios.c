@@ -85,6 +85,12 @@ static void layouts_with_an_error_name_the_line(void **st) {
         {"size 13x6\n", "layout 't' line 1: '13x6' is not a size from 3x3 to 12x12"},
         {"size 4x4\nwater +4,0\n", "layout 't' line 2: the start cards span 5x1, more than the 4x4 board"},
         {"fixed 4x4 +1,+1\n", "layout 't' line 1: the board does not hold the harbour centre 0,0"},
+        /* the narrow board's window (docs/rules.md R5): a start of one water
+         * card lets an 8x6 board grow 13x11 cells, past 128; found by the
+         * layout fuzzer (a layout that parses must deal) */
+        {"# a start of one card\nsize 8x6\nwater -2,+0\n",
+         "layout 't' line 2: a 8x6 board from its start reaches 13x11 cells, more than the 128 a game's board "
+         "holds; make width or height smaller"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         kontor_config cfg;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/bb.h"
+#include "core/window.h"
 #include "kontor/kontor.h"
 
 __attribute__((format(printf, 4, 5)))
@@ -54,7 +55,7 @@ static int parse_size(const char *t, int *w, int *h) {
 
 kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const char *text, size_t len,
                                   kontor_error *err) {
-    int line = 0, have_board = 0;
+    int line = 0, have_board = 0, board_line = 0;
     int fixed = 0, fw = 0, fh = 0, w = cfg->width, h = cfg->height;
     bb_t board = bb_empty(), water = bb_cell(KONTOR_CENTRE_CELL), inner = bb_empty();
     int nwater = 0;
@@ -106,7 +107,7 @@ kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const ch
                 fixed = 1, fw = w, fh = h;
             }
             if (nwater) return fail(err, name, line, "the board must come before the cells");
-            have_board = 1;
+            have_board = 1, board_line = line;
         } else if (strcmp(word[0], "water") == 0 || strcmp(word[0], "inner") == 0) {
             if (nw != 2) return fail(err, name, line, "'%s' wants one cell, like '%s +1,-2'", word[0], word[0]);
             int c = kontor_parse_cell(word[1]);
@@ -138,12 +139,20 @@ kontor_status kontor_layout_parse(kontor_config *cfg, const char *name, const ch
     }
     if (x1 - x0 + 1 > w || y1 - y0 + 1 > h)
         return fail(err, name, line, "the start cards span %dx%d, more than the %dx%d board", x1 - x0 + 1, y1 - y0 + 1, w, h);
-    cfg->width = (uint8_t)(fixed ? fw : w);
-    cfg->height = (uint8_t)(fixed ? fh : h);
-    cfg->fixed_board = (uint8_t)fixed;
-    cfg->board_mask = fixed ? board : bb_empty();
-    cfg->layout_n = (uint8_t)nwater;
-    memcpy(cfg->layout, cells, (size_t)nwater);
-    cfg->inner = inner;
+    kontor_config t = *cfg;
+    t.width = (uint8_t)(fixed ? fw : w);
+    t.height = (uint8_t)(fixed ? fh : h);
+    t.fixed_board = (uint8_t)fixed;
+    t.board_mask = fixed ? board : bb_empty();
+    t.layout_n = (uint8_t)nwater;
+    memcpy(t.layout, cells, (size_t)nwater);
+    t.inner = inner;
+    /* the cells a game can reach from this start must fit the narrow
+     * board's window (window.c: at most KONTOR_WINDOW_MAX): refused here,
+     * at the board's line, so that a layout that parses deals */
+    kontor_window win;
+    kontor_error werr;
+    if (kontor__window(&t, &win, &werr) != KONTOR_OK) return fail(err, name, board_line, "%s", werr.msg);
+    *cfg = t;
     return KONTOR_OK;
 }

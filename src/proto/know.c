@@ -55,6 +55,15 @@ kontor_proto_err know_newgame(know *k, const char *variant, const char *options,
         MSG("%s", err.msg);
         return KONTOR_PE_BAD_OPTION;
     }
+    /* a board whose reachable cells pass the narrow board's window (docs/
+     * rules.md R5) is refused now, not at the deal's events: the engine's
+     * game holds its config from the deal on (know_deal), this asks once */
+    const kontor_config *trial = kontor_config_retain(&k->cfg, &err);
+    if (!trial) {
+        MSG("%s", err.msg);
+        return KONTOR_PE_BAD_OPTION;
+    }
+    kontor_config_release(trial);
     /* protocol version 1 covers the game for two without special cards; the
      * game for four and the special cards (a buy phase, hidden purchases)
      * need events of their own */
