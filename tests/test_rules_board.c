@@ -101,7 +101,11 @@ static void ruling_R5_a_board_is_at_most_eight_by_eight_width_9_and_12_refused(v
                    {"size 12x12\n", "a board that grows is at most 8x8, not 12x12"},
                    {"fixed 12x6 -5,-2\n", "a 12x6 board could hold 36 areas, more than the 32 a game keeps"},
                    {"fixed 12x4 -5,-1\n", NULL},
-                   {"size 8x8\n", NULL}};
+                   {"size 8x8\nwater -2,+0\nwater +2,+0\nwater 0,-2\nwater 0,+2\n", NULL},
+                   /* from the centre alone an 8x8 board reaches 15x15 cells, past
+                    * the narrow board's window (docs/rules.md R5) */
+                   {"size 8x8\n", "a 8x8 board from the centre alone reaches 15x15 cells, more than the 128 a game's "
+                                   "board holds; make width or height smaller"}};
     for (size_t i = 0; i < sizeof layouts / sizeof *layouts; i++) {
         kontor_config cfg;
         kontor_error err;
@@ -112,7 +116,7 @@ static void ruling_R5_a_board_is_at_most_eight_by_eight_width_9_and_12_refused(v
             continue;
         }
         assert_int_equal(st_, KONTOR_E_PARSE);
-        char want[128];
+        char want[256];
         snprintf(want, sizeof want, "layout 't' line 1: %s", layouts[i].why);
         assert_string_equal(err.msg, want);
     }
