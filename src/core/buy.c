@@ -20,10 +20,12 @@ bb_t bribe_targets(const kontor_state *s, int seat) {
 
 /* Bakschisch: the bribe phase opens when some seat can bribe (1), with the
  * seats that cannot passed; else nobody bribes this round (0). Out of line:
- * only the scenario has it, and begin_bribe opens every round of a game with
- * declare=hidden (KONTOR__HOOK_ROUND), where its registers saved for this
- * loop were half its cost (an iteration of the basic game's search 22,460 ->
- * 22,337; a record's replay 40,617 -> 40,496). */
+ * only the scenario has it, and begin_bribe opens every round of a game whose
+ * rounds open with more than the choice (KONTOR__HOOK_ROUND: events, bribes,
+ * special cards to buy; until session fifteen also every round of
+ * declare=hidden, now opened by KONTOR__HOOK_HIDDEN without this call), where
+ * its registers saved for this loop were half its cost (an iteration of the
+ * basic game's search 22,460 -> 22,337; a record's replay 40,617 -> 40,496). */
 __attribute__((noinline, cold)) static int open_bribe(kontor_state *s) {
     int any = 0;
     for (int p = 0; p < s->cfg->nseats && p < KONTOR_MAX_SEATS; p++) {

@@ -57,7 +57,9 @@ kontor_proto_err know_newgame(know *k, const char *variant, const char *options,
     }
     /* a board whose reachable cells pass the narrow board's window (docs/
      * rules.md R5) is refused now, not at the deal's events: the engine's
-     * game holds its config from the deal on (know_deal), this asks once */
+     * game holds its config from the deal on (know_deal), this asks once;
+     * know_deal interns it again because the card events between (cards_ready)
+     * may give it another card set */
     const kontor_config *trial = kontor_config_retain(&k->cfg, &err);
     if (!trial) {
         MSG("%s", err.msg);
