@@ -40,7 +40,110 @@ typedef struct split_job {
     uint8_t *a, *out;
     int n, k;
 } split_job;
+#if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
+/* On x86-64 the two loops of a list are two lines of assembly each, the
+ * same draws as rng_below(r, i + 1) (xoshiro256** and Lemire's bound, rng.h)
+ * with the product taken another way: the number with its low half cleared
+ * times n as one 128-bit product (mulq), (x >> 32 << 32) * n = m << 32 for
+ * Lemire's m = (x >> 32) * n, so the product's high word (rdx) is the index
+ * m >> 32 itself and its low word (rax) m's low half << 32. Lemire's test
+ * (m's low half below n) is then the low word below n << 32; the loops test
+ * it against sure = (the list's n) << 32, which holds for every n of the
+ * list, and only below it (2^-26 of the draws for a list of 43) work out
+ * rng_below's exact bound t = 2^32 mod n by a div and draw again while m's
+ * low half is below it (below t is below n too: rng_below's two tests in one).
+ * A draw is then 22 instructions: the generator's 11, and, mulq, cmp, jb,
+ * the two byte moves (loads and stores by rdx), and the loop's sub, cmp, jae.
+ * In C, GCC made it 24 (a shift for the index, an add of the list's address
+ * for its load and store); with the 128-bit product written in C it made n a
+ * 128-bit induction variable (an imul and an adc more), and with the product
+ * in a line of assembly it kept rax and rdx in other registers, or on the
+ * stack, for the rejection's path (26 to 29 a draw; session sixteen).
+ * The generator's step, its number's top half in rax, times m: rdx:rax. */
+#define SPLIT_DRAW                                                                                                     \
+    "lea (%[s1],%[s1],4), %%rax\n\t"                                                                                   \
+    "rol $7, %%rax\n\t"                                                                                                \
+    "lea (%%rax,%%rax,8), %%rax\n\t"                                                                                   \
+    "mov %[s1], %[t]\n\t"                                                                                              \
+    "shl $17, %[t]\n\t"                                                                                                \
+    "xor %[s0], %[s2]\n\t"                                                                                             \
+    "xor %[s1], %[s3]\n\t"                                                                                             \
+    "xor %[s2], %[s1]\n\t"                                                                                             \
+    "xor %[s3], %[s0]\n\t"                                                                                             \
+    "xor %[t], %[s2]\n\t"                                                                                              \
+    "rol $45, %[s3]\n\t"                                                                                               \
+    "and %[mask], %%rax\n\t"                                                                                           \
+    "mulq %[m]\n\t"
+/* Lemire's rejection, rare (rax the low word, rdx the index): t the low
+ * half, t2 the index; the bound 2^32 mod m by div (edx:eax = 2^32 - m); at or
+ * above it the index back in rdx and on at 2:, else the bound in t2 and a
+ * draw again until the low half (rax >> 32) is at or above it. */
+#define SPLIT_REJECT                                                                                                   \
+    "3:\n\t"                                                                                                           \
+    "mov %%rdx, %[t2]\n\t"                                                                                             \
+    "mov %%rax, %[t]\n\t"                                                                                              \
+    "shr $32, %[t]\n\t"                                                                                                \
+    "mov %k[m], %%eax\n\t"                                                                                             \
+    "neg %%eax\n\t"                                                                                                    \
+    "xor %%edx, %%edx\n\t"                                                                                             \
+    "divl %k[m]\n\t"                                                                                                   \
+    "cmp %%edx, %k[t]\n\t"                                                                                             \
+    "jae 5f\n\t"                                                                                                       \
+    "mov %%edx, %k[t2]\n"                                                                                              \
+    "6:\n\t" SPLIT_DRAW "shr $32, %%rax\n\t"                                                                           \
+    "cmp %k[t2], %%eax\n\t"                                                                                            \
+    "jb 6b\n\t"                                                                                                        \
+    "jmp 2b\n"                                                                                                         \
+    "5:\n\t"                                                                                                           \
+    "mov %[t2], %%rdx\n\t"                                                                                             \
+    "jmp 2b\n"
+#endif
 __attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
+#if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
+    uint64_t s0 = rng->s[0], s1 = rng->s[1], s2 = rng->s[2], s3 = rng->s[3], mask = 0xFFFFFFFF00000000ULL;
+    for (int q = 0; q < njob; q++) {
+        int n = job[q].n, k = job[q].k;
+        /* m = i + 1 counts the places: a[i] is a[m - 1], out[i - k] outk[m - 1] */
+        uint8_t *a = job[q].a, *outk = job[q].out - k;
+        uint64_t m = (uint64_t)(uint32_t)n, sure = m << 32, stop = (uint64_t)(k > 1 ? k : 1) + 1, t, t2, rax, rdx;
+        if (m >= stop)
+            __asm__("1:\n\t" SPLIT_DRAW
+                    "cmp %[sure], %%rax\n\t"
+                    "jb 3f\n"
+                    "2:\n\t"
+                    "movzbl (%[a],%%rdx), %%eax\n\t"
+                    "mov %%al, -1(%[outk],%[m])\n\t"
+                    "movzbl -1(%[a],%[m]), %%eax\n\t"
+                    "mov %%al, (%[a],%%rdx)\n\t"
+                    "sub $1, %[m]\n\t"
+                    "cmp %[stop], %[m]\n\t"
+                    "jae 1b\n\t"
+                    "jmp 4f\n" SPLIT_REJECT "4:"
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [m] "+r"(m), [t] "=&r"(t),
+                      [t2] "=&r"(t2), "=&a"(rax), "=&d"(rdx)
+                    : [a] "r"(a), [outk] "r"(outk), [stop] "r"(stop), [sure] "r"(sure), [mask] "r"(mask)
+                    : "cc", "memory");
+        if (m > 1)
+            __asm__("1:\n\t" SPLIT_DRAW
+                    "cmp %[sure], %%rax\n\t"
+                    "jb 3f\n"
+                    "2:\n\t"
+                    "movzbl (%[a],%%rdx), %%eax\n\t"
+                    "movzbl -1(%[a],%[m]), %k[t]\n\t"
+                    "mov %%al, -1(%[a],%[m])\n\t"
+                    "mov %b[t], (%[a],%%rdx)\n\t"
+                    "sub $1, %[m]\n\t"
+                    "cmp $1, %[m]\n\t"
+                    "ja 1b\n\t"
+                    "jmp 4f\n" SPLIT_REJECT "4:"
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [m] "+r"(m), [t] "=&r"(t),
+                      [t2] "=&r"(t2), "=&a"(rax), "=&d"(rdx)
+                    : [a] "r"(a), [sure] "r"(sure), [mask] "r"(mask)
+                    : "cc", "memory");
+        if (k == 0 && n > 0) job[q].out[0] = a[0];
+    }
+    rng->s[0] = s0, rng->s[1] = s1, rng->s[2] = s2, rng->s[3] = s3;
+#else
     kontor_rng r = *rng; /* a local, as in shuffle */
     for (int q = 0; q < njob; q++) {
         uint8_t *a = job[q].a, *out = job[q].out;
@@ -60,6 +163,7 @@ __attribute__((noinline)) static void shuffle_splits(const split_job *job, int n
         if (k == 0 && n > 0) out[0] = a[0];
     }
     *rng = r;
+#endif
 }
 
 /* Zero n bytes (a multiple of 8) at p by stores of eight or sixteen bytes.
