@@ -41,7 +41,7 @@ typedef struct split_job {
     int n, k;
 } split_job;
 #if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
-/* On x86-64 the two loops of a list are two lines of assembly each, the
+/* On x86-64 the two loops of a list are a block of assembly each, the
  * same draws as rng_below(r, i + 1) (xoshiro256** and Lemire's bound, rng.h)
  * with the product taken another way: the number with its low half cleared
  * times n as one 128-bit product (mulq), (x >> 32 << 32) * n = m << 32 for
@@ -52,15 +52,19 @@ typedef struct split_job {
  * list, and only below it (2^-26 of the draws for a list of 43) work out
  * rng_below's exact bound t = 2^32 mod n by a div and draw again while m's
  * low half is below it (below t is below n too: rng_below's two tests in one).
- * A draw is then 22 instructions: the generator's 11, and, mulq, cmp, jb,
- * the two byte moves (loads and stores by rdx), and the loop's sub, cmp, jae.
- * In C, GCC made it 24 (a shift for the index, an add of the list's address
- * for its load and store); with the 128-bit product written in C it made n a
- * 128-bit induction variable (an imul and an adc more), and with the product
- * in a line of assembly it kept rax and rdx in other registers, or on the
- * stack, for the rejection's path (26 to 29 a draw; session sixteen).
- * The generator's step, its number's top half in rax, times m: rdx:rax. */
-#define SPLIT_DRAW                                                                                                     \
+ * A draw is then 21 instructions: the generator's 11, and, mulq, cmp, jb,
+ * the two byte moves (loads and stores by rdx), and half of the loop's lea,
+ * sub, cmp, ja (two places a turn; 22 with one). In C, GCC made it 24 (a
+ * shift for the index, an add of the list's address for its load and
+ * store); with the 128-bit product written in C it made n a 128-bit
+ * induction variable (an imul and an adc more), and with the product in a
+ * line of assembly it kept rax and rdx in other registers, or on the stack,
+ * for the rejection's path (26 to 29 a draw; session sixteen). sure and
+ * stop may be memory operands ("rm": the same count of instructions): a
+ * sanitizer's build, with its frame pointer and its stack, has too few
+ * registers for all of them.
+ * The generator's step, its number's top half in rax, times M: rdx:rax. */
+#define SPLIT_DRAW(M)                                                                                                  \
     "lea (%[s1],%[s1],4), %%rax\n\t"                                                                                   \
     "rol $7, %%rax\n\t"                                                                                                \
     "lea (%%rax,%%rax,8), %%rax\n\t"                                                                                   \
@@ -73,30 +77,59 @@ typedef struct split_job {
     "xor %[t], %[s2]\n\t"                                                                                              \
     "rol $45, %[s3]\n\t"                                                                                               \
     "and %[mask], %%rax\n\t"                                                                                           \
-    "mulq %[m]\n\t"
-/* Lemire's rejection, rare (rax the low word, rdx the index): t the low
- * half, t2 the index; the bound 2^32 mod m by div (edx:eax = 2^32 - m); at or
- * above it the index back in rdx and on at 2:, else the bound in t2 and a
- * draw again until the low half (rax >> 32) is at or above it. */
-#define SPLIT_REJECT                                                                                                   \
-    "3:\n\t"                                                                                                           \
-    "mov %%rdx, %[t2]\n\t"                                                                                             \
+    "mulq " M "\n\t"
+/* One place: a draw times M (the place's n, in register m or mm), its
+ * rejection's test (out of line, at L3), the place's byte moves (at L2, where
+ * the rejection comes back with the index in rdx). */
+#define SPLIT_STEP(L, M, MOVES) SPLIT_DRAW(M) "cmp %[sure], %%rax\n\t" "jb " L "3f\n" L "2:\n\t" MOVES
+/* The settling place's moves (out[i - k] = a[j], a[j] = a[i]) and the
+ * swap's, for the place m + D - 1 + 1 = m + D (D -1 or -2: i = m - 1 or
+ * m - 2). */
+#define SPLIT_SETTLE(D)                                                                                                \
+    "movzbl (%[a],%%rdx), %%eax\n\t"                                                                                   \
+    "mov %%al, " D "(%[outk],%[m])\n\t"                                                                                \
+    "movzbl " D "(%[a],%[m]), %%eax\n\t"                                                                               \
+    "mov %%al, (%[a],%%rdx)\n\t"
+#define SPLIT_SWAP(D)                                                                                                  \
+    "movzbl (%[a],%%rdx), %%eax\n\t"                                                                                   \
+    "movzbl " D "(%[a],%[m]), %k[t]\n\t"                                                                               \
+    "mov %%al, " D "(%[a],%[m])\n\t"                                                                                   \
+    "mov %b[t], (%[a],%%rdx)\n\t"
+/* Lemire's rejection, rare (rax the low word, rdx the index): the index in
+ * sp (a stack slot), the low half in t; the bound 2^32 mod M by div
+ * (edx:eax = 2^32 - M); at or above it the index back in rdx and on at L2,
+ * else the bound in sp and a draw again until the low half (rax >> 32) is at
+ * or above it. */
+#define SPLIT_REJECT(L, M)                                                                                             \
+    L "3:\n\t"                                                                                                         \
+    "mov %%rdx, %[sp]\n\t"                                                                                             \
     "mov %%rax, %[t]\n\t"                                                                                              \
     "shr $32, %[t]\n\t"                                                                                                \
-    "mov %k[m], %%eax\n\t"                                                                                             \
+    "mov %k" M ", %%eax\n\t"                                                                                           \
     "neg %%eax\n\t"                                                                                                    \
     "xor %%edx, %%edx\n\t"                                                                                             \
-    "divl %k[m]\n\t"                                                                                                   \
+    "divl %k" M "\n\t"                                                                                                 \
     "cmp %%edx, %k[t]\n\t"                                                                                             \
-    "jae 5f\n\t"                                                                                                       \
-    "mov %%edx, %k[t2]\n"                                                                                              \
-    "6:\n\t" SPLIT_DRAW "shr $32, %%rax\n\t"                                                                           \
-    "cmp %k[t2], %%eax\n\t"                                                                                            \
-    "jb 6b\n\t"                                                                                                        \
-    "jmp 2b\n"                                                                                                         \
-    "5:\n\t"                                                                                                           \
-    "mov %[t2], %%rdx\n\t"                                                                                             \
-    "jmp 2b\n"
+    "jae " L "5f\n\t"                                                                                                  \
+    "movl %%edx, %[sp]\n"                                                                                              \
+    L "6:\n\t" SPLIT_DRAW("%" M) "shr $32, %%rax\n\t"                                                                  \
+    "cmpl %[sp], %%eax\n\t"                                                                                            \
+    "jb " L "6b\n\t"                                                                                                   \
+    "jmp " L "2b\n"                                                                                                    \
+    L "5:\n\t"                                                                                                         \
+    "mov %[sp], %%rdx\n\t"                                                                                             \
+    "jmp " L "2b\n"
+/* Each loop two places a turn (m and m - 1: the loop's sub, cmp, ja and
+ * mm's lea for two draws), one place first when their count is odd. */
+#define SPLIT_LOOP(STOP, MOVES1, MOVES2)                                                                              \
+    "jnz 1f\n\t" SPLIT_STEP("1", "%[m]", MOVES1) "sub $1, %[m]\n\t"                                                    \
+    "cmp " STOP ", %[m]\n\t"                                                                                           \
+    "jb 9f\n"                                                                                                          \
+    "1:\n\t"                                                                                                           \
+    "lea -1(%[m]), %[mm]\n\t" SPLIT_STEP("2", "%[m]", MOVES1) SPLIT_STEP("3", "%[mm]", MOVES2) "sub $2, %[m]\n\t"      \
+    "cmp " STOP ", %[m]\n\t"                                                                                           \
+    "ja 1b\n\t"                                                                                                        \
+    "jmp 9f\n" SPLIT_REJECT("1", "[m]") SPLIT_REJECT("2", "[m]") SPLIT_REJECT("3", "[mm]") "9:"
 #endif
 __attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
 #if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
@@ -105,40 +138,20 @@ __attribute__((noinline)) static void shuffle_splits(const split_job *job, int n
         int n = job[q].n, k = job[q].k;
         /* m = i + 1 counts the places: a[i] is a[m - 1], out[i - k] outk[m - 1] */
         uint8_t *a = job[q].a, *outk = job[q].out - k;
-        uint64_t m = (uint64_t)(uint32_t)n, sure = m << 32, stop = (uint64_t)(k > 1 ? k : 1) + 1, t, t2, rax, rdx;
-        if (m >= stop)
-            __asm__("1:\n\t" SPLIT_DRAW
-                    "cmp %[sure], %%rax\n\t"
-                    "jb 3f\n"
-                    "2:\n\t"
-                    "movzbl (%[a],%%rdx), %%eax\n\t"
-                    "mov %%al, -1(%[outk],%[m])\n\t"
-                    "movzbl -1(%[a],%[m]), %%eax\n\t"
-                    "mov %%al, (%[a],%%rdx)\n\t"
-                    "sub $1, %[m]\n\t"
-                    "cmp %[stop], %[m]\n\t"
-                    "jae 1b\n\t"
-                    "jmp 4f\n" SPLIT_REJECT "4:"
+        uint64_t m = (uint64_t)(uint32_t)n, sure = m << 32, stop = (uint64_t)(k > 1 ? k : 1) + 1, t, mm, sp, rax, rdx;
+        if (m >= stop) /* places m down to stop: an odd count when m - stop is even */
+            __asm__("mov %[m], %[t]\n\t"
+                    "sub %[stop], %[t]\n\t"
+                    "test $1, %b[t]\n\t" SPLIT_LOOP("%[stop]", SPLIT_SETTLE("-1"), SPLIT_SETTLE("-2"))
                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [m] "+r"(m), [t] "=&r"(t),
-                      [t2] "=&r"(t2), "=&a"(rax), "=&d"(rdx)
-                    : [a] "r"(a), [outk] "r"(outk), [stop] "r"(stop), [sure] "r"(sure), [mask] "r"(mask)
+                      [mm] "=&r"(mm), [sp] "=m"(sp), "=&a"(rax), "=&d"(rdx)
+                    : [a] "r"(a), [outk] "r"(outk), [stop] "rm"(stop), [sure] "rm"(sure), [mask] "r"(mask)
                     : "cc", "memory");
-        if (m > 1)
-            __asm__("1:\n\t" SPLIT_DRAW
-                    "cmp %[sure], %%rax\n\t"
-                    "jb 3f\n"
-                    "2:\n\t"
-                    "movzbl (%[a],%%rdx), %%eax\n\t"
-                    "movzbl -1(%[a],%[m]), %k[t]\n\t"
-                    "mov %%al, -1(%[a],%[m])\n\t"
-                    "mov %b[t], (%[a],%%rdx)\n\t"
-                    "sub $1, %[m]\n\t"
-                    "cmp $1, %[m]\n\t"
-                    "ja 1b\n\t"
-                    "jmp 4f\n" SPLIT_REJECT "4:"
+        if (m > 1) /* places m down to 2: an odd count when m is even */
+            __asm__("test $1, %b[m]\n\t" SPLIT_LOOP("$2", SPLIT_SWAP("-1"), SPLIT_SWAP("-2"))
                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [m] "+r"(m), [t] "=&r"(t),
-                      [t2] "=&r"(t2), "=&a"(rax), "=&d"(rdx)
-                    : [a] "r"(a), [sure] "r"(sure), [mask] "r"(mask)
+                      [mm] "=&r"(mm), [sp] "=m"(sp), "=&a"(rax), "=&d"(rdx)
+                    : [a] "r"(a), [sure] "rm"(sure), [mask] "r"(mask)
                     : "cc", "memory");
         if (k == 0 && n > 0) job[q].out[0] = a[0];
     }
