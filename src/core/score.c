@@ -86,36 +86,40 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
 }
 
 /* kontor_points, inline in finish_game (the end of every game: no call,
- * the two sums in registers) */
+ * the two sums in registers: p0 and p1, not points[], which kept them in
+ * memory and added the bonus points by SSE: session sixteen) */
 __attribute__((always_inline)) static inline void points_in(const kontor_state *s, int points[2]) {
     const kontor_config *c = s->cfg;
+    int p0 = 0, p1 = 0;
     if (c->largest == 0 && c->scoring != KONTOR_SCORE_SIZE) {
         /* every area counts (the basic game): counted_mask's first loop
          * and the sum in one pass, without the mask; an area without a
          * keeper adds nothing, so the keepers' rule (largest_keepers)
          * changes no sum here (a random basic game's end ~330 -> ~130) */
-        int p0 = 0, p1 = 0, min = c->min_area_cards;
+        int min = c->min_area_cards;
         for (int i = 0, n = s->nareas; i < n; i++) {
             const kontor_area *a = &s->area[i];
             if (!a->keeper || a->out || a->size < min) continue;
             if (a->winner) p1 += a->value;
             else p0 += a->value;
         }
-        points[0] = p0, points[1] = p1;
     } else {
-        points[0] = points[1] = 0;
         for (uint64_t m = counted_mask(s); m; m &= m - 1) {
             const kontor_area *a = &s->area[__builtin_ctzll(m)];
-            if (a->keeper) points[a->winner] += a->value;
+            if (!a->keeper) continue; /* (a keeper's winner is 0 or 1) */
+            if (a->winner) p1 += a->value;
+            else p0 += a->value;
         }
     }
     /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
      * Spieler einen Siegpunkt" */
-    if (s->cfg->export_store)
-        for (int g = 0; g < 3; g++)
-            if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
-    points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
-    points[1] += s->bonus_points[1];
+    if (c->export_store)
+        for (int g = 0; g < 3; g++) {
+            p0 += s->export_n[0][g] > s->export_n[1][g];
+            p1 += s->export_n[1][g] > s->export_n[0][g];
+        }
+    points[0] = p0 + s->bonus_points[0]; /* Aktionstafeln: the extra point */
+    points[1] = p1 + s->bonus_points[1];
 }
 void kontor_points(const kontor_state *s, int points[2]) { points_in(s, points); }
 
