@@ -595,6 +595,27 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     deal_end(s, cfg, d);
 }
 
+/* A hand of the quick deal: three dock cards, then two water cards (its
+ * places 5 to 7 zero: deal_begin's) as one store of eight bytes, the dock
+ * cards read as four (the list's fourth byte cleared) and the water as two
+ * (session sixteen: the three bytes' copy, two stores and the count were
+ * ~15 a seat). */
+static inline void deal_hand(kontor_state *s, int p, const uint8_t *dock, const uint8_t *water) {
+    _Static_assert(KONTOR_HAND_MAX >= 8, "a hand's first eight places in one store");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t d;
+    uint16_t wv;
+    memcpy(&d, dock, 4);
+    memcpy(&wv, water, 2);
+    uint64_t v = (d & 0xFFFFFFu) | (uint64_t)wv << 24;
+    memcpy(s->hand[p], &v, 8);
+#else
+    memcpy(s->hand[p], dock, 3);
+    memcpy(s->hand[p] + 3, water, 2);
+#endif
+    s->hand_n[p] = 5;
+}
+
 /* kontor_new's deal straight into the state, for a config with no card out
  * of the game and no expansion's deck, nothing set aside, no hands picked
  * (the basic and advanced games, the game for four, most scenarios): what
@@ -614,39 +635,42 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     /* (no rep movsb of nw bytes; all of it when the start's copy below reads 64) */
     copy_list(w, cs->class_list[KONTOR_CLASS_WATER], lay < 16 ? nw : KONTOR_MAX_CARDS);
     int nsp = !cfg->specials ? 0 : cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
+    /* each colour's count; four: its first seat's half, its last pile's
+     * place (two: the seat's own), the second team's first pile's */
+    int c0 = cs->class_n[0], c1 = cs->class_n[1], h0 = ns == 4 ? c0 >> 1 : 0, h1 = ns == 4 ? c1 >> 1 : 0;
+    int last0 = 0, last1 = 0, first1 = 0;
     {   /* the piles' places: piles_lay_out's for the same counts, worked
          * out for two or four seats and no discards (piles_lay_out's loop
          * over an array of counts cost ~100 instructions a deal, this ~40;
          * kontor_new_deals_what_its_written_deal_deals holds the two equal) */
-        int c0 = cs->class_n[0], c1 = cs->class_n[1];
         int aside = cfg->specials == 1 && nsp > ns ? nsp - ns : 0, special = cfg->specials == 2 ? nsp : 0;
         int room = KONTOR_MAX_CARDS - (c0 + c1 - 3 * ns) - (nw - wi) - aside - special;
         int at;
         if (ns == 2) {
             int gap = room >> 1;
             s->dock_pile[1].head = (uint8_t)(at = c0 - 3 + gap);
+            last1 = at;
             at += c1 - 3 + gap;
+            s->dock_pile[2].head = s->dock_pile[3].head = (uint8_t)at;
         } else {
-            int gap = room >> 2, h0 = c0 >> 1, h1 = c1 >> 1;
-            s->dock_pile[1].head = (uint8_t)(at = h0 - 3 + gap);
-            s->dock_pile[2].head = (uint8_t)(at += c0 - h0 - 3 + gap);
-            s->dock_pile[3].head = (uint8_t)(at += h1 - 3 + gap);
+            int gap = room >> 2;
+            s->dock_pile[1].head = (uint8_t)(last0 = at = h0 - 3 + gap);
+            s->dock_pile[2].head = (uint8_t)(first1 = at += c0 - h0 - 3 + gap);
+            s->dock_pile[3].head = (uint8_t)(last1 = at += h1 - 3 + gap);
             at += c1 - h1 - 3 + gap;
         }
-        if (ns == 2) s->dock_pile[2].head = s->dock_pile[3].head = (uint8_t)at;
         s->water_pile.head = (uint8_t)at;
         s->aside.head = (uint8_t)(at += nw - wi);
         s->special_pile.head = (uint8_t)(at + aside);
     }
     /* the three classes' shuffles (the water, each colour) in one call */
     uint8_t team[2][KONTOR_MAX_CARDS];
-    split_job job[3]; /* each written whole below (an initializer zeroed the three first) */
+    copy_list(team[0], cs->class_list[0], c0);
+    copy_list(team[1], cs->class_list[1], c1);
+    split_job job[3]; /* each written whole (an initializer zeroed the three first) */
     job[0] = (split_job){w, s->pile_card + s->water_pile.head, nw, wi};
-    for (int t = 0; t < 2; t++) {
-        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        copy_list(team[t], cs->class_list[t], n);
-        job[1 + t] = (split_job){team[t], s->pile_card + s->dock_pile[last].head, n, half + 3};
-    }
+    job[1] = (split_job){team[0], s->pile_card + last0, c0, h0 + 3};
+    job[2] = (split_job){team[1], s->pile_card + last1, c1, h1 + 3};
     shuffle_splits(job, 3, rng);
     s->water_pile.n = (uint8_t)(nw - wi);
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
@@ -663,22 +687,22 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     place_start(s, cells, ids, 1 + lay);
     /* each colour: two seats, its first three to the hand and the rest the
      * pile; four, the first half the team's first seat's, the rest its second's */
-    for (int t = 0; t < 2; t++) {
-        const uint8_t *a = team[t];
-        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        s->dock_pile[last].n = (uint8_t)(n - half - 3);
-        if (ns == 4) {
-            memcpy(s->pile_card + s->dock_pile[2 * t].head, a + 3, (size_t)(half - 3));
-            s->dock_pile[2 * t].n = (uint8_t)(half - 3);
-            memcpy(s->hand[2 * t], a, 3);
-        }
-        memcpy(s->hand[last], a + half, 3);
+    s->dock_pile[ns == 4 ? 1 : 0].n = (uint8_t)(c0 - h0 - 3);
+    s->dock_pile[ns == 4 ? 3 : 1].n = (uint8_t)(c1 - h1 - 3);
+    if (ns == 4) {
+        memcpy(s->pile_card, team[0] + 3, (size_t)(h0 - 3)); /* (pile 0's place is 0) */
+        s->dock_pile[0].n = (uint8_t)(h0 - 3);
+        memcpy(s->pile_card + first1, team[1] + 3, (size_t)(h1 - 3));
+        s->dock_pile[2].n = (uint8_t)(h1 - 3);
     }
+    /* the hands: three dock cards, then two water cards */
     for (int p = 0; p < ns; p++) {
-        s->hand[p][3] = w[lay + 2 * p];
-        s->hand[p][4] = w[lay + 2 * p + 1];
-        s->hand_n[p] = 5;
-        if (s->dock_pile[p].n) pub_set(s, s->pile_card[s->dock_pile[p].head]); /* the top */
+        const uint8_t *dock = ns == 2 ? team[p] : p == 0 ? team[0] : p == 1 ? team[0] + h0 : p == 2 ? team[1] : team[1] + h1;
+        deal_hand(s, p, dock, w + lay + 2 * p);
+        if (s->dock_pile[p].n) { /* the top is public (a card of a class's list: below KONTOR_MAX_CARDS) */
+            unsigned id = s->pile_card[s->dock_pile[p].head];
+            s->pub[id >> 6] |= 1ULL << (id & 63);
+        }
     }
     if (cfg->specials) {
         uint8_t sp[8];
