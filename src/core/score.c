@@ -44,10 +44,10 @@ __attribute__((always_inline)) static inline uint64_t counted_mask(const kontor_
     keys[0] = 0;
     uint64_t all = 0;
     int nc = 0;
-    for (int i = 0; i < n; i++) {
-        const kontor_area *a = &s->area[i];
+    const kontor_area *a = s->area; /* (a pointer that walks: not area[i]'s address again each time) */
+    for (unsigned i = 0; i < (unsigned)n; i++, a++) {
         if ((keepers && !a->keeper) || a->size < min || a->out) continue;
-        key[nc++] = (uint32_t)(a->size ^ flip) << 16 | (uint32_t)a->dist << 8 | (uint32_t)i;
+        key[nc++] = (uint32_t)(a->size ^ flip) << 16 | (uint32_t)a->dist << 8 | i;
         all |= 1ULL << i;
     }
     /* no more candidates than places: every group fits (R10's walk below
@@ -97,8 +97,7 @@ __attribute__((always_inline)) static inline void points_in(const kontor_state *
          * keeper adds nothing, so the keepers' rule (largest_keepers)
          * changes no sum here (a random basic game's end ~330 -> ~130) */
         int min = c->min_area_cards;
-        for (int i = 0, n = s->nareas; i < n; i++) {
-            const kontor_area *a = &s->area[i];
+        for (const kontor_area *a = s->area, *end = a + s->nareas; a < end; a++) {
             if (!a->keeper || a->out || a->size < min) continue;
             if (a->winner) p1 += a->value;
             else p0 += a->value;
