@@ -35,7 +35,11 @@ static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
  * state's piles, the places below k (the start, the hands) left in a. The
  * lists one after the other in one call (kontor_new's three classes): the
  * generator's four words stay in registers throughout (a call for each cost
- * ~45 instructions of saved registers and set-up). */
+ * ~45 instructions of saved registers and set-up). k is at least 1 (the
+ * assembly's loops: no place 0 to settle; kontor_new's jobs have k of 3 or
+ * more, the hands' three dock cards, the start and the hands' water: the
+ * general form's stop and its last place cost ~26 instructions a deal in
+ * the jobs' loop; the C loops keep k = 0). */
 typedef struct split_job {
     uint8_t *a, *out;
     int n, k;
@@ -138,7 +142,7 @@ __attribute__((noinline)) static void shuffle_splits(const split_job *job, int n
         int n = job[q].n, k = job[q].k;
         /* m = i + 1 counts the places: a[i] is a[m - 1], out[i - k] outk[m - 1] */
         uint8_t *a = job[q].a, *outk = job[q].out - k;
-        uint64_t m = (uint64_t)(uint32_t)n, sure = m << 32, stop = (uint64_t)(k > 1 ? k : 1) + 1, t, mm, sp, rax, rdx;
+        uint64_t m = (uint64_t)(uint32_t)n, sure = m << 32, stop = (uint64_t)k + 1, t, mm, sp, rax, rdx;
         if (m >= stop) /* places m down to stop: an odd count when m - stop is even */
             __asm__("mov %[m], %[t]\n\t"
                     "sub %[stop], %[t]\n\t"
@@ -153,7 +157,6 @@ __attribute__((noinline)) static void shuffle_splits(const split_job *job, int n
                       [mm] "=&r"(mm), [sp] "=m"(sp), "=&a"(rax), "=&d"(rdx)
                     : [a] "r"(a), [sure] "rm"(sure), [mask] "r"(mask)
                     : "cc", "memory");
-        if (k == 0 && n > 0) job[q].out[0] = a[0];
     }
     rng->s[0] = s0, rng->s[1] = s1, rng->s[2] = s2, rng->s[3] = s3;
 #else
