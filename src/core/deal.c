@@ -557,6 +557,7 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
     cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
     int wi = 0;
+    memcpy(cells + 1, cfg->layout, 16); /* (place_start reads sixteen cells: the layout's first) */
     for (int i = 0; i < cfg->layout_n; i++) cells[1 + i] = cfg->layout[i], ids[1 + i] = d->water[wi++];
     place_start(s, cells, ids, 1 + cfg->layout_n);
     int n[KONTOR_NPILES] = {0};
