@@ -177,7 +177,7 @@ static int deal_redraws(const kontor_config *cfg, uint64_t seed, int *exact) {
 
 static void lemire_redraws_in_kontor_new_as_in_the_written_deal(void **st) {
     (void)st;
-    /* seed, the redraws it meets (the first four: the exact test without one) */
+    /* seed, the redraws it meets (the first three: the exact test without one) */
     static const struct {
         uint64_t seed;
         int redraws;
