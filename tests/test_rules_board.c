@@ -379,6 +379,32 @@ static void start_cache_gives_what_place_start_works_out(void **st) {
     }
 }
 
+/* The cache is keyed by the board's size and the start's cells (cells.c,
+ * session sixteen): a start of other cells on a board of the same size, dealt
+ * after the usual one, must not take the usual start's frontier, extent and
+ * mask. The basic game's cross moved one cell east and one south (the same
+ * count of cells, the same 6x6 board), dealt after the basic game and after a
+ * board of another size (the cache misses), byte for byte the same. */
+static void start_cache_keys_the_start_by_its_cells(void **st) {
+    (void)st;
+    static kontor_state after_basic, after_other, other;
+    kontor_config moved;
+    assert_int_equal(kontor_config_init(&moved, "basic", NULL), KONTOR_OK);
+    for (int i = 0; i < moved.layout_n; i++)
+        moved.layout[i] = (uint8_t)(moved.layout[i] + 17); /* (x + 1, y + 1: kontor_cell) */
+    setup(&other, "basic", NULL);
+    assert_int_equal(kontor_new(&after_basic, &moved, 7, NULL), KONTOR_OK);
+    setup(&other, "basic", "width=7,height=3");
+    assert_int_equal(kontor_new(&after_other, &moved, 7, NULL), KONTOR_OK);
+    if (memcmp(&after_basic, &after_other, sizeof after_basic) != 0) {
+        size_t at = 0;
+        while (((unsigned char *)&after_basic)[at] == ((unsigned char *)&after_other)[at]) at++;
+        fail_msg("the moved start dealt after the basic game differs at byte %d", (int)at);
+    }
+    /* N1 (0,-1) moved to (1,0) */
+    assert_true(kt_in(&after_basic, KONTOR_SET_OCC, kontor_cell(1, 0)) && !kt_in(&after_basic, KONTOR_SET_OCC, kontor_cell(0, -1)));
+}
+
 /* The playout's test whether a card grows the extent (outside_win, the four
  * bounds in one word, issue 17) answers as the four compares
  * (outside_extent): every cell against every extent the bounds can hold,
@@ -420,6 +446,7 @@ int main(void) {
         cmocka_unit_test(ship_only_ship_symbol_cards_outside_enclosed_areas_own_cards_too),
         cmocka_unit_test(ruling_R6_the_extent_does_not_shrink_when_the_ship_removes_an_edge_card),
         cmocka_unit_test(start_cache_gives_what_place_start_works_out),
+        cmocka_unit_test(start_cache_keys_the_start_by_its_cells),
         cmocka_unit_test(board_extent_grows_exactly_when_a_card_lies_beyond_a_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -146,6 +146,66 @@ static void kontor_new_deals_what_its_written_deal_deals(void **st) {
     assert_true(quick > 1000); /* most of them by the quick deal */
 }
 
+/* Lemire's bound redraws a number whose product's low half falls below
+ * 2^32 mod n (rng.h's rng_below): kontor_new's shuffle (deal.c's
+ * shuffle_splits, whose test of that low half is its own: against the
+ * list's largest n first, then the exact bound) must redraw exactly when
+ * rng_below does. A redraw is one number in ~10^9 of a deal's, so no seed of
+ * the test above meets one; these seeds were found by running the basic
+ * deal's draws (the water's 43, each colour's 22, from n down to 2): each
+ * meets the exact test at least once, most a redraw, in each of the
+ * shuffle's two loops (the places settled into the piles, the ones left for
+ * the start and the hands). The test counts them again, so that a change of
+ * the card set that moves the redraws away shows. */
+static int deal_redraws(const kontor_config *cfg, uint64_t seed, int *exact) {
+    const kontor_cardset *cs = cfg->cards;
+    int lists[3] = {cs->class_n[KONTOR_CLASS_WATER], cs->class_n[KONTOR_CLASS_RED], cs->class_n[KONTOR_CLASS_BLACK]};
+    int redraws = 0;
+    kontor_rng r;
+    kontor_rng_seed(&r, seed);
+    *exact = 0;
+    for (int l = 0; l < 3; l++)
+        for (uint32_t n = (uint32_t)lists[l]; n > 1; n--)
+            for (;;) {
+                uint32_t lo = (uint32_t)((kontor_rng_next(&r) >> 32) * n), t = (uint32_t)(-n) % n;
+                *exact += lo < (uint32_t)lists[l]; /* shuffle_splits' exact test */
+                if (lo >= t) break;
+                redraws++;
+            }
+    return redraws;
+}
+
+static void lemire_redraws_in_kontor_new_as_in_the_written_deal(void **st) {
+    (void)st;
+    /* seed, the redraws it meets (the first three: the exact test without one) */
+    static const struct {
+        uint64_t seed;
+        int redraws;
+    } seeds[] = {{256987, 0},    {809520, 0},    {2692468, 0},    {14267111, 1},  {14275507, 1},
+                 {15254569, 1},  {16628772, 1},  {63280538, 1},   {127654146, 1}, {262784486, 1},
+                 {467463792, 1}, {490194101, 1}};
+    kontor_config cfg;
+    assert_int_equal(kontor_config_init(&cfg, "basic", NULL), KONTOR_OK);
+    for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+        int exact;
+        if (deal_redraws(&cfg, seeds[i].seed, &exact) != seeds[i].redraws || !exact)
+            fail_msg("seed %llu: the deal's draws no longer meet Lemire's exact test as they did",
+                     (unsigned long long)seeds[i].seed);
+        kontor_state a, b;
+        kontor_deal d;
+        memset(&a, 0xAA, sizeof a);
+        memset(&b, 0x55, sizeof b);
+        assert_int_equal(kontor_new(&a, &cfg, seeds[i].seed, NULL), KONTOR_OK);
+        kontor_deal_shuffle(&d, &cfg, seeds[i].seed);
+        assert_int_equal(kontor_new_from_deal(&b, &cfg, &d, NULL), KONTOR_OK);
+        if (memcmp(&a, &b, sizeof a) != 0) {
+            size_t at = 0;
+            while (((unsigned char *)&a)[at] == ((unsigned char *)&b)[at]) at++;
+            fail_msg("basic seed %llu: the states differ at byte %d", (unsigned long long)seeds[i].seed, (int)at);
+        }
+    }
+}
+
 /* The start is water cards only (R13: the centre and the start layout from
  * the top of the water pile; src/core/cells.c's place_start lays them as
  * such: no dock bit, no crane to keep neighbours of): in every variant the
@@ -628,6 +688,7 @@ int main(void) {
         cmocka_unit_test(setup_rejects_a_deal_that_is_not_a_permutation),
         cmocka_unit_test(setup_checks_each_card_of_the_deal),
         cmocka_unit_test(kontor_new_deals_what_its_written_deal_deals),
+        cmocka_unit_test(lemire_redraws_in_kontor_new_as_in_the_written_deal),
         cmocka_unit_test(setup_the_start_is_water_cards_only),
         cmocka_unit_test(pile_max_holds_every_pile_of_every_variant),
         cmocka_unit_test(same_seed_same_game),

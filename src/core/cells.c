@@ -23,18 +23,24 @@
  * (the frontier, the extent, the mask), for the last start it laid, one per
  * thread: every game of a playout or a match deals the same layout on the
  * same board, and copying these is ~200 instructions of a game's ~450 less
- * (issue 17, session thirteen). Keyed by the cells (occ) and the board's
- * size; a fixed board's mask is the config's own and is not kept here. A
- * cache of pure values: whether it hits changes nothing but the work
- * (start_cache_gives_what_place_start_works_out, tests/test_rules_board.c). */
+ * (issue 17, session thirteen). Keyed by the board's size and the start's
+ * cells in their order (n of them, at most 16: the first sixteen bytes of
+ * the caller's cells compared, which both deals fill from the layout; a
+ * start of more is keyed by its occupied cells, worked out first), so that
+ * a hit lays only the cards (the cells' bits, ~6 instructions a card, from
+ * the cache: session sixteen); a fixed board's mask is the config's own and
+ * is not kept here. A cache of pure values: whether it hits changes nothing
+ * but the work (start_cache_gives_what_place_start_works_out,
+ * tests/test_rules_board.c). */
 static _Thread_local struct {
     bb_t occ, front, mask;
     uint8_t width, height, ext[4]; /* width 0: empty (no board is 0 wide) */
+    uint8_t n, cells[16];          /* n 0: keyed by occ alone */
 } start_cache;
 
 /* The start's water cards on an empty board (deal_begin's), as place_raw one
  * by one would lay them, with the frontier, the extent and the mask worked
- * out once. */
+ * out once. cells holds at least 16 bytes when n <= 16 (read as the key). */
 void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int n) {
     /* The start is water cards only: the centre and the start layout's
      * cards from the top of the water pile (kontor_new_from_deal checks the
@@ -42,8 +48,26 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
      * water and its card public, gathered in locals (a random basic game
      * ~75 instructions less, issue 17); and there is no crane whose
      * neighbours to keep (crane_near stays as the deal zeroed it). */
-    bb_t at = bb_empty();
     uint64_t pub[2] = {0, 0};
+    int keep = n && !s->cfg->fixed_board;
+    _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the extent's four bytes");
+    if (keep && n <= 16 && start_cache.n == n && start_cache.width == s->cfg->width &&
+        start_cache.height == s->cfg->height && memcmp(start_cache.cells, cells, 16) == 0) {
+        for (int j = 0; j < n; j++) {
+            pub[ids[j] >> 6] |= 1ULL << (ids[j] & 63);
+            s->cell_card[cells[j]] = ids[j];
+        }
+        s->occ = bb_or(s->occ, start_cache.occ);
+        s->water = bb_or(s->water, start_cache.occ);
+        s->pub[0] |= pub[0];
+        s->pub[1] |= pub[1];
+        s->ncards_board = (uint8_t)(s->ncards_board + n);
+        s->front = start_cache.front;
+        s->mask = start_cache.mask;
+        memcpy(&s->minx, start_cache.ext, 4);
+        return;
+    }
+    bb_t at = bb_empty();
     for (int j = 0; j < n; j++) {
         BB_WORD(at, BB_WORD_OF(bb_bit(s->cfg, cells[j]))) |= BB_MASK_OF(bb_bit(s->cfg, cells[j]));
         pub[ids[j] >> 6] |= 1ULL << (ids[j] & 63);
@@ -54,10 +78,8 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     s->pub[0] |= pub[0];
     s->pub[1] |= pub[1];
     s->ncards_board = (uint8_t)(s->ncards_board + n);
-    _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the extent's four bytes");
-    int keep = n && !s->cfg->fixed_board;
-    if (keep && start_cache.width == s->cfg->width && start_cache.height == s->cfg->height &&
-        bb_eq(start_cache.occ, s->occ)) {
+    if (keep && n > 16 && start_cache.n == 0 && start_cache.width == s->cfg->width &&
+        start_cache.height == s->cfg->height && bb_eq(start_cache.occ, s->occ)) {
         s->front = start_cache.front;
         s->mask = start_cache.mask;
         memcpy(&s->minx, start_cache.ext, 4);
@@ -85,6 +107,8 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
         memcpy(start_cache.ext, &s->minx, 4);
         start_cache.width = s->cfg->width;
         start_cache.height = s->cfg->height;
+        start_cache.n = (uint8_t)(n <= 16 ? n : 0);
+        if (n <= 16) memcpy(start_cache.cells, cells, 16);
     }
 }
 

@@ -35,12 +35,131 @@ static void shuffle(uint8_t *a, int n, kontor_rng *rng) {
  * state's piles, the places below k (the start, the hands) left in a. The
  * lists one after the other in one call (kontor_new's three classes): the
  * generator's four words stay in registers throughout (a call for each cost
- * ~45 instructions of saved registers and set-up). */
+ * ~45 instructions of saved registers and set-up). k is at least 1 (the
+ * assembly's loops: no place 0 to settle; kontor_new's jobs have k of 3 or
+ * more, the hands' three dock cards, the start and the hands' water: the
+ * general form's stop and its last place cost ~26 instructions a deal in
+ * the jobs' loop; the C loops keep k = 0). */
 typedef struct split_job {
     uint8_t *a, *out;
     int n, k;
 } split_job;
+#if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
+/* On x86-64 the two loops of a list are a block of assembly each, the
+ * same draws as rng_below(r, i + 1) (xoshiro256** and Lemire's bound, rng.h)
+ * with the product taken another way: the number with its low half cleared
+ * times n as one 128-bit product (mulq), (x >> 32 << 32) * n = m << 32 for
+ * Lemire's m = (x >> 32) * n, so the product's high word (rdx) is the index
+ * m >> 32 itself and its low word (rax) m's low half << 32. Lemire's test
+ * (m's low half below n) is then the low word below n << 32; the loops test
+ * it against sure = (the list's n) << 32, which holds for every n of the
+ * list, and only below it (2^-26 of the draws for a list of 43) work out
+ * rng_below's exact bound t = 2^32 mod n by a div and draw again while m's
+ * low half is below it (below t is below n too: rng_below's two tests in one).
+ * A draw is then 21 instructions: the generator's 11, and, mulq, cmp, jb,
+ * the two byte moves (loads and stores by rdx), and half of the loop's lea,
+ * sub, cmp, ja (two places a turn; 22 with one). In C, GCC made it 24 (a
+ * shift for the index, an add of the list's address for its load and
+ * store); with the 128-bit product written in C it made n a 128-bit
+ * induction variable (an imul and an adc more), and with the product in a
+ * line of assembly it kept rax and rdx in other registers, or on the stack,
+ * for the rejection's path (26 to 29 a draw; session sixteen). sure and
+ * stop may be memory operands ("rm": the same count of instructions): a
+ * sanitizer's build, with its frame pointer and its stack, has too few
+ * registers for all of them.
+ * The generator's step, its number's top half in rax, times M: rdx:rax. */
+#define SPLIT_DRAW(M)                                                                                                  \
+    "lea (%[s1],%[s1],4), %%rax\n\t"                                                                                   \
+    "rol $7, %%rax\n\t"                                                                                                \
+    "lea (%%rax,%%rax,8), %%rax\n\t"                                                                                   \
+    "mov %[s1], %[t]\n\t"                                                                                              \
+    "shl $17, %[t]\n\t"                                                                                                \
+    "xor %[s0], %[s2]\n\t"                                                                                             \
+    "xor %[s1], %[s3]\n\t"                                                                                             \
+    "xor %[s2], %[s1]\n\t"                                                                                             \
+    "xor %[s3], %[s0]\n\t"                                                                                             \
+    "xor %[t], %[s2]\n\t"                                                                                              \
+    "rol $45, %[s3]\n\t"                                                                                               \
+    "and %[mask], %%rax\n\t"                                                                                           \
+    "mulq " M "\n\t"
+/* One place: a draw times M (the place's n, in register m or mm), its
+ * rejection's test (out of line, at L3), the place's byte moves (at L2, where
+ * the rejection comes back with the index in rdx). */
+#define SPLIT_STEP(L, M, MOVES) SPLIT_DRAW(M) "cmp %[sure], %%rax\n\t" "jb " L "3f\n" L "2:\n\t" MOVES
+/* The settling place's moves (out[i - k] = a[j], a[j] = a[i]) and the
+ * swap's, for the place m + D - 1 + 1 = m + D (D -1 or -2: i = m - 1 or
+ * m - 2). */
+#define SPLIT_SETTLE(D)                                                                                                \
+    "movzbl (%[a],%%rdx), %%eax\n\t"                                                                                   \
+    "mov %%al, " D "(%[outk],%[m])\n\t"                                                                                \
+    "movzbl " D "(%[a],%[m]), %%eax\n\t"                                                                               \
+    "mov %%al, (%[a],%%rdx)\n\t"
+#define SPLIT_SWAP(D)                                                                                                  \
+    "movzbl (%[a],%%rdx), %%eax\n\t"                                                                                   \
+    "movzbl " D "(%[a],%[m]), %k[t]\n\t"                                                                               \
+    "mov %%al, " D "(%[a],%[m])\n\t"                                                                                   \
+    "mov %b[t], (%[a],%%rdx)\n\t"
+/* Lemire's rejection, rare (rax the low word, rdx the index): the index in
+ * sp (a stack slot), the low half in t; the bound 2^32 mod M by div
+ * (edx:eax = 2^32 - M); at or above it the index back in rdx and on at L2,
+ * else the bound in sp and a draw again until the low half (rax >> 32) is at
+ * or above it. */
+#define SPLIT_REJECT(L, M)                                                                                             \
+    L "3:\n\t"                                                                                                         \
+    "mov %%rdx, %[sp]\n\t"                                                                                             \
+    "mov %%rax, %[t]\n\t"                                                                                              \
+    "shr $32, %[t]\n\t"                                                                                                \
+    "mov %k" M ", %%eax\n\t"                                                                                           \
+    "neg %%eax\n\t"                                                                                                    \
+    "xor %%edx, %%edx\n\t"                                                                                             \
+    "divl %k" M "\n\t"                                                                                                 \
+    "cmp %%edx, %k[t]\n\t"                                                                                             \
+    "jae " L "5f\n\t"                                                                                                  \
+    "movl %%edx, %[sp]\n"                                                                                              \
+    L "6:\n\t" SPLIT_DRAW("%" M) "shr $32, %%rax\n\t"                                                                  \
+    "cmpl %[sp], %%eax\n\t"                                                                                            \
+    "jb " L "6b\n\t"                                                                                                   \
+    "jmp " L "2b\n"                                                                                                    \
+    L "5:\n\t"                                                                                                         \
+    "mov %[sp], %%rdx\n\t"                                                                                             \
+    "jmp " L "2b\n"
+/* Each loop two places a turn (m and m - 1: the loop's sub, cmp, ja and
+ * mm's lea for two draws), one place first when their count is odd. */
+#define SPLIT_LOOP(STOP, MOVES1, MOVES2)                                                                              \
+    "jnz 1f\n\t" SPLIT_STEP("1", "%[m]", MOVES1) "sub $1, %[m]\n\t"                                                    \
+    "cmp " STOP ", %[m]\n\t"                                                                                           \
+    "jb 9f\n"                                                                                                          \
+    "1:\n\t"                                                                                                           \
+    "lea -1(%[m]), %[mm]\n\t" SPLIT_STEP("2", "%[m]", MOVES1) SPLIT_STEP("3", "%[mm]", MOVES2) "sub $2, %[m]\n\t"      \
+    "cmp " STOP ", %[m]\n\t"                                                                                           \
+    "ja 1b\n\t"                                                                                                        \
+    "jmp 9f\n" SPLIT_REJECT("1", "[m]") SPLIT_REJECT("2", "[m]") SPLIT_REJECT("3", "[mm]") "9:"
+#endif
 __attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
+#if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
+    uint64_t s0 = rng->s[0], s1 = rng->s[1], s2 = rng->s[2], s3 = rng->s[3], mask = 0xFFFFFFFF00000000ULL;
+    for (int q = 0; q < njob; q++) {
+        int n = job[q].n, k = job[q].k;
+        /* m = i + 1 counts the places: a[i] is a[m - 1], out[i - k] outk[m - 1] */
+        uint8_t *a = job[q].a, *outk = job[q].out - k;
+        uint64_t m = (uint64_t)(uint32_t)n, sure = m << 32, stop = (uint64_t)k + 1, t, mm, sp, rax, rdx;
+        if (m >= stop) /* places m down to stop: an odd count when m - stop is even */
+            __asm__("mov %[m], %[t]\n\t"
+                    "sub %[stop], %[t]\n\t"
+                    "test $1, %b[t]\n\t" SPLIT_LOOP("%[stop]", SPLIT_SETTLE("-1"), SPLIT_SETTLE("-2"))
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [m] "+r"(m), [t] "=&r"(t),
+                      [mm] "=&r"(mm), [sp] "=m"(sp), "=&a"(rax), "=&d"(rdx)
+                    : [a] "r"(a), [outk] "r"(outk), [stop] "rm"(stop), [sure] "rm"(sure), [mask] "r"(mask)
+                    : "cc", "memory");
+        if (m > 1) /* places m down to 2: an odd count when m is even */
+            __asm__("test $1, %b[m]\n\t" SPLIT_LOOP("$2", SPLIT_SWAP("-1"), SPLIT_SWAP("-2"))
+                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [m] "+r"(m), [t] "=&r"(t),
+                      [mm] "=&r"(mm), [sp] "=m"(sp), "=&a"(rax), "=&d"(rdx)
+                    : [a] "r"(a), [sure] "rm"(sure), [mask] "r"(mask)
+                    : "cc", "memory");
+    }
+    rng->s[0] = s0, rng->s[1] = s1, rng->s[2] = s2, rng->s[3] = s3;
+#else
     kontor_rng r = *rng; /* a local, as in shuffle */
     for (int q = 0; q < njob; q++) {
         uint8_t *a = job[q].a, *out = job[q].out;
@@ -60,6 +179,7 @@ __attribute__((noinline)) static void shuffle_splits(const split_job *job, int n
         if (k == 0 && n > 0) out[0] = a[0];
     }
     *rng = r;
+#endif
 }
 
 /* Zero n bytes (a multiple of 8) at p by stores of eight or sixteen bytes.
@@ -437,6 +557,7 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
     cells[0] = KONTOR_CENTRE_CELL, ids[0] = cs->centre;
     int wi = 0;
+    memcpy(cells + 1, cfg->layout, 16); /* (place_start reads sixteen cells: the layout's first) */
     for (int i = 0; i < cfg->layout_n; i++) cells[1 + i] = cfg->layout[i], ids[1 + i] = d->water[wi++];
     place_start(s, cells, ids, 1 + cfg->layout_n);
     int n[KONTOR_NPILES] = {0};
@@ -478,6 +599,27 @@ static void deal_onto(kontor_state *s, const kontor_config *cfg, const kontor_de
     deal_end(s, cfg, d);
 }
 
+/* A hand of the quick deal: three dock cards, then two water cards (its
+ * places 5 to 7 zero: deal_begin's) as one store of eight bytes, the dock
+ * cards read as four (the list's fourth byte cleared) and the water as two
+ * (session sixteen: the three bytes' copy, two stores and the count were
+ * ~15 a seat). */
+static inline void deal_hand(kontor_state *s, int p, const uint8_t *dock, const uint8_t *water) {
+    _Static_assert(KONTOR_HAND_MAX >= 8, "a hand's first eight places in one store");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t d;
+    uint16_t wv;
+    memcpy(&d, dock, 4);
+    memcpy(&wv, water, 2);
+    uint64_t v = (d & 0xFFFFFFu) | (uint64_t)wv << 24;
+    memcpy(s->hand[p], &v, 8);
+#else
+    memcpy(s->hand[p], dock, 3);
+    memcpy(s->hand[p] + 3, water, 2);
+#endif
+    s->hand_n[p] = 5;
+}
+
 /* kontor_new's deal straight into the state, for a config with no card out
  * of the game and no expansion's deck, nothing set aside, no hands picked
  * (the basic and advanced games, the game for four, most scenarios): what
@@ -497,39 +639,42 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     /* (no rep movsb of nw bytes; all of it when the start's copy below reads 64) */
     copy_list(w, cs->class_list[KONTOR_CLASS_WATER], lay < 16 ? nw : KONTOR_MAX_CARDS);
     int nsp = !cfg->specials ? 0 : cs->class_n[KONTOR_CLASS_SPECIAL] < 8 ? cs->class_n[KONTOR_CLASS_SPECIAL] : 8;
+    /* each colour's count; four: its first seat's half, its last pile's
+     * place (two: the seat's own), the second team's first pile's */
+    int c0 = cs->class_n[0], c1 = cs->class_n[1], h0 = ns == 4 ? c0 >> 1 : 0, h1 = ns == 4 ? c1 >> 1 : 0;
+    int last0 = 0, last1 = 0, first1 = 0;
     {   /* the piles' places: piles_lay_out's for the same counts, worked
          * out for two or four seats and no discards (piles_lay_out's loop
          * over an array of counts cost ~100 instructions a deal, this ~40;
          * kontor_new_deals_what_its_written_deal_deals holds the two equal) */
-        int c0 = cs->class_n[0], c1 = cs->class_n[1];
         int aside = cfg->specials == 1 && nsp > ns ? nsp - ns : 0, special = cfg->specials == 2 ? nsp : 0;
         int room = KONTOR_MAX_CARDS - (c0 + c1 - 3 * ns) - (nw - wi) - aside - special;
         int at;
         if (ns == 2) {
             int gap = room >> 1;
             s->dock_pile[1].head = (uint8_t)(at = c0 - 3 + gap);
+            last1 = at;
             at += c1 - 3 + gap;
+            s->dock_pile[2].head = s->dock_pile[3].head = (uint8_t)at;
         } else {
-            int gap = room >> 2, h0 = c0 >> 1, h1 = c1 >> 1;
-            s->dock_pile[1].head = (uint8_t)(at = h0 - 3 + gap);
-            s->dock_pile[2].head = (uint8_t)(at += c0 - h0 - 3 + gap);
-            s->dock_pile[3].head = (uint8_t)(at += h1 - 3 + gap);
+            int gap = room >> 2;
+            s->dock_pile[1].head = (uint8_t)(last0 = at = h0 - 3 + gap);
+            s->dock_pile[2].head = (uint8_t)(first1 = at += c0 - h0 - 3 + gap);
+            s->dock_pile[3].head = (uint8_t)(last1 = at += h1 - 3 + gap);
             at += c1 - h1 - 3 + gap;
         }
-        if (ns == 2) s->dock_pile[2].head = s->dock_pile[3].head = (uint8_t)at;
         s->water_pile.head = (uint8_t)at;
         s->aside.head = (uint8_t)(at += nw - wi);
         s->special_pile.head = (uint8_t)(at + aside);
     }
     /* the three classes' shuffles (the water, each colour) in one call */
     uint8_t team[2][KONTOR_MAX_CARDS];
-    split_job job[3]; /* each written whole below (an initializer zeroed the three first) */
+    copy_list(team[0], cs->class_list[0], c0);
+    copy_list(team[1], cs->class_list[1], c1);
+    split_job job[3]; /* each written whole (an initializer zeroed the three first) */
     job[0] = (split_job){w, s->pile_card + s->water_pile.head, nw, wi};
-    for (int t = 0; t < 2; t++) {
-        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        copy_list(team[t], cs->class_list[t], n);
-        job[1 + t] = (split_job){team[t], s->pile_card + s->dock_pile[last].head, n, half + 3};
-    }
+    job[1] = (split_job){team[0], s->pile_card + last0, c0, h0 + 3};
+    job[2] = (split_job){team[1], s->pile_card + last1, c1, h1 + 3};
     shuffle_splits(job, 3, rng);
     s->water_pile.n = (uint8_t)(nw - wi);
     uint8_t cells[1 + KONTOR_LAYOUT_MAX], ids[1 + KONTOR_LAYOUT_MAX];
@@ -546,22 +691,22 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     place_start(s, cells, ids, 1 + lay);
     /* each colour: two seats, its first three to the hand and the rest the
      * pile; four, the first half the team's first seat's, the rest its second's */
-    for (int t = 0; t < 2; t++) {
-        const uint8_t *a = team[t];
-        int n = cs->class_n[t], half = ns == 4 ? n / 2 : 0, last = ns == 4 ? 2 * t + 1 : t;
-        s->dock_pile[last].n = (uint8_t)(n - half - 3);
-        if (ns == 4) {
-            memcpy(s->pile_card + s->dock_pile[2 * t].head, a + 3, (size_t)(half - 3));
-            s->dock_pile[2 * t].n = (uint8_t)(half - 3);
-            memcpy(s->hand[2 * t], a, 3);
-        }
-        memcpy(s->hand[last], a + half, 3);
+    s->dock_pile[ns == 4 ? 1 : 0].n = (uint8_t)(c0 - h0 - 3);
+    s->dock_pile[ns == 4 ? 3 : 1].n = (uint8_t)(c1 - h1 - 3);
+    if (ns == 4) {
+        memcpy(s->pile_card, team[0] + 3, (size_t)(h0 - 3)); /* (pile 0's place is 0) */
+        s->dock_pile[0].n = (uint8_t)(h0 - 3);
+        memcpy(s->pile_card + first1, team[1] + 3, (size_t)(h1 - 3));
+        s->dock_pile[2].n = (uint8_t)(h1 - 3);
     }
+    /* the hands: three dock cards, then two water cards */
     for (int p = 0; p < ns; p++) {
-        s->hand[p][3] = w[lay + 2 * p];
-        s->hand[p][4] = w[lay + 2 * p + 1];
-        s->hand_n[p] = 5;
-        if (s->dock_pile[p].n) pub_set(s, s->pile_card[s->dock_pile[p].head]); /* the top */
+        const uint8_t *dock = ns == 2 ? team[p] : p == 0 ? team[0] : p == 1 ? team[0] + h0 : p == 2 ? team[1] : team[1] + h1;
+        deal_hand(s, p, dock, w + lay + 2 * p);
+        if (s->dock_pile[p].n) { /* the top is public (a card of a class's list: below KONTOR_MAX_CARDS) */
+            unsigned id = s->pile_card[s->dock_pile[p].head];
+            s->pub[id >> 6] |= 1ULL << (id & 63);
+        }
     }
     if (cfg->specials) {
         uint8_t sp[8];

@@ -44,10 +44,10 @@ __attribute__((always_inline)) static inline uint64_t counted_mask(const kontor_
     keys[0] = 0;
     uint64_t all = 0;
     int nc = 0;
-    for (int i = 0; i < n; i++) {
-        const kontor_area *a = &s->area[i];
+    const kontor_area *a = s->area; /* (a pointer that walks: not area[i]'s address again each time) */
+    for (unsigned i = 0; i < (unsigned)n; i++, a++) {
         if ((keepers && !a->keeper) || a->size < min || a->out) continue;
-        key[nc++] = (uint32_t)(a->size ^ flip) << 16 | (uint32_t)a->dist << 8 | (uint32_t)i;
+        key[nc++] = (uint32_t)(a->size ^ flip) << 16 | (uint32_t)a->dist << 8 | i;
         all |= 1ULL << i;
     }
     /* no more candidates than places: every group fits (R10's walk below
@@ -86,36 +86,39 @@ void kontor_counted_areas(const kontor_state *s, uint8_t counted[KONTOR_MAX_AREA
 }
 
 /* kontor_points, inline in finish_game (the end of every game: no call,
- * the two sums in registers) */
+ * the two sums in registers: p0 and p1, not points[], which kept them in
+ * memory and added the bonus points by SSE: session sixteen) */
 __attribute__((always_inline)) static inline void points_in(const kontor_state *s, int points[2]) {
     const kontor_config *c = s->cfg;
+    int p0 = 0, p1 = 0;
     if (c->largest == 0 && c->scoring != KONTOR_SCORE_SIZE) {
         /* every area counts (the basic game): counted_mask's first loop
          * and the sum in one pass, without the mask; an area without a
          * keeper adds nothing, so the keepers' rule (largest_keepers)
          * changes no sum here (a random basic game's end ~330 -> ~130) */
-        int p0 = 0, p1 = 0, min = c->min_area_cards;
-        for (int i = 0, n = s->nareas; i < n; i++) {
-            const kontor_area *a = &s->area[i];
+        int min = c->min_area_cards;
+        for (const kontor_area *a = s->area, *end = a + s->nareas; a < end; a++) {
             if (!a->keeper || a->out || a->size < min) continue;
             if (a->winner) p1 += a->value;
             else p0 += a->value;
         }
-        points[0] = p0, points[1] = p1;
     } else {
-        points[0] = points[1] = 0;
         for (uint64_t m = counted_mask(s); m; m &= m - 1) {
             const kontor_area *a = &s->area[__builtin_ctzll(m)];
-            if (a->keeper) points[a->winner] += a->value;
+            if (!a->keeper) continue; /* (a keeper's winner is 0 or 1) */
+            if (a->winner) p1 += a->value;
+            else p0 += a->value;
         }
     }
     /* Exportlager: "Fuer jede Mehrheit in einer Sorte erhaelt der jeweilige
      * Spieler einen Siegpunkt" */
-    if (s->cfg->export_store)
-        for (int g = 0; g < 3; g++)
-            if (s->export_n[0][g] != s->export_n[1][g]) points[s->export_n[0][g] > s->export_n[1][g] ? 0 : 1]++;
-    points[0] += s->bonus_points[0]; /* Aktionstafeln: the extra point */
-    points[1] += s->bonus_points[1];
+    if (c->export_store)
+        for (int g = 0; g < 3; g++) {
+            p0 += s->export_n[0][g] > s->export_n[1][g];
+            p1 += s->export_n[1][g] > s->export_n[0][g];
+        }
+    points[0] = p0 + s->bonus_points[0]; /* Aktionstafeln: the extra point */
+    points[1] = p1 + s->bonus_points[1];
 }
 void kontor_points(const kontor_state *s, int points[2]) { points_in(s, points); }
 
@@ -145,6 +148,19 @@ int tavern_seat(const kontor_state *s) {
 }
 
 
+/* The end of a game of Alte Seilschaften decided by points: the owners
+ * decide first, from the first area with one tavern; with none, the end.
+ * Out of line: end_game_won's every call its last act (a jump). */
+static __attribute__((noinline)) void end_game_tavern(kontor_state *s, kontor_log *log) {
+    int a = next_tavern(s, 0);
+    if (a >= 0) {
+        s->tavern_area = (uint8_t)a;
+        s->phase = KONTOR_PHASE_TAVERN;
+        return;
+    }
+    finish_game(s, -2, log);
+}
+
 /* The game ends: forced is the winning team when the end decides it (Tic Tac
  * Toe's row, Armut's bankruptcy), -2 when points decide. */
 void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log) {
@@ -161,15 +177,10 @@ void end_game_won(kontor_state *s, int reason, int forced, kontor_log *log) {
     s->norder = 0;
     for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = s->bribe[p] = KONTOR_NONE;
     s->placed_cell = KONTOR_NONE;
-    if (forced == -2 && s->cfg->tavern_vote) {
-        int a = next_tavern(s, 0);
-        if (a >= 0) { /* Alte Seilschaften: the owners decide first */
-            s->tavern_area = (uint8_t)a;
-            s->phase = KONTOR_PHASE_TAVERN;
-            return;
-        }
-    }
-    finish_game(s, forced, log);
+    if (forced == -2 && s->cfg->tavern_vote) end_game_tavern(s, log);
+    else finish_game(s, forced, log);
+    /* (both a jump: end_game_won keeps no register across a call, and has
+     * no frame; basic, advanced and four 4 to 8 instructions a game less) */
 }
 
 void end_game(kontor_state *s, int reason, kontor_log *log) { end_game_won(s, reason, -2, log); }
