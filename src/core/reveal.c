@@ -14,9 +14,32 @@
  * each set of players, the order of play by ranks without a sort (four
  * 42,394 -> 40,681 a game). In a file of its own: round.c holds the rules'
  * phases (~800 lines). */
+#include <stddef.h>
 #include <string.h>
 
 #include "core/rules.h"
+
+/* A reveal with players: norder = n, turn = 0 (the first turn), no_pass =
+ * 0 (somebody played) and ship_moved = 0 (start_turn's on every path, the
+ * first turn's start follows) as one store of an immediate word. GCC's -O3
+ * made the two bytes of the order one vector store of a constant loaded
+ * from memory (two instructions), and a 16-bit immediate it writes through
+ * a register as well (-mtune=generic). */
+_Static_assert(offsetof(kontor_state, turn) == offsetof(kontor_state, norder) + 1 &&
+                   offsetof(kontor_state, no_pass) == offsetof(kontor_state, norder) + 2 &&
+                   offsetof(kontor_state, ship_moved) == offsetof(kontor_state, norder) + 3,
+               "norder, turn, no_pass and ship_moved are one word");
+static inline void order_start(kontor_state *s, unsigned n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint32_t v = n;
+    memcpy(&s->norder, &v, 4);
+#else
+    s->norder = (uint8_t)n;
+    s->turn = 0;
+    s->no_pass = 0;
+    s->ship_moved = 0;
+#endif
+}
 
 /* pay_out's usual case, the treasury pays every seat in want (n of them):
  * one bit a seat added to the four coins read as one word, as in pay_out */
@@ -43,7 +66,6 @@ __attribute__((noinline)) static void reveal_two_both(kontor_state *s) {
         return;
     }
     int second = ka->number < kb->number; /* the higher number first */
-    s->no_pass = 0;
     s->pub[a >> 6] |= 1ULL << (a & 63); /* pub_set without its test: a chosen card is a card */
     s->pub[b >> 6] |= 1ULL << (b & 63);
     s->coins[0] = (uint8_t)(s->coins[0] - owe_a);
@@ -51,8 +73,7 @@ __attribute__((noinline)) static void reveal_two_both(kontor_state *s) {
     s->treasury = (uint8_t)(s->treasury + owe_a + owe_b);
     s->order[0] = (uint8_t)second;
     s->order[1] = (uint8_t)(second ^ 1);
-    s->norder = 2;
-    s->turn = 0;
+    order_start(s, 2);
     playout_start_turn(s);
 }
 
@@ -71,12 +92,10 @@ __attribute__((always_inline)) static inline void reveal_two(kontor_state *s, un
     }
     /* one plays: no tax, the order is that seat */
     int p = passers == 1, id = s->choice[p];
-    s->no_pass = 0;
     s->pub[id >> 6] |= 1ULL << (id & 63);
     s->order[0] = (uint8_t)p;
-    s->norder = 1;
+    order_start(s, 1);
     s->choice[p ^ 1] = KONTOR_NONE;
-    s->turn = 0;
     playout_start_turn(s);
 }
 
@@ -98,7 +117,8 @@ __attribute__((always_inline)) static inline int all_pass_quick(kontor_state *s,
     if (t) pay_all(s, (1u << ns) - 1, ns);
     s->no_pass = s->cfg->pass_rest != 0; /* R2 */
     s->norder = 0, s->turn = 0;
-    for (int p = 0; p < KONTOR_MAX_SEATS; p++) s->choice[p] = KONTOR_NONE;
+    const uint32_t none4 = 0x01010101u * (uint8_t)KONTOR_NONE; /* the four choices as one immediate (as new_round) */
+    memcpy(s->choice, &none4, 4);
     s->round = (uint16_t)(round + 1);
     s->event_due = 0;
     s->phase = KONTOR_PHASE_DECLARE;
@@ -125,12 +145,10 @@ __attribute__((always_inline)) static inline void round_two_in(kontor_state *s, 
          * shortage needs two in want), the other plays (reveal_two's) */
         unsigned q = passers >> 1, p = q ^ 1, id = s->choice[p];
         if (s->treasury) s->treasury--, s->coins[q]++;
-        s->no_pass = 0;
         s->pub[id >> 6] |= 1ULL << (id & 63);
         s->order[0] = (uint8_t)p;
-        s->norder = 1;
+        order_start(s, 1);
         s->choice[q] = KONTOR_NONE;
-        s->turn = 0;
         playout_start_turn(s);
         return;
     }
@@ -175,7 +193,6 @@ __attribute__((always_inline)) static inline void reveal_four_of(kontor_state *s
         }
         owe |= oa << a | ob << (a + 2);
     }
-    s->no_pass = 0;
 #pragma GCC unroll 4
     for (int p = 0; p < 4; p++)
         if ((playing >> p) & 1) {
@@ -206,8 +223,7 @@ __attribute__((always_inline)) static inline void reveal_four_of(kontor_state *s
 #pragma GCC unroll 4
     for (int p = 0; p < 4; p++)
         if ((passers >> p) & 1) s->choice[p] = KONTOR_NONE;
-    s->norder = (uint8_t)__builtin_popcount(playing);
-    s->turn = 0;
+    order_start(s, (unsigned)__builtin_popcount(playing));
     playout_start_turn(s);
 }
 
