@@ -464,6 +464,8 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
                                  {"basic", "pass=rest"}, {"four", "declare=hidden"}, {"four", "pass=rest"},
                                  /* the loop's hidden choice with a pass forbidden after a double pass */
                                  {"basic", "declare=hidden,pass=rest"},
+                                 /* an event card may forbid a pass (the general copy, as pass=rest) */
+                                 {"basic", "events=1"}, {"advanced", "events=1"},
                                  /* the placement's general path (KONTOR__HOOK_PLACE) */
                                  {"insel", ""},          {"insel4", ""},        {"advanced", "tiles=1"},
                                  {"advanced", "export=1"}, {"basic", "edge=both"}, {"four", "edge=both"},
