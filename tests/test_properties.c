@@ -219,6 +219,15 @@ static void check_hands_past_the_seats_are_empty(const kontor_state *s) {
                      s->cfg->nseats, s->hand_n[p], s->round);
 }
 
+/* The choices past the seats stay KONTOR_NONE (the deal's): the playout's
+ * round of two writes the four choices as one word (playout.c). */
+static void check_choices_past_the_seats_are_none(const kontor_state *s) {
+    for (int p = s->cfg->nseats; p < KONTOR_MAX_SEATS; p++)
+        if (s->choice[p] != KONTOR_NONE)
+            fail_msg("%s: seat %d of %d has the choice %d (round %d)", kontor_variant_name(s->cfg->variant), p,
+                     s->cfg->nseats, s->choice[p], s->round);
+}
+
 /* Nobody-may-pass (no_pass) is set only after a double pass under pass=rest
  * (R2) and by an event card: kontor_playout's copies of its loop for games
  * without either leave its test out (playout.c). */
@@ -472,6 +481,7 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             check_areas_keep_their_cards(&s, area_card);
             check_hands_past_the_seats_are_empty(&s);
             check_no_pass_only_with_pass_rest_or_events(&s);
+            check_choices_past_the_seats_are_none(&s);
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }

@@ -308,6 +308,17 @@ __attribute__((always_inline)) static inline int remove_pick(const kontor_state 
     return (int)bb_cell_of(s->cfg, BB_BIT_AT(q, (unsigned)__builtin_ctzll(x)));
 }
 
+/* Every choice of ns seats (2 or 4) a pass, before the players' cards go
+ * over theirs: one immediate word with the seats past two (KONTOR_NONE from
+ * the deal on: check_choices_past_the_seats_are_none), not a pass loaded
+ * into a register for each seat's store (basic 15,395 -> 15,368, four
+ * 36,236 -> 36,146, the iteration 14,606 -> 14,512). */
+static inline void choices_pass(kontor_state *s, int ns) {
+    const uint32_t pass = (uint8_t)KONTOR_PASS, none = (uint8_t)KONTOR_NONE;
+    const uint32_t w = ns == 4 ? pass * 0x01010101u : none << 24 | none << 16 | pass << 8 | pass;
+    memcpy(s->choice, &w, 4);
+}
+
 /* Whether no seat of ns has declared yet this round (every choice open). */
 static inline int choices_open(const kontor_state *s, int ns) {
     if (ns == 4) return (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE;
@@ -389,8 +400,9 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             /* a player holds a card (it declared to play) and chooses one
              * (without declare=hidden no pass is a choice), which leaves the
              * hand for the reveal */
-            s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
-            s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+            choices_pass(s, 2);
+            if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+            if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
             /* (without Armut, the reveal pays the passers; its every path sets the phase) */
             if (bankrupt) playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
             else playout_round_declared(s, pass2);
@@ -408,8 +420,9 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned i0 = rng_below(&r, n0);
             unsigned i1 = rng_below(&r, n1);
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
-            s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, i0);
-            s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, i1);
+            choices_pass(s, 2);
+            if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
+            if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
             pay_and_reveal_two(s, pass2, bankrupt);
         } else if (phase == KONTOR_PHASE_DECLARE && ns == 4) {
             /* the round of four seats at once, as for two (the four
@@ -438,9 +451,10 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 s->phase = KONTOR_PHASE_CHOOSE;
                 if (pass4 != 15 && !declared_solvent(s, pass4)) continue;
             }
+            choices_pass(s, 4);
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++)
-                s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
+                if (!((pass4 >> p) & 1)) s->choice[p] = hand_take(s, p, rng_below(&r, s->hand_n[p]));
             if (bankrupt) playout_reveal_four(s, pass4), check_bankrupt(s, NULL);
             else playout_round_four(s, pass4);
         } else if (phase == KONTOR_PHASE_OVER) {
