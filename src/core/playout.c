@@ -339,7 +339,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
      * the round below finds every choice open, without a test) */
     int stop = 0;
     for (;;) {
-        int phase = s->phase;
+        unsigned phase = s->phase;
         if (phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
