@@ -400,12 +400,27 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             /* a player holds a card (it declared to play) and chooses one
              * (without declare=hidden no pass is a choice), which leaves the
              * hand for the reveal */
-            choices_pass(s, 2);
-            if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
-            if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
-            /* (without Armut, the reveal pays the passers; its every path sets the phase) */
-            if (bankrupt) playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
-            else playout_round_declared(s, pass2);
+            if (bankrupt) {
+                choices_pass(s, 2);
+                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
+            } else if (!(pass2 & 1)) {
+                /* (without Armut, the reveal pays the passers; its every
+                 * path sets the phase; a passer's choice it does not read) */
+                s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+                if (!(pass2 & 2)) {
+                    s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                    playout_round_both(s);
+                } else {
+                    playout_round_pass1(s);
+                }
+            } else if (!(pass2 & 2)) {
+                s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                playout_round_pass0(s);
+            } else {
+                playout_round_none(s);
+            }
         } else if (hidden && phase == KONTOR_PHASE_CHOOSE && ns == 2 && s->choice[0] == KONTOR_NONE &&
                    s->choice[1] == KONTOR_NONE) {
             /* the hidden choice of two (declare=hidden: the search's
@@ -420,10 +435,25 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned i0 = rng_below(&r, n0);
             unsigned i1 = rng_below(&r, n1);
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
-            choices_pass(s, 2);
-            if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
-            if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
-            pay_and_reveal_two(s, pass2, bankrupt);
+            if (bankrupt) {
+                choices_pass(s, 2);
+                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
+                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
+                pay_and_reveal_two(s, pass2, bankrupt);
+            } else if (!(pass2 & 1)) { /* (as the declared round's, below) */
+                s->choice[0] = hand_take(s, 0, i0);
+                if (!(pass2 & 2)) {
+                    s->choice[1] = hand_take(s, 1, i1);
+                    playout_round_both(s);
+                } else {
+                    playout_round_pass1(s);
+                }
+            } else if (!(pass2 & 2)) {
+                s->choice[1] = hand_take(s, 1, i1);
+                playout_round_pass0(s);
+            } else {
+                playout_round_two(s, 3);
+            }
         } else if (phase == KONTOR_PHASE_DECLARE && ns == 4) {
             /* the round of four seats at once, as for two (the four
              * declarations drawn at once: 79,501 -> 77,606 a game) */
