@@ -379,16 +379,20 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * order. A seat may play when it holds a card, and pass unless
              * pass=rest forbids it to a seat holding one (may_pass): 1 + (it
              * may do both) choices */
+            /* a seat's pass is the top bit of x0 (x1): in the usual round
+             * (both hold a card and may pass) the draws' own top bits,
+             * without declared_pass's tests (basic -150); the round's
+             * branches test the two signs, no word of two bits made and
+             * taken apart (basic 15,225 -> 15,088, advanced 23,522 -> 23,315;
+             * the hidden choice's the same by its draws: iteration 14,380 ->
+             * 14,310) */
             uint64_t x0 = rng_next(&r), x1 = rng_next(&r);
-            unsigned pass2;
-            if (__builtin_expect(s->hand_n[0] && s->hand_n[1] && !(rest && s->no_pass), 1)) {
-                /* both hold a card and may pass (the usual round): the two
-                 * top bits, without declared_pass's tests (basic -150) */
-                pass2 = (unsigned)(x0 >> 63) | ((unsigned)(x1 >> 62) & 2);
-            } else {
+            if (__builtin_expect(!(s->hand_n[0] && s->hand_n[1] && !(rest && s->no_pass)), 0)) {
                 unsigned both = !(rest && s->no_pass);
-                pass2 = declared_pass(x0, both, s->hand_n[0]) | declared_pass(x1, both, s->hand_n[1]) << 1;
+                x0 = (uint64_t)declared_pass(x0, both, s->hand_n[0]) << 63;
+                x1 = (uint64_t)declared_pass(x1, both, s->hand_n[1]) << 63;
             }
+            unsigned pass2 = (unsigned)(x0 >> 63) | (unsigned)(x1 >> 63) << 1;
             if (bankrupt) { /* the coins before the bankruptcy test; else the reveal pays them */
                 if (pass2) {
                     uint8_t got[KONTOR_MAX_SEATS];
@@ -405,17 +409,17 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
                 if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
                 playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
-            } else if (!(pass2 & 1)) {
+            } else if (!(x0 >> 63)) {
                 /* (without Armut, the reveal pays the passers; its every
                  * path sets the phase; a passer's choice it does not read) */
                 s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
-                if (!(pass2 & 2)) {
+                if (!(x1 >> 63)) {
                     s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
                     playout_round_both(s);
                 } else {
                     playout_round_pass1(s);
                 }
-            } else if (!(pass2 & 2)) {
+            } else if (!(x1 >> 63)) {
                 s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
                 playout_round_pass0(s);
             } else {
@@ -440,15 +444,15 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
                 if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
                 pay_and_reveal_two(s, pass2, bankrupt);
-            } else if (!(pass2 & 1)) { /* (as the declared round's, below) */
+            } else if (i0 < h0) { /* (as the declared round's, above) */
                 s->choice[0] = hand_take(s, 0, i0);
-                if (!(pass2 & 2)) {
+                if (i1 < h1) {
                     s->choice[1] = hand_take(s, 1, i1);
                     playout_round_both(s);
                 } else {
                     playout_round_pass1(s);
                 }
-            } else if (!(pass2 & 2)) {
+            } else if (i1 < h1) {
                 s->choice[1] = hand_take(s, 1, i1);
                 playout_round_pass0(s);
             } else {
