@@ -16,7 +16,11 @@
 
 /* ---- the round ------------------------------------------------------------------ */
 
-__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log);
+__attribute__((always_inline)) static inline void start_turn_of(kontor_state *s, int seat, kontor_log *log);
+/* (the seat at order[turn]) */
+__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
+    start_turn_of(s, s->order[s->turn], log);
+}
 
 /* A round opens with the buy phase when special cards are for sale (the
  * scenario for two) and somebody can pay; else with the choice. */
@@ -170,9 +174,12 @@ __attribute__((noinline)) void next_turn_quiet(kontor_state *s) { /* the new rou
         new_round_in(s, NULL);
         return;
     }
+    /* the next seat read before the choice's store (which might write it, to
+     * the compiler), not again after it: basic -6, four -32 a game */
+    int next = s->order[t + 1];
     s->choice[s->order[t]] = KONTOR_NONE;
     s->turn = (uint8_t)(t + 1);
-    start_turn(s, NULL);
+    start_turn_of(s, next, NULL);
 }
 __attribute__((noinline)) void next_turn_logged(kontor_state *s, kontor_log *log) { next_turn_in(s, log); }
 /* next_turn, which picks the copy, is inline in rules.h: the placement
@@ -204,8 +211,7 @@ static inline int ship_has_target(const kontor_state *s) {
     return bb_fold_two(&s->water);
 }
 
-__attribute__((always_inline)) static inline void start_turn(kontor_state *s, kontor_log *log) {
-    int seat = s->order[s->turn];
+__attribute__((always_inline)) static inline void start_turn_of(kontor_state *s, int seat, kontor_log *log) {
     int id = s->choice[seat];
     const kontor_card *k = card_of(s, id);
     if (k->ship && s->cfg->ship) {
