@@ -339,7 +339,9 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
      * the round below finds every choice open, without a test) */
     int stop = 0;
     for (;;) {
-        unsigned phase = s->phase;
+        /* (a byte: compared as one, no copy widened for the chain of
+         * tests; an int gave basic 15,054 -> 14,999, four 36,066 -> 35,957) */
+        uint8_t phase = s->phase;
         if (phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
