@@ -98,12 +98,26 @@ void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
         !kontor_is_legal(s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v1)))
         abort();
 #endif
-    unsigned pass2 = (unsigned)(v0 == KONTOR_PASS) | (unsigned)(v1 == KONTOR_PASS) << 1;
-    if (!(pass2 & 1)) hand_take(s, 0, hand_place(s, 0, v0));
-    if (!(pass2 & 2)) hand_take(s, 1, hand_place(s, 1, v1));
-    s->choice[0] = (uint8_t)v0;
-    s->choice[1] = (uint8_t)v1;
-    playout_round_two(s, pass2);
+    /* the reveal entered by the passers, as the loop's round (a passer's
+     * choice not written: the reveal makes it KONTOR_NONE): iteration
+     * 14,230 -> 14,219) */
+    if (v0 != KONTOR_PASS) {
+        hand_take(s, 0, hand_place(s, 0, v0));
+        s->choice[0] = (uint8_t)v0;
+        if (v1 != KONTOR_PASS) {
+            hand_take(s, 1, hand_place(s, 1, v1));
+            s->choice[1] = (uint8_t)v1;
+            playout_round_both(s);
+        } else {
+            playout_round_pass1(s);
+        }
+    } else if (v1 != KONTOR_PASS) {
+        hand_take(s, 1, hand_place(s, 1, v1));
+        s->choice[1] = (uint8_t)v1;
+        playout_round_pass0(s);
+    } else {
+        playout_round_two(s, 3);
+    }
 }
 
 int kontor__place_usual_of(const kontor_config *cfg) {
