@@ -275,11 +275,14 @@ __attribute__((noinline, cold)) static void round_four_short(kontor_state *s, un
 
 void playout_round_four(kontor_state *s, unsigned passers) {
     if (passers == 15u && all_pass_quick(s, 4)) return;
-    if (passers) {
-        int n = __builtin_popcount(passers);
-        if (n <= s->treasury) {
-            pay_all(s, passers, n);
-        } else if (s->treasury) {
+    /* (an empty treasury, most rounds with a passer in a game for four,
+     * tested first: no count of the passers then; four 35,959 -> 35,875) */
+    unsigned t = s->treasury;
+    if (passers && t) {
+        unsigned n = (unsigned)__builtin_popcount(passers);
+        if (n <= t) {
+            pay_all(s, passers, (int)n);
+        } else {
             round_four_short(s, passers);
             return;
         }
