@@ -450,6 +450,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 playout_round_pass0(s);
             } else {
                 playout_round_none(s);
+                if (s->phase == KONTOR_PHASE_DECLARE) goto declare2; /* (the next round at once, as after a placement) */
             }
         } else if (hidden && phase == KONTOR_PHASE_CHOOSE && ns == 2 &&
                    (!hook || (s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE))) {
