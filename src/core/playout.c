@@ -523,8 +523,6 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 if (!((pass4 >> p) & 1)) s->choice[p] = hand_take(s, p, rng_below(&r, s->hand_n[p]));
             if (bankrupt) playout_reveal_four(s, pass4), check_bankrupt(s, NULL);
             else playout_round_four(s, pass4);
-        } else if (phase == KONTOR_PHASE_OVER) {
-            break;
         } else if (phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
@@ -544,6 +542,8 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             }
             else do_remove(s, remove_pick(s, &r), NULL); /* Armut for four: the bankruptcy test between */
             if (bankrupt) check_bankrupt(s, NULL);
+        } else if (phase == KONTOR_PHASE_OVER) { /* (once a game: after the ship and the removal) */
+            break;
         } else {
             r = playout_step(s, r, &stop);
             if (stop) break;
