@@ -464,6 +464,8 @@ static void test_engine_playout_is_a_uniform_pick_among_the_legal_decisions(void
                                  {"basic", "pass=rest"}, {"four", "declare=hidden"}, {"four", "pass=rest"},
                                  /* the loop's hidden choice with a pass forbidden after a double pass */
                                  {"basic", "declare=hidden,pass=rest"},
+                                 /* an event card may forbid a pass (the general copy, as pass=rest) */
+                                 {"basic", "events=1"}, {"advanced", "events=1"},
                                  /* the placement's general path (KONTOR__HOOK_PLACE) */
                                  {"insel", ""},          {"insel4", ""},        {"advanced", "tiles=1"},
                                  {"advanced", "export=1"}, {"basic", "edge=both"}, {"four", "edge=both"},
@@ -509,16 +511,21 @@ static void test_engine_playout_reveals_an_unpaid_tax_as_the_rules(void **st) {
 }
 
 /* A playout may begin between two seats' declarations (a search from a
- * state where the first seats have declared): the loop's round of two or
- * four seats, which draws every declaration of a round at once and does not
+ * state where the first seats have declared), or between two seats' hidden
+ * choices (declare=hidden): the loop's round of two or four seats, which
+ * draws every declaration (hidden choice) of a round at once and does not
  * test whether one was made, must not start there; the game must still be
  * the one kontor_legal's picks play. */
 static void test_engine_playout_from_a_half_declared_round_is_the_rules(void **st) {
     (void)st;
-    const char *variants[] = {"basic", "advanced", "four", "armut", "specials"};
+    const char *variants[][2] = {{"basic", ""},    {"advanced", ""},          {"four", ""},
+                                 {"armut", ""},    {"specials", ""},          {"basic", "declare=hidden"},
+                                 {"four", "declare=hidden"}, {"basic", "declare=hidden,events=1"}};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
         kontor_config cfg;
-        config(&cfg, variants[v]);
+        config(&cfg, variants[v][0]);
+        if (*variants[v][1]) assert_int_equal(kontor_config_options(&cfg, variants[v][1], NULL), KONTOR_OK);
+        int first = cfg.pass_hidden ? KONTOR_PHASE_CHOOSE : KONTOR_PHASE_DECLARE;
         for (uint64_t seed = 1; seed <= 20; seed++)
             for (int declared = 1; declared < cfg.nseats; declared++) {
                 kontor_state s;
@@ -534,16 +541,17 @@ static void test_engine_playout_from_a_half_declared_round_is_the_rules(void **s
                     assert_int_equal(kontor_apply(&s, seat, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
                     if (s.round != was) round--;
                 }
-                if (s.phase != KONTOR_PHASE_DECLARE) continue;
+                if (s.phase != first) continue;
                 for (int p = 0; p < declared; p++) {
                     kontor_move m[KONTOR_MAX_MOVES];
                     int n = kontor_legal(&s, p, m);
-                    assert_true(n > 0 && KONTOR_MOVE_KIND(m[0]) == KONTOR_MOVE_DECLARE);
+                    assert_true(n > 0 && KONTOR_MOVE_KIND(m[0]) ==
+                                             (cfg.pass_hidden ? KONTOR_MOVE_CHOOSE : KONTOR_MOVE_DECLARE));
                     assert_int_equal(kontor_apply(&s, p, m[kontor_rng_below(&r, (uint32_t)n)], NULL), KONTOR_OK);
                 }
-                assert_int_equal(s.phase, KONTOR_PHASE_DECLARE);
-                char what[64];
-                snprintf(what, sizeof what, "%s, %d declared,", variants[v], declared);
+                assert_int_equal(s.phase, first);
+                char what[80];
+                snprintf(what, sizeof what, "%s %s, %d declared,", variants[v][0], variants[v][1], declared);
                 playout_against_legal_picks(&s, seed, what);
             }
     }

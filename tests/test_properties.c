@@ -219,6 +219,24 @@ static void check_hands_past_the_seats_are_empty(const kontor_state *s) {
                      s->cfg->nseats, s->hand_n[p], s->round);
 }
 
+/* The choices past the seats stay KONTOR_NONE (the deal's): the playout's
+ * round of two writes the four choices as one word (playout.c). */
+static void check_choices_past_the_seats_are_none(const kontor_state *s) {
+    for (int p = s->cfg->nseats; p < KONTOR_MAX_SEATS; p++)
+        if (s->choice[p] != KONTOR_NONE)
+            fail_msg("%s: seat %d of %d has the choice %d (round %d)", kontor_variant_name(s->cfg->variant), p,
+                     s->cfg->nseats, s->choice[p], s->round);
+}
+
+/* Nobody-may-pass (no_pass) is set only after a double pass under pass=rest
+ * (R2) and by an event card: kontor_playout's copies of its loop for games
+ * without either leave its test out (playout.c). */
+static void check_no_pass_only_with_pass_rest_or_events(const kontor_state *s) {
+    if (s->no_pass && !s->cfg->pass_rest && !s->cfg->events)
+        fail_msg("%s: no_pass set without pass=rest or events (round %d)", kontor_variant_name(s->cfg->variant),
+                 s->round);
+}
+
 /* kontor_points is the sum of the counted areas' values (kontor_counted_areas)
  * that have a keeper, to the keeper's team, with Exportlager's majorities and
  * the tiles' points: score.c sums the areas in one pass when every area
@@ -462,6 +480,8 @@ static void run_games_cfg(const kontor_config *cfgp, int games, int views_every)
             check_every_dock_card_lies_inside_its_mask(&s);
             check_areas_keep_their_cards(&s, area_card);
             check_hands_past_the_seats_are_empty(&s);
+            check_no_pass_only_with_pass_rest_or_events(&s);
+            check_choices_past_the_seats_are_none(&s);
             if (views_every && decisions % views_every == 0) check_views(&s, &rng);
             assert_true(s.round <= cfg.max_rounds);
         }

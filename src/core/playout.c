@@ -98,12 +98,26 @@ void kontor__choose_two_unchecked(kontor_state *s, int v0, int v1) {
         !kontor_is_legal(s, 1, KONTOR_MOVE(KONTOR_MOVE_CHOOSE, v1)))
         abort();
 #endif
-    unsigned pass2 = (unsigned)(v0 == KONTOR_PASS) | (unsigned)(v1 == KONTOR_PASS) << 1;
-    if (!(pass2 & 1)) hand_take(s, 0, hand_place(s, 0, v0));
-    if (!(pass2 & 2)) hand_take(s, 1, hand_place(s, 1, v1));
-    s->choice[0] = (uint8_t)v0;
-    s->choice[1] = (uint8_t)v1;
-    playout_round_two(s, pass2);
+    /* the reveal entered by the passers, as the loop's round (a passer's
+     * choice not written: the reveal makes it KONTOR_NONE): iteration
+     * 14,230 -> 14,219) */
+    if (v0 != KONTOR_PASS) {
+        hand_take(s, 0, hand_place(s, 0, v0));
+        s->choice[0] = (uint8_t)v0;
+        if (v1 != KONTOR_PASS) {
+            hand_take(s, 1, hand_place(s, 1, v1));
+            s->choice[1] = (uint8_t)v1;
+            playout_round_both(s);
+        } else {
+            playout_round_pass1(s);
+        }
+    } else if (v1 != KONTOR_PASS) {
+        hand_take(s, 1, hand_place(s, 1, v1));
+        s->choice[1] = (uint8_t)v1;
+        playout_round_pass0(s);
+    } else {
+        playout_round_two(s, 3);
+    }
 }
 
 int kontor__place_usual_of(const kontor_config *cfg) {
@@ -308,6 +322,17 @@ __attribute__((always_inline)) static inline int remove_pick(const kontor_state 
     return (int)bb_cell_of(s->cfg, BB_BIT_AT(q, (unsigned)__builtin_ctzll(x)));
 }
 
+/* Every choice of ns seats (2 or 4) a pass, before the players' cards go
+ * over theirs: one immediate word with the seats past two (KONTOR_NONE from
+ * the deal on: check_choices_past_the_seats_are_none), not a pass loaded
+ * into a register for each seat's store (basic 15,395 -> 15,368, four
+ * 36,236 -> 36,146, the iteration 14,606 -> 14,512). */
+static inline void choices_pass(kontor_state *s, int ns) {
+    const uint32_t pass = (uint8_t)KONTOR_PASS, none = (uint8_t)KONTOR_NONE;
+    const uint32_t w = ns == 4 ? pass * 0x01010101u : none << 24 | none << 16 | pass << 8 | pass;
+    memcpy(s->choice, &w, 4);
+}
+
 /* Whether no seat of ns has declared yet this round (every choice open). */
 static inline int choices_open(const kontor_state *s, int ns) {
     if (ns == 4) return (s->choice[0] & s->choice[1] & s->choice[2] & s->choice[3]) == KONTOR_NONE;
@@ -323,12 +348,14 @@ static inline int choices_open(const kontor_state *s, int ns) {
  * are playout_step's. */
 __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_state *s, kontor_rng r, int ns,
                                                                     int bankrupt, int specials, int optional,
-                                                                    int hidden, int hook) {
+                                                                    int hidden, int hook, int rest) {
     /* (kontor_playout played a round whose declarations began outside on:
      * the round below finds every choice open, without a test) */
     int stop = 0;
     for (;;) {
-        int phase = s->phase;
+        /* (a byte: compared as one, no copy widened for the chain of
+         * tests; unsigned gave basic 15,054 -> 14,999, four 36,066 -> 35,957) */
+        uint8_t phase = s->phase;
         if (phase == KONTOR_PHASE_PLACE) {
             /* cells as water: only for a customs house, a special card
              * (none is dealt without cfg.specials) */
@@ -360,7 +387,17 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             else if (i < a + b) playout_place(s, bb_nth(s->cells_water, (int)(i - a)), 1);
             else playout_place(s, KONTOR_NONE, 0);
             if (bankrupt) check_bankrupt(s, NULL);
+            /* a placement that ended the round (most of them in a game for
+             * two) goes to the next round's declarations (hidden choice) at
+             * once, to the branch the chain of tests below would take, not
+             * through the chain from the placement's test: basic 15,001 ->
+             * 14,948, advanced 23,166 -> 23,078, four 35,875 -> 35,805, the
+             * iteration 14,219 -> 14,183 */
+            else if (!hidden && ns == 2 && s->phase == KONTOR_PHASE_DECLARE) goto declare2;
+            else if (hidden && ns == 2 && !hook && s->phase == KONTOR_PHASE_CHOOSE) goto choose2;
+            else if (ns == 4 && s->phase == KONTOR_PHASE_DECLARE) goto declare4;
         } else if (!hidden && phase == KONTOR_PHASE_DECLARE && ns == 2) { /* (no declarations with declare=hidden: open_choice) */
+        declare2:;
             /* the round of two seats at once: the two declarations (in seat
              * order: red's changes nothing black's depend on), the passers'
              * coins (do_declare), the players' choices (the choice phase)
@@ -368,16 +405,20 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * order. A seat may play when it holds a card, and pass unless
              * pass=rest forbids it to a seat holding one (may_pass): 1 + (it
              * may do both) choices */
+            /* a seat's pass is the top bit of x0 (x1): in the usual round
+             * (both hold a card and may pass) the draws' own top bits,
+             * without declared_pass's tests (basic -150); the round's
+             * branches test the two signs, no word of two bits made and
+             * taken apart (basic 15,225 -> 15,088, advanced 23,522 -> 23,315;
+             * the hidden choice's the same by its draws: iteration 14,380 ->
+             * 14,310) */
             uint64_t x0 = rng_next(&r), x1 = rng_next(&r);
-            unsigned pass2;
-            if (__builtin_expect(s->hand_n[0] && s->hand_n[1] && !s->no_pass, 1)) {
-                /* both hold a card and may pass (the usual round): the two
-                 * top bits, without declared_pass's tests (basic -150) */
-                pass2 = (unsigned)(x0 >> 63) | ((unsigned)(x1 >> 62) & 2);
-            } else {
-                unsigned both = !s->no_pass;
-                pass2 = declared_pass(x0, both, s->hand_n[0]) | declared_pass(x1, both, s->hand_n[1]) << 1;
+            if (__builtin_expect(!(s->hand_n[0] && s->hand_n[1] && !(rest && s->no_pass)), 0)) {
+                unsigned both = !(rest && s->no_pass);
+                x0 = (uint64_t)declared_pass(x0, both, s->hand_n[0]) << 63;
+                x1 = (uint64_t)declared_pass(x1, both, s->hand_n[1]) << 63;
             }
+            unsigned pass2 = (unsigned)(x0 >> 63) | (unsigned)(x1 >> 63) << 1;
             if (bankrupt) { /* the coins before the bankruptcy test; else the reveal pays them */
                 if (pass2) {
                     uint8_t got[KONTOR_MAX_SEATS];
@@ -389,13 +430,34 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             /* a player holds a card (it declared to play) and chooses one
              * (without declare=hidden no pass is a choice), which leaves the
              * hand for the reveal */
-            s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, rng_below(&r, s->hand_n[0]));
-            s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, rng_below(&r, s->hand_n[1]));
-            /* (without Armut, the reveal pays the passers; its every path sets the phase) */
-            if (bankrupt) playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
-            else playout_round_declared(s, pass2);
-        } else if (hidden && phase == KONTOR_PHASE_CHOOSE && ns == 2 && s->choice[0] == KONTOR_NONE &&
-                   s->choice[1] == KONTOR_NONE) {
+            if (bankrupt) {
+                choices_pass(s, 2);
+                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
+            } else if (!(x0 >> 63)) {
+                /* (without Armut, the reveal pays the passers; its every
+                 * path sets the phase; a passer's choice it does not read) */
+                s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+                if (!(x1 >> 63)) {
+                    s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                    playout_round_both(s);
+                } else {
+                    playout_round_pass1(s);
+                }
+            } else if (!(x1 >> 63)) {
+                s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                playout_round_pass0(s);
+            } else {
+                playout_round_none(s);
+                if (s->phase == KONTOR_PHASE_DECLARE) goto declare2; /* (the next round at once, as after a placement) */
+            }
+        } else if (hidden && phase == KONTOR_PHASE_CHOOSE && ns == 2 &&
+                   (!hook || (s->choice[0] == KONTOR_NONE && s->choice[1] == KONTOR_NONE))) {
+        choose2:;
+            /* (the usual copy finds every choice open: kontor_playout
+             * played a round whose choices began outside on, and none
+             * other arises in it: iteration 14,280 -> 14,230, the others +2) */
             /* the hidden choice of two (declare=hidden: the search's
              * playouts) as playout_step's, without its call and the
              * generator's copies: iteration 19,466 -> 18,492 in this copy
@@ -408,10 +470,27 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             unsigned i0 = rng_below(&r, n0);
             unsigned i1 = rng_below(&r, n1);
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
-            s->choice[0] = pass2 & 1 ? KONTOR_PASS : hand_take(s, 0, i0);
-            s->choice[1] = pass2 & 2 ? KONTOR_PASS : hand_take(s, 1, i1);
-            pay_and_reveal_two(s, pass2, bankrupt);
+            if (bankrupt) {
+                choices_pass(s, 2);
+                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
+                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
+                pay_and_reveal_two(s, pass2, bankrupt);
+            } else if (i0 < h0) { /* (as the declared round's, above) */
+                s->choice[0] = hand_take(s, 0, i0);
+                if (i1 < h1) {
+                    s->choice[1] = hand_take(s, 1, i1);
+                    playout_round_both(s);
+                } else {
+                    playout_round_pass1(s);
+                }
+            } else if (i1 < h1) {
+                s->choice[1] = hand_take(s, 1, i1);
+                playout_round_pass0(s);
+            } else {
+                playout_round_two(s, 3);
+            }
         } else if (phase == KONTOR_PHASE_DECLARE && ns == 4) {
+        declare4:;
             /* the round of four seats at once, as for two (the four
              * declarations drawn at once: 79,501 -> 77,606 a game) */
             unsigned pass4 = 0;
@@ -422,13 +501,13 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             for (int p = 0; p < 4; p++) x[p] = rng_next(&r);
             uint32_t hands;
             memcpy(&hands, s->hand_n, 4);
-            if (__builtin_expect(!((hands - 0x01010101u) & ~hands & 0x80808080u) && !s->no_pass, 1)) {
+            if (__builtin_expect(!((hands - 0x01010101u) & ~hands & 0x80808080u) && !(rest && s->no_pass), 1)) {
                 /* every seat holds a card and may pass: the top bits (as for two) */
                 pass4 = (unsigned)(x[0] >> 63) | ((unsigned)(x[1] >> 62) & 2) | ((unsigned)(x[2] >> 61) & 4) |
                         ((unsigned)(x[3] >> 60) & 8);
             } else {
 #pragma GCC unroll 4
-                for (int p = 0; p < 4; p++) pass4 |= declared_pass(x[p], !s->no_pass, s->hand_n[p]) << p;
+                for (int p = 0; p < 4; p++) pass4 |= declared_pass(x[p], !(rest && s->no_pass), s->hand_n[p]) << p;
             }
             if (bankrupt) {
                 if (pass4) {
@@ -438,13 +517,12 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
                 s->phase = KONTOR_PHASE_CHOOSE;
                 if (pass4 != 15 && !declared_solvent(s, pass4)) continue;
             }
+            choices_pass(s, 4);
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++)
-                s->choice[p] = (pass4 >> p) & 1 ? KONTOR_PASS : hand_take(s, p, rng_below(&r, s->hand_n[p]));
+                if (!((pass4 >> p) & 1)) s->choice[p] = hand_take(s, p, rng_below(&r, s->hand_n[p]));
             if (bankrupt) playout_reveal_four(s, pass4), check_bankrupt(s, NULL);
             else playout_round_four(s, pass4);
-        } else if (phase == KONTOR_PHASE_OVER) {
-            break;
         } else if (phase == KONTOR_PHASE_SHIP) {
             bb_t t = ship_targets(s);
             int i = (int)rng_below(&r, (uint32_t)bb_count(t) + 1);
@@ -464,6 +542,8 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             }
             else do_remove(s, remove_pick(s, &r), NULL); /* Armut for four: the bankruptcy test between */
             if (bankrupt) check_bankrupt(s, NULL);
+        } else if (phase == KONTOR_PHASE_OVER) { /* (once a game: after the ship and the removal) */
+            break;
         } else {
             r = playout_step(s, r, &stop);
             if (stop) break;
@@ -474,16 +554,27 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
 
 /* The loop in a copy for each usual game, its number of seats, whether a
  * bankruptcy can end it (Armut), whether special cards (customs houses as
- * water) and optional placing (Canale) are in it known when compiling: the
- * tests of cfg.bankrupt after each step, of the seats at the declarations
- * and of the two options at each placement go. The game for four has the
+ * water) and optional placing (Canale) are in it, and whether a round may
+ * forbid passing (pass=rest, events) known when compiling: the tests of
+ * cfg.bankrupt after each step, of the seats and no_pass at the
+ * declarations and of the two options at each placement go. The game for four has the
  * special cards; four without them goes the general way (a fourth copy
  * cost basic +14 and advanced +22 a game, layout). */
-void kontor_playout(kontor_state *s, kontor_rng *rng) {
+/* GCC aligns the loops' heads with padding that the way in runs: the
+ * placement pick's bit loop (bb_nth_counted) ~20 times a basic game, the
+ * loop's phase test after a round; not for this function (its own loops
+ * are short and run a few rounds). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PLAYOUT_UNALIGNED __attribute__((optimize("align-loops=1")))
+#else
+#define PLAYOUT_UNALIGNED
+#endif
+PLAYOUT_UNALIGNED void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     const kontor_config *c = s->cfg;
-    /* A round whose declarations began outside (a search's state between two
-     * seats' declarations) is played on by playout_step first: the loop's
+    /* A round whose declarations (declare=hidden: hidden choices) began
+     * outside (a search's state between two seats' declarations) is played
+     * on by playout_step first: the loop's
      * round then always finds every choice open, without a test (only
      * do_declare leaves a round's choices partly made, and only
      * playout_step's declarations call it: here, or for seats other than
@@ -491,7 +582,8 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
      * tested after the two usual phases and no test of the pick for a game
      * without special cards and optional placing: basic 19,868 -> 19,662 a
      * game. */
-    for (int stop = 0; s->phase == KONTOR_PHASE_DECLARE && !choices_open(s, c->nseats);) {
+    for (int stop = 0; (s->phase == KONTOR_PHASE_DECLARE || (s->phase == KONTOR_PHASE_CHOOSE && c->pass_hidden)) &&
+                       !choices_open(s, c->nseats);) {
         r = playout_step(s, r, &stop);
         if (stop) {
             *rng = r;
@@ -500,10 +592,16 @@ void kontor_playout(kontor_state *s, kontor_rng *rng) {
     }
     /* (the three copies without KONTOR__HOOK_PLACE: no test of it a placement) */
     int usual = !c->bankrupt && !c->optional_place && !(s->hooks & KONTOR__HOOK_PLACE);
-    if (usual && c->nseats == 2 && !c->specials && !c->pass_hidden) r = playout_loop(s, r, 2, 0, 0, 0, 0, 0);
-    else if (usual && c->nseats == 2 && !c->specials)
-        r = playout_loop(s, r, 2, 0, 0, 0, 1, 0); /* declare=hidden: the search's records */
-    else if (usual && c->nseats == 4 && c->specials) r = playout_loop(s, r, 4, 0, 1, 0, 0, 0);
-    else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place, c->pass_hidden, 1);
+    /* (rest: no_pass can be set, only by pass=rest's double pass and an
+     * event card, check_no_pass_only_with_pass_rest_or_events in
+     * test_properties; the copies for games without either do not test it:
+     * basic 15,467 -> 15,395, advanced 23,948 -> 23,780, four 36,551 ->
+     * 36,236 a game; such games take the general copy) */
+    int rest = c->pass_rest || c->events;
+    if (usual && !rest && c->nseats == 2 && !c->specials && !c->pass_hidden) r = playout_loop(s, r, 2, 0, 0, 0, 0, 0, 0);
+    else if (usual && c->nseats == 2 && !c->specials && c->pass_hidden)
+        r = playout_loop(s, r, 2, 0, 0, 0, 1, 0, 1); /* declare=hidden: the search's records */
+    else if (usual && !rest && c->nseats == 4 && c->specials) r = playout_loop(s, r, 4, 0, 1, 0, 0, 0, 0);
+    else r = playout_loop(s, r, c->nseats, c->bankrupt, c->specials, c->optional_place, c->pass_hidden, 1, 1);
     *rng = r;
 }

@@ -298,7 +298,11 @@ void do_choose(kontor_state *s, int seat, int value, kontor_log *log);
 void playout_reveal_two(kontor_state *s, unsigned passers);
 void playout_reveal_four(kontor_state *s, unsigned passers);
 void playout_round_two(kontor_state *s, unsigned passers);
-void playout_round_declared(kontor_state *s, unsigned passers); /* the same, for declared passes */
+/* the same for the loop's declared round, by its passers (reveal.c): none, seat 0, seat 1, both */
+void playout_round_both(kontor_state *s);
+void playout_round_pass0(kontor_state *s);
+void playout_round_pass1(kontor_state *s);
+void playout_round_none(kontor_state *s);
 void playout_round_four(kontor_state *s, unsigned passers);
 void playout_start_turn(kontor_state *s);
 void playout_new_round(kontor_state *s);
