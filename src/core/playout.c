@@ -560,16 +560,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
  * declarations and of the two options at each placement go. The game for four has the
  * special cards; four without them goes the general way (a fourth copy
  * cost basic +14 and advanced +22 a game, layout). */
-/* GCC aligns the loops' heads with padding that the way in runs: the
- * placement pick's bit loop (bb_nth_counted) ~20 times a basic game, the
- * loop's phase test after a round; not for this function (its own loops
- * are short and run a few rounds). */
-#if defined(__GNUC__) && !defined(__clang__)
-#define PLAYOUT_UNALIGNED __attribute__((optimize("align-loops=1")))
-#else
-#define PLAYOUT_UNALIGNED
-#endif
-PLAYOUT_UNALIGNED void kontor_playout(kontor_state *s, kontor_rng *rng) {
+void kontor_playout(kontor_state *s, kontor_rng *rng) {
     kontor_rng r = *rng; /* a local, kept in registers: the state's byte stores could alias *rng */
     const kontor_config *c = s->cfg;
     /* A round whose declarations (declare=hidden: hidden choices) began
