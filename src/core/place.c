@@ -41,6 +41,7 @@ __attribute__((noinline)) static void place_special(kontor_state *s, int seat, i
 __attribute__((always_inline)) static inline void place_n(kontor_state *s, int value, int as_water, kontor_log *log);
 __attribute__((always_inline)) static inline void after_scoring_in(kontor_state *s, int seat, int water, int special,
                                                                    int plain, kontor_log *log);
+__attribute__((always_inline)) static inline void draw_after(kontor_state *s, int seat, int water, kontor_log *log);
 
 void do_place(kontor_state *s, int value, int as_water, kontor_log *log) {
     if (!log) place_n(s, value, as_water, NULL);
@@ -143,10 +144,27 @@ __attribute__((noinline)) static void playout_placed(kontor_state *s, int seat, 
     }
     score_placed(s, seat, value, water, 0, grew, mask_before, NULL); /* place_n's scoring from here */
 }
-/* The card may have closed an area (may_enclose). */
-__attribute__((noinline)) static void playout_enclose(kontor_state *s, size_t seat, int value, int water) {
+/* The card may have closed an area (may_enclose): place_in has drawn
+ * already (draw_after), this is after_scoring_in's end for the usual card. */
+__attribute__((noinline)) static void playout_enclose(kontor_state *s, int value, int water) {
     enclose_quiet(s, value, water);
-    after_scoring_in(s, (int)seat, water, 0, 1, NULL);
+    if (board_full(s)) {
+        end_game(s, KONTOR_END_FULL, NULL);
+        return;
+    }
+    next_turn_quiet(s);
+}
+/* The draw first, then the enclosure test and the turn's end: the scoring
+ * reads nothing the draw writes (the hands, the piles and their public
+ * tops, the treasury and the coins) nor the draw anything the scoring
+ * writes, so the order is free; after_scoring_in's R9 test comes first
+ * (a full board ends the game without the draw). playout_enclose then
+ * saves one register across its call, not the seat and the card's kind
+ * too, and has no draw of its own. */
+__attribute__((always_inline)) static inline void playout_draw_enclose(kontor_state *s, size_t seat, int value,
+                                                                       int water) {
+    if (!board_full(s) || s->cfg->final_draw) draw_after(s, (int)seat, water, NULL);
+    playout_enclose(s, value, water);
 }
 /* The usual card outside the extent, or a scenario's rule (out of line: 7%
  * of a basic game's placements; playout_place tests the extent before it
@@ -220,14 +238,14 @@ __attribute__((always_inline)) static inline void place_in(kontor_state *s, int 
             bb_w near = bbw_nb(gap);
             cand = bbw_andnot(cand, near);
             if (bbw_any(cand) && bbw_any(bbw_andnot(cand, bbw_nb(bbw_and(open, near))))) {
-                playout_enclose(s, seat, value, 1);
+                playout_draw_enclose(s, seat, value, 1);
                 return;
             }
         }
     } else if (!bbw_any(bbw_and(around, gap))) {
         bb_w open = bbw_andnot(bbw_at(&s->dock, r2), bbw_at(&s->enclosed, r2));
         if (!bbw_any(bbw_and(bbw_and(around, open), bbw_nb(gap)))) {
-            playout_enclose(s, seat, value, 0);
+            playout_draw_enclose(s, seat, value, 0);
             return;
         }
     }
@@ -280,6 +298,40 @@ __attribute__((noinline)) static int tile_waits(kontor_state *s, int seat) {
     return 0;
 }
 
+/* The draw after a usual card (not a special card, which draws none and
+ * earns no coin): the same kind, from the top of the pile (a public
+ * card), and a coin for a water card. after_scoring_in's, and the
+ * playout's before an enclosure test (place_in). */
+__attribute__((always_inline)) static inline void draw_after(kontor_state *s, int seat, int water, kontor_log *log) {
+    size_t p = (unsigned)seat; /* the indices: no sign to extend */
+    /* draw the same kind, from the top of the pile (a public card);
+     * no card is drawn after a special card, and it earns no coin */
+    kontor_pile *pile = water ? &s->water_pile : s->dock_pile + p;
+    int n = pile->n;
+    if (n) {
+        /* pile_draw, then pile_top of what is left, with the head and
+         * the count read once (a random game: basic 26,193 -> 26,083
+         * instructions, advanced 41,462 -> 41,294, four 61,783 ->
+         * 61,578; session eleven) */
+        int head = pile->head, drawn = s->pile_card[head];
+        head++;
+        pile->head = (uint8_t)head;
+        pile->n = (uint8_t)(n - 1);
+        if (s->hand_n[p] < KONTOR_HAND_MAX) s->hand[p][s->hand_n[p]++] = (uint8_t)drawn; /* hand_add */
+        log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
+        if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
+                        (property_piles_hold_only_cards_of_the_set) */
+            size_t top = s->pile_card[(unsigned)head];
+            s->pub[top >> 6] |= 1ULL << (top & 63);
+        }
+    }
+    if (water && s->treasury) {
+        s->treasury--;
+        s->coins[p]++;
+        log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
+    }
+}
+
 /* plain: neither Aktionstafeln nor Tic Tac Toe (the caller tested). */
 __attribute__((always_inline)) static inline void after_scoring_in(kontor_state *s, int seat, int water, int special,
                                                                    int plain, kontor_log *log) {
@@ -291,35 +343,7 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
-    if (!special) {
-        size_t p = (unsigned)seat; /* the indices: no sign to extend */
-        /* draw the same kind, from the top of the pile (a public card);
-         * no card is drawn after a special card, and it earns no coin */
-        kontor_pile *pile = water ? &s->water_pile : s->dock_pile + p;
-        int n = pile->n;
-        if (n) {
-            /* pile_draw, then pile_top of what is left, with the head and
-             * the count read once (a random game: basic 26,193 -> 26,083
-             * instructions, advanced 41,462 -> 41,294, four 61,783 ->
-             * 61,578; session eleven) */
-            int head = pile->head, drawn = s->pile_card[head];
-            head++;
-            pile->head = (uint8_t)head;
-            pile->n = (uint8_t)(n - 1);
-            if (s->hand_n[p] < KONTOR_HAND_MAX) s->hand[p][s->hand_n[p]++] = (uint8_t)drawn; /* hand_add */
-            log_ev(log, KONTOR_EV_DRAW, seat, drawn, KONTOR_NONE, 0);
-            if (n > 1) { /* pub_set without its test: a pile holds cards of the set only
-                            (property_piles_hold_only_cards_of_the_set) */
-                size_t top = s->pile_card[(unsigned)head];
-                s->pub[top >> 6] |= 1ULL << (top & 63);
-            }
-        }
-        if (water && s->treasury) {
-            s->treasury--;
-            s->coins[p]++;
-            log_ev(log, KONTOR_EV_COIN, seat, KONTOR_NONE, KONTOR_NONE, 1);
-        }
-    }
+    if (!special) draw_after(s, seat, water, log);
     if (board_full(s)) {
         end_game(s, KONTOR_END_FULL, log);
         return;
