@@ -339,15 +339,15 @@ __attribute__((always_inline)) static inline void after_scoring_in(kontor_state 
         if (s->cfg->tiles) check_tiles(s, seat, log);
         if (s->cfg->tictactoe && row_ends_game(s, log)) return;
     }
-    if (board_full(s) && !s->cfg->final_draw) { /* R9: the game ends at once */
+    /* R9: a full board ends the game at once, or after the draw
+     * (final_draw); the draw does not change it, so one test (basic -54
+     * instructions a game; session sixteen) */
+    if (__builtin_expect(board_full(s), 0)) {
+        if (s->cfg->final_draw && !special) draw_after(s, seat, water, log);
         end_game(s, KONTOR_END_FULL, log);
         return;
     }
     if (!special) draw_after(s, seat, water, log);
-    if (board_full(s)) {
-        end_game(s, KONTOR_END_FULL, log);
-        return;
-    }
     /* a tile waits only with Aktionstafeln (check_tiles; the deal leaves
      * none): plain has no test */
     if (!plain && s->tile_cur != KONTOR_NONE && tile_waits(s, seat)) return;
