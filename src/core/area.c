@@ -392,6 +392,20 @@ void enclose_quiet(kontor_state *s, int cell, int water) {
     enclose_window(s, NULL, cell, water, NULL);
 }
 
+/* check_enclosures without a log for the playout's grown board
+ * (place.c's playout_grown: no KONTOR__HOOK_PLACE, so not Die grosse
+ * Insel), the candidates by address: no copy of four words onto the stack
+ * and no frame for the whole grid's bitboards in the window's case
+ * (session sixteen). */
+void enclose_lines_quiet(kontor_state *s, const bb_t *candidates) {
+    if (__builtin_expect(s->miny >= 8 || s->maxy - s->miny >= 8, 0)) {
+        check_enclosures(s, *candidates, NULL);
+        return;
+    }
+    if (!candidates) __builtin_unreachable(); /* (the window's cell path, not compiled here) */
+    enclose_window(s, candidates, KONTOR_NONE, 0, NULL);
+}
+
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg->inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;

@@ -128,7 +128,7 @@ __attribute__((always_inline)) static inline void playout_grown(kontor_state *s,
         size_t b = bb_bit(s->cfg, (unsigned)value);
         if (water) bb_or_near(&lines, bb_near_of(s->cfg, b), b);
         else BB_WORD(lines, BB_WORD_OF(b)) |= BB_MASK_OF(b);
-        check_enclosures(s, lines, NULL);
+        enclose_lines_quiet(s, &lines);
     } else if (may_enclose_at(s, value, water, ~0ULL)) {
         enclose_at(s, value, water, NULL);
     }
