@@ -285,7 +285,7 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
 
 static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) { score_area_win_in(s, area, r0, log); }
 /* score_area_win without a log (enclose_quiet's); each copy its own function
- * (inline in enclose_window, the flood's registers spill: basic +90) */
+ * (inline in enclose_window_in, the flood's registers spill: basic +90) */
 static void score_area_quiet(kontor_state *s, bb_w area, int r0) { score_area_win_in(s, area, r0, NULL); }
 
 /* Score every open area that is now enclosed; candidates limits the search
@@ -327,7 +327,8 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * ors): the playout's enclose_quiet and enclose_lines_quiet, basic 15,557
  * -> 15,488 instructions a game, advanced and four the same (3,000 games;
  * session sixteen; one copy of the test for the branch cost advanced +66,
- * four +102). */
+ * four +102); enclose_at and check_enclosures too (a record's replay
+ * 39,269 -> 39,187). Each caller branches into two copies. */
 __attribute__((always_inline)) static inline void enclose_window_in(kontor_state *s, const bb_t *candidates, int cell,
                                                                     int water, kontor_log *log, int low) {
     int r0 = s->miny;
@@ -375,11 +376,6 @@ __attribute__((always_inline)) static inline void enclose_window_in(kontor_state
     }
 }
 
-__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const bb_t *candidates, int cell,
-                                                                 int water, kontor_log *log) {
-    enclose_window_in(s, candidates, cell, water, log, 0);
-}
-
 /* check_enclosures for the areas a card just laid on cell can have closed
  * when the board's extent did not grow: the card's own (a dock card) or
  * those next to it (water); not for Die grosse Insel. The candidates come
@@ -390,14 +386,15 @@ __attribute__((always_inline)) static inline void enclose_window(kontor_state *s
  * compiler made it a call, and the same change cost 26,427. */
 void enclose_at(kontor_state *s, int cell, int water, kontor_log *log) {
     if (s->miny < 8 && s->maxy - s->miny < 8) {
-        enclose_window(s, NULL, cell, water, log);
+        if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, log, 1);
+        else enclose_window_in(s, NULL, cell, water, log, 0);
         return;
     }
     check_enclosures(s, water ? bb_around(cell) : bb_cell(cell), log);
 }
 
 /* enclose_at without a log: the playout's (playout_enclose). Its areas are
- * scored by score_area_quiet (enclose_window's pick for a constant NULL log):
+ * scored by score_area_quiet (enclose_window_in's pick for a constant NULL log):
  * a random game, basic 20,236 -> 20,162, advanced 31,828 -> 31,732. */
 /* (the whole grid's test out of line: enclose_quiet's frame without its
  * bitboards, basic -12 instructions a game, advanced -16) */
@@ -432,7 +429,8 @@ void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg->inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        enclose_window(s, &candidates, KONTOR_NONE, 0, log);
+        if (s->maxy - r0 <= 5) enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 1);
+        else enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 0);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);
