@@ -285,7 +285,7 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
 
 static void score_area_win(kontor_state *s, bb_w area, int r0, kontor_log *log) { score_area_win_in(s, area, r0, log); }
 /* score_area_win without a log (enclose_quiet's); each copy its own function
- * (inline in enclose_window, the flood's registers spill: basic +90) */
+ * (inline in enclose_window_in, the flood's registers spill: basic +90) */
 static void score_area_quiet(kontor_state *s, bb_w area, int r0) { score_area_win_in(s, area, r0, NULL); }
 
 /* Score every open area that is now enclosed; candidates limits the search
@@ -318,9 +318,21 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * The candidates next to a gap are open at once, and most are; from each
  * other one, grow its area and stop as soon as it reaches a cell next to a
  * gap, which is how most areas end: still open; score the others. */
-__attribute__((always_inline)) static inline void enclose_window(kontor_state *s, const bb_t *candidates, int cell,
-                                                                 int water, kontor_log *log) {
+/* low: the extent is at most six rows (maxy - miny <= 5; the caller
+ * tested). The window then begins a row above it (inside the grid) and holds
+ * the rows next to it too, so the cells next to a gap are the gaps'
+ * neighbours in this one window (bbw_nb): its first and last rows, which
+ * lack the gaps beyond them, hold no dock card (every dock card lies in the
+ * extent). Not the windows at r0 - 1 and r0 + 1 (four loads and their
+ * ors): the playout's enclose_quiet and enclose_lines_quiet, basic 15,557
+ * -> 15,488 instructions a game, advanced and four the same (3,000 games;
+ * session sixteen; one copy of the test for the branch cost advanced +66,
+ * four +102); enclose_at and check_enclosures too (a record's replay
+ * 39,269 -> 39,187). Each caller branches into two copies. */
+__attribute__((always_inline)) static inline void enclose_window_in(kontor_state *s, const bb_t *candidates, int cell,
+                                                                    int water, kontor_log *log, int low) {
     int r0 = s->miny;
+    if (low) r0 -= r0 > 0;
     bb_w open = bbw_andnot(bbw_load(&s->dock, r0), bbw_load(&s->enclosed, r0)), todo;
     if (candidates) {
         todo = bbw_and(bbw_load(candidates, r0), open);
@@ -333,11 +345,15 @@ __attribute__((always_inline)) static inline void enclose_window(kontor_state *s
     /* gaps: free cells, inside the mask once the edges close */
     uint64_t e = edges_close(s) ? 0 : ~0ULL;
     bb_w edges = bbw_make(e, e);
-    bb_w g = bbw_andnot(bbw_or(bbw_load(&s->mask, r0), edges), bbw_load(&s->occ, r0));
-    bb_w below = bbw_andnot(bbw_or(bbw_load(&s->mask, r0 + 1), edges), bbw_load(&s->occ, r0 + 1));
-    bb_w above = r0 ? bbw_andnot(bbw_or(bbw_load(&s->mask, r0 - 1), edges), bbw_load(&s->occ, r0 - 1))
-                    : bbw_down(g); /* no row above the grid */
-    bb_w near = bbw_or(bbw_beside(g), bbw_or(above, below));
+    bb_w g = bbw_andnot(bbw_or(bbw_load(&s->mask, r0), edges), bbw_load(&s->occ, r0)), near;
+    if (low) {
+        near = bbw_nb(g);
+    } else {
+        bb_w below = bbw_andnot(bbw_or(bbw_load(&s->mask, r0 + 1), edges), bbw_load(&s->occ, r0 + 1));
+        bb_w above = r0 ? bbw_andnot(bbw_or(bbw_load(&s->mask, r0 - 1), edges), bbw_load(&s->occ, r0 - 1))
+                        : bbw_down(g); /* no row above the grid */
+        near = bbw_or(bbw_beside(g), bbw_or(above, below));
+    }
     todo = bbw_andnot(todo, near);
     while (bbw_any(todo)) {
         uint64_t lo = bbw_lo(todo), hi = bbw_hi(todo);
@@ -370,14 +386,15 @@ __attribute__((always_inline)) static inline void enclose_window(kontor_state *s
  * compiler made it a call, and the same change cost 26,427. */
 void enclose_at(kontor_state *s, int cell, int water, kontor_log *log) {
     if (s->miny < 8 && s->maxy - s->miny < 8) {
-        enclose_window(s, NULL, cell, water, log);
+        if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, log, 1);
+        else enclose_window_in(s, NULL, cell, water, log, 0);
         return;
     }
     check_enclosures(s, water ? bb_around(cell) : bb_cell(cell), log);
 }
 
 /* enclose_at without a log: the playout's (playout_enclose). Its areas are
- * scored by score_area_quiet (enclose_window's pick for a constant NULL log):
+ * scored by score_area_quiet (enclose_window_in's pick for a constant NULL log):
  * a random game, basic 20,236 -> 20,162, advanced 31,828 -> 31,732. */
 /* (the whole grid's test out of line: enclose_quiet's frame without its
  * bitboards, basic -12 instructions a game, advanced -16) */
@@ -389,14 +406,31 @@ void enclose_quiet(kontor_state *s, int cell, int water) {
         enclose_quiet_grid(s, cell, water);
         return;
     }
-    enclose_window(s, NULL, cell, water, NULL);
+    if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, NULL, 1);
+    else enclose_window_in(s, NULL, cell, water, NULL, 0);
+}
+
+/* check_enclosures without a log for the playout's grown board
+ * (place.c's playout_grown: no KONTOR__HOOK_PLACE, so not Die grosse
+ * Insel), the candidates by address: no copy of four words onto the stack
+ * and no frame for the whole grid's bitboards in the window's case
+ * (session sixteen). */
+void enclose_lines_quiet(kontor_state *s, const bb_t *candidates) {
+    if (__builtin_expect(s->miny >= 8 || s->maxy - s->miny >= 8, 0)) {
+        check_enclosures(s, *candidates, NULL);
+        return;
+    }
+    if (!candidates) __builtin_unreachable(); /* (the window's cell path, not compiled here) */
+    if (s->maxy - s->miny <= 5) enclose_window_in(s, candidates, KONTOR_NONE, 0, NULL, 1);
+    else enclose_window_in(s, candidates, KONTOR_NONE, 0, NULL, 0);
 }
 
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg->inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        enclose_window(s, &candidates, KONTOR_NONE, 0, log);
+        if (s->maxy - r0 <= 5) enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 1);
+        else enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 0);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);

@@ -242,6 +242,7 @@ void area_goods(const kontor_state *s, bb_t cells, uint8_t goods[2][3]);
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log);
 void enclose_at(kontor_state *s, int cell, int water, kontor_log *log);
 void enclose_quiet(kontor_state *s, int cell, int water);
+void enclose_lines_quiet(kontor_state *s, const bb_t *candidates);
 void score_area(kontor_state *s, bb_t cells, kontor_log *log);
 /* R5: recompute the mask from the extent; 1 when it changed */
 int update_mask(kontor_state *s);
