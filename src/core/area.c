@@ -207,6 +207,32 @@ static inline uint64_t card_word(const kontor_card *k) {
 #define DIST64(c) DIST16(c), DIST16(c + 16), DIST16(c + 32), DIST16(c + 48)
 static const uint8_t DIST[KONTOR_CELLS] = {DIST64(0), DIST64(64), DIST64(128), DIST64(192)};
 
+/* score_area_win_in's rare paths out of line, jumped to with nothing live
+ * across them, so that its usual path saves three registers, not six (the
+ * inline call to score_area and the wide comparison held them for the whole
+ * function): the plain reading and a comparison with a difference beyond
+ * -4..3. GCC knows which registers a function of this file leaves alone and
+ * lets its callers keep values in them across the call (enclose_quiet keeps
+ * the state's address in rdi): the plain reading lays the window's bytes
+ * into the bitboard where bbw_load reads them, not bb_unwindow's shifts
+ * across words, which took rdi and cost enclose_quiet a saved register
+ * (basic +44 a game; session sixteen, score16). */
+__attribute__((noinline, cold)) static void score_area_plain(kontor_state *s, uint64_t lo, uint64_t hi, int r0, kontor_log *log) {
+    bb_t cells = bb_empty(); /* the window's 16 bytes at byte 2 * r0 (bbw_load's) */
+    uint64_t w[2] = {lo, hi};
+    memcpy((char *)cells.w + 2 * r0, w, sizeof w);
+    score_area(s, cells, log);
+}
+__attribute__((noinline)) static void decided_wide(kontor_state *s, kontor_area *a, uint32_t d, kontor_log *log) {
+    area_decided(s, a, compare_diffs((int)(d & 0xFF) - 0x84, (int)((d >> 8) & 0xFF) - 0x84, (int)((d >> 16) & 0xFF) - 0x84), log);
+}
+
+#if defined(__SSE2__) && !defined(KONTOR_NO_SSE2)
+#define AREA_HIDE(v) __asm__("" : "+x"(v)) /* in its SSE register: read again */
+#else
+#define AREA_HIDE(v) ((void)0)
+#endif
+
 /* score_area for an area given in the window of rows r0..r0+7, where
  * check_enclosures finds it: its lowest cell, size, nearest cell and goods
  * from the two words (a cell's card read once for its goods and its
@@ -221,11 +247,10 @@ static const uint8_t DIST[KONTOR_CELLS] = {DIST64(0), DIST64(64), DIST64(128), D
 __attribute__((always_inline)) static inline void score_area_win_in(kontor_state *s, bb_w area, int r0, kontor_log *log) {
     uint64_t lo = bbw_lo(area), hi = bbw_hi(area);
     if ((s->hooks & KONTOR__HOOK_PLACE) || s->nareas >= KONTOR_MAX_AREAS) {
-        bb_win wa = {{lo, hi}};
-        score_area(s, bb_unwindow(wa, r0), log);
+        score_area_plain(s, lo, hi, r0, log);
         return;
     }
-    int base = bbw_base(r0), size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
+    int base = bbw_base(r0);
     /* A card as one word (card_word): its colour and kind tested at once,
      * its goods (bytes 5..7) added as they lie into one word, red's at
      * byte 0 and black's at byte 4: tea, wine, spice in bytes 0..2 and
@@ -250,6 +275,12 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
         if (u & CARD_NOT_SCORED) continue;
         g += (u >> 40) << ((u >> 3) & 32);
     }
+    /* the area's words again from its register, not kept across the walk
+     * (with them, its size and r0 held, the walk ran out of the caller's
+     * registers: six saved) */
+    AREA_HIDE(area);
+    lo = bbw_lo(area), hi = bbw_hi(area);
+    int size = __builtin_popcountll(lo) + __builtin_popcountll(hi);
     const kontor_config *cfg = s->cfg;
     int value = cfg->scoring == KONTOR_SCORE_SIZE ? size : 1; /* Kleinen: 1, 2, 3 points */
     /* the customs houses and the enclosed cells: the window of the grid's
@@ -266,9 +297,6 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
      * low three bits, d + 4, as compare_diffs does, without taking the six
      * counts apart (the others, a few in a thousand, through compare_diffs) */
     uint32_t d = (uint32_t)g + 0x848484u - (uint32_t)(g >> 32);
-    int w = (d & 0xF8F8F8u) == 0x808080u
-                ? COMPARE_SMALL[(d & 7) << 6 | ((d >> 5) & 0x38) | ((d >> 16) & 7)]
-                : compare_diffs((int)(d & 0xFF) - 0x84, (int)((d >> 8) & 0xFF) - 0x84, (int)((d >> 16) & 0xFF) - 0x84);
     kontor_area *a = &s->area[s->nareas];
     a->cell = (uint8_t)(base + (lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(hi)));
     a->size = (uint8_t)size, a->keeper = 0, a->out = 0; /* every field written: no memset first */
@@ -280,6 +308,11 @@ __attribute__((always_inline)) static inline void score_area_win_in(kontor_state
      * black's half then to bit 16 */
     uint64_t y = (g & 0x0000001F0000001FULL) | ((g >> 3) & 0x000003E0000003E0ULL) | ((g >> 6) & 0x00007C0000007C00ULL);
     set_goods5_word(a, (uint32_t)(y | (y >> 16)));
+    if (__builtin_expect((d & 0xF8F8F8u) != 0x808080u, 0)) {
+        decided_wide(s, a, d, log); /* a jump: nothing lives across it */
+        return;
+    }
+    int w = COMPARE_SMALL[(d & 7) << 6 | ((d >> 5) & 0x38) | ((d >> 16) & 7)];
     area_decided(s, a, w, log);
 }
 

@@ -53,14 +53,15 @@ void place_start(kontor_state *s, const uint8_t *cells, const uint8_t *ids, int 
     _Static_assert(offsetof(kontor_state, maxy) == offsetof(kontor_state, minx) + 3, "the extent's four bytes");
     if (keep && n <= 16 && start_cache.n == n && start_cache.width == s->cfg->width &&
         start_cache.height == s->cfg->height && memcmp(start_cache.cells, cells, 16) == 0) {
+        /* each card's public bit straight into the state's (the index a
+         * 32-bit shift: no mask of a byte's shift) */
         for (int j = 0; j < n; j++) {
-            pub[ids[j] >> 6] |= 1ULL << (ids[j] & 63);
-            s->cell_card[cells[j]] = ids[j];
+            unsigned id = ids[j];
+            s->pub[id >> 6] |= 1ULL << (id & 63);
+            s->cell_card[cells[j]] = (uint8_t)id;
         }
         s->occ = bb_or(s->occ, start_cache.occ);
         s->water = bb_or(s->water, start_cache.occ);
-        s->pub[0] |= pub[0];
-        s->pub[1] |= pub[1];
         s->ncards_board = (uint8_t)(s->ncards_board + n);
         s->front = start_cache.front;
         s->mask = start_cache.mask;
