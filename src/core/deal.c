@@ -139,6 +139,9 @@ typedef struct split_job {
 __attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
 #if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
     uint64_t s0 = rng->s[0], s1 = rng->s[1], s2 = rng->s[2], s3 = rng->s[3], mask = 0xFFFFFFFF00000000ULL;
+    /* the jobs' loop unrolled (kontor_new's three): no loop control, no
+     * spilled end of the list of jobs (session sixteen: -10 a deal) */
+#pragma GCC unroll 3
     for (int q = 0; q < njob; q++) {
         int n = job[q].n, k = job[q].k;
         /* m = i + 1 counts the places: a[i] is a[m - 1], out[i - k] outk[m - 1] */
