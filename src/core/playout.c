@@ -490,28 +490,30 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * generator's copies: iteration 19,466 -> 18,492 in this copy
              * of its own; a pass is kontor__may_pass's, a choice unless
              * pass=rest forbids it this round */
-            unsigned h0 = s->hand_n[0], h1 = s->hand_n[1];
-            unsigned n0 = h0 + 1, n1 = h1 + 1;
+            /* (the counts 64-bit and given to the take: no widened copy of
+             * them kept for hand_take, iteration -11, session sixteen) */
+            uint64_t h0 = s->hand_n[0], h1 = s->hand_n[1];
+            unsigned n0 = (unsigned)h0 + 1, n1 = (unsigned)h1 + 1;
             if (__builtin_expect(s->no_pass, 0))
-                n0 = h0 + (unsigned)kontor__may_pass(s, 0), n1 = h1 + (unsigned)kontor__may_pass(s, 1);
+                n0 = (unsigned)h0 + (unsigned)kontor__may_pass(s, 0), n1 = (unsigned)h1 + (unsigned)kontor__may_pass(s, 1);
             unsigned i0 = rng_below(&r, n0);
             unsigned i1 = rng_below(&r, n1);
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
             if (bankrupt) {
                 choices_pass(s, 2);
-                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
-                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
+                if (!(pass2 & 1)) s->choice[0] = hand_take_of(s, 0, i0, h0);
+                if (!(pass2 & 2)) s->choice[1] = hand_take_of(s, 1, i1, h1);
                 pay_and_reveal_two(s, pass2, bankrupt);
             } else if (i0 < h0) { /* (as the declared round's, above) */
-                s->choice[0] = hand_take(s, 0, i0);
+                s->choice[0] = hand_take_of(s, 0, i0, h0);
                 if (i1 < h1) {
-                    s->choice[1] = hand_take(s, 1, i1);
+                    s->choice[1] = hand_take_of(s, 1, i1, h1);
                     playout_round_both(s);
                 } else {
                     playout_round_pass1(s);
                 }
             } else if (i1 < h1) {
-                s->choice[1] = hand_take(s, 1, i1);
+                s->choice[1] = hand_take_of(s, 1, i1, h1);
                 playout_round_pass0(s);
             } else {
                 playout_round_two(s, 3);
