@@ -272,6 +272,70 @@ static void every_held_config_is_found_by_its_content_after_reuse(void **st) {
     }
 }
 
+/* The deal's checks and the hooks are kept with the entry (window.h's hooks
+ * and quick, set by kontor__deal_checks when a config takes the entry,
+ * session sixteen): an entry freed and taken by another config must answer
+ * for the new one. A held basic config (the quick deal, no hook) leaves, and
+ * configs with the events (the written deal, the round's hook) are held
+ * until one takes its entry: that one deals what its written deal deals,
+ * with its own hooks, and a basic config that takes an events config's
+ * entry back deals the quick way again, the same state. */
+static void a_reused_entry_keeps_the_deal_checks_of_its_new_config(void **st) {
+    (void)st;
+    enum { N = 8000 };
+    static const kontor_config *held[N];
+    kontor_config a;
+    config_no(&a, 250000);
+    const kontor_config *pa = kontor_config_retain(&a, NULL);
+    assert_non_null(pa);
+    kontor_state s, t;
+    assert_int_equal(kontor_new(&s, pa, 7, NULL), KONTOR_OK);
+    assert_int_equal(s.hooks, 0);
+    kontor_config_release(pa);
+    int n = 0, found = -1;
+    while (found < 0 && n < N) {
+        kontor_config b;
+        config_no(&b, 250001 + n);
+        assert_int_equal(kontor_config_options(&b, "events=1", NULL), KONTOR_OK);
+        assert_non_null(held[n] = kontor_config_retain(&b, NULL));
+        if (held[n] == pa) found = n;
+        n++;
+    }
+    assert_true(found >= 0);
+    assert_int_equal(pa->events, 1);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        assert_int_equal(kontor_new(&s, pa, seed, NULL), KONTOR_OK);
+        kontor_deal d;
+        kontor_deal_shuffle(&d, pa, seed);
+        assert_int_equal(kontor_new_from_deal(&t, pa, &d, NULL), KONTOR_OK);
+        assert_memory_equal(&s, &t, sizeof s);
+        assert_int_equal(s.hooks, hooks_of(pa));
+        assert_true(s.hooks & KONTOR__HOOK_ROUND);
+        assert_int_equal(s.event_n, pa->nevent_cards);
+    }
+    for (int i = 0; i < n; i++) kontor_config_release(held[i]);
+    /* and back: a config of the quick deal in an entry an events config left */
+    int back = 0;
+    for (int i = 0; i < N && !back; i++) {
+        kontor_config c;
+        config_no(&c, 270000 + i);
+        const kontor_config *pc = kontor_config_retain(&c, NULL);
+        assert_non_null(pc);
+        held[i] = pc;
+        n = i + 1;
+        back = pc == pa;
+    }
+    assert_true(back);
+    assert_int_equal(pa->events, 0);
+    assert_int_equal(kontor_new(&s, pa, 5, NULL), KONTOR_OK);
+    kontor_deal d;
+    kontor_deal_shuffle(&d, pa, 5);
+    assert_int_equal(kontor_new_from_deal(&t, pa, &d, NULL), KONTOR_OK);
+    assert_memory_equal(&s, &t, sizeof s);
+    assert_int_equal(s.hooks, 0);
+    for (int i = 0; i < n; i++) kontor_config_release(held[i]);
+}
+
 /* Threads of the server (its workers, its loop) hold and release at once,
  * some configs shared, some their own: each sees its own config's bytes. */
 #define HOLDERS 4
@@ -396,6 +460,7 @@ int main(void) {
         cmocka_unit_test(a_pinned_config_is_never_reused),
         cmocka_unit_test(a_deal_under_an_equal_held_config_borrows_the_hold_and_pins_nothing),
         cmocka_unit_test(every_held_config_is_found_by_its_content_after_reuse),
+        cmocka_unit_test(a_reused_entry_keeps_the_deal_checks_of_its_new_config),
         cmocka_unit_test(threads_holding_and_releasing_see_their_own_configs),
         cmocka_unit_test(the_table_of_configs_is_bounded),
     };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/rules.h"
+#include "core/window.h"
 
 /* ---- set-up --------------------------------------------------------------------- */
 
@@ -138,6 +139,9 @@ typedef struct split_job {
 __attribute__((noinline)) static void shuffle_splits(const split_job *job, int njob, kontor_rng *rng) {
 #if defined(__x86_64__) && !defined(KONTOR_NO_ASM)
     uint64_t s0 = rng->s[0], s1 = rng->s[1], s2 = rng->s[2], s3 = rng->s[3], mask = 0xFFFFFFFF00000000ULL;
+    /* the jobs' loop unrolled (kontor_new's three): no loop control, no
+     * spilled end of the list of jobs (session sixteen: -10 a deal) */
+#pragma GCC unroll 3
     for (int q = 0; q < njob; q++) {
         int n = job[q].n, k = job[q].k;
         /* m = i + 1 counts the places: a[i] is a[m - 1], out[i - k] outk[m - 1] */
@@ -512,7 +516,7 @@ static inline void deal_begin(kontor_state *s, const kontor_config *cfg) {
     fill16(s->cell_card, sizeof s->cell_card, KONTOR_NONE);
     fill16((char *)s + after, (sizeof *s - after) & ~(size_t)15, 0);
     if ((sizeof *s - after) & 8) zero_words((char *)s + sizeof *s - 8, 8);
-    s->hooks = hooks_of(cfg);
+    s->hooks = cfg->win->hooks; /* hooks_of(cfg), kept with the entry (kontor__deal_checks) */
     for (int i = 0; i < KONTOR_MAX_SEATS; i++) s->choice[i] = s->buy[i] = KONTOR_NONE;
     s->minx = s->miny = 255;
     s->ship_cell = KONTOR_NONE;
@@ -725,24 +729,45 @@ static void deal_quick(kontor_state *s, const kontor_config *cfg, kontor_rng *rn
     deal_end(s, cfg, NULL);
 }
 
-kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
-    /* deal_quick when its config holds what kontor_new_from_deal would
-     * check: every class from the card set's lists (no card out of the
-     * game), a board within KONTOR_MAX_AREAS, at least three dock cards a
-     * seat (22 a colour, cards.c), enough water cards for the start and the
-     * hands, every special card dealt, enough coins; and nothing it does
-     * not lay out (the expansions' decks, water set aside, hands picked) */
+/* kontor_new's checks for deal_quick that read the config alone: what
+ * kontor_new_from_deal would check of it, and nothing deal_quick does not
+ * lay out (the expansions' decks, water set aside, hands picked). */
+static int quick_config(const kontor_config *cfg) {
+    int ns = cfg->nseats;
+    return (ns == 2 || ns == 4) && !(cfg->removed[0] | cfg->removed[1]) && !cfg->remove_kinds && !cfg->water_aside &&
+           !cfg->select_keep && !cfg->events && !cfg->tiles && (!cfg->export_store || ns == 2) &&
+           cfg->total_coins >= cfg->start_coins * ns && board_fits(cfg);
+}
+
+/* The rest, of the card set's counts: every class from its lists, at least
+ * three dock cards a seat (22 a colour, cards.c), enough water cards for
+ * the start and the hands, every special card dealt. */
+static inline int quick_cards(const kontor_config *cfg) {
     const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
     int nw = cs->class_n[KONTOR_CLASS_WATER], wi = cfg->layout_n + 2 * ns;
-    if ((ns == 2 || ns == 4) && !(cfg->removed[0] | cfg->removed[1]) && !cfg->remove_kinds && !cfg->water_aside &&
-        !cfg->select_keep && !cfg->events && !cfg->tiles && (!cfg->export_store || ns == 2) &&
-        cfg->total_coins >= cfg->start_coins * ns && nw >= wi && nw - wi <= KONTOR_PILE_MAX &&
-        board_fits(cfg) &&
-        cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) && cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
-        (!cfg->specials ||
-         (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)))) {
-        if (!(cfg = kontor_config_intern(cfg, err))) return KONTOR_E_RANGE;
+    return nw >= wi && nw - wi <= KONTOR_PILE_MAX && cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) &&
+           cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
+           (!cfg->specials ||
+            (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)));
+}
+
+void kontor__deal_checks(const kontor_config *cfg, kontor_window *w) {
+    w->hooks = hooks_of(cfg);
+    w->quick = (uint8_t)quick_config(cfg);
+}
+
+kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t seed, kontor_error *err) {
+    /* deal_quick when its config holds what kontor_new_from_deal would
+     * check (quick_config, quick_cards). A config that is an entry already
+     * (kontor bench's, the server's held one, a state's dealt again) has
+     * quick_config's answer with it (session sixteen: ~50 instructions a
+     * deal, and kontor_config_intern's call); the card set's counts are
+     * tested at each deal. An entry is told by its address: a config of the
+     * caller's cannot lie inside the table. */
+    int entry = (uintptr_t)cfg - (uintptr_t)kontor__config_table < sizeof kontor__config_table;
+    if ((entry ? cfg->win->quick : quick_config(cfg)) && quick_cards(cfg)) {
+        if (!entry && !(cfg = kontor_config_intern(cfg, err))) return KONTOR_E_RANGE;
         kontor_rng rng;
         kontor_rng_seed(&rng, seed);
         deal_quick(s, cfg, &rng);

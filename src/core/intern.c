@@ -47,7 +47,13 @@
  * it, the oldest freed first, before any never used entry: untouched entries
  * stay zero pages, so the memory used follows the most configs held or
  * pinned at once, not the number ever seen. When every entry is held or pinned a new config is refused with a
- * clear error (KONTOR_E_RANGE); it deals again as soon as one is released. */
+ * clear error (KONTOR_E_RANGE); it deals again as soon as one is released.
+ *
+ * Beside each entry, in its window, what the deal works out from the config
+ * alone (the state's hooks, whether kontor_new's quick deal may take it:
+ * kontor__deal_checks, deal.c), set whenever a config takes the entry, so
+ * that a freed entry taken by another config answers for the new one
+ * (session sixteen; a cache by the config's address could not tell). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -80,7 +86,8 @@ typedef struct slot {
     uint8_t in_free; /* in the freed list (count 0, not pinned) */
 } slot;
 
-static kontor_config table[KONTOR_CONFIGS_MAX];
+kontor_config kontor__config_table[KONTOR_CONFIGS_MAX]; /* (window.h: deal.c tells an entry by its address) */
+#define table kontor__config_table
 static kontor_window windows[KONTOR_CONFIGS_MAX]; /* table[i].win is &windows[i] */
 static slot meta[KONTOR_CONFIGS_MAX];
 static uint32_t bucket[NBUCKETS];
@@ -213,6 +220,7 @@ static const kontor_config *lookup(const kontor_config *c, int hold, kontor_erro
         }
         i = insert(c, h);
         if (i) {
+            kontor__deal_checks(c, &w); /* the deal's checks with the entry (window.h) */
             windows[i - 1] = w;
             table[i - 1].win = &windows[i - 1];
         }

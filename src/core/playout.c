@@ -28,17 +28,30 @@ __attribute__((noinline, cold)) static int declared_solvent(kontor_state *s, uns
     return s->phase == KONTOR_PHASE_CHOOSE;
 }
 
+/* rng_below(r, n) for a hand's count, n taken as a 64-bit value: the same
+ * draws and the same result (the compare is of the low halves, as
+ * rng_below's). With rng_below's uint32_t n, GCC widened the count twice
+ * around each card draw of the round of two, once for the multiply and
+ * once for the compare (two movzbl a card, session sixteen). */
+static inline uint32_t hand_below(kontor_rng *r, uint64_t n) {
+    uint64_t m = (rng_next(r) >> 32) * n;
+    if ((uint32_t)m < (uint32_t)n) {
+        uint32_t t = (uint32_t)(-(uint32_t)n) % (uint32_t)n;
+        while ((uint32_t)m < t) m = (rng_next(r) >> 32) * n;
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* Take the card at place i out of seat's hand and return it: the rest keep
  * their order and the place left free is 0, as after hand_remove (states
  * are compared whole). */
-static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
+static inline uint8_t hand_take_of(kontor_state *s, int seat, uint32_t i, unsigned held) {
     /* hand_remove's carried byte from the end (a shift from i up would be a
      * call of memmove) */
-    unsigned held = s->hand_n[seat];
     s->hand_n[seat] = (uint8_t)(held - 1);
     int n = (int)held - 1;
     uint8_t *h = s->hand[seat], carry = 0;
-    if (held <= 8) {
+    if (__builtin_expect(held <= 8, 1)) {
         /* a hand of at most eight: its first word, the bytes from i+1 one
          * place down; the eighth byte comes from the ninth place, free and
          * so 0 (test_a_hands_free_places_are_zero). Basic 23,758 -> 23,636,
@@ -63,6 +76,20 @@ static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
     uint8_t id = h[i];
     h[i] = carry;
     return id;
+}
+static inline uint8_t hand_take(kontor_state *s, int seat, uint32_t i) {
+    return hand_take_of(s, seat, i, s->hand_n[seat]);
+}
+
+/* A card drawn from seat's hand and taken out of it (hand_take(s, seat,
+ * rng_below(r, s->hand_n[seat]))): the count read once into one 64-bit
+ * register (an empty asm) for the multiply, the compare and the take.
+ * GCC kept two or three copies of the byte around each card draw of the
+ * round of two (a movzbl and a mov a card, session sixteen). */
+static inline uint8_t hand_draw(kontor_state *s, int seat, kontor_rng *r) {
+    uint64_t held = s->hand_n[seat];
+    __asm__("" : "+r"(held));
+    return hand_take_of(s, seat, hand_below(r, held), (unsigned)held);
 }
 
 /* The place of card id in seat's hand, which holds it: the first of the
@@ -432,21 +459,21 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * hand for the reveal */
             if (bankrupt) {
                 choices_pass(s, 2);
-                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
-                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                if (!(pass2 & 1)) s->choice[0] = hand_draw(s, 0, &r);
+                if (!(pass2 & 2)) s->choice[1] = hand_draw(s, 1, &r);
                 playout_reveal_two(s, pass2), check_bankrupt(s, NULL);
             } else if (!(x0 >> 63)) {
                 /* (without Armut, the reveal pays the passers; its every
                  * path sets the phase; a passer's choice it does not read) */
-                s->choice[0] = hand_take(s, 0, rng_below(&r, s->hand_n[0]));
+                s->choice[0] = hand_draw(s, 0, &r);
                 if (!(x1 >> 63)) {
-                    s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                    s->choice[1] = hand_draw(s, 1, &r);
                     playout_round_both(s);
                 } else {
                     playout_round_pass1(s);
                 }
             } else if (!(x1 >> 63)) {
-                s->choice[1] = hand_take(s, 1, rng_below(&r, s->hand_n[1]));
+                s->choice[1] = hand_draw(s, 1, &r);
                 playout_round_pass0(s);
             } else {
                 playout_round_none(s);
@@ -463,28 +490,30 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
              * generator's copies: iteration 19,466 -> 18,492 in this copy
              * of its own; a pass is kontor__may_pass's, a choice unless
              * pass=rest forbids it this round */
-            unsigned h0 = s->hand_n[0], h1 = s->hand_n[1];
-            unsigned n0 = h0 + 1, n1 = h1 + 1;
+            /* (the counts 64-bit and given to the take: no widened copy of
+             * them kept for hand_take, iteration -11, session sixteen) */
+            uint64_t h0 = s->hand_n[0], h1 = s->hand_n[1];
+            unsigned n0 = (unsigned)h0 + 1, n1 = (unsigned)h1 + 1;
             if (__builtin_expect(s->no_pass, 0))
-                n0 = h0 + (unsigned)kontor__may_pass(s, 0), n1 = h1 + (unsigned)kontor__may_pass(s, 1);
+                n0 = (unsigned)h0 + (unsigned)kontor__may_pass(s, 0), n1 = (unsigned)h1 + (unsigned)kontor__may_pass(s, 1);
             unsigned i0 = rng_below(&r, n0);
             unsigned i1 = rng_below(&r, n1);
             unsigned pass2 = (unsigned)(i0 >= h0) | (unsigned)(i1 >= h1) << 1;
             if (bankrupt) {
                 choices_pass(s, 2);
-                if (!(pass2 & 1)) s->choice[0] = hand_take(s, 0, i0);
-                if (!(pass2 & 2)) s->choice[1] = hand_take(s, 1, i1);
+                if (!(pass2 & 1)) s->choice[0] = hand_take_of(s, 0, i0, h0);
+                if (!(pass2 & 2)) s->choice[1] = hand_take_of(s, 1, i1, h1);
                 pay_and_reveal_two(s, pass2, bankrupt);
             } else if (i0 < h0) { /* (as the declared round's, above) */
-                s->choice[0] = hand_take(s, 0, i0);
+                s->choice[0] = hand_take_of(s, 0, i0, h0);
                 if (i1 < h1) {
-                    s->choice[1] = hand_take(s, 1, i1);
+                    s->choice[1] = hand_take_of(s, 1, i1, h1);
                     playout_round_both(s);
                 } else {
                     playout_round_pass1(s);
                 }
             } else if (i1 < h1) {
-                s->choice[1] = hand_take(s, 1, i1);
+                s->choice[1] = hand_take_of(s, 1, i1, h1);
                 playout_round_pass0(s);
             } else {
                 playout_round_two(s, 3);
@@ -520,7 +549,7 @@ __attribute__((always_inline)) static inline kontor_rng playout_loop(kontor_stat
             choices_pass(s, 4);
 #pragma GCC unroll 4
             for (int p = 0; p < 4; p++)
-                if (!((pass4 >> p) & 1)) s->choice[p] = hand_take(s, p, rng_below(&r, s->hand_n[p]));
+                if (!((pass4 >> p) & 1)) s->choice[p] = hand_draw(s, p, &r);
             if (bankrupt) playout_reveal_four(s, pass4), check_bankrupt(s, NULL);
             else playout_round_four(s, pass4);
         } else if (phase == KONTOR_PHASE_SHIP) {

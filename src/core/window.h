@@ -13,7 +13,14 @@
  * east and west shifts), all its cells. */
 typedef struct kontor_window {
     uint8_t x0, y0, stride, rows;
-    uint8_t pad[4];
+    /* Not the window's: what the deal works out from the config alone, kept
+     * with the interned entry (intern.c sets both when a config takes the
+     * entry, by kontor__deal_checks): the state's hooks (hooks_of), and
+     * whether kontor_new's quick deal may take the config, its card set's
+     * counts aside (kontor_new tests those at each deal: a card set is the
+     * caller's, and another set may come to the same address). */
+    uint8_t hooks, quick;
+    uint8_t pad[2];
     uint64_t col0[2], collast[2], all[2];
     uint64_t shift[2]; /* stride and 64 - stride: the counts of nbw_north/nbw_south's shifts (one load) */
     /* near[b]: bit b's neighbours inside the window (empty past its
@@ -29,5 +36,11 @@ typedef struct kontor_window {
  * would hold more than KONTOR_WINDOW_MAX cells. kontor_config_intern calls
  * it for every config it keeps. */
 kontor_status kontor__window(const kontor_config *cfg, kontor_window *w, kontor_error *err);
+
+/* deal.c: w's hooks and quick for the config cfg (the entry's, see above). */
+void kontor__deal_checks(const kontor_config *cfg, kontor_window *w);
+
+/* intern.c: the entries; a config a state points at is one of them. */
+extern kontor_config kontor__config_table[KONTOR_CONFIGS_MAX];
 
 #endif
