@@ -749,9 +749,12 @@ static int quick_config(const kontor_config *cfg) {
 static inline int quick_cards(const kontor_config *cfg) {
     const kontor_cardset *cs = cfg->cards;
     int ns = cfg->nseats;
-    int nw = cs->class_n[KONTOR_CLASS_WATER], wi = cfg->layout_n + 2 * ns;
-    return nw >= wi && nw - wi <= KONTOR_PILE_MAX && cs->class_n[KONTOR_CLASS_RED] >= (ns == 4 ? 6 : 3) &&
-           cs->class_n[KONTOR_CLASS_BLACK] >= (ns == 4 ? 6 : 3) &&
+    /* (after quick_config: ns is 2 or 4, so three dock cards a seat of a
+     * colour is ns + ns / 2; nw - wi in [0, KONTOR_PILE_MAX] one unsigned
+     * compare: session sixteen, ~4 a deal) */
+    int nw = cs->class_n[KONTOR_CLASS_WATER], wi = cfg->layout_n + 2 * ns, dock = ns + (ns >> 1);
+    return (unsigned)(nw - wi) <= KONTOR_PILE_MAX && cs->class_n[KONTOR_CLASS_RED] >= dock &&
+           cs->class_n[KONTOR_CLASS_BLACK] >= dock &&
            (!cfg->specials ||
             (cs->class_n[KONTOR_CLASS_SPECIAL] <= 8 && cs->class_n[KONTOR_CLASS_SPECIAL] >= (cfg->specials == 1 ? ns : 0)));
 }
