@@ -773,14 +773,20 @@ kontor_status kontor_new(kontor_state *s, const kontor_config *cfg, uint64_t see
      * tested at each deal. An entry is told by its address: a config of the
      * caller's cannot lie inside the table. */
     int entry = (uintptr_t)cfg - (uintptr_t)kontor__config_table < sizeof kontor__config_table;
-    if ((entry ? cfg->win->quick : quick_config(cfg)) && quick_cards(cfg)) {
-        if (!entry && !(cfg = kontor_config_intern(cfg, err))) return KONTOR_E_RANGE;
-        kontor_rng rng;
-        kontor_rng_seed(&rng, seed);
-        deal_quick(s, cfg, &rng);
-        return KONTOR_OK;
+    /* (the two ways apart: entry not tested again for the intern;
+     * session sixteen, 2 a deal) */
+    if (entry) {
+        if (cfg->win->quick && quick_cards(cfg)) goto quick;
+    } else if (quick_config(cfg) && quick_cards(cfg)) {
+        if (!(cfg = kontor_config_intern(cfg, err))) return KONTOR_E_RANGE;
+        goto quick;
     }
     kontor_deal d;
     kontor_deal_shuffle(&d, cfg, seed);
     return kontor_new_from_deal(s, cfg, &d, err);
+quick:;
+    kontor_rng rng;
+    kontor_rng_seed(&rng, seed);
+    deal_quick(s, cfg, &rng);
+    return KONTOR_OK;
 }
