@@ -453,7 +453,9 @@ void enclose_quiet(kontor_state *s, int cell, int water) {
  * areas at once (edges_close): the gaps are the mask's free cells, without
  * the config's two tests (closed, 1; session sixteen, lines16). */
 void enclose_lines_quiet(kontor_state *s, const bb_t *candidates) {
-    if (__builtin_expect(s->miny >= 8 || s->maxy - s->miny >= 8, 0)) {
+    /* miny < 8 and maxy - miny < 8 in one test (both lie in 0..15: the
+     * card just laid set the extent): basic -2 instructions a game */
+    if (__builtin_expect((unsigned)(s->miny | (s->maxy - s->miny)) >= 8, 0)) {
         check_enclosures(s, *candidates, NULL);
         return;
     }
