@@ -351,7 +351,8 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * The candidates next to a gap are open at once, and most are; from each
  * other one, grow its area and stop as soon as it reaches a cell next to a
  * gap, which is how most areas end: still open; score the others. */
-/* low: the extent is at most six rows (maxy - miny <= 5; the caller
+/* closed: the caller knows that edges_close(s) holds (no test of the
+ * config). low: the extent is at most six rows (maxy - miny <= 5; the caller
  * tested). The window then begins a row above it (inside the grid) and holds
  * the rows next to it too, so the cells next to a gap are the gaps'
  * neighbours in this one window (bbw_nb): its first and last rows, which
@@ -363,7 +364,7 @@ __attribute__((noinline)) static int enclose_island(kontor_state *s, kontor_log 
  * four +102); enclose_at and check_enclosures too (a record's replay
  * 39,269 -> 39,187). Each caller branches into two copies. */
 __attribute__((always_inline)) static inline void enclose_window_in(kontor_state *s, const bb_t *candidates, int cell,
-                                                                    int water, kontor_log *log, int low) {
+                                                                    int water, kontor_log *log, int low, int closed) {
     int r0 = s->miny;
     if (low) r0 -= r0 > 0;
     bb_w open = bbw_andnot(bbw_load(&s->dock, r0), bbw_load(&s->enclosed, r0)), todo;
@@ -376,7 +377,7 @@ __attribute__((always_inline)) static inline void enclose_window_in(kontor_state
         todo = bbw_and(water ? bbw_around(wc) : bbw_cell(wc), open);
     }
     /* gaps: free cells, inside the mask once the edges close */
-    uint64_t e = edges_close(s) ? 0 : ~0ULL;
+    uint64_t e = closed || edges_close(s) ? 0 : ~0ULL;
     bb_w edges = bbw_make(e, e);
     bb_w g = bbw_andnot(bbw_or(bbw_load(&s->mask, r0), edges), bbw_load(&s->occ, r0)), near;
     if (low) {
@@ -419,8 +420,8 @@ __attribute__((always_inline)) static inline void enclose_window_in(kontor_state
  * compiler made it a call, and the same change cost 26,427. */
 void enclose_at(kontor_state *s, int cell, int water, kontor_log *log) {
     if (s->miny < 8 && s->maxy - s->miny < 8) {
-        if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, log, 1);
-        else enclose_window_in(s, NULL, cell, water, log, 0);
+        if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, log, 1, 0);
+        else enclose_window_in(s, NULL, cell, water, log, 0, 0);
         return;
     }
     check_enclosures(s, water ? bb_around(cell) : bb_cell(cell), log);
@@ -439,31 +440,36 @@ void enclose_quiet(kontor_state *s, int cell, int water) {
         enclose_quiet_grid(s, cell, water);
         return;
     }
-    if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, NULL, 1);
-    else enclose_window_in(s, NULL, cell, water, NULL, 0);
+    if (s->maxy - s->miny <= 5) enclose_window_in(s, NULL, cell, water, NULL, 1, 0);
+    else enclose_window_in(s, NULL, cell, water, NULL, 0, 0);
 }
 
 /* check_enclosures without a log for the playout's grown board
  * (place.c's playout_grown: no KONTOR__HOOK_PLACE, so not Die grosse
  * Insel), the candidates by address: no copy of four words onto the stack
  * and no frame for the whole grid's bitboards in the window's case
- * (session sixteen). */
+ * (session sixteen). Its caller (playout_place_out) grows only a board
+ * without edge=both (nor a fixed one), where the unplayable cells close
+ * areas at once (edges_close): the gaps are the mask's free cells, without
+ * the config's two tests (closed, 1; session sixteen, lines16). */
 void enclose_lines_quiet(kontor_state *s, const bb_t *candidates) {
-    if (__builtin_expect(s->miny >= 8 || s->maxy - s->miny >= 8, 0)) {
+    /* miny < 8 and maxy - miny < 8 in one test (both lie in 0..15: the
+     * card just laid set the extent): basic -2 instructions a game */
+    if (__builtin_expect((unsigned)(s->miny | (s->maxy - s->miny)) >= 8, 0)) {
         check_enclosures(s, *candidates, NULL);
         return;
     }
     if (!candidates) __builtin_unreachable(); /* (the window's cell path, not compiled here) */
-    if (s->maxy - s->miny <= 5) enclose_window_in(s, candidates, KONTOR_NONE, 0, NULL, 1);
-    else enclose_window_in(s, candidates, KONTOR_NONE, 0, NULL, 0);
+    if (s->maxy - s->miny <= 5) enclose_window_in(s, candidates, KONTOR_NONE, 0, NULL, 1, 1);
+    else enclose_window_in(s, candidates, KONTOR_NONE, 0, NULL, 0, 1);
 }
 
 void check_enclosures(kontor_state *s, bb_t candidates, kontor_log *log) {
     if (__builtin_expect(s->cfg->inner_value != 0, 0) && enclose_island(s, log)) return;
     int r0 = s->miny;
     if (r0 < 8 && s->maxy - r0 < 8) {
-        if (s->maxy - r0 <= 5) enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 1);
-        else enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 0);
+        if (s->maxy - r0 <= 5) enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 1, 0);
+        else enclose_window_in(s, &candidates, KONTOR_NONE, 0, log, 0, 0);
         return;
     }
     bb_t open = bb_andnot(s->dock, s->enclosed);
