@@ -46,8 +46,10 @@
 /* kontor_state.hooks: the config's rules that the round's flow must look at,
  * one bit for each test it makes, so that the usual round (the basic,
  * advanced and four-player games: no bit) tests one byte instead of six.
- * Worked out by hooks_of at the deal (deal_onto), the only place a state's
- * config is set; the config does not change during a game. */
+ * Worked out by hooks_of once, when a config takes its interned entry
+ * (kontor__deal_checks, kept in the entry's window), and copied into the
+ * state at the deal (deal_onto), the only place a state's config is set; the
+ * config does not change during a game. */
 enum {
     KONTOR__HOOK_CELLS = 1, /* the scenarios' cell rules: water_touch, inner_value, tictactoe */
     KONTOR__HOOK_ROUND = 2, /* a round opens with more than the declarations or the choice: events,
